@@ -1,0 +1,126 @@
+import { OpenAPIHono, createRoute, z, type RouteConfig } from "@hono/zod-openapi";
+import type { ZodError } from "zod";
+import type { AppEnv } from "../env";
+import { ApiError, type FieldErrors } from "./errors";
+
+/** RFC 9457 problem details, as every error response of this API is shaped. */
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({ example: "https://docs.commerce-meals.dev/problems/validation-error" }),
+    title: z.string().openapi({ example: "Bad Request" }),
+    status: z.number().int().openapi({ example: 400 }),
+    detail: z.string().openapi({ example: "The request has invalid fields; see `errors`." }),
+    code: z.string().openapi({ description: "Stable snake_case error code to switch on.", example: "validation_error" }),
+    instance: z.string().optional(),
+    request_id: z.string().optional(),
+    errors: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .openapi({ description: "Field (or query parameter, or header) → messages; present on validation errors." }),
+  })
+  .passthrough()
+  .openapi("Problem");
+
+const PROBLEM_DESCRIPTIONS = {
+  400: "Invalid request: a field, query parameter or header is malformed; `errors` names each one.",
+  401: "Missing, malformed, unknown, expired or revoked bearer token.",
+  403: "The token belongs to another tenant, or lacks the permission this operation needs.",
+  404: "No such record in this tenant.",
+  409: "The request conflicts with the record's current state.",
+  413: "The request body is too large.",
+  415: "The request body is not JSON.",
+  422: "The request is well-formed but cannot be applied.",
+  429: "Too many requests; retry after `Retry-After` seconds.",
+  500: "Unexpected error; nothing internal is disclosed.",
+} as const;
+
+export type ProblemStatus = keyof typeof PROBLEM_DESCRIPTIONS;
+
+const problemContent = { "application/problem+json": { schema: ProblemSchema } };
+
+export function problemResponses<S extends ProblemStatus>(...statuses: S[]) {
+  return Object.fromEntries(
+    statuses.map((s) => [s, { description: PROBLEM_DESCRIPTIONS[s], content: problemContent }]),
+  ) as unknown as { [K in S]: { description: string; content: typeof problemContent } };
+}
+
+export function jsonContent<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}
+
+export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
+  return { required: true, description, content: { "application/json": { schema } } };
+}
+
+/** Turns zod issues into `errors`: dotted field path → messages. Query and header names keep their own names. */
+export function fieldErrors(error: ZodError, target?: string): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    let key = issue.path.map(String).join(".");
+    if (!key) key = target === "json" ? "body" : (target ?? "request");
+    if (issue.code === "unrecognized_keys") {
+      for (const k of issue.keys) (out[key === "body" ? k : `${key}.${k}`] ??= []).push("Unknown field; remove it.");
+      continue;
+    }
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+/**
+ * Every router is made here, so that every route shares one validation hook:
+ * a failed zod check becomes the one 400 problem shape.
+ */
+export function createRouter(options: { getPath?: (req: Request) => string } = {}) {
+  return new OpenAPIHono<AppEnv>({
+    ...options,
+    defaultHook: (result) => {
+      if (!result.success) {
+        const where = { json: "body", query: "query parameters", param: "path", header: "headers" }[result.target as string] ?? "request";
+        throw ApiError.validation(fieldErrors(result.error as unknown as ZodError, result.target), `Invalid ${where}; see \`errors\`.`);
+      }
+    },
+  });
+}
+
+/** An integer path id: rejects non-integers and overflow with a 400 naming the parameter. */
+export function idParam(name: string) {
+  return z.object({
+    [name]: z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/, "Must be a positive integer.")
+      .transform(Number)
+      .refine(Number.isSafeInteger, "Too large.")
+      .openapi({ param: { name, in: "path" }, type: "integer", example: "1" }),
+  });
+}
+
+export { createRoute, z };
+export type { RouteConfig };
+
+import { requirePermission, type Permission } from "./auth";
+import { tenantHeaders } from "./tenancy";
+
+type MerchantRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
+  /** The operation id of spec/operations.tsv this route implements. */
+  specId: string;
+  permission: Permission;
+};
+
+/**
+ * A merchant operation: bearer auth with one permission, the tenant headers, and every problem
+ * status the auth path and validation can give, declared in the OpenAPI document.
+ */
+export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
+  const { specId, permission, ...rest } = route;
+  return createRoute({
+    ...rest,
+    security: [{ bearerAuth: [] }],
+    middleware: [requirePermission(permission)] as const,
+    "x-spec-id": specId,
+    "x-permission": permission,
+    description: `${rest.description ?? ""}\n\nPermission: \`${permission}\`.`.trim(),
+    request: { ...rest.request, headers: tenantHeaders },
+    responses: { ...rest.responses, ...problemResponses(400, 401, 403, 429, 500) },
+  });
+}

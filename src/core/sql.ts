@@ -1,0 +1,30 @@
+import { getTableColumns, sql, type Column, type SQL, type Table } from "drizzle-orm";
+
+/**
+ * `column IN (values)` bound as ONE JSON parameter, so that a statement never approaches D1's
+ * limit of 100 bound parameters and the statement count does not grow with the list.
+ */
+export function inList(column: Column | SQL, values: readonly (number | string)[]): SQL {
+  return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+}
+
+/** Escapes LIKE wildcards so a search term matches literally. */
+export function likeContains(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+}
+
+/** D1 binds at most 100 parameters a statement. */
+export const D1_MAX_PARAMS = 100;
+
+/**
+ * Splits rows for multi-row INSERTs so that none binds more than D1 allows; the chunks go in one
+ * `db.batch()` so that they still land together.
+ */
+export function chunkRows<T extends object>(table: Table, rows: T[]): T[][] {
+  // drizzle binds every column of the table for each row, defaults included.
+  const columns = Object.keys(getTableColumns(table)).length;
+  const size = Math.max(1, Math.floor(D1_MAX_PARAMS / columns));
+  const chunks: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
+  return chunks;
+}

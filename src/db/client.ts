@@ -1,0 +1,60 @@
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { ApiError } from "../core/errors";
+
+export type Db = DrizzleD1Database<Record<string, never>>;
+
+type StatementObserver = (sql: string) => void;
+let observer: StatementObserver | undefined;
+
+/**
+ * Lets tests count every statement sent to D1 (batched ones included), to prove that a request
+ * runs a bounded number of them. Returns the function that stops observing.
+ */
+export function observeStatements(fn: StatementObserver): () => void {
+  observer = fn;
+  return () => {
+    observer = undefined;
+  };
+}
+
+function observed<T extends D1Database | D1DatabaseSession>(d1: T): T {
+  const watch = observer;
+  if (!watch) return d1;
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare") return (q: string) => (watch(q), target.prepare(q));
+      const v = Reflect.get(target, prop, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
+export function createDb(d1: D1Database | D1DatabaseSession): Db {
+  // drizzle's D1 driver only calls prepare() and batch(), which a session has too.
+  return drizzle(observed(d1) as D1Database);
+}
+
+const BOOKMARK = /^[0-9a-f]{8}(-[0-9a-f]{8,})+$/i;
+export const BOOKMARK_HEADER = "x-d1-bookmark";
+
+/**
+ * One D1 session per request, so that a client reads its own writes even from a read replica:
+ * it resumes from the client's bookmark when sent, else reads may use any replica and writes go
+ * to the primary. The session's bookmark goes back in the response.
+ */
+export const dbSession = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const bookmark = c.req.header(BOOKMARK_HEADER);
+  if (bookmark !== undefined && !BOOKMARK.test(bookmark)) {
+    throw new ApiError(400, "invalid_header", `The \`${BOOKMARK_HEADER}\` header must be a bookmark this API returned.`, {
+      errors: { [BOOKMARK_HEADER]: ["Malformed bookmark."] },
+    });
+  }
+  const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
+  const session = c.env.DB.withSession(bookmark ?? (readOnly ? "first-unconstrained" : "first-primary"));
+  c.set("db", createDb(session));
+  await next();
+  const latest = session.getBookmark();
+  if (latest) c.header(BOOKMARK_HEADER, latest);
+};

@@ -1,0 +1,6 @@
+// Every table, for drizzle-kit: a module's tables live in its own tables.ts.
+export * from "../core/tenancy";
+export * from "../core/auth";
+export * from "../events/outbox";
+export * from "../modules/items/tables";
+export * from "../modules/tickets/tables";

@@ -1,0 +1,100 @@
+import { z } from "@hono/zod-openapi";
+import { ITEM_TYPES, SERVICE_TYPES } from "./tables";
+
+const date = z.string().openapi({ format: "date", example: "2026-12-01" });
+const time = z.string().openapi({ example: "09:00:00", description: "HH:MM:SS" });
+
+export const ModifierValueSchema = z
+  .object({ id: z.number().int(), ordering: z.number().int(), name_en: z.string(), name_ar: z.string() })
+  .openapi("ModifierValue");
+
+export const ModifierCategorySchema = z
+  .object({
+    id: z.number().int(),
+    ordering: z.number().int(),
+    name_en: z.string(),
+    name_ar: z.string(),
+    values: z.array(ModifierValueSchema),
+  })
+  .openapi("ModifierCategory");
+
+export const ItemImageSchema = z
+  .object({ id: z.number().int(), url: z.string(), alt_en: z.string(), alt_ar: z.string(), ordering: z.number().int() })
+  .openapi("ItemImage");
+
+export const ItemDiscountSchema = z
+  .object({
+    is_applied: z.boolean(),
+    is_trial_applied: z.boolean(),
+    is_usage_price: z.boolean(),
+    price_after_discount_no_trial: z.number(),
+    price_after_discount: z.number(),
+  })
+  .openapi("ItemDiscount");
+
+export const ItemStockSchema = z.object({ in_stock: z.boolean(), qty: z.number().int() }).openapi("ItemStock");
+
+export const ItemBundleCategorySchema = z
+  .object({
+    id: z.number().int(),
+    name_en: z.string(),
+    name_ar: z.string(),
+    is_selectable: z.boolean(),
+    is_optional: z.boolean(),
+    min_selections: z.number().int(),
+    max_selections: z.number().int(),
+    ordering: z.number().int(),
+  })
+  .openapi("ItemBundleCategory");
+
+/** The fields an item and its variants share (spec 2.2). */
+const itemBase = {
+  id: z.number().int(),
+  custom_fields: z.record(z.string(), z.unknown()).nullable(),
+  images: z.array(ItemImageSchema),
+  discount: ItemDiscountSchema,
+  stock: ItemStockSchema,
+  modifiers: z.array(ModifierCategorySchema),
+  varies_on: z.string().openapi({ description: "Id (as a string) of the modifier category the variants vary on; empty when the item has no variants." }),
+  bundle_categories: z.array(ItemBundleCategorySchema),
+  plan_config: z.record(z.string(), z.unknown()).nullable(),
+  off_days: z.array(z.string()).openapi({ description: "Weekdays the item is not served: sunday … saturday." }),
+  off_dates: z.array(date),
+  app_id: z.number().int(),
+  ordering: z.number().int(),
+  type: z.enum(ITEM_TYPES),
+  service_type: z.enum(SERVICE_TYPES),
+  sku: z.string(),
+  price: z.number().openapi({ description: "In major units." }),
+  name_en: z.string(),
+  name_ar: z.string(),
+  description_en: z.string(),
+  description_ar: z.string(),
+  is_plan_only: z.boolean(),
+  is_plan_enabled: z.boolean(),
+  served_from_date: date,
+  served_to_date: date,
+  served_from_time: time,
+  served_to_time: time,
+  weight: z.number(),
+};
+
+export const VariantSchema = z
+  .object({
+    ...itemBase,
+    variant_title_en: z.string(),
+    variant_title_ar: z.string(),
+    modifier_values: z.array(z.number().int()),
+  })
+  .openapi("Variant");
+
+export const ItemSchema = z
+  .object({
+    ...itemBase,
+    variants: z.array(VariantSchema),
+    categories: z.array(z.number().int()),
+  })
+  .openapi("Item");
+
+export type Item = z.infer<typeof ItemSchema>;
+export type Variant = z.infer<typeof VariantSchema>;

@@ -1,0 +1,235 @@
+import { and, count, eq, sql, type SQL } from "drizzle-orm";
+import type { ServiceContext } from "../../core/context";
+import { ApiError } from "../../core/errors";
+import { parseListQuery, runList, searchColumns, type Envelope, type ListSpec } from "../../core/listing";
+import { toMajor } from "../../core/money";
+import { randomToken } from "../../core/crypto";
+import { chunkRows, inList } from "../../core/sql";
+import { nowIso } from "../../core/time";
+import { emit, eventPayloadSql, newEvent, newEventId } from "../../events/outbox";
+import { loadItems } from "../items/service";
+import type { Ticket } from "./schemas";
+import { TICKET_STATUSES, tickets, type TicketStatus } from "./tables";
+
+type TicketRow = typeof tickets.$inferSelect;
+
+/**
+ * The ticket lifecycle. `checked_in` is reached only by check-in with the ticket's token;
+ * `checked_in` and `cancelled` are final.
+ */
+export const TRANSITIONS: Record<TicketStatus, readonly TicketStatus[]> = {
+  pending: ["confirmed", "cancelled", "checked_in"],
+  confirmed: ["pending", "cancelled", "checked_in"],
+  checked_in: [],
+  cancelled: [],
+};
+const ADMITTABLE: TicketStatus[] = ["pending", "confirmed"];
+
+const searchTicket = searchColumns(tickets.nameEn, tickets.nameAr, tickets.customerName, tickets.customerEmail, tickets.customerPhone);
+
+/**
+ * Search goes through the trigram FTS index (migration 0001), so that it stays fast on large
+ * tables; terms shorter than a trigram fall back to LIKE over the same columns.
+ */
+function ticketSearch(term: string): SQL {
+  if ([...term].length < 3) return searchTicket(term);
+  const phrase = `"${term.replaceAll('"', '""')}"`;
+  return sql`${tickets.id} IN (SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${phrase})`;
+}
+
+export const TICKET_LIST: ListSpec = {
+  fields: {
+    id: { column: tickets.id, kind: "integer" },
+    created_at: { column: tickets.createdAt, kind: "datetime" },
+    invoice_item_id: { column: tickets.invoiceItemId, kind: "integer" },
+    item: { column: tickets.itemId, kind: "integer" },
+    name_en: { column: tickets.nameEn, kind: "string" },
+    name_ar: { column: tickets.nameAr, kind: "string" },
+    status: { column: tickets.status, kind: "string", values: TICKET_STATUSES },
+    total_amount: { column: tickets.totalAmountMinor, kind: "money" },
+    date: { column: tickets.date, kind: "date" },
+    time: { column: tickets.time, kind: "time", nullable: true },
+    customer_name: { column: tickets.customerName, kind: "string", nullable: true },
+    customer_email: { column: tickets.customerEmail, kind: "string", nullable: true },
+    customer_phone: { column: tickets.customerPhone, kind: "string", nullable: true },
+  },
+  search: ticketSearch,
+  searchDescription: "Matches ticket names (en, ar) and customer name, email and phone; may repeat, all terms must match.",
+  defaultOrder: "-created_at",
+  idColumn: tickets.id,
+};
+
+const live = (appId: number) => and(eq(tickets.appId, appId), eq(tickets.isDeleted, false))!;
+
+async function shape(ctx: ServiceContext, rows: TicketRow[]): Promise<Ticket[]> {
+  const itemsById = await loadItems(ctx.db, ctx.appId, rows.map((r) => r.itemId));
+  return rows.map((r) => {
+    const item = itemsById.get(r.itemId);
+    // A ticket's item is never hard-deleted (items are soft-deleted), so this is a broken invariant.
+    if (!item) throw new Error(`ticket ${r.id} points at missing item ${r.itemId}`);
+    return {
+      id: r.id,
+      created_at: r.createdAt,
+      invoice_item_id: r.invoiceItemId,
+      item,
+      name_en: r.nameEn,
+      name_ar: r.nameAr,
+      status: r.status,
+      total_amount: toMajor(r.totalAmountMinor),
+      date: r.date,
+      time: r.time,
+      customer_name: r.customerName,
+      customer_email: r.customerEmail,
+      customer_phone: r.customerPhone,
+    };
+  });
+}
+
+/** List Tickets: two statements for the page, one batch for their items, whatever the sizes. */
+export async function listTickets(ctx: ServiceContext, url: URL): Promise<Envelope<Ticket>> {
+  const q = parseListQuery(url.searchParams, TICKET_LIST);
+  const page = await runList<TicketRow>(ctx.db, url, q, {
+    base: live(ctx.appId),
+    count: (where) => ctx.db.select({ count: count() }).from(tickets).where(where).$dynamic(),
+    rows: (where) => ctx.db.select().from(tickets).where(where).$dynamic(),
+  });
+  return { ...page, results: await shape(ctx, page.results) };
+}
+
+export type NewTicket = {
+  invoiceItemId: number;
+  itemId: number;
+  nameEn: string;
+  nameAr: string;
+  totalAmountMinor: number;
+  date: string;
+  time?: string | null;
+  customerName?: string | null;
+  customerEmail?: string | null;
+  customerPhone?: string | null;
+};
+
+/** Issues tickets (status `pending`, each with a fresh token) and emits `ticket.created`. */
+export async function createTickets(ctx: ServiceContext, input: NewTicket[]): Promise<{ id: number; token: string }[]> {
+  if (input.length === 0) return [];
+  const rows = input.map((t) => ({ ...t, appId: ctx.appId, status: "pending" as const, token: randomToken("tkt_", 24) }));
+  const keys = JSON.stringify(rows.map((r) => ({ token: r.token, event: newEventId() })));
+  // Ticket ids are assigned by the insert, so the events are selected from the new rows in the
+  // same batch: the tickets and their `ticket.created` events land together.
+  const { results } = await emit(
+    ctx.db,
+    ctx.events,
+    chunkRows(tickets, rows).map((chunk) => ctx.db.insert(tickets).values(chunk).returning({ id: tickets.id, token: tickets.token })),
+    sql`SELECT j.value ->> '$.event' AS id, t.app_id, 'ticket.created' AS type,
+          ${eventPayloadSql("ticket.created", sql`j.value ->> '$.event'`, sql`t.app_id`, sql`json_object('id', t.id, 'status', t.status, 'item', t.item_id, 'date', t.date, 'time', t.time)`)} AS payload
+        FROM json_each(${keys}) AS j JOIN tickets AS t ON t.token = j.value ->> '$.token'`,
+  );
+  return (results as { id: number; token: string }[][]).flat();
+}
+
+export type BulkUpdate = { ids: number[]; status?: Exclude<TicketStatus, "checked_in">; date?: string; time?: string | null };
+
+/**
+ * Bulk Update Tickets: all or nothing. Every id must be a live ticket of this tenant whose status
+ * allows the change; otherwise nothing is written and the refusal names each offending id.
+ */
+export async function bulkUpdateTickets(ctx: ServiceContext, input: BulkUpdate): Promise<{ count: number; results: Ticket[] }> {
+  const scope = and(live(ctx.appId), inList(tickets.id, input.ids))!;
+  const current = await ctx.db.select({ id: tickets.id, status: tickets.status }).from(tickets).where(scope);
+  const refusal = refuseBulk(input, current);
+  if (refusal) throw refusal;
+
+  // Guard: every ticket still in a status that allows the change, as checked above; a concurrent
+  // check-in or update between the read and the write makes the whole batch write nothing.
+  const fromStatuses = TICKET_STATUSES.filter((s) => allowsBulk(s, input));
+  const guard = sql`(SELECT count(*) FROM tickets WHERE ${and(scope, inList(tickets.status, fromStatuses))}) = ${input.ids.length}`;
+  const set: Partial<TicketRow> = { modifiedAt: nowIso() };
+  if (input.status !== undefined) set.status = input.status;
+  if (input.date !== undefined) set.date = input.date;
+  if (input.time !== undefined) set.time = input.time;
+  const before = new Map(current.map((t) => [t.id, t.status]));
+  const events = input.ids.map((id) =>
+    newEvent(ctx.appId, "ticket.updated", {
+      id,
+      previous_status: before.get(id),
+      changes: { ...(input.status !== undefined && { status: input.status }), ...(input.date !== undefined && { date: input.date }), ...(input.time !== undefined && { time: input.time }) },
+    }),
+  );
+  const { applied } = await emit(ctx.db, ctx.events, [ctx.db.update(tickets).set(set).where(and(scope, guard))], events, { guard });
+  if (!applied) {
+    const now = await ctx.db.select({ id: tickets.id, status: tickets.status }).from(tickets).where(scope);
+    throw refuseBulk(input, now) ?? ApiError.conflict("concurrent_update", "The tickets changed while updating them; retry.");
+  }
+  const rows = await ctx.db.select().from(tickets).where(scope).orderBy(tickets.id);
+  return { count: rows.length, results: await shape(ctx, rows) };
+}
+
+function allowsBulk(status: TicketStatus, input: BulkUpdate): boolean {
+  if (status === "checked_in" || status === "cancelled") return false;
+  return input.status === undefined || input.status === status || TRANSITIONS[status].includes(input.status);
+}
+
+function refuseBulk(input: BulkUpdate, current: { id: number; status: TicketStatus }[]): ApiError | null {
+  const found = new Map(current.map((t) => [t.id, t.status]));
+  const missing = input.ids.filter((id) => !found.has(id));
+  if (missing.length) {
+    return new ApiError(404, "tickets_not_found", `No ticket with id ${missing.join(", ")} in this store; nothing was changed.`, {
+      errors: Object.fromEntries(missing.map((id) => [String(id), ["Not found."]])),
+    });
+  }
+  const blocked = current.filter((t) => !allowsBulk(t.status, input));
+  if (blocked.length) {
+    return ApiError.conflict("invalid_transition", "Some tickets cannot take this change; nothing was changed. See `errors` per ticket id.", {
+      errors: Object.fromEntries(
+        blocked.map((t) => [
+          String(t.id),
+          [
+            t.status === "checked_in" || t.status === "cancelled"
+              ? `The ticket is ${t.status}, which is final.`
+              : `A ${t.status} ticket cannot become ${input.status}.`,
+          ],
+        ]),
+      ),
+    });
+  }
+  return null;
+}
+
+/**
+ * Validate Token and Check in Ticket. The token finds the ticket in this tenant only. A guarded
+ * UPDATE admits it once: of two scanners racing on one ticket, one wins and the other gets 409.
+ */
+export async function checkInTicket(
+  ctx: ServiceContext,
+  input: { token: string; validate_only: boolean },
+): Promise<{ checked_in: boolean; checked_in_at: string | null; ticket: Ticket }> {
+  const byToken = and(live(ctx.appId), eq(tickets.token, input.token))!;
+  const row = await ctx.db.select().from(tickets).where(byToken).get();
+  if (!row) throw new ApiError(404, "ticket_not_found", "No ticket of this store has that token.");
+  refuseAdmission(row);
+  if (input.validate_only) return { checked_in: false, checked_in_at: null, ticket: (await shape(ctx, [row]))[0]! };
+
+  const at = nowIso();
+  const admittable = and(byToken, inList(tickets.status, ADMITTABLE))!;
+  const guard = sql`EXISTS (SELECT 1 FROM tickets WHERE ${admittable})`;
+  const { applied } = await emit(
+    ctx.db,
+    ctx.events,
+    [ctx.db.update(tickets).set({ status: "checked_in", checkedInAt: at, modifiedAt: at }).where(admittable)],
+    [newEvent(ctx.appId, "ticket.checked_in", { id: row.id, checked_in_at: at, previous_status: row.status })],
+    { guard },
+  );
+  const after = (await ctx.db.select().from(tickets).where(byToken).get())!;
+  if (!applied) refuseAdmission(after);
+  return { checked_in: true, checked_in_at: after.checkedInAt, ticket: (await shape(ctx, [after]))[0]! };
+}
+
+function refuseAdmission(row: TicketRow): void {
+  if (row.status === "checked_in") {
+    throw ApiError.conflict("ticket_already_checked_in", `This ticket was already checked in at ${row.checkedInAt}.`, {
+      checked_in_at: row.checkedInAt,
+      ticket_id: row.id,
+    });
+  }
+  if (row.status === "cancelled") throw ApiError.conflict("ticket_cancelled", "This ticket was cancelled and cannot be used.", { ticket_id: row.id });
+}

@@ -1,0 +1,175 @@
+import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import { mintMerchantToken, PERMISSIONS, revokeMerchantToken, type Permission } from "../../src/core/auth";
+import type { ServiceContext } from "../../src/core/context";
+import { createDb } from "../../src/db/client";
+import {
+  bundleCategories,
+  itemBundleCategories,
+  itemCategories,
+  itemCategoryLinks,
+  itemDiscounts,
+  itemImages,
+  itemModifierCategories,
+  items,
+  modifierCategories,
+  modifierValues,
+  variantModifierValues,
+} from "../../src/modules/items/tables";
+import { createTickets, type NewTicket } from "../../src/modules/tickets/service";
+
+export const APP_1 = 1;
+export const APP_2 = 2;
+
+export const db = () => createDb(env.DB);
+
+/** Organizations 1 and 2, each with its app: two tenants for isolation tests. */
+export async function seedTenants(): Promise<void> {
+  await env.DB.batch([
+    env.DB.prepare("INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (1, 'Demo org', '2026-01-01T00:00:00.000Z'), (2, 'Other org', '2026-01-01T00:00:00.000Z')"),
+    env.DB.prepare(
+      "INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (1, 1, 'Demo store', 'المتجر التجريبي', '2026-01-01T00:00:00.000Z'), (2, 2, 'Other store', 'متجر آخر', '2026-01-01T00:00:00.000Z')",
+    ),
+  ]);
+}
+
+export async function tokenFor(appId: number, permissions: Permission[] = [...PERMISSIONS], opts: { expiresAt?: string } = {}) {
+  const { token } = await mintMerchantToken(db(), { appId, name: "test", permissions, expiresAt: opts.expiresAt ?? null });
+  return token;
+}
+
+export async function revokedTokenFor(appId: number, permissions: Permission[] = [...PERMISSIONS]) {
+  const { id, token } = await mintMerchantToken(db(), { appId, name: "revoked", permissions });
+  await revokeMerchantToken(db(), appId, id);
+  return token;
+}
+
+/** A service context whose deferred work (publishing events) is awaited by `settle()`. */
+export function serviceCtx(appId: number): ServiceContext & { settle: () => Promise<void> } {
+  const pending: Promise<unknown>[] = [];
+  return {
+    db: db(),
+    appId,
+    events: { queue: env.EVENTS, defer: (p) => void pending.push(p) },
+    settle: async () => void (await Promise.all(pending)),
+  };
+}
+
+let seq = 0;
+const uniq = () => `${Date.now().toString(36)}${(seq++).toString(36)}`;
+
+/**
+ * A full item: two modifier categories (one with values the variants vary on), two variants,
+ * images, a discount with a trial, a category and a bundle category.
+ */
+export async function createFullItem(appId: number, overrides: Partial<typeof items.$inferInsert> = {}) {
+  const d = db();
+  const u = uniq();
+  const [size] = await d.insert(modifierCategories).values({ appId, nameEn: "Size", nameAr: "الحجم", ordering: 1 }).returning();
+  const [small, large] = await d
+    .insert(modifierValues)
+    .values([
+      { appId, categoryId: size!.id, nameEn: "Small", nameAr: "صغير", ordering: 1 },
+      { appId, categoryId: size!.id, nameEn: "Large", nameAr: "كبير", ordering: 2 },
+    ])
+    .returning();
+  const [extras] = await d.insert(modifierCategories).values({ appId, nameEn: "Extras", nameAr: "إضافات", ordering: 2 }).returning();
+  await d.insert(modifierValues).values({ appId, categoryId: extras!.id, nameEn: "Cheese", nameAr: "جبن", ordering: 1 });
+  const [item] = await d
+    .insert(items)
+    .values({
+      appId,
+      type: "ticket",
+      serviceType: "on_site",
+      sku: `SKU-${u}`,
+      priceMinor: 10_000,
+      nameEn: "Cooking class",
+      nameAr: "درس طبخ",
+      descriptionEn: "Two hours",
+      descriptionAr: "ساعتان",
+      customFields: { level: "beginner" },
+      offDays: ["friday"],
+      offDates: ["2026-12-25"],
+      servedFromDate: "2026-01-01",
+      servedToDate: "2026-12-31",
+      servedFromTime: "09:00:00",
+      servedToTime: "17:00:00",
+      weight: 0.5,
+      stockQty: 7,
+      variesOnId: size!.id,
+      ...overrides,
+    })
+    .returning();
+  const variants = await d
+    .insert(items)
+    .values(
+      [small!, large!].map((v, i) => ({
+        appId,
+        parentId: item!.id,
+        type: "ticket" as const,
+        serviceType: "on_site" as const,
+        sku: `SKU-${u}-${i}`,
+        priceMinor: 10_000 + i * 5_000,
+        nameEn: `Cooking class ${v.nameEn}`,
+        nameAr: `درس طبخ ${v.nameAr}`,
+        stockQty: i,
+        variantTitleEn: v.nameEn,
+        variantTitleAr: v.nameAr,
+        ordering: i,
+      })),
+    )
+    .returning();
+  const [category] = await d.insert(itemCategories).values({ appId, nameEn: "Classes", nameAr: "دروس" }).returning();
+  const [bundle] = await d.insert(bundleCategories).values({ appId, nameEn: "Add-ons", nameAr: "إضافات", minSelections: 0, maxSelections: 2, isOptional: true }).returning();
+  await d.batch([
+    d.insert(itemModifierCategories).values([
+      { appId, itemId: item!.id, categoryId: size!.id },
+      { appId, itemId: item!.id, categoryId: extras!.id },
+    ]),
+    d.insert(variantModifierValues).values([
+      { appId, itemId: variants[0]!.id, valueId: small!.id },
+      { appId, itemId: variants[1]!.id, valueId: large!.id },
+    ]),
+    d.insert(itemCategoryLinks).values({ appId, itemId: item!.id, categoryId: category!.id }),
+    d.insert(itemImages).values({ appId, itemId: item!.id, url: "https://cdn.example.com/class.jpg", altEn: "Class", altAr: "درس", ordering: 1 }),
+    d.insert(itemDiscounts).values({ appId, itemId: item!.id, kind: "percentage", value: 1000, trialKind: "fixed", trialValue: 5000 }),
+    d.insert(itemBundleCategories).values({ appId, itemId: item!.id, bundleCategoryId: bundle!.id }),
+  ]);
+  return { item: item!, variants, size: size!, extras: extras!, values: [small!, large!], category: category!, bundle: bundle! };
+}
+
+/** A plain item with nothing attached. */
+export async function createPlainItem(appId: number, overrides: Partial<typeof items.$inferInsert> = {}) {
+  const [item] = await db()
+    .insert(items)
+    .values({ appId, type: "product", serviceType: "pickup", sku: `P-${uniq()}`, priceMinor: 2_500, nameEn: "Coffee", nameAr: "قهوة", ...overrides })
+    .returning();
+  return item!;
+}
+
+export async function createTicketsFor(appId: number, itemId: number, n: number, overrides: Partial<NewTicket> = {}) {
+  const ctx = serviceCtx(appId);
+  const input: NewTicket[] = Array.from({ length: n }, (_, i) => ({
+    invoiceItemId: 1000 + i,
+    itemId,
+    nameEn: `Entry ${i}`,
+    nameAr: `دخول ${i}`,
+    totalAmountMinor: 10_050,
+    date: "2026-12-01",
+    time: "18:30:00",
+    customerName: `Customer ${i}`,
+    customerEmail: `customer${i}@example.com`,
+    customerPhone: `+96650000${String(i).padStart(4, "0")}`,
+    ...overrides,
+  }));
+  const created = await createTickets(ctx, input);
+  await ctx.settle();
+  return created;
+}
+
+export async function countRows(table: string, where = "1"): Promise<number> {
+  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).first<{ n: number }>();
+  return row!.n;
+}
+
+export { sql };

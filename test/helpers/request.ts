@@ -1,0 +1,38 @@
+import { exports } from "cloudflare:workers";
+
+export const BASE = "https://api.test";
+
+export type Call = {
+  method?: string;
+  token?: string | null;
+  appId?: number | string | null;
+  orgId?: number | string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+};
+
+/** Sends a request through the Worker's own fetch handler, as a client would. */
+export async function call(path: string, opts: Call = {}): Promise<Response> {
+  const headers = new Headers(opts.headers);
+  if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
+  if (opts.appId !== null) headers.set("app-id", String(opts.appId ?? 1));
+  if (opts.orgId !== undefined) headers.set("org-id", String(opts.orgId));
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  return (exports as unknown as { default: Fetcher }).default.fetch(new Request(BASE + path, { method: opts.method ?? "GET", headers, body }));
+}
+
+export async function json<T = any>(res: Response): Promise<T> {
+  return (await res.json()) as T;
+}
+
+/** Asserts nothing here: returns the problem body after checking its media type. */
+export async function problem(res: Response) {
+  const type = res.headers.get("content-type") ?? "";
+  if (!type.startsWith("application/problem+json")) throw new Error(`expected problem+json, got ${type} (${res.status}): ${await res.text()}`);
+  return (await res.json()) as { type: string; title: string; status: number; detail: string; code: string; errors?: Record<string, string[]>; [k: string]: unknown };
+}
