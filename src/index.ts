@@ -7,7 +7,7 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  async queue(batch: MessageBatch<EventMessage>, env: Env): Promise<void> {
+  async queue(batch: MessageBatch<EventMessage>, env: Env, _ctx: ExecutionContext): Promise<void> {
     await consumeEvents(batch, env);
   },
   async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
