@@ -1,8 +1,8 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type ViteUserConfig } from "vitest/config";
 
-export default defineConfig(async () => {
+export default defineConfig(async (): Promise<ViteUserConfig> => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     plugins: [
@@ -15,7 +15,8 @@ export default defineConfig(async () => {
     test: {
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/setup/apply-migrations.ts"],
-      reporters: ["default"],
+      // The JSON report lets .ci/run print the plain "N passed, N failed" line.
+      reporters: ["default", ["json", { outputFile: "node_modules/.cache/vitest/results.json" }]],
     },
   };
 });

@@ -7,21 +7,9 @@ import { sha256Hex, randomToken } from "./crypto";
 import { ApiError } from "./errors";
 import { apps, readTenant } from "./tenancy";
 import { nowIso } from "./time";
+import { PERMISSIONS, TOKEN_PREFIX, type Permission } from "./permissions";
 
-/** Every permission a merchant API token can carry (the spec's, plus those the peer system uses). */
-export const PERMISSIONS = [
-  "can_read_order",
-  "can_write_order",
-  "can_read_item",
-  "can_write_item",
-  "can_read_shipment",
-  "can_write_shipment",
-  "can_retrieve_app_config",
-  "can_update_app_config",
-  "can_read_sales_channels",
-  "can_write_sales_channels",
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+export { PERMISSIONS, TOKEN_PREFIX, type Permission };
 
 /**
  * Merchant API tokens: stored as a SHA-256 hash (the token itself is shown once), with the
@@ -44,8 +32,6 @@ export const merchantApiTokens = sqliteTable(
 );
 
 export type Principal = { kind: "merchant"; tokenId: number; appId: number; permissions: ReadonlySet<Permission> };
-
-export const TOKEN_PREFIX = "cmk_";
 
 /** Creates a merchant token and returns it in clear, once. */
 export async function mintMerchantToken(

@@ -23,7 +23,7 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
     body = JSON.stringify(opts.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  return (exports as unknown as { default: Fetcher }).default.fetch(new Request(BASE + path, { method: opts.method ?? "GET", headers, body }));
+  return exports.default.fetch(new Request(BASE + path, { method: opts.method ?? "GET", headers, body }));
 }
 
 export async function json<T = any>(res: Response): Promise<T> {

@@ -1,0 +1,138 @@
+/**
+ * Seeds the local D1 database with bilingual demo data: organization 1 with app 1 (the demo
+ * store) and organization 2 with app 2 (another tenant, for isolation). Idempotent: fixed ids and
+ * INSERT OR IGNORE, so running it again changes nothing.
+ */
+import { randomToken } from "../src/core/crypto";
+import { executeLocal, lit } from "./d1";
+
+const NOW = "2026-11-01T09:00:00.000Z";
+const rows: string[] = [];
+const insert = (table: string, row: Record<string, unknown>) =>
+  rows.push(`INSERT OR IGNORE INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.values(row).map((v) => lit(v as never)).join(", ")});`);
+
+insert("organizations", { id: 1, name: "Demo organization", created_at: NOW });
+insert("organizations", { id: 2, name: "Other organization", created_at: NOW });
+insert("apps", { id: 1, org_id: 1, name_en: "Demo store", name_ar: "المتجر التجريبي", created_at: NOW });
+insert("apps", { id: 2, org_id: 2, name_en: "Other store", name_ar: "متجر آخر", created_at: NOW });
+
+const audit = (app_id: number, ordering = 0) => ({ app_id, created_at: NOW, modified_at: NOW, ordering });
+
+// Catalogue of app 1: a class with two size variants, a museum entry and a desert trip.
+insert("modifier_categories", { id: 1, ...audit(1, 1), name_en: "Size", name_ar: "الحجم" });
+insert("modifier_values", { id: 1, ...audit(1, 1), category_id: 1, name_en: "Small group", name_ar: "مجموعة صغيرة" });
+insert("modifier_values", { id: 2, ...audit(1, 2), category_id: 1, name_en: "Large group", name_ar: "مجموعة كبيرة" });
+insert("modifier_categories", { id: 2, ...audit(1, 2), name_en: "Extras", name_ar: "إضافات" });
+insert("modifier_values", { id: 3, ...audit(1, 1), category_id: 2, name_en: "Apron", name_ar: "مريلة" });
+insert("item_categories", { id: 1, ...audit(1), name_en: "Experiences", name_ar: "تجارب" });
+insert("item_categories", { id: 2, ...audit(1), name_en: "Culture", name_ar: "ثقافة" });
+insert("bundle_categories", { id: 1, ...audit(1), name_en: "Add-ons", name_ar: "إضافات", is_optional: 1, min_selections: 0, max_selections: 2 });
+
+const item = (id: number, app_id: number, o: Record<string, unknown>) =>
+  insert("items", {
+    id,
+    ...audit(app_id, id),
+    type: "ticket",
+    service_type: "on_site",
+    description_en: "",
+    description_ar: "",
+    off_days: "[]",
+    off_dates: "[]",
+    weight: 0,
+    ...o,
+  });
+
+item(1, 1, {
+  sku: "CLASS-KABSA",
+  price_minor: 25_000,
+  name_en: "Kabsa cooking class",
+  name_ar: "درس طبخ الكبسة",
+  description_en: "Three hours with a chef, dinner included.",
+  description_ar: "ثلاث ساعات مع طاهٍ، العشاء مشمول.",
+  custom_fields: JSON.stringify({ level: "beginner" }),
+  off_days: JSON.stringify(["friday"]),
+  off_dates: JSON.stringify(["2026-12-02"]),
+  served_from_date: "2026-11-01",
+  served_to_date: "2027-06-30",
+  served_from_time: "16:00:00",
+  served_to_time: "22:00:00",
+  stock_qty: 40,
+  varies_on_id: 1,
+});
+item(2, 1, { parent_id: 1, sku: "CLASS-KABSA-S", price_minor: 25_000, name_en: "Kabsa class, small group", name_ar: "درس الكبسة، مجموعة صغيرة", stock_qty: 12, variant_title_en: "Small group", variant_title_ar: "مجموعة صغيرة" });
+item(3, 1, { parent_id: 1, sku: "CLASS-KABSA-L", price_minor: 20_000, name_en: "Kabsa class, large group", name_ar: "درس الكبسة، مجموعة كبيرة", stock_qty: 28, variant_title_en: "Large group", variant_title_ar: "مجموعة كبيرة" });
+item(4, 1, { sku: "MUSEUM-DAY", price_minor: 5_000, name_en: "National Museum day pass", name_ar: "تذكرة يومية للمتحف الوطني", stock_qty: 500 });
+item(5, 1, { sku: "SAFARI", price_minor: 45_000, name_en: "Desert safari at sunset", name_ar: "رحلة صحراوية عند الغروب", stock_qty: 0, weight: 0 });
+insert("item_modifier_categories", { app_id: 1, item_id: 1, category_id: 1 });
+insert("item_modifier_categories", { app_id: 1, item_id: 1, category_id: 2 });
+insert("variant_modifier_values", { app_id: 1, item_id: 2, value_id: 1 });
+insert("variant_modifier_values", { app_id: 1, item_id: 3, value_id: 2 });
+insert("item_category_links", { app_id: 1, item_id: 1, category_id: 1 });
+insert("item_category_links", { app_id: 1, item_id: 4, category_id: 2 });
+insert("item_category_links", { app_id: 1, item_id: 5, category_id: 1 });
+insert("item_images", { id: 1, ...audit(1, 1), item_id: 1, url: "https://images.example.com/kabsa.jpg", alt_en: "Kabsa", alt_ar: "كبسة" });
+insert("item_images", { id: 2, ...audit(1, 1), item_id: 4, url: "https://images.example.com/museum.jpg", alt_en: "Museum hall", alt_ar: "قاعة المتحف" });
+insert("item_discounts", { id: 1, ...audit(1), item_id: 1, kind: "percentage", value: 1000, trial_kind: "fixed", trial_value: 5_000, is_usage_price: 0 });
+insert("item_bundle_categories", { app_id: 1, item_id: 1, bundle_category_id: 1 });
+
+// App 2: another tenant's catalogue.
+item(101, 2, { sku: "ZOO", price_minor: 3_000, name_en: "Zoo entry", name_ar: "دخول حديقة الحيوان", stock_qty: 100 });
+
+const customers: [string, string, string][] = [
+  ["Sara Al-Qahtani", "sara@example.com", "+966501110001"],
+  ["Omar Haddad", "omar@example.com", "+966501110002"],
+  ["ليلى العتيبي", "layla@example.com", "+966501110003"],
+  ["Yusuf Rahman", "yusuf@example.com", "+966501110004"],
+  ["نورة الشمري", "noura@example.com", "+966501110005"],
+  ["Khalid Nasser", null as unknown as string, null as unknown as string],
+];
+const statuses = ["pending", "pending", "confirmed", "checked_in", "cancelled", "pending"];
+const ticketItems = [
+  [2, "Kabsa class (small group)", "درس الكبسة (مجموعة صغيرة)", 25_000],
+  [3, "Kabsa class (large group)", "درس الكبسة (مجموعة كبيرة)", 20_000],
+  [4, "Museum day pass", "تذكرة المتحف اليومية", 5_000],
+  [5, "Desert safari", "رحلة صحراوية", 45_000],
+] as const;
+for (let i = 0; i < 24; i++) {
+  const [itemId, nameEn, nameAr, amount] = ticketItems[i % ticketItems.length]!;
+  const [customerName, email, phone] = customers[i % customers.length]!;
+  const status = statuses[i % statuses.length]!;
+  insert("tickets", {
+    id: i + 1,
+    ...audit(1),
+    invoice_item_id: 5000 + i,
+    item_id: itemId,
+    name_en: nameEn,
+    name_ar: nameAr,
+    status,
+    total_amount_minor: amount,
+    date: `2026-12-${String(1 + (i % 20)).padStart(2, "0")}`,
+    time: i % 4 === 2 ? null : `${String(16 + (i % 5)).padStart(2, "0")}:00:00`,
+    customer_name: customerName,
+    customer_email: email,
+    customer_phone: phone,
+    token: randomToken("tkt_", 24),
+    checked_in_at: status === "checked_in" ? NOW : null,
+  });
+}
+for (let i = 0; i < 3; i++) {
+  insert("tickets", {
+    id: 1001 + i,
+    ...audit(2),
+    invoice_item_id: 9000 + i,
+    item_id: 101,
+    name_en: "Zoo entry",
+    name_ar: "دخول حديقة الحيوان",
+    status: "pending",
+    total_amount_minor: 3_000,
+    date: "2026-12-10",
+    time: "10:00:00",
+    customer_name: "Other tenant customer",
+    customer_email: `zoo${i}@example.com`,
+    customer_phone: null,
+    token: randomToken("tkt_", 24),
+  });
+}
+
+executeLocal(rows.join("\n"));
+process.stderr.write(`seeded ${rows.length} rows (existing ones kept)\n`);

@@ -1,0 +1,52 @@
+/**
+ * `npm start`: applies the local D1 migrations, seeds the demo data, mints a token, starts
+ * `wrangler dev` on port 8787 and, once it answers, prints ready-to-paste curl commands.
+ * No Cloudflare account is needed: D1, KV and Queues are wrangler's local ones.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { queryLocal } from "./d1";
+
+const PORT = Number(process.env.PORT ?? 8787);
+const BASE = `http://127.0.0.1:${PORT}`;
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+
+const step = (what: string, cmd: string, args: string[]) => {
+  process.stdout.write(`> ${what}\n`);
+  return execFileSync(cmd, args, { stdio: ["ignore", "pipe", "inherit"], env }).toString();
+};
+
+step("applying local D1 migrations", "npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"]);
+step("seeding demo data (idempotent)", "npm", ["run", "-s", "seed"]);
+const token = step("minting a merchant token for app 1", "npm", ["run", "-s", "token", "--", "--app-id", "1", "--permissions", "can_read_order,can_write_order,can_read_item,can_write_item", "--name", "npm-start"]).trim();
+const [ticket] = queryLocal<{ token: string }>("SELECT token FROM tickets WHERE app_id = 1 AND status = 'pending' AND is_deleted = 0 ORDER BY id LIMIT 1");
+
+const dev = spawn("npx", ["wrangler", "dev", "--port", String(PORT), "--ip", "127.0.0.1"], { stdio: "inherit", env });
+const stop = () => dev.kill("SIGINT");
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+dev.on("exit", (code) => process.exit(code ?? 0));
+
+const deadline = Date.now() + 120_000;
+while (Date.now() < deadline) {
+  try {
+    if ((await fetch(`${BASE}/health`)).ok) break;
+  } catch {
+    // not listening yet
+  }
+  await new Promise((r) => setTimeout(r, 500));
+}
+
+const h = `-H 'app-id: 1' -H 'Authorization: Bearer ${token}'`;
+process.stdout.write(`
+The Commerce and Meals API is running at ${BASE}
+  Interactive reference: ${BASE}/docs    OpenAPI: ${BASE}/openapi.json
+
+Try it (a token for app 1 was just minted; mint others with npm run -s token -- --app-id 1 --permissions can_read_order):
+
+  curl -s ${h} '${BASE}/order/v1/merchant/fulfillments/tickets/?status=pending&search=kabsa&order_by=-date&page_size=5'
+
+  curl -s ${h} -H 'Content-Type: application/json' -X POST '${BASE}/order/v1/merchant/fulfillments/tickets/check-in/' \\
+       -d '{"token": "${ticket?.token ?? "tkt_…"}", "validate_only": true}'
+
+Press Ctrl+C to stop.
+`);
