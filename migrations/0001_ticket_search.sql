@@ -1,8 +1,9 @@
--- Ticket search: a trigram FTS5 index over the searched columns, kept in step by triggers, so that
--- `search` on List Tickets matches substrings (any script) without scanning the table.
+-- Ticket search: an FTS5 index of the words of the searched columns (any script, diacritics folded,
+-- with prefix indexes), kept in step by triggers, so that `search` on List Tickets matches words and
+-- word prefixes without scanning the table.
 CREATE VIRTUAL TABLE `tickets_fts` USING fts5(
   name_en, name_ar, customer_name, customer_email, customer_phone,
-  content='tickets', content_rowid='id', tokenize='trigram'
+  content='tickets', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='2 3'
 );
 --> statement-breakpoint
 CREATE TRIGGER `tickets_fts_ai` AFTER INSERT ON `tickets` BEGIN

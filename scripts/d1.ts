@@ -12,7 +12,10 @@ export function lit(v: string | number | boolean | null | undefined | object): s
   return `'${s.replaceAll("'", "''")}'`;
 }
 
-const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: process.env.CI ?? "true" };
+const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+
+/** `D1_PERSIST_TO` points these helpers at another local state folder (the benchmark uses its own). */
+const persist = () => (process.env.D1_PERSIST_TO ? ["--persist-to", process.env.D1_PERSIST_TO] : []);
 
 /** Runs SQL against the local D1 database that `wrangler dev` uses; wrangler's chatter goes to stderr only on failure. */
 export function executeLocal(sqlText: string): void {
@@ -20,7 +23,7 @@ export function executeLocal(sqlText: string): void {
   const file = join(dir, "run.sql");
   writeFileSync(file, sqlText);
   try {
-    execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--file", file], { stdio: ["ignore", "pipe", "pipe"], env: wranglerEnv });
+    execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", ...persist(), "--file", file], { stdio: ["ignore", "pipe", "pipe"], env: wranglerEnv });
   } catch (e) {
     const err = e as { stdout?: Buffer; stderr?: Buffer };
     process.stderr.write(err.stdout?.toString() ?? "");
@@ -31,7 +34,7 @@ export function executeLocal(sqlText: string): void {
 
 /** Runs one query against local D1 and returns its rows. */
 export function queryLocal<T>(sqlText: string): T[] {
-  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--json", "--command", sqlText], {
+  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", ...persist(), "--json", "--command", sqlText], {
     stdio: ["ignore", "pipe", "pipe"],
     env: wranglerEnv,
   }).toString();

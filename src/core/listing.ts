@@ -28,8 +28,12 @@ export type ListField = {
 
 export type ListSpec = {
   fields: Record<string, ListField>;
-  /** Builds the condition one search term must meet. */
-  search?: (term: string) => SQL;
+  /**
+   * Builds the condition one search term must meet. `indexed` says it goes through a search
+   * index: the query is then driven by the matches of the search (usually far fewer rows than a
+   * filter's range), so the filters and the tenant scope are kept off their indexes.
+   */
+  search?: (term: string) => { where: SQL; indexed: boolean };
   searchDescription?: string;
   /** `order_by` used when the client sends none; `id` is always the last tie-breaker. */
   defaultOrder: string;
@@ -43,7 +47,17 @@ const TERM_MAX = 100;
 
 const RANGE_KINDS = new Set<FieldKind>(["integer", "number", "money", "date", "datetime", "time"]);
 
-export type ListQuery = { page: number; pageSize: number; where: SQL | undefined; orderBy: SQL[] };
+export type ListQuery = {
+  page: number;
+  pageSize: number;
+  where: SQL | undefined;
+  orderBy: SQL[];
+  /** True when a search index drives the query (see `ListSpec.search`). */
+  searchDriven: boolean;
+};
+
+/** `+column`: the same value, but SQLite will not use an index for it. */
+export const offIndex = (column: Column): SQL => sql`+${column}`;
 
 function allowedParams(spec: ListSpec): string[] {
   const names = ["page", "page_size", "order_by", ...(spec.search ? ["search"] : [])];
@@ -114,15 +128,23 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
   const page = intParam("page", 1, 1_000_000);
   const pageSize = intParam("page_size", PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX);
 
-  const conditions: SQL[] = [];
+  const terms = params.getAll("search").map((t) => t.trim()).filter(Boolean);
+  if (terms.length > SEARCH_MAX) fail("search", `At most ${SEARCH_MAX} search terms.`);
+  else if (terms.some((t) => t.length > TERM_MAX)) fail("search", `A search term has at most ${TERM_MAX} characters.`);
+  const searches = spec.search && terms.length <= SEARCH_MAX && terms.every((t) => t.length <= TERM_MAX) ? terms.map(spec.search) : [];
+  const searchDriven = searches.some((s) => s.indexed);
+
+  const conditions: SQL[] = searches.map((s) => s.where);
   for (const [name, f] of Object.entries(spec.fields)) {
+    // Values are parsed to their SQL types above, so the column's own mapping is not needed here.
+    const col = (searchDriven ? offIndex(f.column) : f.column) as SQL;
     for (const op of ["", "__in", "__gte", "__lte", "__gt", "__lt", "__isnull"] as const) {
       const key = name + op;
       const raw = allowedSet.has(key) ? params.get(key) : null;
       if (raw === null) continue;
       if (op === "__isnull") {
         if (raw !== "true" && raw !== "false") fail(key, "Must be true or false.");
-        else conditions.push(raw === "true" ? isNull(f.column) : isNotNull(f.column));
+        else conditions.push(raw === "true" ? isNull(col) : isNotNull(col));
         continue;
       }
       const parts = op === "__in" ? raw.split(",") : [raw];
@@ -142,32 +164,25 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
       const dayOf = f.kind === "datetime" && typeof v === "string" && v.length === 10;
       switch (op) {
         case "":
-          conditions.push(dayOf ? sql`substr(${f.column}, 1, 10) = ${v}` : eq(f.column, v));
+          conditions.push(dayOf ? sql`substr(${col}, 1, 10) = ${v}` : eq(col, v));
           break;
         case "__in":
-          conditions.push(inList(f.column, values.map((x) => (typeof x === "boolean" ? Number(x) : x))));
+          conditions.push(inList(col, values.map((x) => (typeof x === "boolean" ? Number(x) : x))));
           break;
         case "__gte":
-          conditions.push(gte(f.column, v));
+          conditions.push(gte(col, v));
           break;
         case "__lte":
-          conditions.push(dayOf ? lt(f.column, `${v}T24`) : lte(f.column, v));
+          conditions.push(dayOf ? lt(col, `${v}T24`) : lte(col, v));
           break;
         case "__gt":
-          conditions.push(dayOf ? gt(f.column, `${v}T24`) : gt(f.column, v));
+          conditions.push(dayOf ? gt(col, `${v}T24`) : gt(col, v));
           break;
         case "__lt":
-          conditions.push(lt(f.column, v));
+          conditions.push(lt(col, v));
           break;
       }
     }
-  }
-
-  const terms = params.getAll("search").map((t) => t.trim()).filter(Boolean);
-  if (spec.search && terms.length > 0) {
-    if (terms.length > SEARCH_MAX) fail("search", `At most ${SEARCH_MAX} search terms.`);
-    else if (terms.some((t) => t.length > TERM_MAX)) fail("search", `A search term has at most ${TERM_MAX} characters.`);
-    else for (const t of terms) conditions.push(spec.search(t));
   }
 
   const orderBy: SQL[] = [];
@@ -186,7 +201,7 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
   if (!orderRaw.split(",").some((p) => p.replace(/^-/, "") === "id")) orderBy.push(desc(spec.idColumn));
 
   if (Object.keys(errors).length > 0) throw ApiError.validation(errors, "Invalid query parameters; see `errors`.");
-  return { page, pageSize, where: conditions.length ? and(...conditions) : undefined, orderBy };
+  return { page, pageSize, where: conditions.length ? and(...conditions) : undefined, orderBy, searchDriven };
 }
 
 export type Envelope<T> = { count: number; next: string | null; previous: string | null; results: T[] };
@@ -209,10 +224,12 @@ export async function runList<Row>(
   opts: {
     count: (where: SQL | undefined) => SQLiteSelect;
     rows: (where: SQL | undefined) => SQLiteSelect;
-    base: SQL;
+    /** The tenant scope every row must meet; `offIndex` its columns when the search drives. */
+    base: (searchDriven: boolean) => SQL;
   },
 ): Promise<Envelope<Row>> {
-  const where = q.where ? and(opts.base, q.where) : opts.base;
+  const base = opts.base(q.searchDriven);
+  const where = q.where ? and(base, q.where) : base;
   const rowsQuery = opts.rows(where).orderBy(...q.orderBy).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
   const [countRows, rows] = (await db.batch([opts.count(where), rowsQuery] as never)) as [{ count: number }[], Row[]];
   const count = countRows[0]?.count ?? 0;
@@ -263,7 +280,7 @@ export function listQuerySchema(spec: ListSpec) {
 
 /** A search condition over plain columns: the term appears in any of them (case-insensitive for ASCII). */
 export function searchColumns(...columns: (Column | SQL)[]) {
-  return (term: string): SQL => or(...columns.map((c) => sql`${c} LIKE ${likeContains(term)} ESCAPE '\\'`))!;
+  return (term: string) => ({ where: or(...columns.map((c) => sql`${c} LIKE ${likeContains(term)} ESCAPE '\\'`))!, indexed: false });
 }
 
 /** The envelope schema of a list of `item`. */

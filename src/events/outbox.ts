@@ -1,4 +1,5 @@
-import { and, eq, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { inList } from "../core/sql";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
@@ -101,10 +102,10 @@ export async function publish(db: Db, queue: Queue, events: EventMessage[]): Pro
   for (let i = 0; i < events.length; i += SEND_BATCH_MAX) {
     const chunk = events.slice(i, i + SEND_BATCH_MAX);
     await queue.sendBatch(chunk.map((body) => ({ body, contentType: "json" as const })));
-    const at = nowIso();
-    await db.batch(
-      chunk.map((e) => db.update(outboxEvents).set({ enqueuedAt: at }).where(eq(outboxEvents.id, e.id))) as unknown as [BatchItem<"sqlite">],
-    );
+    await db
+      .update(outboxEvents)
+      .set({ enqueuedAt: nowIso() })
+      .where(inList(outboxEvents.id, chunk.map((e) => e.id)));
   }
 }
 

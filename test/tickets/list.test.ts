@@ -192,6 +192,8 @@ describe("List Tickets: filters, search, order, pages", () => {
     expect((await json(await call(`${PATH}?search=${tag}&search=${encodeURIComponent("حفلة")}`, { token }))).count).toBe(3);
     expect((await json(await call(`${PATH}?search=${tag}&search=customer2@exa`, { token }))).count).toBe(1);
     expect((await json(await call(`${PATH}?search=${tag}&search=nomatchhere`, { token }))).count).toBe(0);
+    // Terms match the starts of words, case- and diacritic-insensitively.
+    expect((await json(await call(`${PATH}?search=${tag}&search=conc`, { token }))).count).toBe(3);
     // Short terms (under a trigram) still match, and LIKE wildcards are literal.
     expect((await json(await call(`${PATH}?search=${tag}&search=Mu`, { token }))).count).toBe(2);
     expect((await json(await call(`${PATH}?search=${tag}&search=%25`, { token }))).count).toBe(0);

@@ -1,7 +1,7 @@
 import { and, count, eq, sql, type SQL } from "drizzle-orm";
 import type { ServiceContext } from "../../core/context";
 import { ApiError } from "../../core/errors";
-import { parseListQuery, runList, searchColumns, type Envelope, type ListSpec } from "../../core/listing";
+import { offIndex, parseListQuery, runList, searchColumns, type Envelope, type ListSpec } from "../../core/listing";
 import { toMajor } from "../../core/money";
 import { randomToken } from "../../core/crypto";
 import { chunkRows, inList } from "../../core/sql";
@@ -28,13 +28,15 @@ const ADMITTABLE: TicketStatus[] = ["pending", "confirmed"];
 const searchTicket = searchColumns(tickets.nameEn, tickets.nameAr, tickets.customerName, tickets.customerEmail, tickets.customerPhone);
 
 /**
- * Search goes through the trigram FTS index (migration 0001), so that it stays fast on large
- * tables; terms shorter than a trigram fall back to LIKE over the same columns.
+ * Search goes through the FTS index of migration 0001: a term matches the words of the ticket's
+ * names and customer fields that start with it (`sar` finds "Sara", `omar@exa` finds
+ * "omar@example.com"). A term of one character, or of no letter or digit, falls back to a
+ * substring match over the same columns.
  */
-function ticketSearch(term: string): SQL {
-  if ([...term].length < 3) return searchTicket(term);
-  const phrase = `"${term.replaceAll('"', '""')}"`;
-  return sql`${tickets.id} IN (SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${phrase})`;
+function ticketSearch(term: string) {
+  if ([...term].length < 2 || !/[\p{L}\p{N}]/u.test(term)) return searchTicket(term);
+  const prefixPhrase = `"${term.replaceAll('"', '""')}" *`;
+  return { where: sql`${tickets.id} IN (SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${prefixPhrase})`, indexed: true };
 }
 
 export const TICKET_LIST: ListSpec = {
@@ -54,12 +56,14 @@ export const TICKET_LIST: ListSpec = {
     customer_phone: { column: tickets.customerPhone, kind: "string", nullable: true },
   },
   search: ticketSearch,
-  searchDescription: "Matches ticket names (en, ar) and customer name, email and phone; may repeat, all terms must match.",
+  searchDescription:
+    "Matches words, and the starts of words, in the ticket names (en, ar) and the customer name, email and phone. May repeat: every term must match.",
   defaultOrder: "-created_at",
   idColumn: tickets.id,
 };
 
 const live = (appId: number) => and(eq(tickets.appId, appId), eq(tickets.isDeleted, false))!;
+const liveOffIndex = (appId: number) => and(eq(offIndex(tickets.appId), appId), eq(offIndex(tickets.isDeleted), 0))!;
 
 async function shape(ctx: ServiceContext, rows: TicketRow[]): Promise<Ticket[]> {
   const itemsById = await loadItems(ctx.db, ctx.appId, rows.map((r) => r.itemId));
@@ -89,7 +93,7 @@ async function shape(ctx: ServiceContext, rows: TicketRow[]): Promise<Ticket[]> 
 export async function listTickets(ctx: ServiceContext, url: URL): Promise<Envelope<Ticket>> {
   const q = parseListQuery(url.searchParams, TICKET_LIST);
   const page = await runList<TicketRow>(ctx.db, url, q, {
-    base: live(ctx.appId),
+    base: (searchDriven) => (searchDriven ? liveOffIndex(ctx.appId) : live(ctx.appId)),
     count: (where) => ctx.db.select({ count: count() }).from(tickets).where(where).$dynamic(),
     rows: (where) => ctx.db.select().from(tickets).where(where).$dynamic(),
   });

@@ -1,0 +1,190 @@
+/**
+ * `npm run bench`: List Tickets (filtered, searched, ordered) at 1,000 and at 100,000 tickets,
+ * against a bare Hono JSON route served by the same runtime in the same run. Both Workers run
+ * under `wrangler dev` on this machine, with their own local state in .bench/; load comes from
+ * autocannon. Writes the table to docs/benchmarks.md.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import autocannon from "autocannon";
+import { randomToken, sha256Hex } from "../src/core/crypto";
+import { TOKEN_PREFIX } from "../src/core/permissions";
+import { executeLocal, lit } from "./d1";
+
+const STATE = ".bench/state";
+const API_PORT = 8788;
+const BARE_PORT = 8789;
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 10;
+process.env.D1_PERSIST_TO = STATE;
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+
+const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
+
+function run(cmd: string, args: string[]) {
+  execFileSync(cmd, args, { stdio: ["ignore", "ignore", "inherit"], env });
+}
+
+async function serve(args: string[], port: number): Promise<ChildProcess> {
+  const child = spawn("npx", ["wrangler", "dev", ...args, "--port", String(port), "--ip", "127.0.0.1"], { stdio: "ignore", env, detached: true });
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/`);
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  throw new Error(`wrangler dev on ${port} did not start`);
+}
+
+/**
+ * Adds tickets `from`..`to` for app 1, generated inside SQLite (one statement). Customers are
+ * families of about 25 tickets each, as in a store where a customer's tickets do not grow with
+ * the store: a search for one family finds a few dozen tickets at any size.
+ */
+function growTickets(from: number, to: number) {
+  const families = Math.max(1, Math.round((to - from + 1) / 25));
+  executeLocal(`INSERT INTO tickets (app_id, invoice_item_id, item_id, name_en, name_ar, status, total_amount_minor, date, time,
+      customer_name, customer_email, customer_phone, token)
+    WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${to})
+    SELECT 1, 100000 + i, item, CASE item % 3 WHEN 0 THEN 'Kabsa class' WHEN 1 THEN 'Museum day pass' ELSE 'Desert safari' END,
+      CASE item % 3 WHEN 0 THEN 'درس الكبسة' WHEN 1 THEN 'تذكرة المتحف' ELSE 'رحلة صحراوية' END,
+      CASE abs(random()) % 4 WHEN 0 THEN 'pending' WHEN 1 THEN 'confirmed' WHEN 2 THEN 'checked_in' ELSE 'cancelled' END,
+      5000 + (abs(random()) % 40) * 500,
+      date('2026-12-01', '+' || (abs(random()) % 30) || ' days'),
+      printf('%02d:00:00', 9 + abs(random()) % 12),
+      'Guest ' || i || ' Family' || printf('%04d', i % ${families}),
+      'guest' || i || '@example.com',
+      '+9665' || printf('%08d', i),
+      'tkt_bench_' || i
+    FROM (SELECT i, 1 + abs(random()) % 5 AS item FROM n);`);
+}
+
+/**
+ * The API's own wrangler.toml, with the per-token rate limit lifted: the load comes from one
+ * token, and the benchmark measures the list, not the limiter.
+ */
+function benchConfig(): string {
+  const text = readFileSync("wrangler.toml", "utf8")
+    .replace(/^main = "(.*)"$/m, 'main = "../$1"')
+    .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../$1"')
+    .replace(/simple = \{ limit = \d+/, "simple = { limit = 100000000");
+  mkdirSync(".bench", { recursive: true });
+  writeFileSync(".bench/wrangler.toml", text);
+  return ".bench/wrangler.toml";
+}
+
+type Result = { rps: number; p50: number; p99: number; non2xx: number };
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<Result> {
+  await autocannon({ url, connections: CONNECTIONS, amount: 200, headers }); // warm-up
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
+}
+
+/** The List Tickets queries measured: each filters, searches and orders. */
+const SCENARIOS = [
+  { name: "filtered, searched, ordered: pending from a date on, one customer family, newest date first", query: "status=pending&date__gte=2026-12-10&search=Family0017&order_by=-date&page_size=20" },
+  { name: "door list (no search): one day, pending, by time", query: "date=2026-12-15&status=pending&order_by=time&page_size=20" },
+] as const;
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Runs the baseline and every scenario REPEATS times, interleaved, and keeps the median of each figure. */
+async function measure(urls: { bare: string; lists: string[] }, headers: Record<string, string>) {
+  const bare: Result[] = [];
+  const lists: Result[][] = urls.lists.map(() => []);
+  for (let i = 0; i < REPEATS; i++) {
+    bare.push(await load(urls.bare));
+    for (const [j, url] of urls.lists.entries()) lists[j]!.push(await load(url, headers));
+  }
+  const mid = (rs: Result[]): Result => ({
+    rps: median(rs.map((r) => r.rps)),
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+    non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+  });
+  return { bare: mid(bare), lists: lists.map(mid) };
+}
+
+async function main() {
+  rmSync(".bench", { recursive: true, force: true });
+  log("migrating and seeding a fresh local database in .bench/");
+  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
+  run("npx", ["tsx", "scripts/seed.ts"]);
+  const token = randomToken(TOKEN_PREFIX);
+  executeLocal(`INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, created_at)
+    VALUES (1, 'bench', ${lit(await sha256Hex(token))}, ${lit(token.slice(0, 10))}, '["can_read_order"]', ${lit(new Date().toISOString())});`);
+
+  const servers: ChildProcess[] = [];
+  const stopAll = () => servers.forEach((s) => s.pid && process.kill(-s.pid, "SIGTERM"));
+  process.on("exit", stopAll);
+  try {
+    log("starting the API and the bare baseline under wrangler dev");
+    servers.push(await serve(["-c", benchConfig(), "--persist-to", STATE], API_PORT));
+    servers.push(await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT));
+    const headers = { authorization: `Bearer ${token}`, "app-id": "1" };
+    const listUrls = SCENARIOS.map((sc) => `http://127.0.0.1:${API_PORT}/order/v1/merchant/fulfillments/tickets/?${sc.query}`);
+    const bareUrl = `http://127.0.0.1:${BARE_PORT}/bare`;
+
+    type Row = { scenario: string; tickets: number; matched: number; r: Result; bare: Result };
+    const rows: Row[] = [];
+    let current = 24; // tickets of app 1 in the demo seed
+    for (const total of [1_000, 100_000]) {
+      log(`growing app 1 to ${total} tickets`);
+      growTickets(current + 1, total);
+      current = total;
+      const matched: number[] = [];
+      for (const url of listUrls) {
+        const check = await fetch(url, { headers });
+        if (!check.ok) throw new Error(`list answered ${check.status}: ${await check.text()}`);
+        matched.push(((await check.json()) as { count: number }).count);
+      }
+      log(`measuring at ${total} tickets (${REPEATS} interleaved runs of ${DURATION_S} s each)`);
+      const m = await measure({ bare: bareUrl, lists: listUrls }, headers);
+      SCENARIOS.forEach((sc, j) => rows.push({ scenario: sc.name, tickets: total, matched: matched[j]!, r: m.lists[j]!, bare: m.bare }));
+    }
+
+    const fmt = (n: number) => (Math.round(n * 100) / 100).toString();
+    const growth = SCENARIOS.map((sc) => {
+      const [small, large] = rows.filter((r) => r.scenario === sc.name) as [Row, Row];
+      const g = large.r.p50 / Math.max(small.r.p50, 0.001);
+      return `- ${sc.name}: **${fmt(g)}x** (${g <= 1.5 ? "met" : "not met"})`;
+    });
+    const lines = [
+      "# Benchmarks",
+      "",
+      "Written by `npm run bench` (do not edit by hand). The API and a bare Hono JSON route (the baseline) run under `wrangler dev`",
+      `(workerd with local D1) on the same machine in the same run; load from autocannon, ${CONNECTIONS} connections, ${DURATION_S} s a run`,
+      `after a warm-up, ${REPEATS} interleaved runs a scenario, median of each figure. Latencies in ms. Absolute numbers depend on the`,
+      "machine and on local D1's overhead per statement; the goals are set on the ratios.",
+      "",
+      "## List Tickets",
+      "",
+      ...SCENARIOS.map((sc) => `- ${sc.name}: \`GET /order/v1/merchant/fulfillments/tickets/?${sc.query}\``),
+      "",
+      "| scenario | tickets in store | matching | req/s | p50 | p99 | bare req/s | bare p50 | req/s vs bare | p50 vs bare | errors |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+      ...rows.map(
+        ({ scenario, tickets, matched, r, bare }) =>
+          `| ${scenario} | ${tickets.toLocaleString("en")} | ${matched} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${fmt(bare.rps)} | ${bare.p50} | ${fmt(r.rps / bare.rps)} | ${fmt(r.p50 / Math.max(bare.p50, 0.001))} | ${r.non2xx} |`,
+      ),
+      "",
+      "Goal: p50 at 100,000 tickets within 1.5x of its p50 at 1,000. Measured:",
+      ...growth,
+      "",
+      `Run on ${new Date().toISOString().slice(0, 10)}.`,
+      "",
+    ];
+    writeFileSync("docs/benchmarks.md", lines.join("\n"));
+    process.stdout.write(lines.join("\n"));
+  } finally {
+    stopAll();
+  }
+}
+
+await main();
+process.exit(0);
