@@ -21,6 +21,16 @@ export const PREFIXES = {
   api: "/api/v1",
 } as const;
 
+export const OPENAPI_INFO = {
+  openapi: "3.1.0",
+  info: {
+    title: "Commerce and Meals API",
+    version: "1.0.0",
+    description:
+      "Multi-tenant commerce and meal-subscription API. Every request names its store with the `app-id` header. Errors are RFC 9457 problem details (`application/problem+json`).",
+  },
+};
+
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const healthRoute = createRoute({
@@ -87,16 +97,7 @@ export function createApp() {
     scheme: "bearer",
     description: "A merchant API token (`cmk_…`), with the permissions each operation names.",
   });
-  app.doc31("/openapi.json", (c) => ({
-    openapi: "3.1.0",
-    info: {
-      title: "Commerce and Meals API",
-      version: "1.0.0",
-      description:
-        "Multi-tenant commerce and meal-subscription API. Every request names its store with the `app-id` header. Errors are RFC 9457 problem details (`application/problem+json`).",
-    },
-    servers: [{ url: new URL(c.req.url).origin }],
-  }));
+  app.doc31("/openapi.json", (c) => ({ ...OPENAPI_INFO, servers: [{ url: new URL(c.req.url).origin }] }));
   app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Commerce and Meals API" }));
 
   app.notFound((c) => renderProblem(new ApiError(404, "route_not_found", `No operation at ${c.req.method} ${new URL(c.req.url).pathname}. See /docs.`), c));

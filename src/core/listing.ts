@@ -104,7 +104,8 @@ function parseValue(f: ListField, raw: string): { ok: true; value: string | numb
 
 /** Parses and validates a list request's query string against the resource's spec. */
 export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQuery {
-  const errors: FieldErrors = {};
+  // No prototype: parameter names such as `valueOf` or `__proto__` are plain keys here.
+  const errors: FieldErrors = Object.create(null);
   const fail = (k: string, m: string) => (errors[k] ??= []).push(m);
   const allowed = allowedParams(spec);
   const allowedSet = new Set(allowed);

@@ -54,7 +54,8 @@ export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
 
 /** Turns zod issues into `errors`: dotted field path → messages. Query and header names keep their own names. */
 export function fieldErrors(error: ZodError, target?: string): FieldErrors {
-  const out: FieldErrors = {};
+  // No prototype: a client's field named `constructor` or `__proto__` is a plain key here.
+  const out: FieldErrors = Object.create(null);
   for (const issue of error.issues) {
     let key = issue.path.map(String).join(".");
     if (!key) key = target === "json" ? "body" : (target ?? "request");

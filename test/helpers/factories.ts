@@ -33,6 +33,14 @@ export async function seedTenants(): Promise<void> {
   ]);
 }
 
+/** A further tenant (organization and app with the same id), for tests that need their own. */
+export async function ensureTenant(id: number): Promise<void> {
+  await env.DB.batch([
+    env.DB.prepare("INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (?, ?, '2026-01-01T00:00:00.000Z')").bind(id, `Org ${id}`),
+    env.DB.prepare("INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (?, ?, ?, ?, '2026-01-01T00:00:00.000Z')").bind(id, id, `Store ${id}`, `متجر ${id}`),
+  ]);
+}
+
 export async function tokenFor(appId: number, permissions: Permission[] = [...PERMISSIONS], opts: { expiresAt?: string } = {}) {
   const { token } = await mintMerchantToken(db(), { appId, name: "test", permissions, expiresAt: opts.expiresAt ?? null });
   return token;

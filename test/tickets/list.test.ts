@@ -1,6 +1,5 @@
 import { describe, expect, it, beforeAll } from "vitest";
 import { observeStatements } from "../../src/db/client";
-import { sharedAuthCases } from "../helpers/auth-cases";
 import { APP_1, APP_2, createFullItem, createPlainItem, createTicketsFor, db, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { tickets } from "../../src/modules/tickets/tables";
@@ -9,7 +8,6 @@ import { and, eq } from "drizzle-orm";
 
 const PATH = "/order/v1/merchant/fulfillments/tickets/";
 
-sharedAuthCases({ method: "GET", path: PATH, permission: "can_read_order" });
 
 describe("List Tickets", () => {
   let token: string;

@@ -1,0 +1,214 @@
+/**
+ * The contract and abuse suite: walks the OpenAPI document and tries every protected operation
+ * the way a careless or hostile client would. It grows by itself as routes land; a route without
+ * its permission, its declared responses or a tenant probe fails here.
+ */
+import { env } from "cloudflare:workers";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PERMISSIONS } from "../../src/core/permissions";
+import { sharedAuthCases } from "../helpers/auth-cases";
+import { createPlainItem, createTicketsFor, ensureTenant, tokenFor } from "../helpers/factories";
+import { deref, minimalValue, openApiDocument, operations, validate, type JsonSchema, type Operation } from "../helpers/openapi";
+import { call } from "../helpers/request";
+
+const doc = openApiDocument();
+const all = operations(doc);
+const guarded = all.filter((o) => o.op.security?.length);
+
+// This suite's own tenants, so that its "nothing was written" checks see no other file's writes.
+const A = 31;
+const B = 32;
+const MARKER = "TENANT-B-PRIVATE";
+
+let cases = 0;
+afterAll(() => {
+  console.info(`contract suite: ${all.length} operations in the document, ${guarded.length} protected; ${cases} abuse cases sent`);
+});
+
+type Fixtures = { bTicket: { id: number; token: string } };
+let fx: Fixtures;
+let tokenA: string;
+
+beforeAll(async () => {
+  await ensureTenant(A);
+  await ensureTenant(B);
+  tokenA = await tokenFor(A, [...PERMISSIONS]);
+  const bItem = await createPlainItem(B, { nameEn: MARKER, nameAr: MARKER });
+  const [bTicket] = await createTicketsFor(B, bItem.id, 1, { nameEn: MARKER, customerEmail: "private@tenant-b.example" });
+  fx = { bTicket: bTicket! };
+});
+
+/**
+ * For each operation, a request of tenant A that names tenant B's records. Every protected
+ * operation needs one: this is how the suite checks object-level authorisation.
+ */
+const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: unknown; path?: Record<string, string> }> = {
+  listTickets: (f) => ({ query: `?id=${f.bTicket.id}` }),
+  bulkUpdateTickets: (f) => ({ body: { ids: [f.bTicket.id], status: "cancelled" } }),
+  checkInTicket: (f) => ({ body: { token: f.bTicket.token } }),
+};
+
+function concretePath(path: string, values: Record<string, string> = {}) {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? "1");
+}
+
+function requestSchema(op: Operation): JsonSchema | undefined {
+  const s = op.requestBody?.content["application/json"]?.schema;
+  return s ? deref(doc, s) : undefined;
+}
+
+/** Checks a response against the operation's declared responses; returns the parsed body. */
+async function conforms(where: string, op: Operation, res: Response): Promise<unknown> {
+  const declared = op.responses[String(res.status)];
+  expect(declared, `${where}: status ${res.status} is not declared`).toBeDefined();
+  const type = (res.headers.get("content-type") ?? "").split(";")[0]!;
+  const media = declared!.content?.[type];
+  expect(media, `${where}: ${res.status} with ${type} is not declared`).toBeDefined();
+  const body = await res.json();
+  const errors = validate(deref(doc, media!.schema), body);
+  expect(errors, `${where}: ${res.status} body does not match its schema`).toEqual([]);
+  return body;
+}
+
+/** Rows of this suite's tenants, in every tenant-owned table: what a refused request must not change. */
+async function snapshot(): Promise<string> {
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%`app_id` integer%' ORDER BY name",
+  ).all<{ name: string }>();
+  const parts = await env.DB.batch(tables.results.map((t) => env.DB.prepare(`SELECT * FROM "${t.name}" WHERE app_id IN (?, ?) ORDER BY rowid`).bind(A, B)));
+  return JSON.stringify(parts.map((p) => p.results));
+}
+
+/** Ways to break a valid body, each guaranteed invalid for the schema. */
+function brokenBodies(schema: JsonSchema, valid: Record<string, unknown>) {
+  const props = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
+  const required: string[] = schema.required ?? [];
+  const arbs: fc.Arbitrary<{ kind: string; body: unknown }>[] = [
+    fc.constantFrom(...(["unknown field"] as const)).map((kind) => ({ kind, body: { ...valid, injected_field: "x" } })),
+    fc.oneof(fc.constant([]), fc.constant("body"), fc.constant(null), fc.integer()).map((body) => ({ kind: "not an object", body })),
+  ];
+  if (required.length) {
+    arbs.push(fc.constantFrom(...required).map((k) => ({ kind: `missing ${k}`, body: Object.fromEntries(Object.entries(valid).filter(([key]) => key !== k)) })));
+  }
+  for (const [name, p] of props) {
+    const wrong: fc.Arbitrary<unknown>[] = [];
+    const type = Array.isArray(p.type) ? p.type : [p.type];
+    if (!type.includes("string")) wrong.push(fc.string({ maxLength: 20 }).filter((s) => !p.enum?.includes(s)));
+    if (!type.includes("integer") && !type.includes("number")) wrong.push(fc.integer());
+    if (!type.includes("boolean")) wrong.push(fc.boolean());
+    if (!type.includes("object")) wrong.push(fc.constant({ nested: true }));
+    if (type.includes("string")) {
+      // Longer than any bound: every string a client sends must have one.
+      wrong.push(fc.constant("x".repeat(Math.max(10_001, (p.maxLength ?? 0) + 1))));
+      if (p.format === "date") wrong.push(fc.constantFrom("2026-02-30", "2026-13-01", "12/01/2026", "2026-1-1", ""));
+      if (p.enum) wrong.push(fc.string({ maxLength: 12 }).filter((s) => !p.enum.includes(s)));
+    }
+    if (type.includes("array")) {
+      wrong.push(fc.constant(Array.from({ length: (p.maxItems ?? 1000) + 1 }, (_, i) => i + 1)));
+      const it = p.items ?? {};
+      if (it.type === "integer") wrong.push(fc.constantFrom([1.5], [-1], [0], [2 ** 53 + 2], ["1"], [null], [1e308]));
+    }
+    if (type.includes("integer")) wrong.push(fc.constantFrom(1.5, -1, 2 ** 53 + 2, 1e308, "1"));
+    if (wrong.length) arbs.push(fc.oneof(...wrong).map((v) => ({ kind: `${name} wrong`, body: { ...valid, [name]: v } })));
+  }
+  return fc.oneof(...arbs);
+}
+
+describe.each(guarded)("$method $path", ({ path, method, op }) => {
+  const where = `${method} ${path} (${op.operationId})`;
+  const schema = requestSchema(op);
+  const validBody = schema ? (minimalValue(schema) as Record<string, unknown>) : undefined;
+
+  it("declares its operationId, summary, tags, permission, spec id and every problem response", () => {
+    expect(op.operationId, where).toBeTruthy();
+    expect(op.summary, where).toBeTruthy();
+    expect(op.tags?.length, where).toBeGreaterThan(0);
+    expect(PERMISSIONS as readonly string[], where).toContain(op["x-permission"]);
+    expect(op["x-spec-id"], where).toBeTruthy();
+    for (const s of ["400", "401", "403", "429", "500"]) {
+      expect(op.responses[s]?.content?.["application/problem+json"], `${where} ${s}`).toBeDefined();
+    }
+    if (schema) for (const s of ["413", "415"]) expect(op.responses[s], `${where} ${s}`).toBeDefined();
+  });
+
+  sharedAuthCases({ method, path: concretePath(path), permission: op["x-permission"] as never, body: validBody });
+
+  it("never gives tenant A a 2xx that carries tenant B's data", async () => {
+    const probe = TENANT_PROBES[op.operationId];
+    expect(probe, `${where}: add a tenant probe for ${op.operationId} to TENANT_PROBES`).toBeDefined();
+    const p = probe!(fx);
+    const res = await call(concretePath(path, p.path) + (p.query ?? ""), { method, token: tokenA, appId: A, body: p.body });
+    cases++;
+    const text = await res.clone().text();
+    expect([200, 403, 404], `${where}: ${res.status} ${text}`).toContain(res.status);
+    expect(text).not.toContain(MARKER);
+    expect(text).not.toContain("private@tenant-b.example");
+    await conforms(where, op, res);
+  });
+
+  if (schema && validBody) {
+    it("answers malformed bodies with a declared 4xx problem, and writes nothing", async () => {
+      const before = await snapshot();
+      expect(before, "the snapshot sees the tenants' rows").toContain(MARKER);
+      await fc.assert(
+        fc.asyncProperty(brokenBodies(schema, validBody), async ({ kind, body }) => {
+          const res = await call(concretePath(path), { method, token: tokenA, appId: A, body });
+          cases++;
+          expect(res.status, `${where} ${kind}: ${JSON.stringify(body).slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+          expect(res.status, `${where} ${kind}`).toBeLessThan(500);
+          const problem = (await conforms(`${where} ${kind}`, op, res)) as { errors?: Record<string, string[]> };
+          if (res.status === 400 && kind !== "not an object") expect(problem.errors, `${where} ${kind}: no field errors`).toBeDefined();
+        }),
+        { numRuns: 40 },
+      );
+      expect(await snapshot(), `${where}: a refused request changed data`).toBe(before);
+    });
+
+    it("answers non-JSON, wrongly typed and oversized bodies with 400, 415 and 413", async () => {
+      const before = await snapshot();
+      const send = (rawBody: string, type: string) => call(concretePath(path), { method, token: tokenA, appId: A, rawBody, headers: { "content-type": type } });
+      for (const [rawBody, type, status] of [
+        ["{not json", "application/json", 400],
+        [JSON.stringify(validBody), "text/plain", 415],
+        [JSON.stringify(validBody), "application/x-www-form-urlencoded", 415],
+        [JSON.stringify({ ...validBody, pad: "x".repeat(1024 * 1024 + 1) }), "application/json", 413],
+      ] as const) {
+        const res = await send(rawBody, type);
+        cases++;
+        expect(res.status, `${where} ${type} ${rawBody.slice(0, 20)}`).toBe(status);
+        await conforms(where, op, res);
+      }
+      expect(await snapshot()).toBe(before);
+    });
+  }
+
+  const queryParams = (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name);
+  if (queryParams.length) {
+    it("answers any query string with a declared response, never a 5xx; bad ones with 400 naming them", async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.tuple(fc.oneof(fc.constantFrom(...queryParams), fc.string({ minLength: 1, maxLength: 12 })), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("-1", "0", "1e999", "99999999999999999999", "'; DROP TABLE tickets; --", "%", "_", "\u0000", "a".repeat(5000)))), { maxLength: 4 }),
+          async (pairs) => {
+            const qs = new URLSearchParams(pairs).toString();
+            const res = await call(`${concretePath(path)}?${qs}`, { method, token: tokenA, appId: A });
+            cases++;
+            expect(res.status, `${where} ?${qs}`).toBeLessThan(500);
+            const body = (await conforms(`${where} ?${qs}`, op, res)) as { errors?: Record<string, string[]> };
+            if (res.status === 400) expect(Object.keys(body.errors ?? {}).length, `${where} ?${qs}`).toBeGreaterThan(0);
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+  }
+
+  const pathParams = (op.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name);
+  if (pathParams.length) {
+    it.each(["abc", "0", "-1", "1.5", "99999999999999999999", "1%20OR%201=1"])("answers path id %s with 400 or 404", async (bad) => {
+      const res = await call(concretePath(path, Object.fromEntries(pathParams.map((n) => [n, bad]))), { method, token: tokenA, appId: A, body: validBody });
+      cases++;
+      expect([400, 404]).toContain(res.status);
+    });
+  }
+});
