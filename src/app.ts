@@ -11,6 +11,7 @@ import { requireJsonBody } from "./core/middleware";
 import { createRoute, createRouter, jsonContent, problemResponses, z } from "./core/openapi";
 import { BOOKMARK_HEADER, dbSession } from "./db/client";
 import { ticketsMerchantRouter } from "./modules/tickets/merchant";
+import { webhooksMerchantRouter } from "./modules/webhooks/merchant";
 
 /** Where each family is mounted: the one place that knows the prefixes. */
 export const PREFIXES = {
@@ -86,6 +87,7 @@ export function createApp() {
   app.use(dbSession());
 
   app.route(PREFIXES.merchant, ticketsMerchantRouter);
+  app.route(PREFIXES.api, webhooksMerchantRouter);
 
   app.openapi(healthRoute, async (c) => {
     await c.get("db").run(sql`SELECT 1`);

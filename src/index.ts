@@ -1,16 +1,17 @@
 import { createApp } from "./app";
 import { createDb } from "./db/client";
-import { consumeEvents } from "./events/consumer";
-import { resendStale, type EventMessage } from "./events/outbox";
+import { consumeDeadLetters, consumeEvents, type QueueMessage } from "./events/consumer";
+import { resendStale } from "./events/outbox";
 
 const app = createApp();
 
 export default {
   fetch: app.fetch,
-  async queue(batch: MessageBatch<EventMessage>, env: Env, _ctx: ExecutionContext): Promise<void> {
-    await consumeEvents(batch, env);
+  async queue(batch: MessageBatch<QueueMessage>, env: Env, ctx: ExecutionContext): Promise<void> {
+    if (batch.queue.endsWith("-dlq")) await consumeDeadLetters(batch, env, ctx);
+    else await consumeEvents(batch, env, ctx);
   },
   async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
     ctx.waitUntil(resendStale(createDb(env.DB), env.EVENTS));
   },
-} satisfies ExportedHandler<Env, EventMessage>;
+} satisfies ExportedHandler<Env, QueueMessage>;

@@ -65,16 +65,23 @@ const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]{8,512}=*)$/;
 
 /**
  * The one auth path for merchant operations: bearer token → tenant → permission → rate limit.
- * The order decides the status: no token 401, bad `app-id` 400, unknown/expired/revoked 401,
- * other tenant 403, missing permission 403 naming it, over the ceiling 429.
+ * The order decides the status: no token 401, bad `app-id` (or, with `org`, `org-id`) 400,
+ * unknown/expired/revoked 401, other tenant or an org that does not own the app 403, missing
+ * permission 403 naming it, over the ceiling 429.
  */
-export function requirePermission(permission: Permission): MiddlewareHandler<AppEnv> {
+export function requirePermission(permission: Permission, opts: { org?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header("authorization");
     if (!header) throw ApiError.unauthorized("Send `Authorization: Bearer <token>` with a merchant API token.");
     const m = BEARER.exec(header.trim());
     if (!m) throw ApiError.unauthorized("The Authorization header must be `Bearer <token>`.", "malformed_token");
     const appId = readTenant(c);
+    const orgId = c.get("orgId");
+    if (opts.org && orgId === null) {
+      throw new ApiError(400, "missing_org_id", "The `org-id` header is required: send the id of the organization that owns the store.", {
+        errors: { "org-id": ["Required."] },
+      });
+    }
 
     const row = await c
       .get("db")
@@ -84,8 +91,10 @@ export function requirePermission(permission: Permission): MiddlewareHandler<App
         permissions: merchantApiTokens.permissions,
         expiresAt: merchantApiTokens.expiresAt,
         revokedAt: merchantApiTokens.revokedAt,
+        orgId: apps.orgId,
       })
       .from(merchantApiTokens)
+      .innerJoin(apps, eq(apps.id, merchantApiTokens.appId))
       .where(eq(merchantApiTokens.tokenHash, await sha256Hex(m[1]!)))
       .get();
     if (!row) throw ApiError.unauthorized("The token is not valid.", "invalid_token");
@@ -93,6 +102,9 @@ export function requirePermission(permission: Permission): MiddlewareHandler<App
     if (row.expiresAt && row.expiresAt <= nowIso()) throw ApiError.unauthorized("The token has expired.", "token_expired");
     if (row.appId !== appId) {
       throw ApiError.forbidden("This token belongs to another store than the `app-id` header names.", "wrong_tenant");
+    }
+    if (opts.org && row.orgId !== orgId) {
+      throw ApiError.forbidden("The organization in `org-id` does not own the store in `app-id`.", "wrong_organization");
     }
     const permissions = new Set(row.permissions);
     if (!permissions.has(permission)) {

@@ -85,27 +85,28 @@ export function createRouter(options: { getPath?: (req: Request) => string } = {
 }
 
 /** An integer path id: rejects non-integers and overflow with a 400 naming the parameter. */
-export function idParam(name: string) {
-  return z.object({
-    [name]: z
-      .string()
-      .regex(/^[1-9]\d{0,15}$/, "Must be a positive integer.")
-      .transform(Number)
-      .refine(Number.isSafeInteger, "Too large.")
-      .openapi({ param: { name, in: "path" }, type: "integer", example: "1" }),
-  });
+export function idParam<N extends string>(name: N) {
+  const id = z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, "Must be a positive integer.")
+    .transform(Number)
+    .refine(Number.isSafeInteger, "Too large.")
+    .openapi({ param: { name, in: "path" }, type: "integer", example: "1" });
+  return z.object({ [name]: id } as Record<N, typeof id>);
 }
 
 export { createRoute, z };
 export type { RouteConfig };
 
 import { requirePermission, type Permission } from "./auth";
-import { tenantHeaders } from "./tenancy";
+import { tenantHeaders, tenantOrgHeaders } from "./tenancy";
 
 type MerchantRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
   /** The operation id of spec/operations.tsv this route implements. */
   specId: string;
   permission: Permission;
+  /** The operation also takes `org-id`, and the organization must own the app. */
+  org?: boolean;
 };
 
 /**
@@ -113,15 +114,15 @@ type MerchantRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
  * status the auth path and validation can give, declared in the OpenAPI document.
  */
 export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
-  const { specId, permission, ...rest } = route;
+  const { specId, permission, org, ...rest } = route;
   return createRoute({
     ...rest,
     security: [{ bearerAuth: [] }],
-    middleware: [requirePermission(permission)] as const,
+    middleware: [requirePermission(permission, { org })] as const,
     "x-spec-id": specId,
     "x-permission": permission,
     description: `${rest.description ?? ""}\n\nPermission: \`${permission}\`.`.trim(),
-    request: { ...rest.request, headers: tenantHeaders },
+    request: { ...rest.request, headers: org ? tenantOrgHeaders : tenantHeaders },
     responses: { ...rest.responses, ...problemResponses(400, 401, 403, 429, 500) },
   });
 }

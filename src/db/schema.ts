@@ -4,3 +4,4 @@ export * from "../core/auth";
 export * from "../events/outbox";
 export * from "../modules/items/tables";
 export * from "../modules/tickets/tables";
+export * from "../modules/webhooks/tables";

@@ -11,6 +11,7 @@ export const EVENT_TYPES = {
   "item.updated": "An item was updated.",
   "item.deleted": "An item was deleted.",
   "webhook.test": "Sent by Test Webhook.",
+  "webhook.disabled": "A webhook was disabled: its target answered 410 Gone, or every attempt failed for 5 days.",
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../src/core/permissions";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { createPlainItem, createTicketsFor, ensureTenant, tokenFor } from "../helpers/factories";
+import { createPlainItem, createTicketsFor, createWebhookFor, ensureTenant, tokenFor } from "../helpers/factories";
 import { deref, minimalValue, openApiDocument, operations, validate, type JsonSchema, type Operation } from "../helpers/openapi";
 import { call } from "../helpers/request";
 
@@ -26,7 +26,7 @@ afterAll(() => {
   console.info(`contract suite: ${all.length} operations in the document, ${guarded.length} protected; ${cases} abuse cases sent`);
 });
 
-type Fixtures = { bTicket: { id: number; token: string } };
+type Fixtures = { bTicket: { id: number; token: string }; bWebhook: { id: number; url: string } };
 let fx: Fixtures;
 let tokenA: string;
 
@@ -36,7 +36,8 @@ beforeAll(async () => {
   tokenA = await tokenFor(A, [...PERMISSIONS]);
   const bItem = await createPlainItem(B, { nameEn: MARKER, nameAr: MARKER });
   const [bTicket] = await createTicketsFor(B, bItem.id, 1, { nameEn: MARKER, customerEmail: "private@tenant-b.example" });
-  fx = { bTicket: bTicket! };
+  const bWebhook = await createWebhookFor(B, { url: `https://hooks.${MARKER.toLowerCase()}.example.org/in`, headers: { "X-Marker": MARKER } });
+  fx = { bTicket: bTicket!, bWebhook };
 });
 
 /**
@@ -47,6 +48,14 @@ const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: un
   listTickets: (f) => ({ query: `?id=${f.bTicket.id}` }),
   bulkUpdateTickets: (f) => ({ body: { ids: [f.bTicket.id], status: "cancelled" } }),
   checkInTicket: (f) => ({ body: { token: f.bTicket.token } }),
+  listWebhooks: (f) => ({ query: `?id=${f.bWebhook.id}` }),
+  createWebhook: () => ({ body: { url: "https://hooks.tenant-a.example.org/in", events: ["order.created"] } }),
+  deleteWebhooksByUrl: (f) => ({ query: `?url=${encodeURIComponent(f.bWebhook.url)}` }),
+  listWebhookLogs: (f) => ({ query: `?webhook=${f.bWebhook.id}` }),
+  updateWebhook: (f) => ({ path: { webhook_id: String(f.bWebhook.id) }, body: { is_active: false } }),
+  deleteWebhook: (f) => ({ path: { webhook_id: String(f.bWebhook.id) } }),
+  testWebhook: (f) => ({ path: { webhook_id: String(f.bWebhook.id) } }),
+  rotateWebhookSecret: (f) => ({ path: { webhook_id: String(f.bWebhook.id) } }),
 };
 
 function concretePath(path: string, values: Record<string, string> = {}) {
@@ -62,8 +71,12 @@ function requestSchema(op: Operation): JsonSchema | undefined {
 async function conforms(where: string, op: Operation, res: Response): Promise<unknown> {
   const declared = op.responses[String(res.status)];
   expect(declared, `${where}: status ${res.status} is not declared`).toBeDefined();
+  if (!declared!.content) {
+    expect(await res.text(), `${where}: ${res.status} declares no body`).toBe("");
+    return undefined;
+  }
   const type = (res.headers.get("content-type") ?? "").split(";")[0]!;
-  const media = declared!.content?.[type];
+  const media = declared!.content[type];
   expect(media, `${where}: ${res.status} with ${type} is not declared`).toBeDefined();
   const body = await res.json();
   const errors = validate(deref(doc, media!.schema), body);
@@ -117,6 +130,8 @@ function brokenBodies(schema: JsonSchema, valid: Record<string, unknown>) {
 
 describe.each(guarded)("$method $path", ({ path, method, op }) => {
   const where = `${method} ${path} (${op.operationId})`;
+  const org = (op.parameters ?? []).some((p) => p.in === "header" && p.name === "org-id");
+  const asA = { token: "", appId: A, ...(org && { orgId: A }) };
   const schema = requestSchema(op);
   const validBody = schema ? (minimalValue(schema) as Record<string, unknown>) : undefined;
 
@@ -132,16 +147,16 @@ describe.each(guarded)("$method $path", ({ path, method, op }) => {
     if (schema) for (const s of ["413", "415"]) expect(op.responses[s], `${where} ${s}`).toBeDefined();
   });
 
-  sharedAuthCases({ method, path: concretePath(path), permission: op["x-permission"] as never, body: validBody });
+  sharedAuthCases({ method, path: concretePath(path), permission: op["x-permission"] as never, body: validBody, org });
 
   it("never gives tenant A a 2xx that carries tenant B's data", async () => {
     const probe = TENANT_PROBES[op.operationId];
     expect(probe, `${where}: add a tenant probe for ${op.operationId} to TENANT_PROBES`).toBeDefined();
     const p = probe!(fx);
-    const res = await call(concretePath(path, p.path) + (p.query ?? ""), { method, token: tokenA, appId: A, body: p.body });
+    const res = await call(concretePath(path, p.path) + (p.query ?? ""), { ...asA, method, token: tokenA, body: p.body });
     cases++;
     const text = await res.clone().text();
-    expect([200, 403, 404], `${where}: ${res.status} ${text}`).toContain(res.status);
+    expect([200, 201, 204, 403, 404], `${where}: ${res.status} ${text}`).toContain(res.status);
     expect(text).not.toContain(MARKER);
     expect(text).not.toContain("private@tenant-b.example");
     await conforms(where, op, res);
@@ -153,7 +168,7 @@ describe.each(guarded)("$method $path", ({ path, method, op }) => {
       expect(before, "the snapshot sees the tenants' rows").toContain(MARKER);
       await fc.assert(
         fc.asyncProperty(brokenBodies(schema, validBody), async ({ kind, body }) => {
-          const res = await call(concretePath(path), { method, token: tokenA, appId: A, body });
+          const res = await call(concretePath(path), { ...asA, method, token: tokenA, body });
           cases++;
           expect(res.status, `${where} ${kind}: ${JSON.stringify(body).slice(0, 200)}`).toBeGreaterThanOrEqual(400);
           expect(res.status, `${where} ${kind}`).toBeLessThan(500);
@@ -167,7 +182,7 @@ describe.each(guarded)("$method $path", ({ path, method, op }) => {
 
     it("answers non-JSON, wrongly typed and oversized bodies with 400, 415 and 413", async () => {
       const before = await snapshot();
-      const send = (rawBody: string, type: string) => call(concretePath(path), { method, token: tokenA, appId: A, rawBody, headers: { "content-type": type } });
+      const send = (rawBody: string, type: string) => call(concretePath(path), { ...asA, method, token: tokenA, rawBody, headers: { "content-type": type } });
       for (const [rawBody, type, status] of [
         ["{not json", "application/json", 400],
         [JSON.stringify(validBody), "text/plain", 415],
@@ -191,7 +206,7 @@ describe.each(guarded)("$method $path", ({ path, method, op }) => {
           fc.array(fc.tuple(fc.oneof(fc.constantFrom(...queryParams), fc.string({ minLength: 1, maxLength: 12 })), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("-1", "0", "1e999", "99999999999999999999", "'; DROP TABLE tickets; --", "%", "_", "\u0000", "a".repeat(5000)))), { maxLength: 4 }),
           async (pairs) => {
             const qs = new URLSearchParams(pairs).toString();
-            const res = await call(`${concretePath(path)}?${qs}`, { method, token: tokenA, appId: A });
+            const res = await call(`${concretePath(path)}?${qs}`, { ...asA, method, token: tokenA });
             cases++;
             expect(res.status, `${where} ?${qs}`).toBeLessThan(500);
             const body = (await conforms(`${where} ?${qs}`, op, res)) as { errors?: Record<string, string[]> };
@@ -206,7 +221,7 @@ describe.each(guarded)("$method $path", ({ path, method, op }) => {
   const pathParams = (op.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name);
   if (pathParams.length) {
     it.each(["abc", "0", "-1", "1.5", "99999999999999999999", "1%20OR%201=1"])("answers path id %s with 400 or 404", async (bad) => {
-      const res = await call(concretePath(path, Object.fromEntries(pathParams.map((n) => [n, bad]))), { method, token: tokenA, appId: A, body: validBody });
+      const res = await call(concretePath(path, Object.fromEntries(pathParams.map((n) => [n, bad]))), { ...asA, method, token: tokenA, body: validBody });
       cases++;
       expect([400, 404]).toContain(res.status);
     });

@@ -9,17 +9,20 @@ export type ProtectedRoute = {
   permission: Permission;
   /** A body that would pass validation, so that only auth decides the outcome. */
   body?: unknown;
+  /** The operation takes `org-id` too (the organization must own the app). */
+  org?: boolean;
 };
 
 /**
  * The auth cases every protected route must pass: no token 401, malformed, unknown, expired and
  * revoked tokens 401, missing or malformed app-id 400, wrong permission 403 naming it, and a
- * tenant-1 token sent with tenant 2's app-id 403.
+ * tenant-1 token sent with tenant 2's app-id 403; with `org`, a missing org-id 400 and an org that
+ * does not own the app 403. (Tenant n is organization n with app n.)
  */
 export function sharedAuthCases(route: ProtectedRoute) {
   describe(`auth: ${route.method} ${route.path}`, () => {
-    const send = (token: string | null, appId: number | string | null = APP_1) =>
-      call(route.path, { method: route.method, token, appId, body: route.body });
+    const send = (token: string | null, appId: number | string | null = APP_1, orgId: number | string | undefined = route.org ? (appId ?? APP_1) : undefined) =>
+      call(route.path, { method: route.method, token, appId, orgId, body: route.body });
 
     it("401 without a token", async () => {
       const res = await send(null);
@@ -29,7 +32,7 @@ export function sharedAuthCases(route: ProtectedRoute) {
     });
 
     it("401 with a malformed Authorization header", async () => {
-      const res = await call(route.path, { method: route.method, headers: { authorization: "Token abc" }, body: route.body });
+      const res = await call(route.path, { method: route.method, headers: { authorization: "Token abc" }, orgId: route.org ? APP_1 : undefined, body: route.body });
       expect(res.status).toBe(401);
       expect((await problem(res)).code).toBe("malformed_token");
     });
@@ -70,6 +73,18 @@ export function sharedAuthCases(route: ProtectedRoute) {
       expect(body.permission).toBe(route.permission);
       expect(body.detail).toContain(route.permission);
     });
+
+    if (route.org) {
+      it("400 without org-id, 403 when org-id does not own the app", async () => {
+        const token = await tokenFor(APP_1, [route.permission]);
+        const missing = await call(route.path, { method: route.method, token, appId: APP_1, body: route.body });
+        expect(missing.status).toBe(400);
+        expect((await problem(missing)).errors).toHaveProperty(["org-id"]);
+        const other = await send(token, APP_1, APP_2);
+        expect(other.status).toBe(403);
+        expect((await problem(other)).code).toBe("wrong_organization");
+      });
+    }
 
     it("403 when a tenant-1 token is sent with tenant 2's app-id", async () => {
       const res = await send(await tokenFor(APP_1, [route.permission]), APP_2);

@@ -17,6 +17,8 @@ import {
   variantModifierValues,
 } from "../../src/modules/items/tables";
 import { createTickets, type NewTicket } from "../../src/modules/tickets/service";
+import { webhooks } from "../../src/modules/webhooks/tables";
+import { newSecret } from "../../src/events/signing";
 
 export const APP_1 = 1;
 export const APP_2 = 2;
@@ -173,6 +175,15 @@ export async function createTicketsFor(appId: number, itemId: number, n: number,
   const created = await createTickets(ctx, input);
   await ctx.settle();
   return created;
+}
+
+/** A webhook inserted directly (the API refuses local targets); returns its row. */
+export async function createWebhookFor(appId: number, overrides: Partial<typeof webhooks.$inferInsert> = {}) {
+  const [row] = await db()
+    .insert(webhooks)
+    .values({ appId, url: `https://hooks.example.org/${uniq()}`, secretKey: newSecret(), events: ["ticket.updated"], headers: {}, ...overrides })
+    .returning();
+  return row!;
 }
 
 export async function countRows(table: string, where = "1"): Promise<number> {

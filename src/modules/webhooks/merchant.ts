@@ -1,0 +1,159 @@
+import type { Context } from "hono";
+import { serviceContext } from "../../core/context";
+import { ApiError } from "../../core/errors";
+import { listQuerySchema } from "../../core/listing";
+import { createRouter, idParam, jsonBody, jsonContent, merchantRoute, problemResponses } from "../../core/openapi";
+import type { AppEnv } from "../../env";
+import { targetPolicy } from "../../events/consumer";
+import {
+  CreateWebhookSchema,
+  DeleteByUrlQuerySchema,
+  DeletedSchema,
+  UpdateWebhookSchema,
+  WebhookListSchema,
+  WebhookLogListSchema,
+  WebhookLogSchema,
+  WebhookSchema,
+} from "./schemas";
+import {
+  WEBHOOK_LIST,
+  WEBHOOK_LOG_LIST,
+  createWebhook,
+  deleteWebhook,
+  deleteWebhooksByUrl,
+  listWebhookLogs,
+  listWebhooks,
+  rotateSecret,
+  testWebhook,
+  updateWebhook,
+} from "./service";
+
+const tags = ["Webhooks"];
+const BASE = "/dashboard/admin/integrations/webhooks";
+const ONE = `${BASE}/{webhook_id}/`;
+const webhookId = idParam("webhook_id");
+const common = { tags, org: true } as const;
+
+export const listWebhooksRoute = merchantRoute({
+  ...common,
+  method: "get",
+  path: `${BASE}/`,
+  operationId: "listWebhooks",
+  summary: "List Webhooks",
+  specId: "W2",
+  permission: "can_retrieve_app_config",
+  request: { query: listQuerySchema(WEBHOOK_LIST) },
+  responses: { 200: jsonContent(WebhookListSchema, "A page of the store's webhooks.") },
+});
+
+export const createWebhookRoute = merchantRoute({
+  ...common,
+  method: "post",
+  path: `${BASE}/`,
+  operationId: "createWebhook",
+  summary: "Create Webhook",
+  specId: "W3",
+  permission: "can_update_app_config",
+  description: "Subscribes an https URL on a public host to events. The service generates `secret_key`; deliveries are signed with it (Standard Webhooks).",
+  request: { body: jsonBody(CreateWebhookSchema) },
+  responses: { 201: jsonContent(WebhookSchema, "The webhook, with its secret."), ...problemResponses(413, 415) },
+});
+
+export const deleteWebhooksByUrlRoute = merchantRoute({
+  ...common,
+  method: "delete",
+  path: `${BASE}/`,
+  operationId: "deleteWebhooksByUrl",
+  summary: "Delete Webhook By URL",
+  specId: "W7",
+  permission: "can_update_app_config",
+  request: { query: DeleteByUrlQuerySchema },
+  responses: { 200: jsonContent(DeletedSchema, "How many webhooks were deleted."), ...problemResponses(404) },
+});
+
+export const listWebhookLogsRoute = merchantRoute({
+  ...common,
+  method: "get",
+  path: `${BASE}/logs/`,
+  operationId: "listWebhookLogs",
+  summary: "List Webhook Logs",
+  specId: "W5",
+  permission: "can_retrieve_app_config",
+  description: "Every delivery attempt, newest first: filter by `webhook`, `event`, `status`, `status_code`, `created_at`…",
+  request: { query: listQuerySchema(WEBHOOK_LOG_LIST) },
+  responses: { 200: jsonContent(WebhookLogListSchema, "A page of delivery attempts.") },
+});
+
+export const updateWebhookRoute = merchantRoute({
+  ...common,
+  method: "patch",
+  path: ONE,
+  operationId: "updateWebhook",
+  summary: "Update Webhook Details",
+  specId: "W1",
+  permission: "can_update_app_config",
+  request: { params: webhookId, body: jsonBody(UpdateWebhookSchema) },
+  responses: { 200: jsonContent(WebhookSchema, "The webhook, with its secret."), ...problemResponses(404, 413, 415) },
+});
+
+export const deleteWebhookRoute = merchantRoute({
+  ...common,
+  method: "delete",
+  path: ONE,
+  operationId: "deleteWebhook",
+  summary: "Delete Webhook",
+  specId: "W4",
+  permission: "can_update_app_config",
+  request: { params: webhookId },
+  responses: { 204: { description: "Deleted." }, ...problemResponses(404) },
+});
+
+export const testWebhookRoute = merchantRoute({
+  ...common,
+  method: "post",
+  path: `${ONE}test/`,
+  operationId: "testWebhook",
+  summary: "Test Webhook",
+  specId: "W6",
+  permission: "can_update_app_config",
+  description: "Sends a signed `webhook.test` event now, through the same sender as deliveries, and returns the attempt (not retried). At most 10 a minute per webhook.",
+  request: { params: webhookId },
+  responses: { 200: jsonContent(WebhookLogSchema, "The attempt: its status code, duration, response and outcome."), ...problemResponses(404) },
+});
+
+export const rotateWebhookSecretRoute = merchantRoute({
+  ...common,
+  method: "post",
+  path: `${ONE}rotate-secret/`,
+  operationId: "rotateWebhookSecret",
+  summary: "Rotate Webhook Secret",
+  specId: "W1",
+  permission: "can_update_app_config",
+  description: "Generates a new `secret_key`. For 24 hours deliveries carry two signatures, with the new and the previous secret, so that receivers can switch without losing any.",
+  request: { params: webhookId },
+  responses: { 200: jsonContent(WebhookSchema, "The webhook, with its new secret."), ...problemResponses(404) },
+});
+
+async function limitTests(c: Context<AppEnv>, id: number) {
+  const { success } = await c.env.TEST_WEBHOOK_LIMITER.limit({ key: `webhook:${c.get("appId")}:${id}` });
+  if (!success) throw new ApiError(429, "rate_limited", "At most 10 tests a minute per webhook; retry in a minute.", { headers: { "Retry-After": "60" } });
+}
+
+export const webhooksMerchantRouter = createRouter()
+  .openapi(listWebhooksRoute, async (c) => c.json(await listWebhooks(serviceContext(c), new URL(c.req.url)), 200))
+  .openapi(createWebhookRoute, async (c) => c.json(await createWebhook(serviceContext(c), c.req.valid("json"), targetPolicy(c.env)), 201))
+  .openapi(deleteWebhooksByUrlRoute, async (c) => c.json({ deleted: await deleteWebhooksByUrl(serviceContext(c), c.req.valid("query").url) }, 200))
+  .openapi(listWebhookLogsRoute, async (c) => c.json(await listWebhookLogs(serviceContext(c), new URL(c.req.url)), 200))
+  .openapi(updateWebhookRoute, async (c) =>
+    c.json(await updateWebhook(serviceContext(c), c.req.valid("param").webhook_id, c.req.valid("json"), targetPolicy(c.env)), 200),
+  )
+  .openapi(deleteWebhookRoute, async (c) => {
+    await deleteWebhook(serviceContext(c), c.req.valid("param").webhook_id);
+    return c.body(null, 204);
+  })
+  .openapi(testWebhookRoute, async (c) => {
+    const id = c.req.valid("param").webhook_id;
+    await limitTests(c, id);
+    return c.json(await testWebhook(serviceContext(c), id, targetPolicy(c.env)), 200);
+  })
+  .openapi(rotateWebhookSecretRoute, async (c) => c.json(await rotateSecret(serviceContext(c), c.req.valid("param").webhook_id), 200));
