@@ -9,8 +9,8 @@ type StatementObserver = (sql: string) => void;
 let observer: StatementObserver | undefined;
 
 /**
- * Lets tests count every statement sent to D1 (batched ones included), to prove that a request
- * runs a bounded number of them. Returns the function that stops observing.
+ * Lets tests count every statement a request sends to D1 (batched ones included), to prove that
+ * it runs a bounded number of them. Returns the function that stops observing.
  */
 export function observeStatements(fn: StatementObserver): () => void {
   observer = fn;
@@ -33,7 +33,7 @@ function observed<T extends D1Database | D1DatabaseSession>(d1: T): T {
 
 export function createDb(d1: D1Database | D1DatabaseSession): Db {
   // drizzle's D1 driver only calls prepare() and batch(), which a session has too.
-  return drizzle(observed(d1) as D1Database);
+  return drizzle(d1 as D1Database);
 }
 
 const BOOKMARK = /^[0-9a-f]{8}(-[0-9a-f]{8,})+$/i;
@@ -53,7 +53,8 @@ export const dbSession = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   }
   const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
   const session = c.env.DB.withSession(bookmark ?? (readOnly ? "first-unconstrained" : "first-primary"));
-  c.set("db", createDb(session));
+  // Only request sessions are observed: the queue consumer's work runs beside the requests.
+  c.set("db", createDb(observed(session)));
   await next();
   const latest = session.getBookmark();
   if (latest) c.header(BOOKMARK_HEADER, latest);

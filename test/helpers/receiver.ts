@@ -1,6 +1,6 @@
 import { vi } from "vitest";
 
-export type Received = { url: string; method: string; redirect: RequestRedirect; headers: Record<string, string>; body: string };
+export type Received = { url: string; method: string; redirect: string; headers: Record<string, string>; body: string };
 
 /**
  * Stands in for webhook receivers: replaces fetch, records every request (read inside the call,
