@@ -10,6 +10,7 @@ import { ApiError, renderProblem } from "./core/errors";
 import { requireJsonBody } from "./core/middleware";
 import { createRoute, createRouter, jsonContent, problemResponses, z } from "./core/openapi";
 import { BOOKMARK_HEADER, dbSession } from "./db/client";
+import { EVENT_CATALOGUE, eventEnvelopeSchema, type EventType } from "./events/catalogue";
 import { ticketsMerchantRouter } from "./modules/tickets/merchant";
 import { webhooksMerchantRouter } from "./modules/webhooks/merchant";
 
@@ -99,6 +100,18 @@ export function createApp() {
     scheme: "bearer",
     description: "A merchant API token (`cmk_…`), with the permissions each operation names.",
   });
+  for (const type of Object.keys(EVENT_CATALOGUE) as EventType[]) {
+    app.openAPIRegistry.registerWebhook({
+      method: "post",
+      path: type,
+      operationId: `event.${type}`,
+      summary: type,
+      description: `${EVENT_CATALOGUE[type].description} Signed per Standard Webhooks: headers \`webhook-id\` (stable across retries), \`webhook-timestamp\`, \`webhook-signature\`.`,
+      tags: ["Events"],
+      request: { body: { content: { "application/json": { schema: eventEnvelopeSchema(type) } } } },
+      responses: { 200: { description: "Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried." } },
+    });
+  }
   app.doc31("/openapi.json", (c) => ({ ...OPENAPI_INFO, servers: [{ url: new URL(c.req.url).origin }] }));
   app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Commerce and Meals API" }));
 

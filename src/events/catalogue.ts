@@ -1,17 +1,58 @@
+import { z } from "@hono/zod-openapi";
+
+const TicketStatus = z.enum(["pending", "confirmed", "checked_in", "cancelled"]);
+const ById = z.object({ id: z.number().int() }).passthrough();
+
 /**
- * Every event name this API emits. Webhooks subscribe to these names; the payload of each
- * delivery is `{ id, type, event, app_id, timestamp, data }` (see docs/interface-decisions.md).
+ * Every event this API emits, with the schema of its `data`. Webhooks subscribe to these names;
+ * each delivery's body is the envelope `{ id, type, event, app_id, timestamp, data }`. The
+ * OpenAPI document lists them under `webhooks`.
  */
-export const EVENT_TYPES = {
-  "ticket.created": "A ticket was issued (status `pending`).",
-  "ticket.updated": "A ticket's status, date or time changed (bulk update).",
-  "ticket.checked_in": "A ticket's token was validated and the ticket checked in.",
-  "order.created": "An order was placed.",
-  "item.created": "An item was created.",
-  "item.updated": "An item was updated.",
-  "item.deleted": "An item was deleted.",
-  "webhook.test": "Sent by Test Webhook.",
-  "webhook.disabled": "A webhook was disabled: its target answered 410 Gone, or every attempt failed for 5 days.",
+export const EVENT_CATALOGUE = {
+  "ticket.created": {
+    description: "A ticket was issued (status `pending`).",
+    data: z.object({ id: z.number().int(), status: TicketStatus, item: z.number().int(), date: z.string(), time: z.string().nullable() }),
+  },
+  "ticket.updated": {
+    description: "A ticket's status, date or time changed (Bulk Update Tickets).",
+    data: z.object({
+      id: z.number().int(),
+      previous_status: TicketStatus,
+      changes: z.object({ status: TicketStatus.optional(), date: z.string().optional(), time: z.string().nullable().optional() }),
+    }),
+  },
+  "ticket.checked_in": {
+    description: "A ticket's token was validated and the ticket checked in.",
+    data: z.object({ id: z.number().int(), checked_in_at: z.string(), previous_status: TicketStatus }),
+  },
+  "order.created": { description: "An order was placed (emitted once the orders module lands).", data: ById },
+  "item.created": { description: "An item was created (emitted once the catalogue lands).", data: ById },
+  "item.updated": { description: "An item was updated (emitted once the catalogue lands).", data: ById },
+  "item.deleted": { description: "An item was deleted (emitted once the catalogue lands).", data: ById },
+  "webhook.test": {
+    description: "Sent by Test Webhook to the one webhook tested.",
+    data: z.object({ webhook: z.number().int(), message: z.string() }),
+  },
+  "webhook.disabled": {
+    description: "A webhook was disabled: its target answered 410 Gone, or every attempt failed for 5 days.",
+    data: z.object({ id: z.number().int(), url: z.string(), reason: z.string() }),
+  },
 } as const;
 
-export type EventType = keyof typeof EVENT_TYPES;
+export type EventType = keyof typeof EVENT_CATALOGUE;
+
+export const EVENT_TYPES: Record<EventType, string> = Object.fromEntries(
+  Object.entries(EVENT_CATALOGUE).map(([name, e]) => [name, e.description]),
+) as Record<EventType, string>;
+
+/** The delivery body of one event type, for the OpenAPI document. */
+export function eventEnvelopeSchema(type: EventType) {
+  return z.object({
+    id: z.string().openapi({ description: "The event id (`evt_…`); deduplicate on the `webhook-id` header." }),
+    type: z.literal(type),
+    event: z.literal(type).openapi({ description: "Repeats `type`." }),
+    app_id: z.number().int(),
+    timestamp: z.number().int().openapi({ description: "Unix seconds." }),
+    data: EVENT_CATALOGUE[type].data,
+  });
+}

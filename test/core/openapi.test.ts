@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { EVENT_CATALOGUE, eventEnvelopeSchema, type EventType } from "../../src/events/catalogue";
+import { APP_1, createPlainItem, createTicketsFor, tokenFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";
 
 type Operation = {
@@ -44,5 +47,36 @@ describe("OpenAPI document", () => {
   it("serves the spec's operation T1 at its exact path with can_read_order", async () => {
     const op = (await document()).paths["/order/v1/merchant/fulfillments/tickets/"]?.get;
     expect(op).toMatchObject({ "x-spec-id": "T1", "x-permission": "can_read_order", summary: "List Tickets" });
+  });
+});
+
+describe("event catalogue", () => {
+  beforeAll(async () => {
+    // Emit one of each ticket event through the API.
+    const item = await createPlainItem(APP_1);
+    const [a, b] = await createTicketsFor(APP_1, item.id, 2);
+    const token = await tokenFor(APP_1, ["can_write_order"]);
+    await call("/order/v1/merchant/fulfillments/tickets/bulk-update/", { method: "POST", token, body: { ids: [a!.id], status: "confirmed", time: null } });
+    await call("/order/v1/merchant/fulfillments/tickets/check-in/", { method: "POST", token, body: { token: b!.token } });
+  });
+
+  it("lists every event under `webhooks` with its delivery envelope", async () => {
+    const doc = await json<{ webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> } } }> }>(
+      await call("/openapi.json", { appId: null }),
+    );
+    expect(Object.keys(doc.webhooks).sort()).toEqual(Object.keys(EVENT_CATALOGUE).sort());
+    for (const [name, w] of Object.entries(doc.webhooks)) {
+      const schema = w.post.requestBody.content["application/json"]!.schema;
+      expect(schema.required.sort(), name).toEqual(["app_id", "data", "event", "id", "timestamp", "type"]);
+    }
+  });
+
+  it("the events the services emit match their documented schemas", async () => {
+    const rows = await env.DB.prepare("SELECT type, payload FROM outbox_events").all<{ type: string; payload: string }>();
+    expect(new Set(rows.results.map((r) => r.type))).toEqual(new Set(["ticket.created", "ticket.updated", "ticket.checked_in"]));
+    for (const { type, payload } of rows.results) {
+      const parsed = eventEnvelopeSchema(type as EventType).safeParse(JSON.parse(payload));
+      expect(parsed.success, `${type}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+    }
   });
 });
