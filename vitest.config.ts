@@ -21,8 +21,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
           test: { name: "worker", include: ["test/**/*.test.ts"], exclude: ["test/node/**"], setupFiles: ["./test/setup/apply-migrations.ts"] },
         },
         {
-          // Tools that only run on Node (the OpenAPI validator).
-          test: { name: "node", include: ["test/node/**/*.test.ts"], environment: "node" },
+          // Tools that only run on Node, and the end-to-end test against `wrangler dev`.
+          test: { name: "node", include: ["test/node/**/*.test.ts"], environment: "node", testTimeout: 200_000, hookTimeout: 200_000 },
         },
       ],
     },
