@@ -42,6 +42,7 @@ const healthRoute = createRoute({
   summary: "Health",
   tags: ["Meta"],
   description: "Liveness and D1 reachability. Needs no token and no `app-id`.",
+  security: [],
   responses: {
     200: jsonContent(z.object({ status: z.literal("ok") }).openapi("Health"), "The Worker and its database answer."),
     ...problemResponses(500),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { and, asc, desc, eq, gt, gte, isNull, isNotNull, lt, lte, or, sql, type Column, type SQL } from "drizzle-orm";
-import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
+import { and, asc, count, desc, eq, gt, gte, isNull, isNotNull, lt, lte, or, sql, type Column, type SQL } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
 import { ApiError, type FieldErrors } from "./errors";
 import { toMinor } from "./money";
@@ -214,35 +214,33 @@ function pageUrl(url: URL, page: number): string {
 }
 
 /**
- * Runs the count and the page in one D1 batch (two statements, one round trip) and wraps the
- * rows in the envelope. `select` is the query without where/order/limit; `base` is the tenant
- * scope that every row must meet.
+ * A page of `table`'s rows for a list request: validates the query against `spec`, then runs the
+ * count and the page in one D1 batch (two statements, one round trip) and wraps the rows in the
+ * envelope. `scope` is the tenant condition every row must meet; when the search drives the
+ * query it gets `true`, and should keep its columns off their indexes (`offIndex`).
  */
-export async function runList<Row>(
+export async function listPage<T extends SQLiteTable>(
   db: Db,
   url: URL,
-  q: ListQuery,
-  opts: {
-    count: (where: SQL | undefined) => SQLiteSelect;
-    rows: (where: SQL | undefined) => SQLiteSelect;
-    /** The tenant scope every row must meet; `offIndex` its columns when the search drives. */
-    base: (searchDriven: boolean) => SQL;
-  },
-): Promise<Envelope<Row>> {
-  const base = opts.base(q.searchDriven);
-  const where = q.where ? and(base, q.where) : base;
-  const rowsQuery = opts.rows(where).orderBy(...q.orderBy).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
-  const [countRows, rows] = (await db.batch([opts.count(where), rowsQuery] as never)) as [{ count: number }[], Row[]];
-  const count = countRows[0]?.count ?? 0;
-  const lastPage = Math.max(1, Math.ceil(count / q.pageSize));
+  spec: ListSpec,
+  opts: { table: T; scope: (searchDriven: boolean) => SQL },
+): Promise<Envelope<T["$inferSelect"]>> {
+  const q = parseListQuery(url.searchParams, spec);
+  const scope = opts.scope(q.searchDriven);
+  const where = q.where ? and(scope, q.where) : scope;
+  const countQuery = db.select({ count: count() }).from(opts.table as SQLiteTable).where(where);
+  const rowsQuery = db.select().from(opts.table as SQLiteTable).where(where).orderBy(...q.orderBy).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
+  const [countRows, rows] = await db.batch([countQuery, rowsQuery]);
+  const total = countRows[0]?.count ?? 0;
+  const lastPage = Math.max(1, Math.ceil(total / q.pageSize));
   if (q.page > lastPage) {
     throw ApiError.validation({ page: [`Out of range: this list has ${lastPage} page(s) of ${q.pageSize}.`] }, "Invalid query parameters; see `errors`.");
   }
   return {
-    count,
+    count: total,
     next: q.page < lastPage ? pageUrl(url, q.page + 1) : null,
     previous: q.page > 1 ? pageUrl(url, q.page - 1) : null,
-    results: rows,
+    results: rows as T["$inferSelect"][],
   };
 }
 

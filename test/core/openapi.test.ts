@@ -9,6 +9,7 @@ type Operation = {
   summary?: string;
   tags?: string[];
   responses: Record<string, { content?: Record<string, unknown> }>;
+  security?: unknown[];
   "x-permission"?: string;
   "x-spec-id"?: string;
 };
@@ -41,6 +42,8 @@ describe("OpenAPI document", () => {
       expect(op.summary, where).toBeTruthy();
       expect(op.tags?.length, where).toBeGreaterThan(0);
       expect(op.responses["500"]?.content, where).toHaveProperty(["application/problem+json"]);
+      // Every operation says how it is secured: an empty list is a deliberate public one.
+      expect(Array.isArray(op.security), `${where} declares no security`).toBe(true);
     }
   });
 

@@ -1,7 +1,7 @@
-import { and, count, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { ServiceContext } from "../../core/context";
 import { ApiError } from "../../core/errors";
-import { offIndex, parseListQuery, runList, searchColumns, type Envelope, type ListSpec } from "../../core/listing";
+import { listPage, offIndex, searchColumns, type Envelope, type ListSpec } from "../../core/listing";
 import { toMajor } from "../../core/money";
 import { randomToken } from "../../core/crypto";
 import { chunkRows, inList } from "../../core/sql";
@@ -91,11 +91,9 @@ async function shape(ctx: ServiceContext, rows: TicketRow[]): Promise<Ticket[]> 
 
 /** List Tickets: two statements for the page, one batch for their items, whatever the sizes. */
 export async function listTickets(ctx: ServiceContext, url: URL): Promise<Envelope<Ticket>> {
-  const q = parseListQuery(url.searchParams, TICKET_LIST);
-  const page = await runList<TicketRow>(ctx.db, url, q, {
-    base: (searchDriven) => (searchDriven ? liveOffIndex(ctx.appId) : live(ctx.appId)),
-    count: (where) => ctx.db.select({ count: count() }).from(tickets).where(where).$dynamic(),
-    rows: (where) => ctx.db.select().from(tickets).where(where).$dynamic(),
+  const page = await listPage(ctx.db, url, TICKET_LIST, {
+    table: tickets,
+    scope: (searchDriven) => (searchDriven ? liveOffIndex(ctx.appId) : live(ctx.appId)),
   });
   return { ...page, results: await shape(ctx, page.results) };
 }

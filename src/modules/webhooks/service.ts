@@ -1,7 +1,7 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../core/context";
 import { ApiError } from "../../core/errors";
-import { parseListQuery, runList, type Envelope, type ListSpec } from "../../core/listing";
+import { listPage, type Envelope, type ListSpec } from "../../core/listing";
 import { nowIso } from "../../core/time";
 import type { Db } from "../../db/client";
 import { deliver, type DeliveryResult } from "../../events/delivery";
@@ -66,12 +66,7 @@ export const WEBHOOK_LIST: ListSpec = {
 };
 
 export async function listWebhooks(ctx: ServiceContext, url: URL): Promise<Envelope<Webhook>> {
-  const q = parseListQuery(url.searchParams, WEBHOOK_LIST);
-  const page = await runList<WebhookRow>(ctx.db, url, q, {
-    base: () => live(ctx.appId),
-    count: (where) => ctx.db.select({ count: count() }).from(webhooks).where(where).$dynamic(),
-    rows: (where) => ctx.db.select().from(webhooks).where(where).$dynamic(),
-  });
+  const page = await listPage(ctx.db, url, WEBHOOK_LIST, { table: webhooks, scope: () => live(ctx.appId) });
   return { ...page, results: page.results.map(webhookView) };
 }
 
@@ -150,13 +145,7 @@ export const WEBHOOK_LOG_LIST: ListSpec = {
 };
 
 export async function listWebhookLogs(ctx: ServiceContext, url: URL): Promise<Envelope<WebhookLog>> {
-  const q = parseListQuery(url.searchParams, WEBHOOK_LOG_LIST);
-  const base = eq(webhookLogs.appId, ctx.appId);
-  const page = await runList<LogRow>(ctx.db, url, q, {
-    base: () => base,
-    count: (where) => ctx.db.select({ count: count() }).from(webhookLogs).where(where).$dynamic(),
-    rows: (where) => ctx.db.select().from(webhookLogs).where(where).$dynamic(),
-  });
+  const page = await listPage(ctx.db, url, WEBHOOK_LOG_LIST, { table: webhookLogs, scope: () => eq(webhookLogs.appId, ctx.appId) });
   return { ...page, results: page.results.map(logView) };
 }
 
