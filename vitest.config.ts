@@ -18,7 +18,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
             }),
           ],
-          test: { name: "worker", include: ["test/**/*.test.ts"], exclude: ["test/node/**"], setupFiles: ["./test/setup/apply-migrations.ts"] },
+          test: { name: "worker", include: ["test/**/*.test.ts"], exclude: ["test/node/**"], setupFiles: ["./test/setup/apply-migrations.ts"], testTimeout: 60_000 },
         },
         {
           // Tools that only run on Node, and the end-to-end test against `wrangler dev`.

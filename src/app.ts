@@ -11,6 +11,7 @@ import { requireJsonBody } from "./core/middleware";
 import { createRoute, createRouter, jsonContent, problemResponses, z } from "./core/openapi";
 import { BOOKMARK_HEADER, dbSession } from "./db/client";
 import { EVENT_CATALOGUE, eventEnvelopeSchema, type EventType } from "./events/catalogue";
+import { catalogueMerchantRouter } from "./modules/items/merchant";
 import { ticketsMerchantRouter } from "./modules/tickets/merchant";
 import { webhooksMerchantRouter } from "./modules/webhooks/merchant";
 
@@ -88,6 +89,7 @@ export function createApp() {
   app.use(requireJsonBody());
   app.use(dbSession());
 
+  app.route(PREFIXES.merchant, catalogueMerchantRouter);
   app.route(PREFIXES.merchant, ticketsMerchantRouter);
   app.route(PREFIXES.api, webhooksMerchantRouter);
 

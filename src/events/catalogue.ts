@@ -29,6 +29,12 @@ export const EVENT_CATALOGUE = {
   "item.created": { description: "An item was created (emitted once the catalogue lands).", data: ById },
   "item.updated": { description: "An item was updated (emitted once the catalogue lands).", data: ById },
   "item.deleted": { description: "An item was deleted (emitted once the catalogue lands).", data: ById },
+  "modifier_category.created": { description: "A modifier category was created, with its values.", data: ById },
+  "modifier_category.updated": { description: "A modifier category or its values changed.", data: ById },
+  "modifier_category.deleted": { description: "A modifier category was deleted.", data: ById },
+  "bundle_category.created": { description: "A bundle category was created.", data: ById },
+  "bundle_category.updated": { description: "A bundle category changed.", data: ById },
+  "bundle_category.deleted": { description: "A bundle category was deleted.", data: ById },
   "webhook.test": {
     description: "Sent by Test Webhook to the one webhook tested.",
     data: z.object({ webhook: z.number().int(), message: z.string() }),

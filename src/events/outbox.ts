@@ -1,5 +1,5 @@
-import { and, isNull, lt, sql, type SQL } from "drizzle-orm";
-import { inList } from "../core/sql";
+import { and, isNull, lt, sql, type SQL, type Table } from "drizzle-orm";
+import { inList, insertedId } from "../core/sql";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
@@ -120,4 +120,12 @@ export async function resendStale(db: Db, queue: Queue, olderThanMs = 60_000): P
     .limit(500);
   if (rows.length) await publish(db, queue, rows.map((r) => r.payload));
   return rows.length;
+}
+
+/** The `{ id }` event of the row the batch just inserted into `table`, as `emit()` takes derived events. */
+export function insertedRowEvent(type: EventType, table: Table): SQL {
+  const id = newEventId();
+  return sql`SELECT ${id} AS id, app_id, ${type} AS type,
+      ${eventPayloadSql(type, sql`${id}`, sql`app_id`, sql`json_object('id', id)`)} AS payload
+    FROM ${table} WHERE id = ${insertedId(table)}`;
 }

@@ -26,15 +26,22 @@ export function operations(doc: Doc) {
   );
 }
 
-/** Inlines `#/components/schemas/*` references (the document has no cycles). */
+const derefs = new WeakMap<object, JsonSchema>();
+
+/**
+ * Inlines `#/components/schemas/*` references (the document has no cycles). The result is
+ * remembered per schema object, so that its compiled validator is too.
+ */
 export function deref(doc: Doc, schema: JsonSchema): JsonSchema {
-  if (Array.isArray(schema)) return schema.map((s) => deref(doc, s)) as unknown as JsonSchema;
   if (!schema || typeof schema !== "object") return schema;
-  if (typeof schema.$ref === "string") {
-    const name = schema.$ref.replace("#/components/schemas/", "");
-    return deref(doc, doc.components.schemas[name]!);
-  }
-  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, deref(doc, v)]));
+  const known = derefs.get(schema);
+  if (known) return known;
+  let out: JsonSchema;
+  if (Array.isArray(schema)) out = schema.map((s) => deref(doc, s)) as unknown as JsonSchema;
+  else if (typeof schema.$ref === "string") out = deref(doc, doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")]!);
+  else out = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, deref(doc, v)]));
+  derefs.set(schema, out);
+  return out;
 }
 
 const validators = new Map<JsonSchema, Validator>();

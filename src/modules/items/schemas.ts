@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { envelopeSchema } from "../../core/listing";
 import { ITEM_TYPES, SERVICE_TYPES } from "./tables";
 
 const date = z.string().openapi({ format: "date", example: "2026-12-01" });
@@ -98,3 +99,75 @@ export const ItemSchema = z
 
 export type Item = z.infer<typeof ItemSchema>;
 export type Variant = z.infer<typeof VariantSchema>;
+
+// ---- inputs ----
+
+export const NAME_MAX = 200;
+/** A required bilingual text: trimmed, not empty. */
+export const nameText = z.string().trim().min(1, "Required; must not be empty.").max(NAME_MAX);
+const ordering = z.number().int().min(0).max(1_000_000);
+
+const modifierValueInput = z.object({ name_en: nameText, name_ar: nameText, ordering: ordering.optional() }).strict();
+const VALUES_MAX = 100;
+
+export const CreateModifierCategorySchema = z
+  .object({
+    name_en: nameText,
+    name_ar: nameText,
+    ordering: ordering.optional(),
+    values: z.array(modifierValueInput).min(1).max(VALUES_MAX).openapi({ description: `The category's values, 1 to ${VALUES_MAX}, in order.` }),
+  })
+  .strict()
+  .openapi("CreateModifierCategory");
+
+export const UpdateModifierCategorySchema = z
+  .object({
+    name_en: nameText,
+    name_ar: nameText,
+    ordering,
+    values: z
+      .array(modifierValueInput.extend({ id: z.number().int().positive().optional() }).strict())
+      .min(1)
+      .max(VALUES_MAX)
+      .refine((vs) => new Set(vs.filter((v) => v.id).map((v) => v.id)).size === vs.filter((v) => v.id).length, "A value id must not repeat.")
+      .openapi({
+        description:
+          "The complete list of values: an entry with an `id` renames or reorders that value, one without adds a value, and a value left out is removed (refused with 409 while a variant uses it).",
+      }),
+  })
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: "Give at least one field to change.", path: ["body"] })
+  .openapi("UpdateModifierCategory");
+
+export const ModifierCategoryListSchema = envelopeSchema(ModifierCategorySchema, "ModifierCategoryList");
+
+export const BundleCategorySchema = ItemBundleCategorySchema;
+export const BundleCategoryListSchema = envelopeSchema(BundleCategorySchema, "BundleCategoryList");
+
+const bundleFields = {
+  name_en: nameText,
+  name_ar: nameText,
+  is_selectable: z.boolean(),
+  is_optional: z.boolean(),
+  min_selections: z.number().int().min(0).max(1000),
+  max_selections: z.number().int().min(1).max(1000),
+  ordering,
+};
+const minNotAboveMax = (b: { min_selections?: number; max_selections?: number }) =>
+  b.min_selections === undefined || b.max_selections === undefined || b.min_selections <= b.max_selections;
+
+export const CreateBundleCategorySchema = z
+  .object(bundleFields)
+  .partial({ is_selectable: true, is_optional: true, min_selections: true, max_selections: true, ordering: true })
+  .strict()
+  .refine(minNotAboveMax, { message: "Must not be above max_selections.", path: ["min_selections"] })
+  .openapi("CreateBundleCategory");
+
+export const UpdateBundleCategorySchema = z
+  .object(bundleFields)
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: "Give at least one field to change.", path: ["body"] })
+  .refine(minNotAboveMax, { message: "Must not be above max_selections.", path: ["min_selections"] })
+  .openapi("UpdateBundleCategory");

@@ -1,0 +1,189 @@
+import { serviceContext } from "../../core/context";
+import { listQuerySchema } from "../../core/listing";
+import { createRouter, idParam, jsonBody, jsonContent, merchantRoute, problemResponses } from "../../core/openapi";
+import {
+  BUNDLE_CATEGORY_LIST,
+  createBundleCategory,
+  deleteBundleCategory,
+  getBundleCategory,
+  listBundleCategories,
+  updateBundleCategory,
+} from "./bundle-categories";
+import {
+  MODIFIER_CATEGORY_LIST,
+  createModifierCategory,
+  deleteModifierCategory,
+  getModifierCategory,
+  listModifierCategories,
+  updateModifierCategory,
+} from "./modifier-categories";
+import {
+  BundleCategoryListSchema,
+  BundleCategorySchema,
+  CreateBundleCategorySchema,
+  CreateModifierCategorySchema,
+  ModifierCategoryListSchema,
+  ModifierCategorySchema,
+  UpdateBundleCategorySchema,
+  UpdateModifierCategorySchema,
+} from "./schemas";
+
+const categoryId = idParam("category_id");
+const MODIFIERS = "/merchant/items/modifiers/";
+const BUNDLES = "/merchant/items/bundle-categories/";
+const read = { permission: "can_read_item" } as const;
+const write = { permission: "can_write_item" } as const;
+const IN_USE = "Deleting a category that live items still use is refused with 409 `…_in_use`, naming the items (`items`): remove it from them first.";
+
+// ---- modifier categories (spec 4.8) ----
+const modifierTags = ["Modifier categories"];
+
+export const listModifierCategoriesRoute = merchantRoute({
+  ...read,
+  method: "get",
+  path: MODIFIERS,
+  operationId: "listModifierCategories",
+  summary: "List Modifier Categories",
+  tags: modifierTags,
+  specId: "I1",
+  description: "The store's modifier categories with their modifiers (values).",
+  request: { query: listQuerySchema(MODIFIER_CATEGORY_LIST) },
+  responses: { 200: jsonContent(ModifierCategoryListSchema, "A page of modifier categories.") },
+});
+
+export const getModifierCategoryRoute = merchantRoute({
+  ...read,
+  method: "get",
+  path: `${MODIFIERS}{category_id}/`,
+  operationId: "getModifierCategory",
+  summary: "Modifier Category Details",
+  tags: modifierTags,
+  specId: "I2",
+  request: { params: categoryId },
+  responses: { 200: jsonContent(ModifierCategorySchema, "The category with its modifiers."), ...problemResponses(404) },
+});
+
+export const createModifierCategoryRoute = merchantRoute({
+  ...write,
+  method: "post",
+  path: MODIFIERS,
+  operationId: "createModifierCategory",
+  summary: "Create Modifier Category",
+  tags: modifierTags,
+  specId: "I3",
+  description: "Creates a category and its modifiers in one request; returns its id and details.",
+  request: { body: jsonBody(CreateModifierCategorySchema) },
+  responses: { 201: jsonContent(ModifierCategorySchema, "The new category."), ...problemResponses(413, 415) },
+});
+
+export const updateModifierCategoryRoute = merchantRoute({
+  ...write,
+  method: "patch",
+  path: `${MODIFIERS}{category_id}/`,
+  operationId: "updateModifierCategory",
+  summary: "Update Modifier Category",
+  tags: modifierTags,
+  specId: "I4",
+  description: "Renames or reorders the category; `values` replaces its modifiers (add, rename, reorder, remove).",
+  request: { params: categoryId, body: jsonBody(UpdateModifierCategorySchema) },
+  responses: { 200: jsonContent(ModifierCategorySchema, "The category as it is now."), ...problemResponses(404, 409, 413, 415) },
+});
+
+export const deleteModifierCategoryRoute = merchantRoute({
+  ...write,
+  method: "delete",
+  path: `${MODIFIERS}{category_id}/`,
+  operationId: "deleteModifierCategory",
+  summary: "Delete Modifier Category",
+  tags: modifierTags,
+  specId: "I5",
+  description: IN_USE,
+  request: { params: categoryId },
+  responses: { 204: { description: "Deleted." }, ...problemResponses(404, 409) },
+});
+
+// ---- bundle categories (spec 4.8) ----
+const bundleTags = ["Bundle categories"];
+
+export const listBundleCategoriesRoute = merchantRoute({
+  ...read,
+  method: "get",
+  path: BUNDLES,
+  operationId: "listBundleCategories",
+  summary: "List Bundle Categories",
+  tags: bundleTags,
+  specId: "I6",
+  request: { query: listQuerySchema(BUNDLE_CATEGORY_LIST) },
+  responses: { 200: jsonContent(BundleCategoryListSchema, "A page of bundle categories.") },
+});
+
+export const getBundleCategoryRoute = merchantRoute({
+  ...read,
+  method: "get",
+  path: `${BUNDLES}{category_id}/`,
+  operationId: "getBundleCategory",
+  summary: "Bundle Category Details",
+  tags: bundleTags,
+  specId: "I7",
+  request: { params: categoryId },
+  responses: { 200: jsonContent(BundleCategorySchema, "The bundle category."), ...problemResponses(404) },
+});
+
+export const createBundleCategoryRoute = merchantRoute({
+  ...write,
+  method: "post",
+  path: BUNDLES,
+  operationId: "createBundleCategory",
+  summary: "Create Bundle Category",
+  tags: bundleTags,
+  specId: "I8",
+  request: { body: jsonBody(CreateBundleCategorySchema) },
+  responses: { 201: jsonContent(BundleCategorySchema, "The new bundle category."), ...problemResponses(413, 415) },
+});
+
+export const updateBundleCategoryRoute = merchantRoute({
+  ...write,
+  method: "patch",
+  path: `${BUNDLES}{category_id}/`,
+  operationId: "updateBundleCategory",
+  summary: "Update Bundle Category",
+  tags: bundleTags,
+  specId: "I9",
+  request: { params: categoryId, body: jsonBody(UpdateBundleCategorySchema) },
+  responses: { 200: jsonContent(BundleCategorySchema, "The bundle category as it is now."), ...problemResponses(404, 413, 415) },
+});
+
+export const deleteBundleCategoryRoute = merchantRoute({
+  ...write,
+  method: "delete",
+  path: `${BUNDLES}{category_id}/`,
+  operationId: "deleteBundleCategory",
+  summary: "Delete Bundle Category",
+  tags: bundleTags,
+  specId: "I10",
+  description: IN_USE,
+  request: { params: categoryId },
+  responses: { 204: { description: "Deleted." }, ...problemResponses(404, 409) },
+});
+
+export const catalogueMerchantRouter = createRouter()
+  .openapi(listModifierCategoriesRoute, async (c) => c.json(await listModifierCategories(serviceContext(c), new URL(c.req.url)), 200))
+  .openapi(createModifierCategoryRoute, async (c) => c.json(await createModifierCategory(serviceContext(c), c.req.valid("json")), 201))
+  .openapi(getModifierCategoryRoute, async (c) => c.json(await getModifierCategory(serviceContext(c), c.req.valid("param").category_id), 200))
+  .openapi(updateModifierCategoryRoute, async (c) =>
+    c.json(await updateModifierCategory(serviceContext(c), c.req.valid("param").category_id, c.req.valid("json")), 200),
+  )
+  .openapi(deleteModifierCategoryRoute, async (c) => {
+    await deleteModifierCategory(serviceContext(c), c.req.valid("param").category_id);
+    return c.body(null, 204);
+  })
+  .openapi(listBundleCategoriesRoute, async (c) => c.json(await listBundleCategories(serviceContext(c), new URL(c.req.url)), 200))
+  .openapi(createBundleCategoryRoute, async (c) => c.json(await createBundleCategory(serviceContext(c), c.req.valid("json")), 201))
+  .openapi(getBundleCategoryRoute, async (c) => c.json(await getBundleCategory(serviceContext(c), c.req.valid("param").category_id), 200))
+  .openapi(updateBundleCategoryRoute, async (c) =>
+    c.json(await updateBundleCategory(serviceContext(c), c.req.valid("param").category_id, c.req.valid("json")), 200),
+  )
+  .openapi(deleteBundleCategoryRoute, async (c) => {
+    await deleteBundleCategory(serviceContext(c), c.req.valid("param").category_id);
+    return c.body(null, 204);
+  });
