@@ -99,10 +99,17 @@ function toApiError(err: unknown): ApiError {
     if (status === 413) {
       return new ApiError(413, "payload_too_large", "The request body is larger than this API accepts (1 MiB).");
     }
+    if (status === 415) {
+      return new ApiError(415, "unsupported_media_type", "Send the body as JSON with `Content-Type: application/json`.");
+    }
     if (status === 400) {
       return new ApiError(400, "malformed_request", err.message || "The request could not be parsed.");
     }
     return new ApiError(status, "http_error", err.message || TITLES[status] || "Error");
+  }
+  if (/UNIQUE constraint failed/.test(String((err as Error)?.message ?? ""))) {
+    // A race the service's own checks could not see (two requests creating the same SKU at once).
+    return new ApiError(409, "conflict", "A record with the same unique values was just created; retry to see it.");
   }
   return new ApiError(500, "internal_error", "Something went wrong on our side. Retry later, quoting the request id.");
 }

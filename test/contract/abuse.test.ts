@@ -27,7 +27,7 @@ afterAll(() => {
   console.info(`contract suite: ${all.length} operations in the document, ${guarded.length} protected; ${cases} abuse cases sent`);
 });
 
-type Fixtures = { bTicket: { id: number; token: string }; bWebhook: { id: number; url: string }; bModifier: number; bBundle: number };
+type Fixtures = { bTicket: { id: number; token: string }; bWebhook: { id: number; url: string }; bModifier: number; bBundle: number; bItem: number };
 let fx: Fixtures;
 
 beforeAll(async () => {
@@ -39,7 +39,7 @@ beforeAll(async () => {
   const [bModifier] = await db().insert(modifierCategories).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
   await db().insert(modifierValues).values({ appId: B, categoryId: bModifier!.id, nameEn: MARKER, nameAr: MARKER });
   const [bBundle] = await db().insert(bundleCategories).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
-  fx = { bTicket: bTicket!, bWebhook, bModifier: bModifier!.id, bBundle: bBundle!.id };
+  fx = { bTicket: bTicket!, bWebhook, bModifier: bModifier!.id, bBundle: bBundle!.id, bItem: bItem.id };
 });
 
 /**
@@ -68,6 +68,13 @@ const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: un
   createBundleCategory: () => ({ body: { name_en: "Sides", name_ar: "أطباق جانبية" } }),
   updateBundleCategory: (f) => ({ path: { category_id: String(f.bBundle) }, body: { name_en: "Taken" } }),
   deleteBundleCategory: (f) => ({ path: { category_id: String(f.bBundle) } }),
+  listItems: (f) => ({ query: `?id=${f.bItem}` }),
+  getItem: (f) => ({ path: { item_id: String(f.bItem) } }),
+  createItem: () => ({ body: { type: "product", service_type: "pickup", sku: `A-${Date.now()}`, price: 1, name_en: "Tea", name_ar: "شاي" } }),
+  updateItem: (f) => ({ path: { item_id: String(f.bItem) }, body: { price: 0 } }),
+  deleteItem: (f) => ({ path: { item_id: String(f.bItem) } }),
+  reserveItem: (f) => ({ path: { item_id: String(f.bItem) }, body: { qty: 1 } }),
+  purchaseItem: (f) => ({ path: { item_id: String(f.bItem) }, body: { qty: 1 } }),
 };
 
 function concretePath(path: string, values: Record<string, string> = {}) {

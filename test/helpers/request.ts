@@ -1,4 +1,6 @@
-import { exports } from "cloudflare:workers";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import worker from "../../src/index";
 
 export const BASE = "https://api.test";
 
@@ -12,7 +14,12 @@ export type Call = {
   headers?: Record<string, string>;
 };
 
-/** Sends a request through the Worker's own fetch handler, as a client would. */
+/**
+ * Sends a request through the Worker's own fetch handler, as a client would, and waits for the
+ * work it deferred (events sent to the queue). The handler is called directly: in this pool,
+ * `exports.default.fetch` gets slower with every request a test file makes (from 10 ms to 400 ms
+ * over 1,500 requests), which the contract suite's thousand requests cannot afford.
+ */
 export async function call(path: string, opts: Call = {}): Promise<Response> {
   const headers = new Headers(opts.headers);
   if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
@@ -23,7 +30,10 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
     body = JSON.stringify(opts.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  return exports.default.fetch(new Request(BASE + path, { method: opts.method ?? "GET", headers, body }));
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(BASE + path, { method: opts.method ?? "GET", headers, body }), env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
 }
 
 export async function json<T = any>(res: Response): Promise<T> {

@@ -144,8 +144,8 @@ describe("List Tickets", () => {
     }
     expect(counts[0]).toBeGreaterThan(0);
     expect(new Set(counts).size).toBe(1);
-    // token lookup 1 + count and page 2 + the items batch 10.
-    expect(counts[0]).toBe(13);
+    // token lookup 1 + count and page 2 + the items batch 11.
+    expect(counts[0]).toBe(14);
   });
 });
 

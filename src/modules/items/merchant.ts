@@ -17,8 +17,16 @@ import {
   listModifierCategories,
   updateModifierCategory,
 } from "./modifier-categories";
+import { ITEM_LIST, createItem, deleteItem, getItem, listItems, purchaseItem, reserveItem, updateItem } from "./catalogue";
 import {
   BundleCategoryListSchema,
+  CreateItemSchema,
+  ItemListSchema,
+  ItemSchema,
+  PurchaseItemSchema,
+  ReservationSchema,
+  ReserveItemSchema,
+  UpdateItemSchema,
   BundleCategorySchema,
   CreateBundleCategorySchema,
   CreateModifierCategorySchema,
@@ -166,6 +174,100 @@ export const deleteBundleCategoryRoute = merchantRoute({
   responses: { 204: { description: "Deleted." }, ...problemResponses(404, 409) },
 });
 
+// ---- items ----
+const itemTags = ["Items"];
+const itemId = idParam("item_id");
+const ITEMS = "/merchant/items/";
+
+export const listItemsRoute = merchantRoute({
+  ...read,
+  method: "get",
+  path: ITEMS,
+  operationId: "listItems",
+  summary: "List Items",
+  tags: itemTags,
+  specId: "MI2",
+  description: "The store's items (variants inside their item), each the full Item object of 2.2. Filter on item fields, `search`, `order_by`.",
+  request: { query: listQuerySchema(ITEM_LIST) },
+  responses: { 200: jsonContent(ItemListSchema, "A page of items.") },
+});
+
+export const getItemRoute = merchantRoute({
+  ...read,
+  method: "get",
+  path: `${ITEMS}{item_id}/`,
+  operationId: "getItem",
+  summary: "Item Details",
+  tags: itemTags,
+  specId: "MI3",
+  request: { params: itemId },
+  responses: { 200: jsonContent(ItemSchema, "The item."), ...problemResponses(404) },
+});
+
+export const createItemRoute = merchantRoute({
+  ...write,
+  method: "post",
+  path: ITEMS,
+  operationId: "createItem",
+  summary: "Create Item",
+  tags: itemTags,
+  specId: "MI4",
+  description: "Creates an item with its modifiers, categories, bundle categories and variants in one request. SKUs are unique in the store and never reused (409).",
+  request: { body: jsonBody(CreateItemSchema) },
+  responses: { 201: jsonContent(ItemSchema, "The new item."), ...problemResponses(409, 413, 415) },
+});
+
+export const updateItemRoute = merchantRoute({
+  ...write,
+  method: "patch",
+  path: `${ITEMS}{item_id}/`,
+  operationId: "updateItem",
+  summary: "Update Item",
+  tags: itemTags,
+  specId: "MI5",
+  request: { params: itemId, body: jsonBody(UpdateItemSchema) },
+  responses: { 200: jsonContent(ItemSchema, "The item as it is now."), ...problemResponses(404, 409, 413, 415) },
+});
+
+export const deleteItemRoute = merchantRoute({
+  ...write,
+  method: "delete",
+  path: `${ITEMS}{item_id}/`,
+  operationId: "deleteItem",
+  summary: "Delete Item",
+  tags: itemTags,
+  specId: "MI6",
+  description: "Deletes the item and its variants from the catalogue; tickets and orders that point at them still show them.",
+  request: { params: itemId },
+  responses: { 204: { description: "Deleted." }, ...problemResponses(404) },
+});
+
+export const reserveItemRoute = merchantRoute({
+  ...write,
+  method: "post",
+  path: `${ITEMS}{item_id}/reserve/`,
+  operationId: "reserveItem",
+  summary: "Reserve an Item",
+  tags: itemTags,
+  specId: "MI7",
+  description: "Holds units of an item (or variant) for 1 to 60 minutes; `stock.qty` leaves them out until the hold expires or a purchase uses it. Not enough units: 409 `insufficient_stock` with `available`.",
+  request: { params: itemId, body: jsonBody(ReserveItemSchema) },
+  responses: { 201: jsonContent(ReservationSchema, "The reservation."), ...problemResponses(404, 409, 413, 415) },
+});
+
+export const purchaseItemRoute = merchantRoute({
+  ...write,
+  method: "post",
+  path: `${ITEMS}{item_id}/purchase/`,
+  operationId: "purchaseItem",
+  summary: "Record Item Purchase",
+  tags: itemTags,
+  specId: "MI8",
+  description: "Takes units out of stock, never below zero (409 `insufficient_stock`), consuming a reservation when `reservation_id` is given (409 `reservation_expired` / `reservation_used`).",
+  request: { params: itemId, body: jsonBody(PurchaseItemSchema) },
+  responses: { 200: jsonContent(ItemSchema, "The item, with its stock after the purchase."), ...problemResponses(404, 409, 413, 415) },
+});
+
 export const catalogueMerchantRouter = createRouter()
   .openapi(listModifierCategoriesRoute, async (c) => c.json(await listModifierCategories(serviceContext(c), new URL(c.req.url)), 200))
   .openapi(createModifierCategoryRoute, async (c) => c.json(await createModifierCategory(serviceContext(c), c.req.valid("json")), 201))
@@ -186,4 +288,15 @@ export const catalogueMerchantRouter = createRouter()
   .openapi(deleteBundleCategoryRoute, async (c) => {
     await deleteBundleCategory(serviceContext(c), c.req.valid("param").category_id);
     return c.body(null, 204);
-  });
+  })
+  // Items after the categories: `/merchant/items/{item_id}/` would otherwise catch `modifiers`.
+  .openapi(listItemsRoute, async (c) => c.json(await listItems(serviceContext(c), new URL(c.req.url)), 200))
+  .openapi(createItemRoute, async (c) => c.json(await createItem(serviceContext(c), c.req.valid("json")), 201))
+  .openapi(getItemRoute, async (c) => c.json(await getItem(serviceContext(c), c.req.valid("param").item_id), 200))
+  .openapi(updateItemRoute, async (c) => c.json(await updateItem(serviceContext(c), c.req.valid("param").item_id, c.req.valid("json")), 200))
+  .openapi(deleteItemRoute, async (c) => {
+    await deleteItem(serviceContext(c), c.req.valid("param").item_id);
+    return c.body(null, 204);
+  })
+  .openapi(reserveItemRoute, async (c) => c.json(await reserveItem(serviceContext(c), c.req.valid("param").item_id, c.req.valid("json")), 201))
+  .openapi(purchaseItemRoute, async (c) => c.json(await purchaseItem(serviceContext(c), c.req.valid("param").item_id, c.req.valid("json")), 200));

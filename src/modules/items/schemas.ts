@@ -171,3 +171,110 @@ export const UpdateBundleCategorySchema = z
   .refine((b) => Object.keys(b).length > 0, { message: "Give at least one field to change.", path: ["body"] })
   .refine(minNotAboveMax, { message: "Must not be above max_selections.", path: ["min_selections"] })
   .openapi("UpdateBundleCategory");
+
+// ---- items ----
+
+export const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date, YYYY-MM-DD.").refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "Must be a real date.");
+const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, "Must be a time, HH:MM:SS.").transform((t) => (t.length === 5 ? `${t}:00` : t));
+/** A price in major units: never negative, at most 2 decimals. */
+export const money = z
+  .number()
+  .min(0)
+  .max(99_999_999_999)
+  .refine((n) => Number.isInteger(Math.round(n * 100)) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6, "At most 2 decimals.")
+  .openapi({ description: "In major units, at most 2 decimals.", example: 100.5 });
+const ids = (what: string) => z.array(z.number().int().positive()).max(100).refine((xs) => new Set(xs).size === xs.length, "Ids must not repeat.").openapi({ description: `Ids of the store's ${what}.` });
+const sku = z.string().trim().min(1).max(64).regex(/^[\w.\-/]+$/, "Letters, digits, `_`, `-`, `.` and `/` only.");
+
+export const VARIANTS_MAX = 50;
+
+export const VariantInputSchema = z
+  .object({
+    id: z.number().int().positive().optional().openapi({ description: "On update: the variant to change; leave out to add one." }),
+    sku,
+    price: money,
+    variant_title_en: nameText,
+    variant_title_ar: nameText,
+    modifier_values: ids("modifier values of the `varies_on` category").min(1),
+    stock_qty: z.number().int().min(0).max(1_000_000_000).optional(),
+  })
+  .strict()
+  .openapi("VariantInput");
+
+const itemFields = {
+  type: z.enum(ITEM_TYPES),
+  service_type: z.enum(SERVICE_TYPES),
+  sku,
+  price: money,
+  name_en: nameText,
+  name_ar: nameText,
+  description_en: z.string().max(5000),
+  description_ar: z.string().max(5000),
+  custom_fields: z.record(z.string().max(100), z.unknown()).nullable().refine((o) => o === null || JSON.stringify(o).length <= 10_000, "At most 10 KB."),
+  is_plan_only: z.boolean(),
+  is_plan_enabled: z.boolean(),
+  plan_config: z.record(z.string().max(100), z.unknown()).nullable().refine((o) => o === null || JSON.stringify(o).length <= 10_000, "At most 10 KB."),
+  off_days: z.array(z.enum(WEEKDAYS)).max(7).refine((d) => new Set(d).size === d.length, "Days must not repeat."),
+  off_dates: z.array(isoDate).max(366),
+  served_from_date: isoDate,
+  served_to_date: isoDate,
+  served_from_time: timeOfDay,
+  served_to_time: timeOfDay,
+  weight: z.number().min(0).max(1_000_000),
+  stock_qty: z.number().int().min(0).max(1_000_000_000).openapi({ description: "Units on hand; `stock.qty` is this less the units reservations hold." }),
+  ordering,
+  modifiers: ids("modifier categories offered with the item"),
+  categories: ids("item categories"),
+  bundle_categories: ids("bundle categories"),
+  varies_on: z.number().int().positive().nullable().openapi({ description: "The modifier category the variants vary on; one of `modifiers`." }),
+  variants: z.array(VariantInputSchema).max(VARIANTS_MAX).openapi({
+    description: `Up to ${VARIANTS_MAX}. On update, the complete list: entries with an \`id\` change that variant, entries without add one, variants left out are deleted.`,
+  }),
+};
+
+type ItemInputShape = { served_from_date?: string; served_to_date?: string; served_from_time?: string; served_to_time?: string; variants?: unknown[]; varies_on?: number | null; modifiers?: number[] };
+/** On update, `varies_on` may already be stored: the service checks variants against it. */
+const itemChecks = <T extends z.ZodType<ItemInputShape>>(schema: T, opts: { variantsNeedVariesOn: boolean }) =>
+  schema
+    .refine((b) => !b.served_from_date || !b.served_to_date || b.served_from_date <= b.served_to_date, { message: "Must not be after served_to_date.", path: ["served_from_date"] })
+    .refine((b) => !b.served_from_time || !b.served_to_time || b.served_from_time <= b.served_to_time, { message: "Must not be after served_to_time.", path: ["served_from_time"] })
+    .refine((b) => !opts.variantsNeedVariesOn || !b.variants?.length || (b.varies_on ?? null) !== null, { message: "Variants need `varies_on`.", path: ["varies_on"] })
+    .refine((b) => b.varies_on == null || !b.modifiers || b.modifiers.includes(b.varies_on), { message: "Must be one of `modifiers`.", path: ["varies_on"] });
+
+export const CreateItemSchema = itemChecks(
+  z.object(itemFields).partial().required({ type: true, service_type: true, sku: true, price: true, name_en: true, name_ar: true }).strict(),
+  { variantsNeedVariesOn: true },
+).openapi("CreateItem");
+
+export const UpdateItemSchema = itemChecks(
+  z
+    .object(itemFields)
+    .partial()
+    .strict()
+    .refine((b) => Object.keys(b).length > 0, { message: "Give at least one field to change.", path: ["body"] }),
+  { variantsNeedVariesOn: false },
+).openapi("UpdateItem");
+
+export const ItemListSchema = envelopeSchema(ItemSchema, "ItemList");
+
+export const ReserveItemSchema = z
+  .object({
+    qty: z.number().int().min(1).max(1000),
+    minutes: z.number().int().min(1).max(60).default(15).openapi({ description: "How long the units are held: 1 to 60 minutes, 15 by default." }),
+  })
+  .strict()
+  .openapi("ReserveItem");
+
+export const ReservationSchema = z
+  .object({ id: z.number().int(), item: z.number().int(), qty: z.number().int(), expires_at: z.string().openapi({ format: "date-time" }) })
+  .openapi("ItemReservation");
+
+export const PurchaseItemSchema = z
+  .object({
+    qty: z.number().int().min(1).max(1000).optional().openapi({ description: "Units bought; with `reservation_id`, defaults to (and must equal) the units it holds." }),
+    reservation_id: z.number().int().positive().optional().openapi({ description: "A live reservation of this item to consume." }),
+  })
+  .strict()
+  .refine((b) => b.qty !== undefined || b.reservation_id !== undefined, { message: "Give qty, or a reservation_id.", path: ["qty"] })
+  .openapi("PurchaseItem");

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { toMajor } from "../../core/money";
 import { inList } from "../../core/sql";
@@ -11,6 +11,7 @@ import {
   itemDiscounts,
   itemImages,
   itemModifierCategories,
+  itemReservations,
   items,
   modifierCategories,
   modifierValues,
@@ -42,6 +43,12 @@ export function discountOf(priceMinor: number, d: DiscountRow | undefined, at = 
   };
 }
 
+/** Units on hand less those held by live reservations: what can still be sold. */
+export function stockOf(onHand: number, held: number) {
+  const qty = Math.max(0, onHand - held);
+  return { in_stock: qty > 0, qty };
+}
+
 const group = <T, K>(rows: T[], key: (r: T) => K) => {
   const m = new Map<K, T[]>();
   for (const r of rows) {
@@ -63,7 +70,8 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
   const wanted = [...new Set(ids)];
   // The items and their live variants, as a subquery every statement of the batch reuses.
   const family = sql`(SELECT id FROM items WHERE app_id = ${appId} AND (${inList(sql`id`, wanted)} OR (${inList(sql`parent_id`, wanted)} AND is_deleted = 0)))`;
-  const [itemRows, modLinks, categoryRows, valueRows, variantValues, categoryLinks, images, discounts, bundleLinks, bundleRows] = await db.batch([
+  const now = nowIso();
+  const [itemRows, modLinks, categoryRows, valueRows, variantValues, categoryLinks, images, discounts, bundleLinks, holds, bundleRows] = await db.batch([
     db.select().from(items).where(and(eq(items.appId, appId), sql`${items.id} IN ${family}`)).orderBy(asc(items.ordering), asc(items.id)),
     db.select().from(itemModifierCategories).where(sql`${itemModifierCategories.itemId} IN ${family}`),
     db
@@ -91,6 +99,11 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
     db.select().from(itemDiscounts).where(sql`${itemDiscounts.itemId} IN ${family}`),
     db.select().from(itemBundleCategories).where(sql`${itemBundleCategories.itemId} IN ${family}`),
     db
+      .select({ itemId: itemReservations.itemId, held: sql<number>`sum(${itemReservations.qty})`.mapWith(Number) })
+      .from(itemReservations)
+      .where(and(sql`${itemReservations.itemId} IN ${family}`, isNull(itemReservations.consumedAt), gt(itemReservations.expiresAt, now)))
+      .groupBy(itemReservations.itemId),
+    db
       .select()
       .from(bundleCategories)
       .where(
@@ -111,14 +124,14 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
   const discountByItem = new Map(discounts.map((d) => [d.itemId, d]));
   const bundlesByItem = group(bundleLinks, (b) => b.itemId);
   const bundlesById = new Map(bundleRows.map((b) => [b.id, b]));
-  const at = nowIso();
+  const heldByItem = new Map(holds.map((h) => [h.itemId, h.held]));
 
   const base = (row: ItemRow, variesOn: number | null) => ({
     id: row.id,
     custom_fields: row.customFields ?? null,
     images: (imagesByItem.get(row.id) ?? []).map((i) => ({ id: i.id, url: i.url, alt_en: i.altEn, alt_ar: i.altAr, ordering: i.ordering })),
-    discount: discountOf(row.priceMinor, discountByItem.get(row.id), at),
-    stock: { in_stock: row.stockQty > 0, qty: row.stockQty },
+    discount: discountOf(row.priceMinor, discountByItem.get(row.id), now),
+    stock: stockOf(row.stockQty, heldByItem.get(row.id) ?? 0),
     modifiers: (modLinksByItem.get(row.id) ?? [])
       .map((l) => categoriesById.get(l.categoryId))
       .filter((c) => c !== undefined)

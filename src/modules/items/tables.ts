@@ -171,3 +171,18 @@ export const itemBundleCategories = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.itemId, t.bundleCategoryId] }), index("item_bundle_categories_category_idx").on(t.bundleCategoryId)],
 );
+
+/** A hold on units of an item (or variant) until `expires_at`, unless a purchase consumes it first. */
+export const itemReservations = sqliteTable(
+  "item_reservations",
+  {
+    id: integer("id").primaryKey(),
+    appId: integer("app_id").notNull(),
+    itemId: integer("item_id").notNull().references(() => items.id),
+    qty: integer("qty").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    consumedAt: text("consumed_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("item_reservations_item_idx").on(t.itemId, t.consumedAt, t.expiresAt), index("item_reservations_app_idx").on(t.appId)],
+);

@@ -1,0 +1,210 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { observeStatements } from "../../src/db/client";
+import { APP_1, APP_2, countRows, createFullItem, tokenFor } from "../helpers/factories";
+import { call, json, problem } from "../helpers/request";
+
+const ITEMS = "/order/v1/merchant/items/";
+let token: string;
+const as1 = (path: string, opts: { method?: string; body?: unknown } = {}) => call(path, { ...opts, token, appId: APP_1 });
+let seq = 0;
+const sku = (p = "IT") => `${p}-${Date.now().toString(36)}-${seq++}`;
+
+beforeAll(async () => {
+  token = await tokenFor(APP_1, ["can_read_item", "can_write_item"]);
+});
+
+async function sizeCategory() {
+  return json(await as1(`${ITEMS}modifiers/`, { method: "POST", body: { name_en: "Size", name_ar: "الحجم", values: [{ name_en: "S", name_ar: "ص" }, { name_en: "L", name_ar: "ك" }, { name_en: "XL", name_ar: "ك ك" }] } }));
+}
+
+describe("Create, read, update and delete items", () => {
+  it("creates an item with modifiers and variants in one request and serves the Item object of 2.2", async () => {
+    const size = await sizeCategory();
+    const [s, l] = size.values;
+    const base = sku();
+    const res = await as1(ITEMS, {
+      method: "POST",
+      body: {
+        type: "product", service_type: "delivery", sku: base, price: 25.5, name_en: "Latte", name_ar: "لاتيه", description_en: "Hot", description_ar: "ساخن",
+        served_from_time: "07:00", served_to_time: "22:00", off_days: ["friday"], stock_qty: 10, modifiers: [size.id], varies_on: size.id,
+        variants: [
+          { sku: `${base}-S`, price: 20, variant_title_en: "Small", variant_title_ar: "صغير", modifier_values: [s.id], stock_qty: 3 },
+          { sku: `${base}-L`, price: 30.25, variant_title_en: "Large", variant_title_ar: "كبير", modifier_values: [l.id] },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    const item = await json(res);
+    expect(item).toMatchObject({
+      type: "product", service_type: "delivery", sku: base, price: 25.5, name_en: "Latte", name_ar: "لاتيه", served_from_time: "07:00:00", served_to_time: "22:00:00",
+      served_from_date: "0001-01-01", served_to_date: "9999-12-31", off_days: ["friday"], stock: { in_stock: true, qty: 10 }, varies_on: String(size.id), custom_fields: null, app_id: APP_1,
+    });
+    expect(item.modifiers.map((m: { id: number }) => m.id)).toEqual([size.id]);
+    expect(item.variants.map((v: Record<string, unknown>) => [v.sku, v.price, v.variant_title_en, v.modifier_values, v.stock])).toEqual([
+      [`${base}-S`, 20, "Small", [s.id], { in_stock: true, qty: 3 }],
+      [`${base}-L`, 30.25, "Large", [l.id], { in_stock: false, qty: 0 }],
+    ]);
+    expect(item.variants[0].name_en).toBe("Latte — Small");
+    expect(await json(await as1(`${ITEMS}${item.id}/`))).toEqual(item);
+    expect((await json(await as1(`${ITEMS}?sku=${base}`))).results).toEqual([item]);
+    expect(await countRows("outbox_events", `type = 'item.created' AND json_extract(payload, '$.data.id') = ${item.id}`)).toBe(1);
+    // Variants are not listed on their own.
+    expect((await json(await as1(`${ITEMS}?sku=${base}-S`))).count).toBe(0);
+  });
+
+  it.each([
+    ["served_from_date after served_to_date", { served_from_date: "2026-12-02", served_to_date: "2026-12-01" }, "served_from_date"],
+    ["a negative price", { price: -1 }, "price"],
+    ["a price with 3 decimals", { price: 1.005 }, "price"],
+    ["an empty Arabic name", { name_ar: "" }, "name_ar"],
+    ["an unknown type", { type: "spaceship" }, "type"],
+    ["an off day that is not a weekday", { off_days: ["someday"] }, "off_days.0"],
+    ["an unknown modifier category", { modifiers: [999999] }, "modifiers"],
+    ["variants without varies_on", { variants: [{ sku: "V-1", price: 1, variant_title_en: "a", variant_title_ar: "ب", modifier_values: [1] }] }, "varies_on"],
+  ])("400 for %s", async (_n, extra, field) => {
+    const res = await as1(ITEMS, { method: "POST", body: { type: "product", service_type: "pickup", sku: sku(), price: 1, name_en: "X", name_ar: "س", ...extra } });
+    expect(res.status).toBe(400);
+    expect((await problem(res)).errors).toHaveProperty([field]);
+  });
+
+  it("409 for a SKU the store already used", async () => {
+    const s = sku();
+    const body = { type: "product", service_type: "pickup", sku: s, price: 1, name_en: "X", name_ar: "س" };
+    expect((await as1(ITEMS, { method: "POST", body })).status).toBe(201);
+    const again = await as1(ITEMS, { method: "POST", body });
+    expect(again.status).toBe(409);
+    expect(await problem(again)).toMatchObject({ code: "sku_taken", skus: [s] });
+  });
+
+  it("refuses a variant value of another category, and another store's category", async () => {
+    const size = await sizeCategory();
+    const other = await sizeCategory();
+    const res = await as1(ITEMS, {
+      method: "POST",
+      body: { type: "product", service_type: "pickup", sku: sku(), price: 1, name_en: "X", name_ar: "س", modifiers: [size.id], varies_on: size.id, variants: [{ sku: sku("V"), price: 1, variant_title_en: "a", variant_title_ar: "ب", modifier_values: [other.values[0].id] }] },
+    });
+    expect(res.status).toBe(400);
+    expect((await problem(res)).errors).toHaveProperty(["variants.0.modifier_values"]);
+    const theirs = await createFullItem(APP_2);
+    const foreign = await as1(ITEMS, { method: "POST", body: { type: "product", service_type: "pickup", sku: sku(), price: 1, name_en: "X", name_ar: "س", modifiers: [theirs.size.id] } });
+    expect(foreign.status).toBe(400);
+  });
+
+  it("updates fields and replaces the variants: changes one, adds one, deletes the one left out", async () => {
+    const size = await sizeCategory();
+    const [s, l, xl] = size.values;
+    const base = sku();
+    const item = await json(await as1(ITEMS, {
+      method: "POST",
+      body: { type: "product", service_type: "pickup", sku: base, price: 10, name_en: "Tea", name_ar: "شاي", modifiers: [size.id], varies_on: size.id, variants: [
+        { sku: `${base}-S`, price: 8, variant_title_en: "Small", variant_title_ar: "صغير", modifier_values: [s.id] },
+        { sku: `${base}-L`, price: 12, variant_title_en: "Large", variant_title_ar: "كبير", modifier_values: [l.id] },
+      ] },
+    }));
+    const [small, large] = item.variants;
+    const res = await as1(`${ITEMS}${item.id}/`, {
+      method: "PATCH",
+      body: { price: 11, variants: [
+        { id: small.id, sku: `${base}-S`, price: 9, variant_title_en: "Small", variant_title_ar: "صغير", modifier_values: [s.id] },
+        { sku: `${base}-XL`, price: 15, variant_title_en: "Extra large", variant_title_ar: "كبير جدا", modifier_values: [xl.id] },
+      ] },
+    });
+    const updated = await json(res);
+    expect(res.status, JSON.stringify(updated)).toBe(200);
+    expect(updated.price).toBe(11);
+    expect(updated.variants.map((v: { sku: string; price: number }) => [v.sku, v.price])).toEqual([[`${base}-S`, 9], [`${base}-XL`, 15]]);
+    expect((await env.DB.prepare("SELECT is_deleted FROM items WHERE id = ?").bind(large.id).first<{ is_deleted: number }>())!.is_deleted).toBe(1);
+    const foreign = await as1(`${ITEMS}${item.id}/`, { method: "PATCH", body: { variants: [{ id: 999999, sku: sku(), price: 1, variant_title_en: "a", variant_title_ar: "ب", modifier_values: [s.id] }] } });
+    expect(foreign.status).toBe(400);
+  });
+
+  it("deletes an item and its variants (204), then 404 and gone from the list", async () => {
+    const full = await createFullItem(APP_1);
+    expect((await as1(`${ITEMS}${full.item.id}/`, { method: "DELETE" })).status).toBe(204);
+    expect((await as1(`${ITEMS}${full.item.id}/`)).status).toBe(404);
+    expect((await json(await as1(`${ITEMS}?id=${full.item.id}`))).count).toBe(0);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM items WHERE parent_id = ? AND is_deleted = 0").bind(full.item.id).first<{ n: number }>())!.n).toBe(0);
+    expect(await countRows("outbox_events", `type = 'item.deleted' AND json_extract(payload, '$.data.id') = ${full.item.id}`)).toBe(1);
+  });
+
+  it("another store's item is 404 to every operation", async () => {
+    const theirs = await createFullItem(APP_2);
+    for (const [method, path, body] of [
+      ["GET", "", undefined], ["PATCH", "", { price: 1 }], ["DELETE", "", undefined], ["POST", "reserve/", { qty: 1 }], ["POST", "purchase/", { qty: 1 }],
+    ] as const) {
+      expect((await as1(`${ITEMS}${theirs.item.id}/${path}`, { method, body })).status, `${method} ${path}`).toBe(404);
+    }
+    expect((await env.DB.prepare("SELECT stock_qty, is_deleted FROM items WHERE id = ?").bind(theirs.item.id).first())).toEqual({ stock_qty: 7, is_deleted: 0 });
+  });
+
+  it("List Items runs a constant number of D1 statements whatever the page size", async () => {
+    for (let i = 0; i < 6; i++) await createFullItem(APP_1);
+    const counts: number[] = [];
+    for (const size of [1, 5, 100]) {
+      let n = 0;
+      const stop = observeStatements(() => n++);
+      const res = await as1(`${ITEMS}?page_size=${size}`);
+      stop();
+      expect(res.status).toBe(200);
+      counts.push(n);
+    }
+    expect(new Set(counts).size).toBe(1);
+  });
+});
+
+describe("Stock: reservations and purchases", () => {
+  const withStock = async (qty: number) =>
+    json(await as1(ITEMS, { method: "POST", body: { type: "product", service_type: "pickup", sku: sku("ST"), price: 5, name_en: "Cake", name_ar: "كعكة", stock_qty: qty } }));
+  const stockOf = async (id: number) => (await json(await as1(`${ITEMS}${id}/`))).stock;
+
+  it("a reservation holds units until it is used; one that asks too much gets 409 with what is available", async () => {
+    const item = await withStock(3);
+    const res = await as1(`${ITEMS}${item.id}/reserve/`, { method: "POST", body: { qty: 2, minutes: 5 } });
+    expect(res.status).toBe(201);
+    const r = await json(res);
+    expect(r).toMatchObject({ id: expect.any(Number), item: item.id, qty: 2 });
+    expect(Date.parse(r.expires_at) - Date.now()).toBeGreaterThan(4 * 60_000);
+    expect(await stockOf(item.id)).toEqual({ in_stock: true, qty: 1 });
+    const tooMuch = await as1(`${ITEMS}${item.id}/reserve/`, { method: "POST", body: { qty: 2 } });
+    expect(tooMuch.status).toBe(409);
+    expect(await problem(tooMuch)).toMatchObject({ code: "insufficient_stock", available: 1 });
+    const bought = await as1(`${ITEMS}${item.id}/purchase/`, { method: "POST", body: { reservation_id: r.id } });
+    expect(bought.status).toBe(200);
+    expect((await json(bought)).stock).toEqual({ in_stock: true, qty: 1 });
+    expect((await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(item.id).first<{ stock_qty: number }>())!.stock_qty).toBe(1);
+    const again = await as1(`${ITEMS}${item.id}/purchase/`, { method: "POST", body: { reservation_id: r.id } });
+    expect(again.status).toBe(409);
+    expect((await problem(again)).code).toBe("reservation_used");
+  });
+
+  it("an expired reservation holds nothing and cannot be used", async () => {
+    const item = await withStock(2);
+    const r = await json(await as1(`${ITEMS}${item.id}/reserve/`, { method: "POST", body: { qty: 2 } }));
+    await env.DB.prepare("UPDATE item_reservations SET expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(r.id).run();
+    expect(await stockOf(item.id)).toEqual({ in_stock: true, qty: 2 });
+    const res = await as1(`${ITEMS}${item.id}/purchase/`, { method: "POST", body: { reservation_id: r.id } });
+    expect(res.status).toBe(409);
+    expect((await problem(res)).code).toBe("reservation_expired");
+    expect((await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(item.id).first<{ stock_qty: number }>())!.stock_qty).toBe(2);
+  });
+
+  it("a purchase never takes stock below zero", async () => {
+    const item = await withStock(1);
+    const res = await as1(`${ITEMS}${item.id}/purchase/`, { method: "POST", body: { qty: 2 } });
+    expect(res.status).toBe(409);
+    expect(await problem(res)).toMatchObject({ code: "insufficient_stock", available: 1 });
+    expect((await json(await as1(`${ITEMS}${item.id}/purchase/`, { method: "POST", body: { qty: 1 } }))).stock).toEqual({ in_stock: false, qty: 0 });
+  });
+
+  it("requests racing for the last unit: exactly one reservation and one purchase succeed", async () => {
+    const a = await withStock(1);
+    const reserves = await Promise.all(Array.from({ length: 6 }, () => as1(`${ITEMS}${a.id}/reserve/`, { method: "POST", body: { qty: 1 } })));
+    expect(reserves.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const b = await withStock(1);
+    const purchases = await Promise.all(Array.from({ length: 6 }, () => as1(`${ITEMS}${b.id}/purchase/`, { method: "POST", body: { qty: 1 } })));
+    expect(purchases.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    expect((await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(b.id).first<{ stock_qty: number }>())!.stock_qty).toBe(0);
+    expect(await countRows("outbox_events", `type = 'item.updated' AND json_extract(payload, '$.data.id') = ${b.id}`)).toBe(1);
+  });
+});
