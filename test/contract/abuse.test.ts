@@ -75,6 +75,8 @@ const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: un
   deleteItem: (f) => ({ path: { item_id: String(f.bItem) } }),
   reserveItem: (f) => ({ path: { item_id: String(f.bItem) }, body: { qty: 1 } }),
   purchaseItem: (f) => ({ path: { item_id: String(f.bItem) }, body: { qty: 1 } }),
+  bulkUpdateItems: (f) => ({ body: { items: [{ id: f.bItem, name_en: "Taken" }] } }),
+  bulkUpdateItemPrices: (f) => ({ body: { items: [{ id: f.bItem, price: 0 }] } }),
 };
 
 function concretePath(path: string, values: Record<string, string> = {}) {

@@ -17,8 +17,11 @@ import {
   listModifierCategories,
   updateModifierCategory,
 } from "./modifier-categories";
-import { ITEM_LIST, createItem, deleteItem, getItem, listItems, purchaseItem, reserveItem, updateItem } from "./catalogue";
+import { ITEM_LIST, bulkUpdateItems, createItem, deleteItem, getItem, listItems, purchaseItem, reserveItem, updateItem } from "./catalogue";
 import {
+  BulkUpdateItemPricesSchema,
+  BulkUpdateItemsResultSchema,
+  BulkUpdateItemsSchema,
   BundleCategoryListSchema,
   CreateItemSchema,
   ItemListSchema,
@@ -268,6 +271,34 @@ export const purchaseItemRoute = merchantRoute({
   responses: { 200: jsonContent(ItemSchema, "The item, with its stock after the purchase."), ...problemResponses(404, 409, 413, 415) },
 });
 
+const BULK_DESCRIPTION = "All or nothing: an unknown id is a 404 and an invalid entry a 400, each naming the id or entry, and nothing is written. Emits `item.updated` per item.";
+
+export const bulkUpdateItemsRoute = merchantRoute({
+  ...write,
+  method: "post",
+  path: `${ITEMS}bulk-update/`,
+  operationId: "bulkUpdateItems",
+  summary: "Bulk Update Items",
+  tags: itemTags,
+  specId: "MI9",
+  description: `Changes fields of up to 100 items or variants at once. ${BULK_DESCRIPTION}`,
+  request: { body: jsonBody(BulkUpdateItemsSchema) },
+  responses: { 200: jsonContent(BulkUpdateItemsResultSchema, "The items as they are now."), ...problemResponses(404, 409, 413, 415) },
+});
+
+export const bulkUpdateItemPricesRoute = merchantRoute({
+  ...write,
+  method: "post",
+  path: `${ITEMS}bulk-update-prices/`,
+  operationId: "bulkUpdateItemPrices",
+  summary: "Bulk Update Item Prices",
+  tags: itemTags,
+  specId: "MI10",
+  description: `Sets the prices of up to 100 items or variants at once. ${BULK_DESCRIPTION}`,
+  request: { body: jsonBody(BulkUpdateItemPricesSchema) },
+  responses: { 200: jsonContent(BulkUpdateItemsResultSchema, "The items as they are now."), ...problemResponses(404, 409, 413, 415) },
+});
+
 export const catalogueMerchantRouter = createRouter()
   .openapi(listModifierCategoriesRoute, async (c) => c.json(await listModifierCategories(serviceContext(c), new URL(c.req.url)), 200))
   .openapi(createModifierCategoryRoute, async (c) => c.json(await createModifierCategory(serviceContext(c), c.req.valid("json")), 201))
@@ -290,6 +321,8 @@ export const catalogueMerchantRouter = createRouter()
     return c.body(null, 204);
   })
   // Items after the categories: `/merchant/items/{item_id}/` would otherwise catch `modifiers`.
+  .openapi(bulkUpdateItemsRoute, async (c) => c.json(await bulkUpdateItems(serviceContext(c), c.req.valid("json").items), 200))
+  .openapi(bulkUpdateItemPricesRoute, async (c) => c.json(await bulkUpdateItems(serviceContext(c), c.req.valid("json").items), 200))
   .openapi(listItemsRoute, async (c) => c.json(await listItems(serviceContext(c), new URL(c.req.url)), 200))
   .openapi(createItemRoute, async (c) => c.json(await createItem(serviceContext(c), c.req.valid("json")), 201))
   .openapi(getItemRoute, async (c) => c.json(await getItem(serviceContext(c), c.req.valid("param").item_id), 200))

@@ -278,3 +278,58 @@ export const PurchaseItemSchema = z
   .strict()
   .refine((b) => b.qty !== undefined || b.reservation_id !== undefined, { message: "Give qty, or a reservation_id.", path: ["qty"] })
   .openapi("PurchaseItem");
+
+export const BULK_ITEMS_MAX = 100;
+const distinctIds = (entries: { id: number }[]) => new Set(entries.map((e) => e.id)).size === entries.length;
+
+export const BulkUpdateItemPricesSchema = z
+  .object({
+    items: z
+      .array(z.object({ id: z.number().int().positive(), price: money }).strict())
+      .min(1)
+      .max(BULK_ITEMS_MAX)
+      .refine(distinctIds, "Ids must not repeat.")
+      .openapi({ description: `1 to ${BULK_ITEMS_MAX} items or variants with their new prices.` }),
+  })
+  .strict()
+  .openapi("BulkUpdateItemPrices");
+
+const bulkItemFields = z
+  .object({
+    name_en: nameText,
+    name_ar: nameText,
+    description_en: z.string().max(5000),
+    description_ar: z.string().max(5000),
+    price: money,
+    stock_qty: z.number().int().min(0).max(1_000_000_000),
+    ordering,
+    is_plan_only: z.boolean(),
+    is_plan_enabled: z.boolean(),
+    off_days: z.array(z.enum(WEEKDAYS)).max(7).refine((d) => new Set(d).size === d.length, "Days must not repeat."),
+    off_dates: z.array(isoDate).max(366),
+    served_from_date: isoDate,
+    served_to_date: isoDate,
+    served_from_time: timeOfDay,
+    served_to_time: timeOfDay,
+    weight: z.number().min(0).max(1_000_000),
+  })
+  .partial();
+
+export const BulkUpdateItemsSchema = z
+  .object({
+    items: z
+      .array(
+        bulkItemFields
+          .extend({ id: z.number().int().positive() })
+          .strict()
+          .refine((e) => Object.keys(e).length > 1, { message: "Give at least one field to change besides id." }),
+      )
+      .min(1)
+      .max(BULK_ITEMS_MAX)
+      .refine(distinctIds, "Ids must not repeat.")
+      .openapi({ description: `1 to ${BULK_ITEMS_MAX} items or variants, each with the fields to change (links and variants change through Update Item).` }),
+  })
+  .strict()
+  .openapi("BulkUpdateItems");
+
+export const BulkUpdateItemsResultSchema = z.object({ count: z.number().int(), results: z.array(ItemSchema) }).openapi("BulkUpdateItemsResult");
