@@ -201,7 +201,7 @@ async function main() {
   run("npx", ["tsx", "scripts/seed.ts"]);
   const token = randomToken(TOKEN_PREFIX);
   executeLocal(`INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, created_at)
-    VALUES (1, 'bench', ${lit(await sha256Hex(token))}, ${lit(token.slice(0, 10))}, '["can_read_order","can_write_order","can_update_app_config","can_retrieve_app_config"]', ${lit(new Date().toISOString())});`);
+    VALUES (1, 'bench', ${lit(await sha256Hex(token))}, ${lit(token.slice(0, 10))}, '["can_read_order","can_write_order","can_read_item","can_update_app_config","can_retrieve_app_config"]', ${lit(new Date().toISOString())});`);
 
   log("measuring what emitting an event adds to a write (real emit(), local D1 in this process)");
   const emitRows = await measureEmit();
@@ -235,6 +235,17 @@ async function main() {
       SCENARIOS.forEach((sc, j) => rows.push({ scenario: sc.name, tickets: total, matched: matched[j]!, r: m.lists[j]!, bare: m.bare }));
     }
 
+    log("growing the catalogue to 10,000 items and measuring List Items");
+    executeLocal(`INSERT INTO items (app_id, type, service_type, sku, price_minor, name_en, name_ar, stock_qty, ordering)
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+      SELECT 1, CASE i % 3 WHEN 0 THEN 'product' WHEN 1 THEN 'service' ELSE 'ticket' END, 'pickup', 'BENCH-' || i, 1000 + i % 500,
+        'Bench item ' || i, 'صنف ' || i, i % 50, i FROM n;
+      INSERT INTO item_modifier_categories (app_id, item_id, category_id) SELECT 1, id, 1 FROM items WHERE sku LIKE 'BENCH-%' AND id % 2 = 0;
+      INSERT INTO item_category_links (app_id, item_id, category_id) SELECT 1, id, 1 FROM items WHERE sku LIKE 'BENCH-%';`);
+    const itemsUrl = `http://127.0.0.1:${API_PORT}/order/v1/merchant/items/?type=product&order_by=-price&page_size=20`;
+    const itemRun = await measure({ bare: bareUrl, lists: [itemsUrl] }, headers);
+    const itemRow = { r: itemRun.lists[0]!, bare: itemRun.bare };
+
     log("delivering 1,000 events to a local receiver");
     const deliveries = await measureDeliveries(headers);
 
@@ -265,6 +276,14 @@ async function main() {
       "",
       "Goal: p50 at 100,000 tickets within 1.5x of its p50 at 1,000. Measured:",
       ...growth,
+      "",
+      "## List Items",
+      "",
+      "10,000 items in the store (half offering a modifier category, all in a category): `GET /order/v1/merchant/items/?type=product&order_by=-price&page_size=20`, each result the full Item object (variants, modifiers, images, discount, stock).",
+      "",
+      "| scenario | req/s | p50 | p99 | bare req/s | bare p50 | req/s vs bare | p50 vs bare | errors |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+      `| List Items, 10,000 items | ${fmt(itemRow.r.rps)} | ${itemRow.r.p50} | ${itemRow.r.p99} | ${fmt(itemRow.bare.rps)} | ${itemRow.bare.p50} | ${fmt(itemRow.r.rps / itemRow.bare.rps)} | ${fmt(itemRow.r.p50 / Math.max(itemRow.bare.p50, 0.001))} | ${itemRow.r.non2xx} |`,
       "",
       "## Events and webhooks",
       "",

@@ -76,7 +76,21 @@ insert("item_discounts", { id: 1, ...audit(1), item_id: 1, kind: "percentage", v
 insert("item_bundle_categories", { app_id: 1, item_id: 1, bundle_category_id: 1 });
 
 // App 2: another tenant's catalogue.
-item(101, 2, { sku: "ZOO", price_minor: 3_000, name_en: "Zoo entry", name_ar: "دخول حديقة الحيوان", stock_qty: 100 });
+insert("modifier_categories", { id: 101, ...audit(2, 1), name_en: "Visitor", name_ar: "الزائر" });
+insert("modifier_values", { id: 101, ...audit(2, 1), category_id: 101, name_en: "Adult", name_ar: "بالغ" });
+insert("modifier_values", { id: 102, ...audit(2, 2), category_id: 101, name_en: "Child", name_ar: "طفل" });
+insert("item_categories", { id: 101, ...audit(2), name_en: "Family outings", name_ar: "نزهات عائلية" });
+insert("bundle_categories", { id: 101, ...audit(2), name_en: "Extras", name_ar: "إضافات", is_optional: 1, min_selections: 0, max_selections: 3 });
+item(101, 2, { sku: "ZOO", price_minor: 3_000, name_en: "Zoo entry", name_ar: "دخول حديقة الحيوان", stock_qty: 100, varies_on_id: 101 });
+item(102, 2, { parent_id: 101, sku: "ZOO-ADULT", price_minor: 3_000, name_en: "Zoo entry, adult", name_ar: "دخول حديقة الحيوان، بالغ", stock_qty: 80, variant_title_en: "Adult", variant_title_ar: "بالغ" });
+item(103, 2, { parent_id: 101, sku: "ZOO-CHILD", price_minor: 1_500, name_en: "Zoo entry, child", name_ar: "دخول حديقة الحيوان، طفل", stock_qty: 60, variant_title_en: "Child", variant_title_ar: "طفل" });
+item(104, 2, { sku: "AQUARIUM", price_minor: 4_500, name_en: "Aquarium entry", name_ar: "دخول الأحواض المائية", stock_qty: 200 });
+insert("item_modifier_categories", { app_id: 2, item_id: 101, category_id: 101 });
+insert("variant_modifier_values", { app_id: 2, item_id: 102, value_id: 101 });
+insert("variant_modifier_values", { app_id: 2, item_id: 103, value_id: 102 });
+insert("item_category_links", { app_id: 2, item_id: 101, category_id: 101 });
+insert("item_category_links", { app_id: 2, item_id: 104, category_id: 101 });
+insert("item_bundle_categories", { app_id: 2, item_id: 101, bundle_category_id: 101 });
 
 const customers: [string, string, string][] = [
   ["Sara Al-Qahtani", "sara@example.com", "+966501110001"],
