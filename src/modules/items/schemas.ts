@@ -294,24 +294,13 @@ export const BulkUpdateItemPricesSchema = z
   .strict()
   .openapi("BulkUpdateItemPrices");
 
+/** The scalar fields of an item, as bulk updates change them (links and variants go through Update Item). */
 const bulkItemFields = z
-  .object({
-    name_en: nameText,
-    name_ar: nameText,
-    description_en: z.string().max(5000),
-    description_ar: z.string().max(5000),
-    price: money,
-    stock_qty: z.number().int().min(0).max(1_000_000_000),
-    ordering,
-    is_plan_only: z.boolean(),
-    is_plan_enabled: z.boolean(),
-    off_days: z.array(z.enum(WEEKDAYS)).max(7).refine((d) => new Set(d).size === d.length, "Days must not repeat."),
-    off_dates: z.array(isoDate).max(366),
-    served_from_date: isoDate,
-    served_to_date: isoDate,
-    served_from_time: timeOfDay,
-    served_to_time: timeOfDay,
-    weight: z.number().min(0).max(1_000_000),
+  .object(itemFields)
+  .pick({
+    name_en: true, name_ar: true, description_en: true, description_ar: true, price: true, stock_qty: true, ordering: true,
+    is_plan_only: true, is_plan_enabled: true, off_days: true, off_dates: true,
+    served_from_date: true, served_to_date: true, served_from_time: true, served_to_time: true, weight: true,
   })
   .partial();
 

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { toMajor } from "../../core/money";
 import { inList } from "../../core/sql";
 import { nowIso } from "../../core/time";
+import { bundleCategoryView } from "./bundle-categories";
 import type { Item, Variant } from "./schemas";
 import {
   bundleCategories,
@@ -148,16 +149,7 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
       .map((l) => bundlesById.get(l.bundleCategoryId))
       .filter((b) => b !== undefined)
       .sort((a, b) => a.ordering - b.ordering || a.id - b.id)
-      .map((b) => ({
-      id: b.id,
-      name_en: b.nameEn,
-      name_ar: b.nameAr,
-      is_selectable: b.isSelectable,
-      is_optional: b.isOptional,
-      min_selections: b.minSelections,
-      max_selections: b.maxSelections,
-      ordering: b.ordering,
-    })),
+      .map(bundleCategoryView),
     plan_config: row.planConfig ?? null,
     off_days: row.offDays,
     off_dates: row.offDates,
