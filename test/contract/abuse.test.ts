@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../src/core/permissions";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { createPlainItem, createTicketsFor, createWebhookFor, db, ensureTenant, tokenFor } from "../helpers/factories";
-import { bundleCategories, modifierCategories, modifierValues } from "../../src/modules/items/tables";
+import { bundleCategories, itemCategories, modifierCategories, modifierValues } from "../../src/modules/items/tables";
 import { deref, minimalValue, openApiDocument, operations, validate, type JsonSchema, type Operation } from "../helpers/openapi";
 import { call } from "../helpers/request";
 
@@ -27,7 +27,7 @@ afterAll(() => {
   console.info(`contract suite: ${all.length} operations in the document, ${guarded.length} protected; ${cases} abuse cases sent`);
 });
 
-type Fixtures = { bTicket: { id: number; token: string }; bWebhook: { id: number; url: string }; bModifier: number; bBundle: number; bItem: number };
+type Fixtures = { bTicket: { id: number; token: string }; bWebhook: { id: number; url: string }; bModifier: number; bBundle: number; bItem: number; bCategory: number };
 let fx: Fixtures;
 
 beforeAll(async () => {
@@ -39,7 +39,8 @@ beforeAll(async () => {
   const [bModifier] = await db().insert(modifierCategories).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
   await db().insert(modifierValues).values({ appId: B, categoryId: bModifier!.id, nameEn: MARKER, nameAr: MARKER });
   const [bBundle] = await db().insert(bundleCategories).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
-  fx = { bTicket: bTicket!, bWebhook, bModifier: bModifier!.id, bBundle: bBundle!.id, bItem: bItem.id };
+  const [bCategory] = await db().insert(itemCategories).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
+  fx = { bTicket: bTicket!, bWebhook, bModifier: bModifier!.id, bBundle: bBundle!.id, bItem: bItem.id, bCategory: bCategory!.id };
 });
 
 /**
@@ -75,6 +76,11 @@ const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: un
   deleteItem: (f) => ({ path: { item_id: String(f.bItem) } }),
   reserveItem: (f) => ({ path: { item_id: String(f.bItem) }, body: { qty: 1 } }),
   purchaseItem: (f) => ({ path: { item_id: String(f.bItem) }, body: { qty: 1 } }),
+  listItemCategories: (f) => ({ query: `?id=${f.bCategory}` }),
+  getItemCategory: (f) => ({ path: { category_id: String(f.bCategory) } }),
+  createItemCategory: () => ({ body: { name_en: "Drinks", name_ar: "مشروبات" } }),
+  updateItemCategory: (f) => ({ path: { category_id: String(f.bCategory) }, body: { name_en: "Taken" } }),
+  deleteItemCategory: (f) => ({ path: { category_id: String(f.bCategory) } }),
   bulkUpdateItems: (f) => ({ body: { items: [{ id: f.bItem, name_en: "Taken" }] } }),
   bulkUpdateItemPrices: (f) => ({ body: { items: [{ id: f.bItem, price: 0 }] } }),
 };

@@ -126,3 +126,31 @@ describe("Bundle categories", () => {
     expect(await problem(res)).toMatchObject({ code: "bundle_category_in_use", items: [full.item.id] });
   });
 });
+
+describe("Item categories", () => {
+  const CATS = "/order/v1/merchant/items/categories/";
+  it("creates, reads, lists, updates and deletes, and items show the ids", async () => {
+    const res = await as1(CATS, { method: "POST", body: { name_en: "Drinks", name_ar: "مشروبات", ordering: 2 } });
+    expect(res.status).toBe(201);
+    const cat = await json(res);
+    expect(cat).toEqual({ id: expect.any(Number), name_en: "Drinks", name_ar: "مشروبات", ordering: 2, created_at: expect.stringMatching(/Z$/) });
+    expect(await json(await as1(`${CATS}${cat.id}/`))).toEqual(cat);
+    expect((await json(await as1(`${CATS}?search=${encodeURIComponent("مشروب")}&id=${cat.id}`))).count).toBe(1);
+    expect(await json(await as1(`${CATS}${cat.id}/`, { method: "PATCH", body: { name_en: "Cold drinks" } }))).toMatchObject({ name_en: "Cold drinks", name_ar: "مشروبات" });
+    const item = await json(await as1("/order/v1/merchant/items/", { method: "POST", body: { type: "product", service_type: "pickup", sku: `CAT-${Date.now()}`, price: 3, name_en: "Juice", name_ar: "عصير", categories: [cat.id] } }));
+    expect(item.categories).toEqual([cat.id]);
+    const inUse = await as1(`${CATS}${cat.id}/`, { method: "DELETE" });
+    expect(inUse.status).toBe(409);
+    expect(await problem(inUse)).toMatchObject({ code: "item_category_in_use", items: [item.id] });
+    await as1(`/order/v1/merchant/items/${item.id}/`, { method: "PATCH", body: { categories: [] } });
+    expect((await as1(`${CATS}${cat.id}/`, { method: "DELETE" })).status).toBe(204);
+    expect((await as1(`${CATS}${cat.id}/`)).status).toBe(404);
+    for (const t of ["created", "updated", "deleted"]) expect(await eventsFor(`item_category.${t}`, cat.id)).toBe(1);
+  });
+
+  it("400 for blank names and unknown fields", async () => {
+    const res = await as1(CATS, { method: "POST", body: { name_en: "", name_ar: "س", colour: "red" } });
+    expect(res.status).toBe(400);
+    expect(Object.keys((await problem(res)).errors!).sort()).toEqual(["colour", "name_en"]);
+  });
+});

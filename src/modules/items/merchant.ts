@@ -17,13 +17,18 @@ import {
   listModifierCategories,
   updateModifierCategory,
 } from "./modifier-categories";
+import { ITEM_CATEGORY_LIST, createItemCategory, deleteItemCategory, getItemCategory, listItemCategories, updateItemCategory } from "./item-categories";
 import { ITEM_LIST, bulkUpdateItems, createItem, deleteItem, getItem, listItems, purchaseItem, reserveItem, updateItem } from "./catalogue";
 import {
   BulkUpdateItemPricesSchema,
   BulkUpdateItemsResultSchema,
   BulkUpdateItemsSchema,
   BundleCategoryListSchema,
+  CreateItemCategorySchema,
   CreateItemSchema,
+  ItemCategoryListSchema,
+  ItemCategorySchema,
+  UpdateItemCategorySchema,
   ItemListSchema,
   ItemSchema,
   PurchaseItemSchema,
@@ -177,6 +182,71 @@ export const deleteBundleCategoryRoute = merchantRoute({
   responses: { 204: { description: "Deleted." }, ...problemResponses(404, 409) },
 });
 
+// ---- item categories (4.9) ----
+const categoryTags = ["Item categories"];
+const CATEGORIES = "/merchant/items/categories/";
+
+export const listItemCategoriesRoute = merchantRoute({
+  ...read,
+  method: "get",
+  path: CATEGORIES,
+  operationId: "listItemCategories",
+  summary: "List Item Categories",
+  tags: categoryTags,
+  specId: "MI11",
+  request: { query: listQuerySchema(ITEM_CATEGORY_LIST) },
+  responses: { 200: jsonContent(ItemCategoryListSchema, "A page of item categories.") },
+});
+
+export const getItemCategoryRoute = merchantRoute({
+  ...read,
+  method: "get",
+  path: `${CATEGORIES}{category_id}/`,
+  operationId: "getItemCategory",
+  summary: "Item Category Details",
+  tags: categoryTags,
+  specId: "MI11",
+  request: { params: categoryId },
+  responses: { 200: jsonContent(ItemCategorySchema, "The item category."), ...problemResponses(404) },
+});
+
+export const createItemCategoryRoute = merchantRoute({
+  ...write,
+  method: "post",
+  path: CATEGORIES,
+  operationId: "createItemCategory",
+  summary: "Create Item Category",
+  tags: categoryTags,
+  specId: "MI11",
+  request: { body: jsonBody(CreateItemCategorySchema) },
+  responses: { 201: jsonContent(ItemCategorySchema, "The new item category."), ...problemResponses(413, 415) },
+});
+
+export const updateItemCategoryRoute = merchantRoute({
+  ...write,
+  method: "patch",
+  path: `${CATEGORIES}{category_id}/`,
+  operationId: "updateItemCategory",
+  summary: "Update Item Category",
+  tags: categoryTags,
+  specId: "MI11",
+  request: { params: categoryId, body: jsonBody(UpdateItemCategorySchema) },
+  responses: { 200: jsonContent(ItemCategorySchema, "The item category as it is now."), ...problemResponses(404, 413, 415) },
+});
+
+export const deleteItemCategoryRoute = merchantRoute({
+  ...write,
+  method: "delete",
+  path: `${CATEGORIES}{category_id}/`,
+  operationId: "deleteItemCategory",
+  summary: "Delete Item Category",
+  tags: categoryTags,
+  specId: "MI11",
+  description: IN_USE,
+  request: { params: categoryId },
+  responses: { 204: { description: "Deleted." }, ...problemResponses(404, 409) },
+});
+
 // ---- items ----
 const itemTags = ["Items"];
 const itemId = idParam("item_id");
@@ -318,6 +388,14 @@ export const catalogueMerchantRouter = createRouter()
   )
   .openapi(deleteBundleCategoryRoute, async (c) => {
     await deleteBundleCategory(serviceContext(c), c.req.valid("param").category_id);
+    return c.body(null, 204);
+  })
+  .openapi(listItemCategoriesRoute, async (c) => c.json(await listItemCategories(serviceContext(c), new URL(c.req.url)), 200))
+  .openapi(createItemCategoryRoute, async (c) => c.json(await createItemCategory(serviceContext(c), c.req.valid("json")), 201))
+  .openapi(getItemCategoryRoute, async (c) => c.json(await getItemCategory(serviceContext(c), c.req.valid("param").category_id), 200))
+  .openapi(updateItemCategoryRoute, async (c) => c.json(await updateItemCategory(serviceContext(c), c.req.valid("param").category_id, c.req.valid("json")), 200))
+  .openapi(deleteItemCategoryRoute, async (c) => {
+    await deleteItemCategory(serviceContext(c), c.req.valid("param").category_id);
     return c.body(null, 204);
   })
   // Items after the categories: `/merchant/items/{item_id}/` would otherwise catch `modifiers`.

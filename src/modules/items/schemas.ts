@@ -322,3 +322,15 @@ export const BulkUpdateItemsSchema = z
   .openapi("BulkUpdateItems");
 
 export const BulkUpdateItemsResultSchema = z.object({ count: z.number().int(), results: z.array(ItemSchema) }).openapi("BulkUpdateItemsResult");
+
+export const ItemCategorySchema = z
+  .object({ id: z.number().int(), name_en: z.string(), name_ar: z.string(), ordering: z.number().int(), created_at: z.string().openapi({ format: "date-time" }) })
+  .openapi("ItemCategory");
+export const ItemCategoryListSchema = envelopeSchema(ItemCategorySchema, "ItemCategoryList");
+export const CreateItemCategorySchema = z.object({ name_en: nameText, name_ar: nameText, ordering: ordering.optional() }).strict().openapi("CreateItemCategory");
+export const UpdateItemCategorySchema = z
+  .object({ name_en: nameText, name_ar: nameText, ordering })
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: "Give at least one field to change.", path: ["body"] })
+  .openapi("UpdateItemCategory");
