@@ -81,6 +81,13 @@ const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: un
   createItemCategory: () => ({ body: { name_en: "Drinks", name_ar: "مشروبات" } }),
   updateItemCategory: (f) => ({ path: { category_id: String(f.bCategory) }, body: { name_en: "Taken" } }),
   deleteItemCategory: (f) => ({ path: { category_id: String(f.bCategory) } }),
+  getItemDiscount: (f) => ({ path: { item_id: String(f.bItem) } }),
+  createItemDiscount: (f) => ({ path: { item_id: String(f.bItem) }, body: { kind: "percentage", value: 10 } }),
+  updateItemDiscount: (f) => ({ path: { item_id: String(f.bItem) }, body: { value: 5 } }),
+  deleteItemDiscount: (f) => ({ path: { item_id: String(f.bItem) } }),
+  createItemImage: (f) => ({ path: { item_id: String(f.bItem) }, body: { url: "https://cdn.example.com/a.jpg" } }),
+  updateItemImage: (f) => ({ path: { item_id: String(f.bItem), image_id: "1" }, body: { alt_en: "x" } }),
+  deleteItemImage: (f) => ({ path: { item_id: String(f.bItem), image_id: "1" } }),
   bulkUpdateItems: (f) => ({ body: { items: [{ id: f.bItem, name_en: "Taken" }] } }),
   bulkUpdateItemPrices: (f) => ({ body: { items: [{ id: f.bItem, price: 0 }] } }),
 };

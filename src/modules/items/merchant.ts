@@ -1,6 +1,7 @@
 import { serviceContext } from "../../core/context";
 import { listQuerySchema } from "../../core/listing";
-import { createRouter, idParam, jsonBody, jsonContent, merchantRoute, problemResponses } from "../../core/openapi";
+import { createRouter, idParam, jsonBody, jsonContent, merchantRoute, problemResponses, z } from "../../core/openapi";
+import { addImage, createDiscount, deleteDiscount, deleteImage, getDiscount, updateDiscount, updateImage } from "./discounts-images";
 import {
   BUNDLE_CATEGORY_LIST,
   createBundleCategory,
@@ -24,6 +25,12 @@ import {
   BulkUpdateItemsResultSchema,
   BulkUpdateItemsSchema,
   BundleCategoryListSchema,
+  CreateDiscountSchema,
+  CreateItemImageSchema,
+  DiscountSchema,
+  ItemImageSchema,
+  UpdateDiscountSchema,
+  UpdateItemImageSchema,
   CreateItemCategorySchema,
   CreateItemSchema,
   ItemCategoryListSchema,
@@ -341,6 +348,49 @@ export const purchaseItemRoute = merchantRoute({
   responses: { 200: jsonContent(ItemSchema, "The item, with its stock after the purchase."), ...problemResponses(404, 409, 413, 415) },
 });
 
+// ---- an item's discount and images (4.9) ----
+const imageIds = z.object({ ...itemId.shape, ...idParam("image_id").shape });
+const DISCOUNT = `${ITEMS}{item_id}/discount/`;
+const IMAGES = `${ITEMS}{item_id}/images/`;
+
+export const getDiscountRoute = merchantRoute({
+  ...read, method: "get", path: DISCOUNT, operationId: "getItemDiscount", summary: "Item Discount Details", tags: itemTags, specId: "MI14",
+  request: { params: itemId },
+  responses: { 200: jsonContent(DiscountSchema, "The item's discount."), ...problemResponses(404) },
+});
+export const createDiscountRoute = merchantRoute({
+  ...write, method: "post", path: DISCOUNT, operationId: "createItemDiscount", summary: "Create Item Discount", tags: itemTags, specId: "MI14",
+  description: "Gives an item or variant its discount (one per item; a second is 409 `discount_exists`). The Item's `discount` object is computed from it.",
+  request: { params: itemId, body: jsonBody(CreateDiscountSchema) },
+  responses: { 201: jsonContent(DiscountSchema, "The discount."), ...problemResponses(404, 409, 413, 415) },
+});
+export const updateDiscountRoute = merchantRoute({
+  ...write, method: "patch", path: DISCOUNT, operationId: "updateItemDiscount", summary: "Update Item Discount", tags: itemTags, specId: "MI14",
+  request: { params: itemId, body: jsonBody(UpdateDiscountSchema) },
+  responses: { 200: jsonContent(DiscountSchema, "The discount as it is now."), ...problemResponses(404, 413, 415) },
+});
+export const deleteDiscountRoute = merchantRoute({
+  ...write, method: "delete", path: DISCOUNT, operationId: "deleteItemDiscount", summary: "Delete Item Discount", tags: itemTags, specId: "MI14",
+  request: { params: itemId },
+  responses: { 204: { description: "Deleted." }, ...problemResponses(404) },
+});
+export const addImageRoute = merchantRoute({
+  ...write, method: "post", path: IMAGES, operationId: "createItemImage", summary: "Create Item Image", tags: itemTags, specId: "MI13",
+  description: "Adds an image (an https URL) to an item or variant; at most 20 (409 `too_many_images`).",
+  request: { params: itemId, body: jsonBody(CreateItemImageSchema) },
+  responses: { 201: jsonContent(ItemImageSchema, "The image."), ...problemResponses(404, 409, 413, 415) },
+});
+export const updateImageRoute = merchantRoute({
+  ...write, method: "patch", path: `${IMAGES}{image_id}/`, operationId: "updateItemImage", summary: "Update Item Image", tags: itemTags, specId: "MI13",
+  request: { params: imageIds, body: jsonBody(UpdateItemImageSchema) },
+  responses: { 200: jsonContent(ItemImageSchema, "The image as it is now."), ...problemResponses(404, 413, 415) },
+});
+export const deleteImageRoute = merchantRoute({
+  ...write, method: "delete", path: `${IMAGES}{image_id}/`, operationId: "deleteItemImage", summary: "Delete Item Image", tags: itemTags, specId: "MI13",
+  request: { params: imageIds },
+  responses: { 204: { description: "Deleted." }, ...problemResponses(404) },
+});
+
 const BULK_DESCRIPTION = "All or nothing: an unknown id is a 404 and an invalid entry a 400, each naming the id or entry, and nothing is written. Emits `item.updated` per item.";
 
 export const bulkUpdateItemsRoute = merchantRoute({
@@ -410,4 +460,21 @@ export const catalogueMerchantRouter = createRouter()
     return c.body(null, 204);
   })
   .openapi(reserveItemRoute, async (c) => c.json(await reserveItem(serviceContext(c), c.req.valid("param").item_id, c.req.valid("json")), 201))
-  .openapi(purchaseItemRoute, async (c) => c.json(await purchaseItem(serviceContext(c), c.req.valid("param").item_id, c.req.valid("json")), 200));
+  .openapi(purchaseItemRoute, async (c) => c.json(await purchaseItem(serviceContext(c), c.req.valid("param").item_id, c.req.valid("json")), 200))
+  .openapi(getDiscountRoute, async (c) => c.json(await getDiscount(serviceContext(c), c.req.valid("param").item_id), 200))
+  .openapi(createDiscountRoute, async (c) => c.json(await createDiscount(serviceContext(c), c.req.valid("param").item_id, c.req.valid("json")), 201))
+  .openapi(updateDiscountRoute, async (c) => c.json(await updateDiscount(serviceContext(c), c.req.valid("param").item_id, c.req.valid("json")), 200))
+  .openapi(deleteDiscountRoute, async (c) => {
+    await deleteDiscount(serviceContext(c), c.req.valid("param").item_id);
+    return c.body(null, 204);
+  })
+  .openapi(addImageRoute, async (c) => c.json(await addImage(serviceContext(c), c.req.valid("param").item_id, c.req.valid("json")), 201))
+  .openapi(updateImageRoute, async (c) => {
+    const { item_id, image_id } = c.req.valid("param");
+    return c.json(await updateImage(serviceContext(c), item_id, image_id, c.req.valid("json")), 200);
+  })
+  .openapi(deleteImageRoute, async (c) => {
+    const { item_id, image_id } = c.req.valid("param");
+    await deleteImage(serviceContext(c), item_id, image_id);
+    return c.body(null, 204);
+  });
