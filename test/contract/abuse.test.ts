@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../src/core/permissions";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { createPlainItem, createTicketsFor, createWebhookFor, db, ensureTenant, tokenFor } from "../helpers/factories";
-import { bundleCategories, itemCategories, modifierCategories, modifierValues } from "../../src/modules/items/tables";
+import { bundleCategories, itemCategories, itemConfig, itemTags, modifierCategories, modifierValues } from "../../src/modules/items/tables";
 import { deref, minimalValue, openApiDocument, operations, validate, type JsonSchema, type Operation } from "../helpers/openapi";
 import { call } from "../helpers/request";
 
@@ -27,7 +27,7 @@ afterAll(() => {
   console.info(`contract suite: ${all.length} operations in the document, ${guarded.length} protected; ${cases} abuse cases sent`);
 });
 
-type Fixtures = { bTicket: { id: number; token: string }; bWebhook: { id: number; url: string }; bModifier: number; bBundle: number; bItem: number; bCategory: number };
+type Fixtures = { bTicket: { id: number; token: string }; bWebhook: { id: number; url: string }; bModifier: number; bBundle: number; bItem: number; bCategory: number; bTag: number };
 let fx: Fixtures;
 
 beforeAll(async () => {
@@ -40,7 +40,9 @@ beforeAll(async () => {
   await db().insert(modifierValues).values({ appId: B, categoryId: bModifier!.id, nameEn: MARKER, nameAr: MARKER });
   const [bBundle] = await db().insert(bundleCategories).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
   const [bCategory] = await db().insert(itemCategories).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
-  fx = { bTicket: bTicket!, bWebhook, bModifier: bModifier!.id, bBundle: bBundle!.id, bItem: bItem.id, bCategory: bCategory!.id };
+  const [bTag] = await db().insert(itemTags).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
+  await db().insert(itemConfig).values({ appId: B, reservationMinutes: 59, maxReservationQty: 999, modifiedAt: new Date().toISOString() });
+  fx = { bTicket: bTicket!, bWebhook, bModifier: bModifier!.id, bBundle: bBundle!.id, bItem: bItem.id, bCategory: bCategory!.id, bTag: bTag!.id };
 });
 
 /**
@@ -88,6 +90,13 @@ const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: un
   createItemImage: (f) => ({ path: { item_id: String(f.bItem) }, body: { url: "https://cdn.example.com/a.jpg" } }),
   updateItemImage: (f) => ({ path: { item_id: String(f.bItem), image_id: "1" }, body: { alt_en: "x" } }),
   deleteItemImage: (f) => ({ path: { item_id: String(f.bItem), image_id: "1" } }),
+  listItemTags: (f) => ({ query: `?id=${f.bTag}` }),
+  createItemTag: () => ({ body: { name_en: "New", name_ar: "جديد" } }),
+  updateItemTag: (f) => ({ path: { tag_id: String(f.bTag) }, body: { name_en: "Taken" } }),
+  deleteItemTag: (f) => ({ path: { tag_id: String(f.bTag) } }),
+  // Tenant B's settings (59 minutes, 999 units) must not show to A.
+  getItemConfig: () => ({}),
+  updateItemConfig: () => ({ body: { reservation_minutes: 20 } }),
   bulkUpdateItems: (f) => ({ body: { items: [{ id: f.bItem, name_en: "Taken" }] } }),
   bulkUpdateItemPrices: (f) => ({ body: { items: [{ id: f.bItem, price: 0 }] } }),
 };
@@ -198,6 +207,7 @@ describe.each(guarded)("$method $path", ({ path, method, op }) => {
     expect([200, 201, 204, 403, 404], `${where}: ${res.status} ${text}`).toContain(res.status);
     expect(text).not.toContain(MARKER);
     expect(text).not.toContain("private@tenant-b.example");
+    expect(text).not.toContain('"max_reservation_qty":999');
     await conforms(where, op, res);
   });
 

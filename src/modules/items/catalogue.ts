@@ -10,6 +10,7 @@ import { nowIso } from "../../core/time";
 import { emit, eventPayloadSql, newEvent, newEventId } from "../../events/outbox";
 import type { CreateItemSchema, Item, PurchaseItemSchema, ReserveItemSchema, UpdateItemSchema } from "./schemas";
 import { loadItems } from "./service";
+import { readItemConfig } from "./tags-config";
 import {
   bundleCategories,
   itemBundleCategories,
@@ -244,8 +245,12 @@ const heldSql = (itemId: number, at: string, except?: number) =>
  */
 export async function reserveItem(ctx: ServiceContext, id: number, input: z.infer<typeof ReserveItemSchema>) {
   const item = await found(ctx, id, { variantsToo: true });
+  const config = await readItemConfig(ctx.db, ctx.appId);
+  if (input.qty > config.max_reservation_qty) {
+    throw ApiError.validation({ qty: [`At most ${config.max_reservation_qty} units a reservation in this store (Item Config).`] });
+  }
   const at = nowIso();
-  const expiresAt = new Date(Date.now() + input.minutes * 60_000).toISOString();
+  const expiresAt = new Date(Date.now() + (input.minutes ?? config.reservation_minutes) * 60_000).toISOString();
   const rows = await ctx.db.all<{ id: number }>(sql`INSERT INTO item_reservations (app_id, item_id, qty, expires_at, created_at)
     SELECT ${ctx.appId}, ${item.id}, ${input.qty}, ${expiresAt}, ${at}
     WHERE (SELECT stock_qty FROM items WHERE id = ${item.id} AND is_deleted = 0) - ${heldSql(item.id, at)} >= ${input.qty}

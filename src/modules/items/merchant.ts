@@ -1,6 +1,7 @@
 import { serviceContext } from "../../core/context";
 import { listQuerySchema } from "../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent, merchantRoute, problemResponses, z } from "../../core/openapi";
+import { ITEM_TAG_LIST, createItemTag, deleteItemTag, listItemTags, readItemConfig, updateItemConfig, updateItemTag } from "./tags-config";
 import { addImage, createDiscount, deleteDiscount, deleteImage, getDiscount, updateDiscount, updateImage } from "./discounts-images";
 import {
   BUNDLE_CATEGORY_LIST,
@@ -25,6 +26,12 @@ import {
   BulkUpdateItemsResultSchema,
   BulkUpdateItemsSchema,
   BundleCategoryListSchema,
+  CreateItemTagSchema,
+  ItemConfigSchema,
+  ItemTagListSchema,
+  ItemTagSchema,
+  UpdateItemConfigSchema,
+  UpdateItemTagSchema,
   CreateDiscountSchema,
   CreateItemImageSchema,
   DiscountSchema,
@@ -254,6 +261,45 @@ export const deleteItemCategoryRoute = merchantRoute({
   responses: { 204: { description: "Deleted." }, ...problemResponses(404, 409) },
 });
 
+// ---- item tags and item config (4.9) ----
+const TAGS = "/merchant/items/tags/";
+const tagId = idParam("tag_id");
+const tagTags = ["Item tags"];
+
+export const listItemTagsRoute = merchantRoute({
+  ...read, method: "get", path: TAGS, operationId: "listItemTags", summary: "List Item Tags", tags: tagTags, specId: "MI12",
+  request: { query: listQuerySchema(ITEM_TAG_LIST) },
+  responses: { 200: jsonContent(ItemTagListSchema, "A page of item tags.") },
+});
+export const createItemTagRoute = merchantRoute({
+  ...write, method: "post", path: TAGS, operationId: "createItemTag", summary: "Create Item Tag", tags: tagTags, specId: "MI12",
+  request: { body: jsonBody(CreateItemTagSchema) },
+  responses: { 201: jsonContent(ItemTagSchema, "The new tag."), ...problemResponses(413, 415) },
+});
+export const updateItemTagRoute = merchantRoute({
+  ...write, method: "patch", path: `${TAGS}{tag_id}/`, operationId: "updateItemTag", summary: "Update Item Tag", tags: tagTags, specId: "MI12",
+  request: { params: tagId, body: jsonBody(UpdateItemTagSchema) },
+  responses: { 200: jsonContent(ItemTagSchema, "The tag as it is now."), ...problemResponses(404, 413, 415) },
+});
+export const deleteItemTagRoute = merchantRoute({
+  ...write, method: "delete", path: `${TAGS}{tag_id}/`, operationId: "deleteItemTag", summary: "Delete Item Tag", tags: tagTags, specId: "MI12",
+  request: { params: tagId },
+  responses: { 204: { description: "Deleted." }, ...problemResponses(404) },
+});
+
+const CONFIG = "/merchant/items/config/";
+export const getItemConfigRoute = merchantRoute({
+  ...read, method: "get", path: CONFIG, operationId: "getItemConfig", summary: "Item Config", tags: ["Items"], specId: "MI1",
+  description: "The store's catalogue settings (defaults until changed).",
+  responses: { 200: jsonContent(ItemConfigSchema, "The settings.") },
+});
+export const updateItemConfigRoute = merchantRoute({
+  ...write, method: "post", path: CONFIG, operationId: "updateItemConfig", summary: "Update Item Config", tags: ["Items"], specId: "MI1",
+  description: "Changes some of the settings (POST, as the peer does); the others keep their values.",
+  request: { body: jsonBody(UpdateItemConfigSchema) },
+  responses: { 200: jsonContent(ItemConfigSchema, "The settings as they are now."), ...problemResponses(413, 415) },
+});
+
 // ---- items ----
 const itemTags = ["Items"];
 const itemId = idParam("item_id");
@@ -448,6 +494,15 @@ export const catalogueMerchantRouter = createRouter()
     await deleteItemCategory(serviceContext(c), c.req.valid("param").category_id);
     return c.body(null, 204);
   })
+  .openapi(listItemTagsRoute, async (c) => c.json(await listItemTags(serviceContext(c), new URL(c.req.url)), 200))
+  .openapi(createItemTagRoute, async (c) => c.json(await createItemTag(serviceContext(c), c.req.valid("json")), 201))
+  .openapi(updateItemTagRoute, async (c) => c.json(await updateItemTag(serviceContext(c), c.req.valid("param").tag_id, c.req.valid("json")), 200))
+  .openapi(deleteItemTagRoute, async (c) => {
+    await deleteItemTag(serviceContext(c), c.req.valid("param").tag_id);
+    return c.body(null, 204);
+  })
+  .openapi(getItemConfigRoute, async (c) => c.json(await readItemConfig(c.get("db"), c.get("appId")), 200))
+  .openapi(updateItemConfigRoute, async (c) => c.json(await updateItemConfig(serviceContext(c), c.req.valid("json")), 200))
   // Items after the categories: `/merchant/items/{item_id}/` would otherwise catch `modifiers`.
   .openapi(bulkUpdateItemsRoute, async (c) => c.json(await bulkUpdateItems(serviceContext(c), c.req.valid("json").items), 200))
   .openapi(bulkUpdateItemPricesRoute, async (c) => c.json(await bulkUpdateItems(serviceContext(c), c.req.valid("json").items), 200))

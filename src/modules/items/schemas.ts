@@ -261,7 +261,7 @@ export const ItemListSchema = envelopeSchema(ItemSchema, "ItemList");
 export const ReserveItemSchema = z
   .object({
     qty: z.number().int().min(1).max(1000),
-    minutes: z.number().int().min(1).max(60).default(15).openapi({ description: "How long the units are held: 1 to 60 minutes, 15 by default." }),
+    minutes: z.number().int().min(1).max(60).optional().openapi({ description: "How long the units are held: 1 to 60 minutes; by default the store's `reservation_minutes` (Item Config)." }),
   })
   .strict()
   .openapi("ReserveItem");
@@ -385,3 +385,26 @@ export const UpdateItemImageSchema = z
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: "Give at least one field to change.", path: ["body"] })
   .openapi("UpdateItemImage");
+
+// ---- tags and config ----
+
+export const ItemTagSchema = z.object({ id: z.number().int(), name_en: z.string(), name_ar: z.string(), ordering: z.number().int() }).openapi("ItemTag");
+export const ItemTagListSchema = envelopeSchema(ItemTagSchema, "ItemTagList");
+export const CreateItemTagSchema = z.object({ name_en: nameText, name_ar: nameText, ordering: ordering.optional() }).strict().openapi("CreateItemTag");
+export const UpdateItemTagSchema = z
+  .object({ name_en: nameText, name_ar: nameText, ordering })
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: "Give at least one field to change.", path: ["body"] })
+  .openapi("UpdateItemTag");
+
+export const ItemConfigSchema = z
+  .object({
+    reservation_minutes: z.number().int().min(1).max(60).openapi({ description: "How long Reserve an Item holds units when the request does not say." }),
+    max_reservation_qty: z.number().int().min(1).max(1000).openapi({ description: "The most units one reservation may hold." }),
+  })
+  .openapi("ItemConfig");
+export const UpdateItemConfigSchema = ItemConfigSchema.partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: "Give at least one setting to change.", path: ["body"] })
+  .openapi("UpdateItemConfig");

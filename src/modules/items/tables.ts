@@ -186,3 +186,23 @@ export const itemReservations = sqliteTable(
   },
   (t) => [index("item_reservations_item_idx").on(t.itemId, t.consumedAt, t.expiresAt), index("item_reservations_app_idx").on(t.appId)],
 );
+
+/** The store's item tags (a vocabulary of labels managed on its own). */
+export const itemTags = sqliteTable(
+  "item_tags",
+  {
+    id: integer("id").primaryKey(),
+    ...auditColumns(),
+    nameEn: text("name_en").notNull(),
+    nameAr: text("name_ar").notNull(),
+  },
+  (t) => [index("item_tags_app_idx").on(t.appId, t.isDeleted)],
+);
+
+/** Per-store settings of the catalogue; a store without a row has the defaults. */
+export const itemConfig = sqliteTable("item_config", {
+  appId: integer("app_id").primaryKey(),
+  reservationMinutes: integer("reservation_minutes").notNull().default(15),
+  maxReservationQty: integer("max_reservation_qty").notNull().default(1000),
+  modifiedAt: text("modified_at").notNull(),
+});
