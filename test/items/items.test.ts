@@ -201,6 +201,7 @@ describe("Stock: reservations and purchases", () => {
     const a = await withStock(1);
     const reserves = await Promise.all(Array.from({ length: 6 }, () => as1(`${ITEMS}${a.id}/reserve/`, { method: "POST", body: { qty: 1 } })));
     expect(reserves.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(await countRows("outbox_events", `type = 'item.updated' AND json_extract(payload, '$.data.id') = ${a.id}`)).toBe(1);
     const b = await withStock(1);
     const purchases = await Promise.all(Array.from({ length: 6 }, () => as1(`${ITEMS}${b.id}/purchase/`, { method: "POST", body: { qty: 1 } })));
     expect(purchases.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);

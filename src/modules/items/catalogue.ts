@@ -251,11 +251,22 @@ export async function reserveItem(ctx: ServiceContext, id: number, input: z.infe
   }
   const at = nowIso();
   const expiresAt = new Date(Date.now() + (input.minutes ?? config.reservation_minutes) * 60_000).toISOString();
-  const rows = await ctx.db.all<{ id: number }>(sql`INSERT INTO item_reservations (app_id, item_id, qty, expires_at, created_at)
-    SELECT ${ctx.appId}, ${item.id}, ${input.qty}, ${expiresAt}, ${at}
-    WHERE (SELECT stock_qty FROM items WHERE id = ${item.id} AND is_deleted = 0) - ${heldSql(item.id, at)} >= ${input.qty}
-    RETURNING id`);
-  if (!rows.length) throw await insufficient(ctx, item.id);
+  const enough = sql`(SELECT stock_qty FROM items WHERE id = ${item.id} AND is_deleted = 0) - ${heldSql(item.id, at)} >= ${input.qty}`;
+  // The hold changes the Item's `stock.qty`: `item.updated` goes with it, under the same guard.
+  const { results, applied } = await emit(
+    ctx.db,
+    ctx.events,
+    [
+      ctx.db
+        .insert(itemReservations)
+        .select(sql`SELECT NULL, ${ctx.appId}, ${item.id}, ${input.qty}, ${expiresAt}, NULL, ${at} WHERE ${enough}`)
+        .returning({ id: itemReservations.id }),
+    ],
+    [newEvent(ctx.appId, "item.updated", { id: item.id, reserved: input.qty })],
+    { guard: enough },
+  );
+  const rows = results[0] as { id: number }[];
+  if (!applied || !rows.length) throw await insufficient(ctx, item.id);
   return { id: rows[0]!.id, item: item.id, qty: input.qty, expires_at: expiresAt };
 }
 
