@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "@hono/zod-openapi";
 import { observeStatements } from "../../src/db/client";
+import { ItemSchema, VariantSchema } from "../../src/modules/items/schemas";
 import { APP_1, APP_2, countRows, createFullItem, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 
@@ -46,6 +48,9 @@ describe("Create, read, update and delete items", () => {
       [`${base}-L`, 30.25, "Large", [l.id], { in_stock: false, qty: 0 }],
     ]);
     expect(item.variants[0].name_en).toBe("Latte — Small");
+    // Field for field the Item object of 2.2 (no field missing, none extra), variants included.
+    const strict = ItemSchema.extend({ variants: z.array(VariantSchema.strict()) }).strict().safeParse(item);
+    expect(strict.success, JSON.stringify(strict.error?.issues)).toBe(true);
     expect(await json(await as1(`${ITEMS}${item.id}/`))).toEqual(item);
     expect((await json(await as1(`${ITEMS}?sku=${base}`))).results).toEqual([item]);
     expect(await countRows("outbox_events", `type = 'item.created' AND json_extract(payload, '$.data.id') = ${item.id}`)).toBe(1);
