@@ -282,30 +282,26 @@ async function insufficient(ctx: ServiceContext, itemId: number) {
 export async function purchaseItem(ctx: ServiceContext, id: number, input: z.infer<typeof PurchaseItemSchema>): Promise<Item> {
   const item = await found(ctx, id, { variantsToo: true });
   const at = nowIso();
-  let changes: BatchItem<"sqlite">[];
+  // `enough`: the condition, over the item's row before the purchase, under which it applies. The
+  // stock UPDATE and the event's guard both use it, so they land together or not at all.
+  let enough: SQL;
   let qty: number;
+  const consume: BatchItem<"sqlite">[] = [];
   if (input.reservation_id !== undefined) {
     const r = await ctx.db.select().from(itemReservations).where(and(eq(itemReservations.id, input.reservation_id), eq(itemReservations.itemId, item.id), eq(itemReservations.appId, ctx.appId))).get();
     if (!r) throw ApiError.validation({ reservation_id: [`No reservation ${input.reservation_id} of item ${item.id}.`] });
     if (r.consumedAt) throw ApiError.conflict("reservation_used", "This reservation was already used by a purchase.");
     if (input.qty !== undefined && input.qty !== r.qty) throw ApiError.validation({ qty: [`The reservation holds ${r.qty} unit(s); buy exactly those.`] });
     qty = r.qty;
-    const live = sql`EXISTS (SELECT 1 FROM item_reservations WHERE id = ${r.id} AND consumed_at IS NULL AND expires_at > ${at})`;
-    changes = [
-      ctx.db.update(items).set({ stockQty: sql`${items.stockQty} - ${qty}`, modifiedAt: at }).where(and(eq(items.id, item.id), sql`${items.stockQty} >= ${qty}`, live)),
-      ctx.db.update(itemReservations).set({ consumedAt: at }).where(and(eq(itemReservations.id, r.id), isNull(itemReservations.consumedAt), sql`${itemReservations.expiresAt} > ${at}`)),
-    ];
+    // The reservation's units were already counted out of what can be sold: only on-hand stock matters.
+    enough = sql`${items.stockQty} >= ${qty} AND EXISTS (SELECT 1 FROM item_reservations WHERE id = ${r.id} AND consumed_at IS NULL AND expires_at > ${at})`;
+    consume.push(ctx.db.update(itemReservations).set({ consumedAt: at }).where(and(eq(itemReservations.id, r.id), isNull(itemReservations.consumedAt), sql`${itemReservations.expiresAt} > ${at}`)));
   } else {
     qty = input.qty!;
-    changes = [
-      ctx.db
-        .update(items)
-        .set({ stockQty: sql`${items.stockQty} - ${qty}`, modifiedAt: at })
-        .where(and(eq(items.id, item.id), eq(items.isDeleted, false), sql`${items.stockQty} - ${heldSql(item.id, at)} >= ${qty}`)),
-    ];
+    enough = sql`${items.isDeleted} = 0 AND ${items.stockQty} - ${heldSql(item.id, at)} >= ${qty}`;
   }
-  const guard = sql`EXISTS (SELECT 1 FROM items WHERE id = ${item.id} AND stock_qty - ${input.reservation_id ? sql`0` : heldSql(item.id, at)} >= ${qty}
-    ${input.reservation_id ? sql`AND EXISTS (SELECT 1 FROM item_reservations WHERE id = ${input.reservation_id} AND consumed_at IS NULL AND expires_at > ${at})` : sql``})`;
+  const changes = [ctx.db.update(items).set({ stockQty: sql`${items.stockQty} - ${qty}`, modifiedAt: at }).where(and(eq(items.id, item.id), enough)), ...consume];
+  const guard = sql`EXISTS (SELECT 1 FROM items WHERE ${eq(items.id, item.id)} AND ${enough})`;
   const { applied } = await emit(ctx.db, ctx.events, changes, [newEvent(ctx.appId, "item.updated", { id: item.id, purchased: qty })], { guard });
   if (!applied) {
     if (input.reservation_id !== undefined) throw ApiError.conflict("reservation_expired", "The reservation expired or the stock no longer covers it; reserve again.");
@@ -313,7 +309,6 @@ export async function purchaseItem(ctx: ServiceContext, id: number, input: z.inf
   }
   return fullItem(ctx, item.id);
 }
-
 
 type BulkEntry = { id: number } & Partial<CreateItem>;
 
