@@ -1,8 +1,6 @@
 /** UTC timestamps as ISO 8601 with offset, as the spec shows date-times. */
 export const nowIso = () => new Date().toISOString();
 
-export const todayIso = () => nowIso().slice(0, 10);
-
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 

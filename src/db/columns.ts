@@ -14,21 +14,3 @@ export const auditColumns = () => ({
   ordering: integer("ordering").notNull().default(0),
 });
 
-/** The audit fields as the spec serialises them. */
-export function auditFields(row: {
-  appId: number;
-  createdAt: string;
-  modifiedAt: string;
-  deletedAt: string | null;
-  isDeleted: boolean;
-  ordering: number;
-}) {
-  return {
-    app_id: row.appId,
-    created_at: row.createdAt,
-    modified_at: row.modifiedAt,
-    deleted_at: row.deletedAt,
-    is_deleted: row.isDeleted,
-    ordering: row.ordering,
-  };
-}
