@@ -126,3 +126,35 @@ export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
     responses: { ...rest.responses, ...problemResponses(400, 401, 403, 429, 500) },
   });
 }
+
+import { tenant } from "./tenancy";
+import { CACHE_CONTROL } from "./cache";
+
+type PublicRouteInput = Omit<RouteConfig, "security" | "middleware"> & { specId: string; cached?: boolean };
+
+/**
+ * A public read (or search) of the meals side: no token, only `app-id`. With `cached`, it is served
+ * from KV with `ETag` and `Cache-Control`, and `If-None-Match` gets 304.
+ */
+export function publicRoute<const R extends PublicRouteInput>(route: R) {
+  const { specId, cached, ...rest } = route;
+  const cacheHeaders = {
+    ETag: { description: "Strong validator of the body; send it back in `If-None-Match`.", schema: { type: "string" as const } },
+    "Cache-Control": { description: `\`${CACHE_CONTROL}\``, schema: { type: "string" as const } },
+  };
+  const responses = { ...rest.responses, ...problemResponses(400, 500) } as R["responses"] & ReturnType<typeof problemResponses<400 | 500>>;
+  if (cached) {
+    const ok = responses[200 as keyof typeof responses] as { headers?: object };
+    Object.assign(ok, { headers: { ...ok.headers, ...cacheHeaders } });
+    Object.assign(responses, { 304: { description: "Not modified: the `If-None-Match` ETag is current.", headers: cacheHeaders } });
+  }
+  return createRoute({
+    ...rest,
+    security: [],
+    middleware: [tenant()] as const,
+    "x-spec-id": specId,
+    description: `${rest.description ?? ""}\n\nPublic: needs only \`app-id\`, no token.${cached ? " Cached at the edge: a write shows at once where it was made, within 60 s elsewhere." : ""}`.trim(),
+    request: { ...rest.request, headers: tenantHeaders },
+    responses,
+  });
+}

@@ -5,3 +5,4 @@ export * from "../events/outbox";
 export * from "../modules/items/tables";
 export * from "../modules/tickets/tables";
 export * from "../modules/webhooks/tables";
+export * from "../modules/meals/tables";

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { customFields, isoDate, money, NAME_MAX, nameText, ordering, timeOfDay, weekdays } from "../../core/fields";
 import { envelopeSchema } from "../../core/listing";
 import { ITEM_TYPES, SERVICE_TYPES } from "./tables";
 
@@ -102,10 +103,6 @@ export type Variant = z.infer<typeof VariantSchema>;
 
 // ---- inputs ----
 
-export const NAME_MAX = 200;
-/** A required bilingual text: trimmed, not empty. */
-export const nameText = z.string().trim().min(1, "Required; must not be empty.").max(NAME_MAX);
-const ordering = z.number().int().min(0).max(1_000_000);
 
 const modifierValueInput = z.object({ name_en: nameText, name_ar: nameText, ordering: ordering.optional() }).strict();
 const VALUES_MAX = 100;
@@ -174,16 +171,6 @@ export const UpdateBundleCategorySchema = z
 
 // ---- items ----
 
-export const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date, YYYY-MM-DD.").refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "Must be a real date.");
-const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, "Must be a time, HH:MM:SS.").transform((t) => (t.length === 5 ? `${t}:00` : t));
-/** A price in major units: never negative, at most 2 decimals. */
-export const money = z
-  .number()
-  .min(0)
-  .max(99_999_999_999)
-  .refine((n) => Number.isInteger(Math.round(n * 100)) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6, "At most 2 decimals.")
-  .openapi({ description: "In major units, at most 2 decimals.", example: 100.5 });
 const ids = (what: string) => z.array(z.number().int().positive()).max(100).refine((xs) => new Set(xs).size === xs.length, "Ids must not repeat.").openapi({ description: `Ids of the store's ${what}.` });
 const sku = z.string().trim().min(1).max(64).regex(/^[\w.\-/]+$/, "Letters, digits, `_`, `-`, `.` and `/` only.");
 
@@ -211,11 +198,11 @@ const itemFields = {
   name_ar: nameText,
   description_en: z.string().max(5000),
   description_ar: z.string().max(5000),
-  custom_fields: z.record(z.string().max(100), z.unknown()).nullable().refine((o) => o === null || JSON.stringify(o).length <= 10_000, "At most 10 KB."),
+  custom_fields: customFields,
   is_plan_only: z.boolean(),
   is_plan_enabled: z.boolean(),
   plan_config: z.record(z.string().max(100), z.unknown()).nullable().refine((o) => o === null || JSON.stringify(o).length <= 10_000, "At most 10 KB."),
-  off_days: z.array(z.enum(WEEKDAYS)).max(7).refine((d) => new Set(d).size === d.length, "Days must not repeat."),
+  off_days: weekdays,
   off_dates: z.array(isoDate).max(366),
   served_from_date: isoDate,
   served_to_date: isoDate,
