@@ -1,10 +1,12 @@
 /**
  * Seeds the local D1 database with bilingual demo data: organization 1 with app 1 (the demo
- * store) and organization 2 with app 2 (another tenant, for isolation). Idempotent: fixed ids and
+ * store, with its catalogue, tickets, restaurants, menus and meal plans) and organization 2 with
+ * app 2 (another tenant, for isolation). Idempotent: fixed ids and
  * INSERT OR IGNORE, so running it again changes nothing.
  */
 import { randomToken } from "../src/core/crypto";
 import { executeLocal, lit } from "./d1";
+import { insertSql, mealsDemo } from "./meals-demo";
 
 const NOW = "2026-11-01T09:00:00.000Z";
 const rows: string[] = [];
@@ -147,6 +149,9 @@ for (let i = 0; i < 3; i++) {
     token: randomToken("tkt_", 24),
   });
 }
+
+// The meals side of the demo store: restaurants, menus and plans (one of 30 days).
+for (const r of mealsDemo(1, 0)) rows.push(insertSql(r, (v) => lit(v as never)));
 
 executeLocal(rows.join("\n"));
 process.stderr.write(`seeded ${rows.length} rows (existing ones kept)\n`);

@@ -12,6 +12,7 @@ import { createRoute, createRouter, jsonContent, problemResponses, z } from "./c
 import { BOOKMARK_HEADER, dbSession } from "./db/client";
 import { EVENT_CATALOGUE, eventEnvelopeSchema, type EventType } from "./events/catalogue";
 import { catalogueMerchantRouter } from "./modules/items/merchant";
+import { mealsMerchantRouter } from "./modules/meals/merchant";
 import { plansPublicRouter, restaurantsPublicRouter } from "./modules/meals/public";
 import { ticketsMerchantRouter } from "./modules/tickets/merchant";
 import { webhooksMerchantRouter } from "./modules/webhooks/merchant";
@@ -92,6 +93,7 @@ export function createApp() {
 
   app.route(PREFIXES.merchant, catalogueMerchantRouter);
   app.route(PREFIXES.merchant, ticketsMerchantRouter);
+  app.route(PREFIXES.merchant, mealsMerchantRouter);
   app.route(PREFIXES.api, webhooksMerchantRouter);
   app.route(PREFIXES.api, restaurantsPublicRouter);
   app.route(PREFIXES.publicApi, plansPublicRouter);

@@ -102,8 +102,8 @@ import { requirePermission, type Permission } from "./auth";
 import { tenantHeaders, tenantOrgHeaders } from "./tenancy";
 
 type MerchantRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
-  /** The operation id of spec/operations.tsv this route implements. */
-  specId: string;
+  /** The operation id of spec/operations.tsv this route implements; none for operations the interface does not name. */
+  specId?: string;
   permission: Permission;
   /** The operation also takes `org-id`, and the organization must own the app. */
   org?: boolean;
@@ -119,7 +119,7 @@ export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
     ...rest,
     security: [{ bearerAuth: [] }],
     middleware: [requirePermission(permission, { org })] as const,
-    "x-spec-id": specId,
+    ...(specId && { "x-spec-id": specId }),
     "x-permission": permission,
     description: `${rest.description ?? ""}\n\nPermission: \`${permission}\`.`.trim(),
     request: { ...rest.request, headers: org ? tenantOrgHeaders : tenantHeaders },

@@ -1,0 +1,662 @@
+import { and, eq, inArray, max, ne, sql, type Column, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { z } from "@hono/zod-openapi";
+import type { ServiceContext } from "../../core/context";
+import { ApiError } from "../../core/errors";
+import { toMinor } from "../../core/money";
+import { insertedId } from "../../core/sql";
+import { nowIso } from "../../core/time";
+import { live } from "./reads";
+import type * as S from "./schemas";
+import {
+  combos,
+  deliveryWindows,
+  deliveryZones,
+  menuCategories,
+  menus,
+  nutritions,
+  planCategories,
+  planDays,
+  planOptions,
+  planTags,
+  planVersions,
+  plans,
+  products,
+  restaurantBranches,
+  restaurantCategories,
+  restaurants,
+} from "./tables";
+import {
+  branchView,
+  factsByProduct,
+  menuCategoryRecordView,
+  menuRecordView,
+  planCategoryRecordView,
+  planDayView,
+  planOptionRecordView,
+  planSummaryView,
+  planVersionRecordView,
+  productDetailsView,
+  restaurantView,
+} from "./views";
+
+/**
+ * The merchant writes of the meals side. Each checks that what it names is the tenant's, lands in
+ * one D1 batch, and returns the record as the reads show it. The router invalidates the cached
+ * public reads after every successful write. A record in the path that is missing is a 404; one
+ * named in the body is a 400 on that field. Deletes are soft; a delete that would leave live
+ * records pointing at nothing is a 409 that names them.
+ */
+
+type Input<T extends z.ZodType> = z.infer<T>;
+type Stmt = BatchItem<"sqlite">;
+
+const run = (ctx: ServiceContext, statements: Stmt[]) => ctx.db.batch(statements as unknown as [Stmt]);
+const minor = (major: number) => toMinor(major)!;
+const deleted = () => {
+  const at = nowIso();
+  return { isDeleted: true, deletedAt: at, modifiedAt: at };
+};
+const bodyError = (field: string, message: string) => ApiError.validation({ [field]: [message] });
+
+/** Copies the defined fields of `input` to column names: `{ name_en: "x" }` → `{ nameEn: "x" }`. */
+type ColumnMap = Record<string, string | ((v: never) => Record<string, unknown>)>;
+function columns(input: object, map: ColumnMap): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    if (v === undefined) continue;
+    const to = map[k];
+    if (to === undefined) continue;
+    if (typeof to === "function") Object.assign(out, to(v as never));
+    else out[to] = v;
+  }
+  return out;
+}
+
+async function need<T>(row: Promise<T | undefined>, what: string, code: string): Promise<T> {
+  const r = await row;
+  if (!r) throw ApiError.notFound(what, code);
+  return r;
+}
+
+// ---- restaurants ----
+
+const restaurantColumns = {
+  name_en: "nameEn",
+  name_ar: "nameAr",
+  subtitle_en: "subtitleEn",
+  subtitle_ar: "subtitleAr",
+  description_en: "descriptionEn",
+  description_ar: "descriptionAr",
+  logo: "logo",
+  banner: "banner",
+  rest_type: "restType",
+  category_id: "categoryId",
+  start_after: "startAfter",
+  store_start_after: "storeStartAfter",
+  is_active: "isActive",
+  primary_color: "primaryColor",
+  secondary_color: "secondaryColor",
+  closed_dates: "closedDates",
+  off_days: "offDays",
+  supports_pickup: "supportsPickup",
+  supports_delivery: "supportsDelivery",
+  delivery_by_platform: "deliveryByPlatform",
+  time_zone: "timeZone",
+  menu_id: "menuId",
+  custom_fields: "customFields",
+  ordering: "ordering",
+} as const;
+
+const findRestaurant = (ctx: ServiceContext, id: number) =>
+  need(ctx.db.select().from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, id))).get(), `Restaurant ${id}`, "restaurant_not_found");
+
+async function restaurantRecord(ctx: ServiceContext, id: number) {
+  const [rows, mains] = await ctx.db.batch([
+    ctx.db.select().from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, id))),
+    ctx.db.select().from(restaurantBranches).where(and(live(restaurantBranches, ctx.appId), eq(restaurantBranches.restaurantId, id), eq(restaurantBranches.isMain, true))),
+  ]);
+  return restaurantView(rows[0]!, mains[0]);
+}
+
+async function checkRestaurantRefs(ctx: ServiceContext, id: number | null, input: { category_id?: number | null; menu_id?: number | null }) {
+  if (input.category_id != null) {
+    const c = await ctx.db.select({ id: restaurantCategories.id }).from(restaurantCategories).where(and(live(restaurantCategories, ctx.appId), eq(restaurantCategories.id, input.category_id))).get();
+    if (!c) throw bodyError("category_id", "No such restaurant category in this store.");
+  }
+  if (input.menu_id != null) {
+    const m = await ctx.db.select({ restaurantId: menus.restaurantId }).from(menus).where(and(live(menus, ctx.appId), eq(menus.id, input.menu_id))).get();
+    if (!m || m.restaurantId !== id) throw bodyError("menu_id", "Must be a menu of this restaurant.");
+  }
+}
+
+/** Replaces the delivery windows and zones given, in the same batch as the restaurant's change. */
+function areaStatements(ctx: ServiceContext, restaurantId: number | SQL, input: Pick<Input<typeof S.UpdateRestaurantSchema>, "delivery_windows" | "delivery_zones">, replace: boolean): Stmt[] {
+  const out: Stmt[] = [];
+  if (input.delivery_windows) {
+    if (replace) out.push(ctx.db.update(deliveryWindows).set(deleted()).where(and(live(deliveryWindows, ctx.appId), eq(deliveryWindows.restaurantId, restaurantId as number))));
+    for (const [i, w] of input.delivery_windows.entries()) {
+      out.push(ctx.db.insert(deliveryWindows).values({ appId: ctx.appId, restaurantId: restaurantId as number, fromTime: w.from_time, toTime: w.to_time, ordering: i }));
+    }
+  }
+  if (input.delivery_zones) {
+    if (replace) out.push(ctx.db.update(deliveryZones).set(deleted()).where(and(live(deliveryZones, ctx.appId), eq(deliveryZones.restaurantId, restaurantId as number))));
+    for (const [i, z] of input.delivery_zones.entries()) {
+      out.push(ctx.db.insert(deliveryZones).values({ appId: ctx.appId, restaurantId: restaurantId as number, cityId: z.city_id, nameEn: z.name_en ?? "", polygon: z.polygon, ordering: i }));
+    }
+  }
+  return out;
+}
+
+export async function createRestaurant(ctx: ServiceContext, input: Input<typeof S.CreateRestaurantSchema>) {
+  await checkRestaurantRefs(ctx, null, input);
+  const values = { appId: ctx.appId, ...columns(input, restaurantColumns) } as typeof restaurants.$inferInsert;
+  const [inserted] = (await run(ctx, [ctx.db.insert(restaurants).values(values).returning({ id: restaurants.id }), ...areaStatements(ctx, insertedId(restaurants), input, false)])) as [{ id: number }[]];
+  return restaurantRecord(ctx, inserted[0]!.id);
+}
+
+export async function updateRestaurant(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateRestaurantSchema>) {
+  await findRestaurant(ctx, id);
+  await checkRestaurantRefs(ctx, id, input);
+  const set = { ...columns(input, restaurantColumns), modifiedAt: nowIso() };
+  await run(ctx, [ctx.db.update(restaurants).set(set).where(eq(restaurants.id, id)), ...areaStatements(ctx, id, input, true)]);
+  return restaurantRecord(ctx, id);
+}
+
+/** Refused while live plans sell the restaurant's meals; otherwise its branches, areas, menus and products go with it. */
+export async function deleteRestaurant(ctx: ServiceContext, id: number) {
+  await findRestaurant(ctx, id);
+  const users = await ctx.db.select({ id: plans.id }).from(plans).where(and(live(plans, ctx.appId), eq(plans.restaurantId, id)));
+  if (users.length) {
+    const ids = users.map((p) => p.id);
+    throw ApiError.conflict("restaurant_in_use", `Plans ${ids.join(", ")} sell this restaurant's meals; delete them first.`, { plans: ids });
+  }
+  const of = (t: Parameters<typeof live>[0] & { restaurantId: Column }) => and(live(t, ctx.appId), eq(t.restaurantId, id));
+  await run(ctx, [
+    ctx.db.update(restaurants).set(deleted()).where(eq(restaurants.id, id)),
+    ctx.db.update(restaurantBranches).set(deleted()).where(of(restaurantBranches)),
+    ctx.db.update(deliveryZones).set(deleted()).where(of(deliveryZones)),
+    ctx.db.update(deliveryWindows).set(deleted()).where(of(deliveryWindows)),
+    ctx.db.update(menuCategories).set(deleted()).where(and(live(menuCategories, ctx.appId), sql`${menuCategories.menuId} IN (SELECT id FROM ${menus} WHERE ${menus.restaurantId} = ${id})`)),
+    ctx.db.update(menus).set(deleted()).where(of(menus)),
+    ctx.db.update(combos).set(deleted()).where(of(combos)),
+    ctx.db.update(products).set(deleted()).where(of(products)),
+  ]);
+}
+
+// ---- branches ----
+
+const branchColumns = {
+  name_en: "nameEn",
+  name_ar: "nameAr",
+  city_id: "cityId",
+  address1: "address1",
+  lat: "lat",
+  lng: "lng",
+  is_main: "isMain",
+  supports_pickup: "supportsPickup",
+  delivery_radius_km: "deliveryRadiusKm",
+  ordering: "ordering",
+} as const;
+
+const findBranch = (ctx: ServiceContext, id: number) =>
+  need(ctx.db.select().from(restaurantBranches).where(and(live(restaurantBranches, ctx.appId), eq(restaurantBranches.id, id))).get(), `Branch ${id}`, "branch_not_found");
+
+/** At most one main branch: making one main clears the others'. */
+const clearMain = (ctx: ServiceContext, restaurantId: number, except: number | SQL) =>
+  ctx.db.update(restaurantBranches).set({ isMain: false, modifiedAt: nowIso() }).where(and(live(restaurantBranches, ctx.appId), eq(restaurantBranches.restaurantId, restaurantId), ne(restaurantBranches.id, except as number)));
+
+export async function createBranch(ctx: ServiceContext, restaurantId: number, input: Input<typeof S.CreateBranchSchema>) {
+  await findRestaurant(ctx, restaurantId);
+  const values = { appId: ctx.appId, restaurantId, ...columns(input, branchColumns) } as typeof restaurantBranches.$inferInsert;
+  const [rows] = (await run(ctx, [
+    ctx.db.insert(restaurantBranches).values(values).returning(),
+    ...(input.is_main ? [clearMain(ctx, restaurantId, insertedId(restaurantBranches))] : []),
+  ])) as [(typeof restaurantBranches.$inferSelect)[]];
+  return branchView(rows[0]!);
+}
+
+export async function updateBranch(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateBranchSchema>) {
+  const branch = await findBranch(ctx, id);
+  await run(ctx, [
+    ctx.db.update(restaurantBranches).set({ ...columns(input, branchColumns), modifiedAt: nowIso() }).where(eq(restaurantBranches.id, id)),
+    ...(input.is_main ? [clearMain(ctx, branch.restaurantId, id)] : []),
+  ]);
+  return branchView(await findBranch(ctx, id));
+}
+
+export async function deleteBranch(ctx: ServiceContext, id: number) {
+  await findBranch(ctx, id);
+  await ctx.db.update(restaurantBranches).set(deleted()).where(eq(restaurantBranches.id, id));
+}
+
+// ---- menus and menu categories ----
+
+const menuColumns = { name_en: "nameEn", name_ar: "nameAr", image: "image", custom_fields: "customFields", ordering: "ordering" } as const;
+
+const findMenu = (ctx: ServiceContext, id: number) => need(ctx.db.select().from(menus).where(and(live(menus, ctx.appId), eq(menus.id, id))).get(), `Menu ${id}`, "menu_not_found");
+
+export async function createMenu(ctx: ServiceContext, input: Input<typeof S.CreateMenuSchema>) {
+  const r = await ctx.db.select({ id: restaurants.id }).from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, input.restaurant_id))).get();
+  if (!r) throw bodyError("restaurant_id", "No such restaurant in this store.");
+  const values = { appId: ctx.appId, restaurantId: input.restaurant_id, ...columns(input, menuColumns) } as typeof menus.$inferInsert;
+  const [row] = await ctx.db.insert(menus).values(values).returning();
+  return menuRecordView(row!);
+}
+
+export async function updateMenu(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateMenuSchema>) {
+  await findMenu(ctx, id);
+  await ctx.db.update(menus).set({ ...columns(input, menuColumns), modifiedAt: nowIso() }).where(eq(menus.id, id));
+  return menuRecordView(await findMenu(ctx, id));
+}
+
+/** Refused while a restaurant serves it on demand or a plan uses it; its categories and combos go with it. */
+export async function deleteMenu(ctx: ServiceContext, id: number) {
+  await findMenu(ctx, id);
+  const [servedBy, usedBy] = await ctx.db.batch([
+    ctx.db.select({ id: restaurants.id }).from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.menuId, id))),
+    ctx.db.select({ id: plans.id }).from(plans).where(and(live(plans, ctx.appId), eq(plans.menuId, id))),
+  ]);
+  if (servedBy.length) throw ApiError.conflict("menu_in_use", `Restaurant ${servedBy[0]!.id} serves this menu on demand; give it another menu first.`, { restaurants: servedBy.map((r) => r.id) });
+  if (usedBy.length) throw ApiError.conflict("menu_in_use", `Plans ${usedBy.map((p) => p.id).join(", ")} use this menu; give them another first.`, { plans: usedBy.map((p) => p.id) });
+  const categoryIds = sql`SELECT id FROM ${menuCategories} WHERE ${menuCategories.menuId} = ${id}`;
+  await run(ctx, [
+    ctx.db.update(menus).set(deleted()).where(eq(menus.id, id)),
+    ctx.db.update(combos).set(deleted()).where(and(live(combos, ctx.appId), sql`${combos.categoryId} IN (${categoryIds})`)),
+    // Its products stay (plans may offer them), out of any category.
+    ctx.db.update(products).set({ categoryId: null, modifiedAt: nowIso() }).where(and(live(products, ctx.appId), sql`${products.categoryId} IN (${categoryIds})`)),
+    ctx.db.update(menuCategories).set(deleted()).where(and(live(menuCategories, ctx.appId), eq(menuCategories.menuId, id))),
+  ]);
+}
+
+const menuCategoryColumns = { name_en: "nameEn", name_ar: "nameAr", image: "image", is_sub: "isSub", is_active: "isActive", custom_fields: "customFields", ordering: "ordering" } as const;
+
+const findMenuCategory = (ctx: ServiceContext, id: number) =>
+  need(ctx.db.select().from(menuCategories).where(and(live(menuCategories, ctx.appId), eq(menuCategories.id, id))).get(), `Menu category ${id}`, "menu_category_not_found");
+
+export async function createMenuCategory(ctx: ServiceContext, menuId: number, input: Input<typeof S.CreateMenuCategorySchema>) {
+  await findMenu(ctx, menuId);
+  const values = { appId: ctx.appId, menuId, ...columns(input, menuCategoryColumns) } as typeof menuCategories.$inferInsert;
+  const [row] = await ctx.db.insert(menuCategories).values(values).returning();
+  return menuCategoryRecordView(row!);
+}
+
+export async function updateMenuCategory(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateMenuCategorySchema>) {
+  await findMenuCategory(ctx, id);
+  await ctx.db.update(menuCategories).set({ ...columns(input, menuCategoryColumns), modifiedAt: nowIso() }).where(eq(menuCategories.id, id));
+  return menuCategoryRecordView(await findMenuCategory(ctx, id));
+}
+
+export async function deleteMenuCategory(ctx: ServiceContext, id: number) {
+  await findMenuCategory(ctx, id);
+  const [inside, comboRows] = await ctx.db.batch([
+    ctx.db.select({ id: products.id }).from(products).where(and(live(products, ctx.appId), eq(products.categoryId, id))),
+    ctx.db.select({ id: combos.id }).from(combos).where(and(live(combos, ctx.appId), eq(combos.categoryId, id))),
+  ]);
+  if (inside.length || comboRows.length) {
+    const ids = inside.map((p) => p.id);
+    throw ApiError.conflict("menu_category_in_use", `Products ${ids.join(", ") || "none"} and combos ${comboRows.map((k) => k.id).join(", ") || "none"} are in this category; move or delete them first.`, {
+      products: ids,
+      combos: comboRows.map((k) => k.id),
+    });
+  }
+  await ctx.db.update(menuCategories).set(deleted()).where(eq(menuCategories.id, id));
+}
+
+// ---- products ----
+
+const productColumns = {
+  name_en: "nameEn",
+  name_ar: "nameAr",
+  description_en: "descriptionEn",
+  description_ar: "descriptionAr",
+  category_id: "categoryId",
+  price: (v: number | null) => ({ priceMinor: minor(v!) }),
+  discount_percentage: "discountPercentage",
+  image: "image",
+  original_image: "originalImage",
+  is_sub: "isSub",
+  is_active: "isActive",
+  is_special: "isSpecial",
+  in_stock: "inStock",
+  allergies: "allergies",
+  tags: "tags",
+  allergens_dislikes: "allergensDislikes",
+  variant: "variant",
+  off_days: "offDays",
+  wallet_credit: (v: number | null) => ({ walletCreditMinor: v === null ? null : minor(v) }),
+  ordering: "ordering",
+} as const;
+
+const findProduct = (ctx: ServiceContext, id: number) =>
+  need(ctx.db.select().from(products).where(and(live(products, ctx.appId), eq(products.id, id))).get(), `Product ${id}`, "product_not_found");
+
+async function productRecord(ctx: ServiceContext, id: number) {
+  const [rows, facts] = await ctx.db.batch([
+    ctx.db.select().from(products).where(and(live(products, ctx.appId), eq(products.id, id))),
+    ctx.db.select().from(nutritions).where(and(live(nutritions, ctx.appId), eq(nutritions.productId, id))),
+  ]);
+  return productDetailsView(rows[0]!, factsByProduct(facts));
+}
+
+/** A product's category must be one of a menu of its own restaurant. */
+async function checkProductCategory(ctx: ServiceContext, restaurantId: number, categoryId: number | null | undefined) {
+  if (categoryId == null) return;
+  const c = await ctx.db
+    .select({ restaurantId: menus.restaurantId })
+    .from(menuCategories)
+    .innerJoin(menus, eq(menus.id, menuCategories.menuId))
+    .where(and(live(menuCategories, ctx.appId), eq(menuCategories.id, categoryId), eq(menus.isDeleted, false)))
+    .get();
+  if (!c || c.restaurantId !== restaurantId) throw bodyError("category_id", "Must be a category of a menu of the product's restaurant.");
+}
+
+function nutritionStatements(ctx: ServiceContext, productId: number | SQL, input: Pick<Input<typeof S.UpdateProductSchema>, "nutritions" | "nutrition_options">, replace: boolean): Stmt[] {
+  const out: Stmt[] = [];
+  const facts = (n: { calories?: number | null; carbs?: number | null; protein?: number | null; fat?: number | null }) => ({
+    calories: n.calories ?? null,
+    carbs: n.carbs ?? null,
+    protein: n.protein ?? null,
+    fat: n.fat ?? null,
+  });
+  if (input.nutritions !== undefined) {
+    if (replace) out.push(ctx.db.update(nutritions).set(deleted()).where(and(live(nutritions, ctx.appId), eq(nutritions.productId, productId as number), sql`${nutritions.size} IS NULL`)));
+    if (input.nutritions) out.push(ctx.db.insert(nutritions).values({ appId: ctx.appId, productId: productId as number, ...facts(input.nutritions) }));
+  }
+  if (input.nutrition_options !== undefined) {
+    if (replace) out.push(ctx.db.update(nutritions).set(deleted()).where(and(live(nutritions, ctx.appId), eq(nutritions.productId, productId as number), sql`${nutritions.size} IS NOT NULL`)));
+    for (const [i, n] of input.nutrition_options.entries()) out.push(ctx.db.insert(nutritions).values({ appId: ctx.appId, productId: productId as number, size: n.size, ordering: i, ...facts(n) }));
+  }
+  return out;
+}
+
+export async function createProduct(ctx: ServiceContext, input: Input<typeof S.CreateProductSchema>) {
+  const r = await ctx.db.select({ id: restaurants.id }).from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, input.restaurant_id))).get();
+  if (!r) throw bodyError("restaurant_id", "No such restaurant in this store.");
+  await checkProductCategory(ctx, input.restaurant_id, input.category_id);
+  const values = { appId: ctx.appId, restaurantId: input.restaurant_id, ...columns(input, productColumns) } as typeof products.$inferInsert;
+  const [inserted] = (await run(ctx, [ctx.db.insert(products).values(values).returning({ id: products.id }), ...nutritionStatements(ctx, insertedId(products), input, false)])) as [{ id: number }[]];
+  return productRecord(ctx, inserted[0]!.id);
+}
+
+export async function updateProduct(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateProductSchema>) {
+  const product = await findProduct(ctx, id);
+  await checkProductCategory(ctx, product.restaurantId, input.category_id);
+  await run(ctx, [ctx.db.update(products).set({ ...columns(input, productColumns), modifiedAt: nowIso() }).where(eq(products.id, id)), ...nutritionStatements(ctx, id, input, true)]);
+  return productRecord(ctx, id);
+}
+
+/** Refused while plan options offer it or combos contain it. */
+export async function deleteProduct(ctx: ServiceContext, id: number) {
+  await findProduct(ctx, id);
+  const [options, comboRows] = await ctx.db.batch([
+    ctx.db.select({ id: planOptions.id, planId: planOptions.planId }).from(planOptions).where(and(live(planOptions, ctx.appId), eq(planOptions.productId, id))),
+    ctx.db.select({ id: combos.id }).from(combos).where(and(live(combos, ctx.appId), sql`EXISTS (SELECT 1 FROM json_each(${combos.productIds}) WHERE value = ${id})`)),
+  ]);
+  if (options.length || comboRows.length) {
+    const planIds = [...new Set(options.map((o) => o.planId))];
+    throw ApiError.conflict("product_in_use", `Plans ${planIds.join(", ") || "none"} offer this product and combos ${comboRows.map((k) => k.id).join(", ") || "none"} contain it; remove it from them first.`, {
+      plans: planIds,
+      combos: comboRows.map((k) => k.id),
+    });
+  }
+  await run(ctx, [
+    ctx.db.update(products).set(deleted()).where(eq(products.id, id)),
+    ctx.db.update(nutritions).set(deleted()).where(and(live(nutritions, ctx.appId), eq(nutritions.productId, id))),
+  ]);
+}
+
+// ---- plans ----
+
+const planColumns = {
+  menu_id: "menuId",
+  name_en: "nameEn",
+  name_ar: "nameAr",
+  subtitle_en: "subtitleEn",
+  subtitle_ar: "subtitleAr",
+  description_en: "descriptionEn",
+  description_ar: "descriptionAr",
+  image: "image",
+  image_ar: "imageAr",
+  tag_ids: "tagIds",
+  daily_num_of_items: "dailyNumOfItems",
+  avg_daily_meal_calories: "avgDailyMealCalories",
+  start_after: "startAfter",
+  special_product_selection_limit: "specialProductSelectionLimit",
+  featured_title_en: "featuredTitleEn",
+  featured_title_ar: "featuredTitleAr",
+  is_featured: "isFeatured",
+  is_marketplace_featured: "isMarketplaceFeatured",
+  is_marketplace_active: "isMarketplaceActive",
+  is_active: "isActive",
+  supported_service: "supportedService",
+  gender: "gender",
+  subscription_type: "subscriptionType",
+  repetition: "repetition",
+  skip_option_selection: "skipOptionSelection",
+  size: (s: { title: string; protein_amount: number; carb_amount?: number | null; unit?: string } | null) => ({
+    sizeTitle: s!.title,
+    sizeProteinAmount: s!.protein_amount,
+    ...(s!.carb_amount !== undefined && { sizeCarbAmount: s!.carb_amount }),
+    ...(s!.unit !== undefined && { sizeUnit: s!.unit }),
+  }),
+  ordering: "ordering",
+} as const;
+
+const findPlan = (ctx: ServiceContext, id: number) => need(ctx.db.select().from(plans).where(and(live(plans, ctx.appId), eq(plans.id, id))).get(), `Plan ${id}`, "plan_not_found");
+
+async function planRecord(ctx: ServiceContext, id: number) {
+  const [planRows, versions, tags, rs] = await ctx.db.batch([
+    ctx.db.select().from(plans).where(and(live(plans, ctx.appId), eq(plans.id, id))),
+    ctx.db.select().from(planVersions).where(and(live(planVersions, ctx.appId), eq(planVersions.planId, id))).orderBy(planVersions.ordering, planVersions.id),
+    ctx.db.select().from(planTags).where(and(live(planTags, ctx.appId), sql`${planTags.id} IN (SELECT value FROM ${plans}, json_each(${plans.tagIds}) WHERE ${plans.id} = ${id})`)),
+    ctx.db.select().from(restaurants).where(sql`${restaurants.id} = (SELECT ${plans.restaurantId} FROM ${plans} WHERE ${plans.id} = ${id})`),
+  ]);
+  return planSummaryView(planRows[0]!, { versions, tags, restaurant: rs[0]! });
+}
+
+async function checkPlanRefs(ctx: ServiceContext, restaurantId: number, input: { menu_id?: number; tag_ids?: number[] }) {
+  if (input.menu_id !== undefined) {
+    const m = await ctx.db.select({ restaurantId: menus.restaurantId }).from(menus).where(and(live(menus, ctx.appId), eq(menus.id, input.menu_id))).get();
+    if (!m || m.restaurantId !== restaurantId) throw bodyError("menu_id", "Must be a menu of the plan's restaurant.");
+  }
+  if (input.tag_ids?.length) {
+    const found = await ctx.db.select({ id: planTags.id }).from(planTags).where(and(live(planTags, ctx.appId), inArray(planTags.id, input.tag_ids)));
+    const missing = input.tag_ids.filter((t) => !found.some((f) => f.id === t));
+    if (missing.length) throw bodyError("tag_ids", `No such plan tags in this store: ${missing.join(", ")}.`);
+  }
+}
+
+export async function createPlan(ctx: ServiceContext, input: Input<typeof S.CreatePlanSchema>) {
+  const r = await ctx.db.select({ id: restaurants.id }).from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, input.restaurant_id))).get();
+  if (!r) throw bodyError("restaurant_id", "No such restaurant in this store.");
+  await checkPlanRefs(ctx, input.restaurant_id, input);
+  const values = { appId: ctx.appId, restaurantId: input.restaurant_id, ...columns(input, planColumns) } as typeof plans.$inferInsert;
+  const [row] = await ctx.db.insert(plans).values(values).returning({ id: plans.id });
+  return planRecord(ctx, row!.id);
+}
+
+export async function updatePlan(ctx: ServiceContext, id: number, input: Input<typeof S.UpdatePlanSchema>) {
+  const plan = await findPlan(ctx, id);
+  await checkPlanRefs(ctx, plan.restaurantId, input);
+  if (input.repetition !== undefined) {
+    const top = await ctx.db.select({ n: max(planDays.repetitionCounter) }).from(planDays).where(and(live(planDays, ctx.appId), eq(planDays.planId, id))).get();
+    if (top?.n && top.n > input.repetition) {
+      throw ApiError.conflict("plan_days_beyond_repetition", `The plan has a day at place ${top.n} of its cycle; delete the days beyond ${input.repetition} first.`);
+    }
+  }
+  await ctx.db.update(plans).set({ ...columns(input, planColumns), modifiedAt: nowIso() }).where(eq(plans.id, id));
+  return planRecord(ctx, id);
+}
+
+/** The plan's versions, days, categories and options go with it. */
+export async function deletePlan(ctx: ServiceContext, id: number) {
+  await findPlan(ctx, id);
+  const of = (t: Parameters<typeof live>[0] & { planId: Column }) => and(live(t, ctx.appId), eq(t.planId, id));
+  await run(ctx, [
+    ctx.db.update(plans).set(deleted()).where(eq(plans.id, id)),
+    ctx.db.update(planVersions).set(deleted()).where(of(planVersions)),
+    ctx.db.update(planDays).set(deleted()).where(of(planDays)),
+    ctx.db.update(planCategories).set(deleted()).where(of(planCategories)),
+    ctx.db.update(planOptions).set(deleted()).where(of(planOptions)),
+  ]);
+}
+
+// ---- plan versions ----
+
+const versionColumns = {
+  min_start_date: "minStartDate",
+  max_start_date: "maxStartDate",
+  off_days: "offDays",
+  num_of_days: "numOfDays",
+  total_num_of_items: "totalNumOfItems",
+  delivery_price: (v: number | null) => ({ deliveryPriceMinor: minor(v!) }),
+  original_price: (v: number | null) => ({ originalPriceMinor: minor(v!) }),
+  discount_percentage: "discountPercentage",
+  duration: "duration",
+  pause_credits: "pauseCredits",
+  num_of_pause_attempts: "numOfPauseAttempts",
+  min_of_pause_days: "minOfPauseDays",
+  custom_fields: "customFields",
+  ordering: "ordering",
+} as const;
+
+const findVersion = (ctx: ServiceContext, id: number) =>
+  need(ctx.db.select().from(planVersions).where(and(live(planVersions, ctx.appId), eq(planVersions.id, id))).get(), `Plan version ${id}`, "plan_version_not_found");
+
+export async function createPlanVersion(ctx: ServiceContext, planId: number, input: Input<typeof S.CreatePlanVersionSchema>) {
+  await findPlan(ctx, planId);
+  const values = { appId: ctx.appId, planId, ...columns(input, versionColumns) } as typeof planVersions.$inferInsert;
+  const [row] = await ctx.db.insert(planVersions).values(values).returning();
+  return planVersionRecordView(row!);
+}
+
+export async function updatePlanVersion(ctx: ServiceContext, id: number, input: Input<typeof S.UpdatePlanVersionSchema>) {
+  const v = await findVersion(ctx, id);
+  if ((input.min_start_date ?? v.minStartDate) > (input.max_start_date ?? v.maxStartDate)) throw bodyError("min_start_date", "Must not be after max_start_date.");
+  await ctx.db.update(planVersions).set({ ...columns(input, versionColumns), modifiedAt: nowIso() }).where(eq(planVersions.id, id));
+  return planVersionRecordView(await findVersion(ctx, id));
+}
+
+export async function deletePlanVersion(ctx: ServiceContext, id: number) {
+  await findVersion(ctx, id);
+  await ctx.db.update(planVersions).set(deleted()).where(eq(planVersions.id, id));
+}
+
+// ---- plan days (masters), categories and options ----
+
+const dayColumns = { day: "day", repetition_counter: "repetitionCounter", master_id: "masterId", ordering: "ordering" } as const;
+
+const findDay = (ctx: ServiceContext, id: number) => need(ctx.db.select().from(planDays).where(and(live(planDays, ctx.appId), eq(planDays.id, id))).get(), `Plan day ${id}`, "plan_day_not_found");
+
+/** One day per place in the cycle, and no place beyond the plan's `repetition`. */
+async function checkCycle(ctx: ServiceContext, plan: { id: number; repetition: number }, counter: number | undefined, self: number | null) {
+  if (counter === undefined) return;
+  if (counter > plan.repetition) throw bodyError("repetition_counter", `The plan's cycle has ${plan.repetition} days: give 1 to ${plan.repetition}.`);
+  const taken = await ctx.db
+    .select({ id: planDays.id })
+    .from(planDays)
+    .where(and(live(planDays, ctx.appId), eq(planDays.planId, plan.id), eq(planDays.repetitionCounter, counter), self === null ? undefined : ne(planDays.id, self)))
+    .get();
+  if (taken) throw ApiError.conflict("plan_day_taken", `Day ${taken.id} already serves place ${counter} of the cycle; change or delete it first.`, { plan_day: taken.id });
+}
+
+export async function createPlanDay(ctx: ServiceContext, planId: number, input: Input<typeof S.CreatePlanDaySchema>) {
+  const plan = await findPlan(ctx, planId);
+  await checkCycle(ctx, plan, input.repetition_counter, null);
+  const values = { appId: ctx.appId, planId, restaurantId: plan.restaurantId, ...columns(input, dayColumns) } as typeof planDays.$inferInsert;
+  const [row] = await ctx.db.insert(planDays).values(values).returning();
+  return planDayView(row!);
+}
+
+export async function updatePlanDay(ctx: ServiceContext, id: number, input: Input<typeof S.UpdatePlanDaySchema>) {
+  const day = await findDay(ctx, id);
+  await checkCycle(ctx, await findPlan(ctx, day.planId), input.repetition_counter, id);
+  await ctx.db.update(planDays).set({ ...columns(input, dayColumns), modifiedAt: nowIso() }).where(eq(planDays.id, id));
+  return planDayView(await findDay(ctx, id));
+}
+
+/** Its categories and their options go with it. */
+export async function deletePlanDay(ctx: ServiceContext, id: number) {
+  await findDay(ctx, id);
+  await run(ctx, [
+    ctx.db.update(planDays).set(deleted()).where(eq(planDays.id, id)),
+    ctx.db.update(planOptions).set(deleted()).where(and(live(planOptions, ctx.appId), sql`${planOptions.planCategoryId} IN (SELECT id FROM ${planCategories} WHERE ${planCategories.planDayId} = ${id})`)),
+    ctx.db.update(planCategories).set(deleted()).where(and(live(planCategories, ctx.appId), eq(planCategories.planDayId, id))),
+  ]);
+}
+
+const planCategoryColumns = {
+  name_en: "nameEn",
+  name_ar: "nameAr",
+  is_multi_select: "isMultiSelect",
+  max_selected_options: "maxSelectedOptions",
+  category_master_id: "categoryMasterId",
+  ordering: "ordering",
+} as const;
+
+const findPlanCategory = (ctx: ServiceContext, id: number) =>
+  need(ctx.db.select().from(planCategories).where(and(live(planCategories, ctx.appId), eq(planCategories.id, id))).get(), `Plan category ${id}`, "plan_category_not_found");
+
+export async function createPlanCategory(ctx: ServiceContext, dayId: number, input: Input<typeof S.CreatePlanCategorySchema>) {
+  const day = await findDay(ctx, dayId);
+  const values = { appId: ctx.appId, planId: day.planId, planDayId: dayId, ...columns(input, planCategoryColumns) } as typeof planCategories.$inferInsert;
+  const [row] = await ctx.db.insert(planCategories).values(values).returning();
+  return planCategoryRecordView(row!);
+}
+
+export async function updatePlanCategory(ctx: ServiceContext, id: number, input: Input<typeof S.UpdatePlanCategorySchema>) {
+  await findPlanCategory(ctx, id);
+  await ctx.db.update(planCategories).set({ ...columns(input, planCategoryColumns), modifiedAt: nowIso() }).where(eq(planCategories.id, id));
+  return planCategoryRecordView(await findPlanCategory(ctx, id));
+}
+
+export async function deletePlanCategory(ctx: ServiceContext, id: number) {
+  await findPlanCategory(ctx, id);
+  await run(ctx, [
+    ctx.db.update(planCategories).set(deleted()).where(eq(planCategories.id, id)),
+    ctx.db.update(planOptions).set(deleted()).where(and(live(planOptions, ctx.appId), eq(planOptions.planCategoryId, id))),
+  ]);
+}
+
+const optionColumns = { product_id: "productId", is_recommended: "isRecommended", is_active: "isActive", ordering: "ordering" } as const;
+
+const findOption = (ctx: ServiceContext, id: number) =>
+  need(ctx.db.select().from(planOptions).where(and(live(planOptions, ctx.appId), eq(planOptions.id, id))).get(), `Plan option ${id}`, "plan_option_not_found");
+
+/** An option offers a live product of the plan's restaurant, once per category. */
+async function checkOptionProduct(ctx: ServiceContext, planId: number, categoryId: number, productId: number | undefined, self: number | null) {
+  if (productId === undefined) return;
+  const [p, dup] = await ctx.db.batch([
+    ctx.db
+      .select({ id: products.id })
+      .from(products)
+      .where(and(live(products, ctx.appId), eq(products.id, productId), sql`${products.restaurantId} = (SELECT ${plans.restaurantId} FROM ${plans} WHERE ${plans.id} = ${planId})`)),
+    ctx.db
+      .select({ id: planOptions.id })
+      .from(planOptions)
+      .where(and(live(planOptions, ctx.appId), eq(planOptions.planCategoryId, categoryId), eq(planOptions.productId, productId), self === null ? undefined : ne(planOptions.id, self))),
+  ]);
+  if (!p.length) throw bodyError("product_id", "Must be a product of the plan's restaurant.");
+  if (dup.length) throw ApiError.conflict("plan_option_taken", `Option ${dup[0]!.id} already offers product ${productId} in this category.`, { plan_option: dup[0]!.id });
+}
+
+export async function createPlanOption(ctx: ServiceContext, categoryId: number, input: Input<typeof S.CreatePlanOptionSchema>) {
+  const category = await findPlanCategory(ctx, categoryId);
+  await checkOptionProduct(ctx, category.planId, categoryId, input.product_id, null);
+  const values = { appId: ctx.appId, planId: category.planId, planCategoryId: categoryId, ...columns(input, optionColumns) } as typeof planOptions.$inferInsert;
+  const [row] = await ctx.db.insert(planOptions).values(values).returning();
+  return planOptionRecordView(row!);
+}
+
+export async function updatePlanOption(ctx: ServiceContext, id: number, input: Input<typeof S.UpdatePlanOptionSchema>) {
+  const option = await findOption(ctx, id);
+  await checkOptionProduct(ctx, option.planId, option.planCategoryId, input.product_id, id);
+  await ctx.db.update(planOptions).set({ ...columns(input, optionColumns), modifiedAt: nowIso() }).where(eq(planOptions.id, id));
+  return planOptionRecordView(await findOption(ctx, id));
+}
+
+export async function deletePlanOption(ctx: ServiceContext, id: number) {
+  await findOption(ctx, id);
+  await ctx.db.update(planOptions).set(deleted()).where(eq(planOptions.id, id));
+}
