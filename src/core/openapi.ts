@@ -102,8 +102,10 @@ import { requirePermission, type Permission } from "./auth";
 import { tenantHeaders, tenantOrgHeaders } from "./tenancy";
 
 type MerchantRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
-  /** The operation id of spec/operations.tsv this route implements; none for operations the interface does not name. */
+  /** The operation id of spec/operations.tsv this route implements. */
   specId?: string;
+  /** For an operation the interface does not name: why the service has it. */
+  beyondSpec?: string;
   permission: Permission;
   /** The operation also takes `org-id`, and the organization must own the app. */
   org?: boolean;
@@ -114,12 +116,13 @@ type MerchantRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
  * status the auth path and validation can give, declared in the OpenAPI document.
  */
 export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
-  const { specId, permission, org, ...rest } = route;
+  const { specId, beyondSpec, permission, org, ...rest } = route;
+  if (!specId === !beyondSpec) throw new Error(`${rest.operationId}: give a specId, or say why the operation is beyond the spec`);
   return createRoute({
     ...rest,
     security: [{ bearerAuth: [] }],
     middleware: [requirePermission(permission, { org })] as const,
-    ...(specId && { "x-spec-id": specId }),
+    ...(specId ? { "x-spec-id": specId } : { "x-beyond-spec": beyondSpec }),
     "x-permission": permission,
     description: `${rest.description ?? ""}\n\nPermission: \`${permission}\`.`.trim(),
     request: { ...rest.request, headers: org ? tenantOrgHeaders : tenantHeaders },

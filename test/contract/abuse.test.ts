@@ -10,12 +10,32 @@ import { PERMISSIONS } from "../../src/core/permissions";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { createPlainItem, createTicketsFor, createWebhookFor, db, ensureTenant, tokenFor } from "../helpers/factories";
 import { bundleCategories, itemCategories, itemConfig, itemTags, modifierCategories, modifierValues } from "../../src/modules/items/tables";
+import {
+  allergens,
+  combos,
+  menuCategories,
+  menus,
+  planCategories,
+  planDays,
+  planOptions,
+  planTags,
+  planVersions,
+  plans,
+  products,
+  restaurantBranches,
+  restaurantCategories,
+  restaurants,
+  restaurantVariants,
+} from "../../src/modules/meals/tables";
 import { deref, minimalValue, openApiDocument, operations, validate, type JsonSchema, type Operation } from "../helpers/openapi";
 import { call } from "../helpers/request";
 
 const doc = openApiDocument();
 const all = operations(doc);
 const guarded = all.filter((o) => o.op.security?.length);
+/** The public reads: no token, only `app-id`; checked the same way but for auth. */
+const open = all.filter((o) => !o.op.security?.length && o.op["x-spec-id"]);
+const checked = [...guarded.map((o) => ({ ...o, isPublic: false })), ...open.map((o) => ({ ...o, isPublic: true }))];
 
 // This suite's own tenants, so that its "nothing was written" checks see no other file's writes.
 const A = 31;
@@ -24,10 +44,67 @@ const MARKER = "TENANT-B-PRIVATE";
 
 let cases = 0;
 afterAll(() => {
-  console.info(`contract suite: ${all.length} operations in the document, ${guarded.length} protected; ${cases} abuse cases sent`);
+  console.info(`contract suite: ${all.length} operations in the document, ${guarded.length} protected, ${open.length} public; ${cases} abuse cases sent`);
 });
 
-type Fixtures = { bTicket: { id: number; token: string }; bWebhook: { id: number; url: string }; bModifier: number; bBundle: number; bItem: number; bCategory: number; bTag: number };
+type Meals = {
+  restaurant: number;
+  branch: number;
+  menu: number;
+  menuCategory: number;
+  product: number;
+  combo: number;
+  plan: number;
+  version: number;
+  day: number;
+  planCategory: number;
+  option: number;
+  category: number;
+  allergen: number;
+  variant: number;
+  tag: number;
+};
+type Fixtures = { bTicket: { id: number; token: string }; bWebhook: { id: number; url: string }; bModifier: number; bBundle: number; bItem: number; bCategory: number; bTag: number; meals: Meals };
+
+/** One record of each meals table for tenant B, named with the marker. */
+async function mealsOfB(): Promise<Meals> {
+  const named = { appId: B, nameEn: MARKER, nameAr: MARKER };
+  const [r] = await db().insert(restaurants).values({ ...named, restType: "both", subtitleEn: MARKER }).returning();
+  const [branch] = await db().insert(restaurantBranches).values({ ...named, restaurantId: r!.id, cityId: 1, lat: 24.7, lng: 46.7, address1: MARKER }).returning();
+  const [menu] = await db().insert(menus).values({ ...named, restaurantId: r!.id }).returning();
+  const [menuCategory] = await db().insert(menuCategories).values({ ...named, menuId: menu!.id }).returning();
+  const [product] = await db().insert(products).values({ ...named, restaurantId: r!.id, categoryId: menuCategory!.id, priceMinor: 100, walletCreditMinor: 100, variant: [MARKER] }).returning();
+  const [combo] = await db().insert(combos).values({ ...named, restaurantId: r!.id, categoryId: menuCategory!.id, priceMinor: 100, productIds: [product!.id] }).returning();
+  const [category] = await db().insert(restaurantCategories).values(named).returning();
+  const [allergen] = await db().insert(allergens).values({ ...named, kind: "allergy" }).returning();
+  const [variant] = await db().insert(restaurantVariants).values({ ...named, restaurantId: r!.id }).returning();
+  const [tag] = await db().insert(planTags).values({ appId: B, typeEn: MARKER, typeAr: MARKER, tagEn: MARKER, tagAr: MARKER }).returning();
+  const [plan] = await db()
+    .insert(plans)
+    .values({ ...named, restaurantId: r!.id, menuId: menu!.id, dailyNumOfItems: 1, subscriptionType: "daily", repetition: 1, sizeTitle: MARKER, sizeProteinAmount: 1 })
+    .returning();
+  const [version] = await db().insert(planVersions).values({ appId: B, planId: plan!.id, minStartDate: "2026-01-01", maxStartDate: "2030-01-01", numOfDays: 1, totalNumOfItems: 1, originalPriceMinor: 100, duration: MARKER }).returning();
+  const [day] = await db().insert(planDays).values({ appId: B, planId: plan!.id, restaurantId: r!.id, day: MARKER, repetitionCounter: 1 }).returning();
+  const [planCategory] = await db().insert(planCategories).values({ ...named, planId: plan!.id, planDayId: day!.id }).returning();
+  const [option] = await db().insert(planOptions).values({ appId: B, planId: plan!.id, planCategoryId: planCategory!.id, productId: product!.id }).returning();
+  return {
+    restaurant: r!.id,
+    branch: branch!.id,
+    menu: menu!.id,
+    menuCategory: menuCategory!.id,
+    product: product!.id,
+    combo: combo!.id,
+    plan: plan!.id,
+    version: version!.id,
+    day: day!.id,
+    planCategory: planCategory!.id,
+    option: option!.id,
+    category: category!.id,
+    allergen: allergen!.id,
+    variant: variant!.id,
+    tag: tag!.id,
+  };
+}
 let fx: Fixtures;
 
 beforeAll(async () => {
@@ -42,7 +119,7 @@ beforeAll(async () => {
   const [bCategory] = await db().insert(itemCategories).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
   const [bTag] = await db().insert(itemTags).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
   await db().insert(itemConfig).values({ appId: B, reservationMinutes: 59, maxReservationQty: 999, modifiedAt: new Date().toISOString() });
-  fx = { bTicket: bTicket!, bWebhook, bModifier: bModifier!.id, bBundle: bBundle!.id, bItem: bItem.id, bCategory: bCategory!.id, bTag: bTag!.id };
+  fx = { bTicket: bTicket!, bWebhook, bModifier: bModifier!.id, bBundle: bBundle!.id, bItem: bItem.id, bCategory: bCategory!.id, bTag: bTag!.id, meals: await mealsOfB() };
 });
 
 /**
@@ -99,6 +176,57 @@ const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: un
   updateItemConfig: () => ({ body: { reservation_minutes: 20 } }),
   bulkUpdateItems: (f) => ({ body: { items: [{ id: f.bItem, name_en: "Taken" }] } }),
   bulkUpdateItemPrices: (f) => ({ body: { items: [{ id: f.bItem, price: 0 }] } }),
+  // Meals: every write names one of B's records, in the path or in the body.
+  createRestaurant: () => ({ body: { name_en: "Mine", name_ar: "لي", rest_type: "both" } }),
+  updateRestaurant: (f) => ({ path: { restaurant_id: String(f.meals.restaurant) }, body: { name_en: "Taken" } }),
+  deleteRestaurant: (f) => ({ path: { restaurant_id: String(f.meals.restaurant) } }),
+  createRestaurantBranch: (f) => ({ path: { restaurant_id: String(f.meals.restaurant) }, body: { name_en: "Mine", name_ar: "لي", city_id: 1, lat: 1, lng: 1 } }),
+  updateRestaurantBranch: (f) => ({ path: { branch_id: String(f.meals.branch) }, body: { name_en: "Taken" } }),
+  deleteRestaurantBranch: (f) => ({ path: { branch_id: String(f.meals.branch) } }),
+  createMenu: (f) => ({ body: { restaurant_id: f.meals.restaurant, name_en: "Mine", name_ar: "لي" } }),
+  updateMenu: (f) => ({ path: { menu_id: String(f.meals.menu) }, body: { name_en: "Taken" } }),
+  deleteMenu: (f) => ({ path: { menu_id: String(f.meals.menu) } }),
+  createMenuCategory: (f) => ({ path: { menu_id: String(f.meals.menu) }, body: { name_en: "Mine", name_ar: "لي" } }),
+  updateMenuCategory: (f) => ({ path: { category_id: String(f.meals.menuCategory) }, body: { name_en: "Taken" } }),
+  deleteMenuCategory: (f) => ({ path: { category_id: String(f.meals.menuCategory) } }),
+  createMealProduct: (f) => ({ body: { restaurant_id: f.meals.restaurant, name_en: "Mine", name_ar: "لي", price: 1 } }),
+  updateMealProduct: (f) => ({ path: { product_id: String(f.meals.product) }, body: { price: 0 } }),
+  deleteMealProduct: (f) => ({ path: { product_id: String(f.meals.product) } }),
+  createPlan: (f) => ({
+    body: { restaurant_id: f.meals.restaurant, menu_id: f.meals.menu, name_en: "Mine", name_ar: "لي", daily_num_of_items: 1, subscription_type: "daily", repetition: 1, size: { title: "S", protein_amount: 1 } },
+  }),
+  updatePlan: (f) => ({ path: { plan_id: String(f.meals.plan) }, body: { name_en: "Taken" } }),
+  deletePlan: (f) => ({ path: { plan_id: String(f.meals.plan) } }),
+  createPlanVersion: (f) => ({ path: { plan_id: String(f.meals.plan) }, body: { min_start_date: "2027-01-01", max_start_date: "2027-02-01", num_of_days: 1, total_num_of_items: 1, original_price: 1 } }),
+  updatePlanVersion: (f) => ({ path: { version_id: String(f.meals.version) }, body: { num_of_days: 2 } }),
+  deletePlanVersion: (f) => ({ path: { version_id: String(f.meals.version) } }),
+  createPlanDay: (f) => ({ path: { plan_id: String(f.meals.plan) }, body: { day: "Mine", repetition_counter: 1 } }),
+  updatePlanDay: (f) => ({ path: { day_id: String(f.meals.day) }, body: { day: "Taken" } }),
+  deletePlanDay: (f) => ({ path: { day_id: String(f.meals.day) } }),
+  createPlanCategory: (f) => ({ path: { day_id: String(f.meals.day) }, body: { name_en: "Mine", name_ar: "لي" } }),
+  updatePlanCategory: (f) => ({ path: { category_id: String(f.meals.planCategory) }, body: { name_en: "Taken" } }),
+  deletePlanCategory: (f) => ({ path: { category_id: String(f.meals.planCategory) } }),
+  createPlanOption: (f) => ({ path: { category_id: String(f.meals.planCategory) }, body: { product_id: f.meals.product } }),
+  updatePlanOption: (f) => ({ path: { option_id: String(f.meals.option) }, body: { is_active: false } }),
+  deletePlanOption: (f) => ({ path: { option_id: String(f.meals.option) } }),
+  // Public reads: tenant A's app-id naming B's records.
+  listRestaurants: (f) => ({ query: `?id=${f.meals.restaurant}` }),
+  listOnDemandRestaurants: (f) => ({ query: `?id=${f.meals.restaurant}` }),
+  listRestaurantCategories: (f) => ({ query: `?id=${f.meals.category}` }),
+  listAllergensDislikes: (f) => ({ query: `?id=${f.meals.allergen}` }),
+  listWalletCreditProducts: (f) => ({ query: `?id=${f.meals.product}` }),
+  getProduct: (f) => ({ path: { product_id: String(f.meals.product) } }),
+  listProductVariants: (f) => ({ path: { product_id: String(f.meals.product) } }),
+  getCombo: (f) => ({ path: { combo_id: String(f.meals.combo) } }),
+  getRestaurantMenu: (f) => ({ path: { restaurant_id: String(f.meals.restaurant) } }),
+  getRestaurant: (f) => ({ path: { restaurant_id: String(f.meals.restaurant) } }),
+  listRestaurantBranches: (f) => ({ path: { restaurant_id: String(f.meals.restaurant) } }),
+  listRestaurantVariants: (f) => ({ path: { restaurant_id: String(f.meals.restaurant) } }),
+  listChannelProviders: () => ({ body: { city_id: 1, debug: true } }),
+  listPlanTags: (f) => ({ query: `?id=${f.meals.tag}` }),
+  listPlans: (f) => ({ body: { restaurant_id: f.meals.restaurant } }),
+  getPlan: (f) => ({ path: { plan_id: String(f.meals.plan) } }),
+  getMenu: (f) => ({ path: { menu_id: String(f.meals.menu) } }),
 };
 
 function concretePath(path: string, values: Record<string, string> = {}) {
@@ -171,7 +299,7 @@ function brokenBodies(schema: JsonSchema, valid: Record<string, unknown>) {
   return fc.oneof(...arbs);
 }
 
-describe.each(guarded)("$method $path", ({ path, method, op }) => {
+describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
   const where = `${method} ${path} (${op.operationId})`;
   const org = (op.parameters ?? []).some((p) => p.in === "header" && p.name === "org-id");
   const asA = { token: "", appId: A, ...(org && { orgId: A }) };
@@ -187,15 +315,33 @@ describe.each(guarded)("$method $path", ({ path, method, op }) => {
     expect(op.operationId, where).toBeTruthy();
     expect(op.summary, where).toBeTruthy();
     expect(op.tags?.length, where).toBeGreaterThan(0);
+    if (isPublic) {
+      expect(op["x-permission"], where).toBeUndefined();
+      expect(op.responses["400"]?.content?.["application/problem+json"], `${where} 400`).toBeDefined();
+      expect(op.responses["500"]?.content?.["application/problem+json"], `${where} 500`).toBeDefined();
+      return;
+    }
     expect(PERMISSIONS as readonly string[], where).toContain(op["x-permission"]);
-    expect(op["x-spec-id"], where).toBeTruthy();
+    // An operation of the interface, or one it needs that the interface does not name, saying why.
+    expect(op["x-spec-id"] ?? op["x-beyond-spec"], where).toBeTruthy();
     for (const s of ["400", "401", "403", "429", "500"]) {
       expect(op.responses[s]?.content?.["application/problem+json"], `${where} ${s}`).toBeDefined();
     }
     if (schema) for (const s of ["413", "415"]) expect(op.responses[s], `${where} ${s}`).toBeDefined();
   });
 
-  sharedAuthCases({ method, path: concretePath(path), permission: op["x-permission"] as never, body: validBody, org });
+  if (isPublic) {
+    it("needs no token, and a well-formed app-id", async () => {
+      for (const appId of [null, "abc", "0"]) {
+        const res = await call(concretePath(path), { method, appId, body: validBody });
+        cases++;
+        expect(res.status, `${where} app-id ${appId}`).toBe(400);
+        expect((await conforms(where, op, res)) as object).toHaveProperty("errors.app-id");
+      }
+    });
+  } else {
+    sharedAuthCases({ method, path: concretePath(path), permission: op["x-permission"] as never, body: validBody, org });
+  }
 
   it("never gives tenant A a 2xx that carries tenant B's data", async () => {
     const probe = TENANT_PROBES[op.operationId];
@@ -204,7 +350,8 @@ describe.each(guarded)("$method $path", ({ path, method, op }) => {
     const res = await call(concretePath(path, p.path) + (p.query ?? ""), { ...asA, method, token: tokenA, body: p.body });
     cases++;
     const text = await res.clone().text();
-    expect([200, 201, 204, 403, 404], `${where}: ${res.status} ${text}`).toContain(res.status);
+    // A record of B named in the body is a 400 on that field, worded as for an id that does not exist.
+    expect([200, 201, 204, 400, 403, 404], `${where}: ${res.status} ${text}`).toContain(res.status);
     expect(text).not.toContain(MARKER);
     expect(text).not.toContain("private@tenant-b.example");
     expect(text).not.toContain('"max_reservation_qty":999');

@@ -12,6 +12,7 @@ export type Operation = {
   responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
   "x-permission"?: string;
   "x-spec-id"?: string;
+  "x-beyond-spec"?: string;
 };
 export type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, JsonSchema> } };
 

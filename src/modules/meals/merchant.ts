@@ -14,6 +14,7 @@ import * as W from "./writes";
 
 const BASE = "/merchant/meals/";
 const permission = "can_write_item" as const;
+const beyondSpec = "The interface names the meals reads only; these writes manage the data they serve.";
 
 type Resource = {
   /** The spec's name of the record, as in the operation names: "Restaurant", "Plan Version". */
@@ -50,6 +51,7 @@ function resource(r: Resource) {
 
   const create = merchantRoute({
     permission,
+    beyondSpec,
     method: "post",
     path: r.collection,
     operationId: opName("create", r.name),
@@ -61,6 +63,7 @@ function resource(r: Resource) {
   });
   const update = merchantRoute({
     permission,
+    beyondSpec,
     method: "patch",
     path: r.member,
     operationId: opName("update", r.name),
@@ -72,6 +75,7 @@ function resource(r: Resource) {
   });
   const remove = merchantRoute({
     permission,
+    beyondSpec,
     method: "delete",
     path: r.member,
     operationId: opName("delete", r.name),
