@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: List Tickets (filtered, searched, ordered) at 1,000 and at 100,000 tickets,
- * against a bare Hono JSON route served by the same runtime in the same run. Both Workers run
+ * List Items, the meals reads (cached, 304 and uncached), emit() and webhook delivery, against a
+ * bare Hono JSON route (and one bare KV read) served by the same runtime in the same run. Both Workers run
  * under `wrangler dev` on this machine, with their own local state in .bench/; load comes from
  * autocannon. Writes the table to docs/benchmarks.md.
  */
@@ -78,10 +79,24 @@ function benchConfig(): string {
 
 type Result = { rps: number; p50: number; p99: number; non2xx: number };
 
-async function load(url: string, headers: Record<string, string> = {}): Promise<Result> {
-  await autocannon({ url, connections: CONNECTIONS, amount: 200, headers }); // warm-up
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
+type LoadOptions = {
+  headers?: Record<string, string>;
+  /** The status every response must have: 304 for revalidations. */
+  expect?: 200 | 304;
+  /** Gives each request its own query parameter, so that no two share a cache entry. */
+  unique?: boolean;
+};
+
+async function load(url: string, opts: LoadOptions = {}): Promise<Result> {
+  const headers = opts.headers ?? {};
+  let n = 0;
+  const requests: autocannon.Request[] | undefined = opts.unique
+    ? [{ setupRequest: (req) => ({ ...req, path: `${req.path}${req.path?.includes("?") ? "&" : "?"}nocache=${Date.now()}-${n++}` }) }]
+    : undefined;
+  await autocannon({ url, connections: CONNECTIONS, amount: 200, headers, requests }); // warm-up
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, requests });
+  const wrong = opts.expect === 304 ? r.non2xx - r["3xx"] + r["2xx"] : r.non2xx;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: wrong + r.errors };
 }
 
 /** The List Tickets queries measured: each filters, searches and orders. */
@@ -92,6 +107,49 @@ const SCENARIOS = [
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mid = (rs: Result[]): Result => ({
+  rps: median(rs.map((r) => r.rps)),
+  p50: median(rs.map((r) => r.p50)),
+  p99: median(rs.map((r) => r.p99)),
+  non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+});
+
+/** The meals reads measured: each cached (a KV hit), revalidated (304) and uncached (a miss that reads D1 and fills KV). */
+const MEALS = [
+  { name: "Plan Details: Keto week (7 days x 3 categories x 3 options)", path: "/public-api/v1/plans/2/" },
+  { name: "Plan Details: Balanced 30 (30 days x 5 categories x 10 options)", path: "/public-api/v1/plans/1/" },
+  { name: "Restaurant Menu: Green Bowl (5 categories x 10 products)", path: "/api/v1/restaurants/menus/1/" },
+] as const;
+const MEALS_MODES = ["cached", "304", "uncached"] as const;
+type MealsMode = (typeof MEALS_MODES)[number];
+
+/** Baselines and every meals scenario in each mode, REPEATS times interleaved; the median of each. */
+async function measureMeals(api: string, bare: { route: string; kv: string }) {
+  const headers = { "app-id": "1" };
+  const etags: string[] = [];
+  const sizes: number[] = [];
+  for (const m of MEALS) {
+    const res = await fetch(api + m.path, { headers });
+    if (res.status !== 200) throw new Error(`${m.path}: ${res.status} ${await res.text()}`);
+    sizes.push((await res.arrayBuffer()).byteLength);
+    etags.push(res.headers.get("etag")!);
+  }
+  const runs = { bare: [] as Result[], kv: [] as Result[], meals: MEALS.map(() => Object.fromEntries(MEALS_MODES.map((mode) => [mode, [] as Result[]])) as Record<MealsMode, Result[]>) };
+  for (let i = 0; i < REPEATS; i++) {
+    runs.bare.push(await load(bare.route));
+    runs.kv.push(await load(bare.kv));
+    for (const [j, m] of MEALS.entries()) {
+      runs.meals[j]!.cached.push(await load(api + m.path, { headers }));
+      runs.meals[j]!["304"].push(await load(api + m.path, { headers: { ...headers, "if-none-match": etags[j]! }, expect: 304 }));
+      runs.meals[j]!.uncached.push(await load(api + m.path, { headers, unique: true }));
+    }
+  }
+  return {
+    bare: mid(runs.bare),
+    kv: mid(runs.kv),
+    meals: runs.meals.map((r, j) => ({ ...MEALS[j]!, bytes: sizes[j]!, cached: mid(r.cached), notModified: mid(r["304"]), uncached: mid(r.uncached) })),
+  };
+}
 
 /** Runs the baseline and every scenario REPEATS times, interleaved, and keeps the median of each figure. */
 async function measure(urls: { bare: string; lists: string[] }, headers: Record<string, string>) {
@@ -99,14 +157,8 @@ async function measure(urls: { bare: string; lists: string[] }, headers: Record<
   const lists: Result[][] = urls.lists.map(() => []);
   for (let i = 0; i < REPEATS; i++) {
     bare.push(await load(urls.bare));
-    for (const [j, url] of urls.lists.entries()) lists[j]!.push(await load(url, headers));
+    for (const [j, url] of urls.lists.entries()) lists[j]!.push(await load(url, { headers }));
   }
-  const mid = (rs: Result[]): Result => ({
-    rps: median(rs.map((r) => r.rps)),
-    p50: median(rs.map((r) => r.p50)),
-    p99: median(rs.map((r) => r.p99)),
-    non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
-  });
   return { bare: mid(bare), lists: lists.map(mid) };
 }
 
@@ -246,6 +298,9 @@ async function main() {
     const itemRun = await measure({ bare: bareUrl, lists: [itemsUrl] }, headers);
     const itemRow = { r: itemRun.lists[0]!, bare: itemRun.bare };
 
+    log("measuring the meals reads: cached, 304 and uncached");
+    const meals = await measureMeals(`http://127.0.0.1:${API_PORT}`, { route: bareUrl, kv: `http://127.0.0.1:${BARE_PORT}/bare-kv` });
+
     log("delivering 1,000 events to a local receiver");
     const deliveries = await measureDeliveries(headers);
 
@@ -284,6 +339,32 @@ async function main() {
       "| scenario | req/s | p50 | p99 | bare req/s | bare p50 | req/s vs bare | p50 vs bare | errors |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
       `| List Items, 10,000 items | ${fmt(itemRow.r.rps)} | ${itemRow.r.p50} | ${itemRow.r.p99} | ${fmt(itemRow.bare.rps)} | ${itemRow.bare.p50} | ${fmt(itemRow.r.rps / itemRow.bare.rps)} | ${fmt(itemRow.r.p50 / Math.max(itemRow.bare.p50, 0.001))} | ${itemRow.r.non2xx} |`,
+      "",
+      "## Meals reads: KV cache",
+      "",
+      "Public reads (only `app-id`), served cache-aside from KV. *cached*: the same URL again (a KV hit: the tenant's generation and the entry, read at once).",
+      "*304*: the same, with `If-None-Match` of the current ETag. *uncached*: each request with its own query parameter, so each one misses, reads D1",
+      "(one batch) and fills KV. Baselines: the bare Hono route, and the same route reading one small KV value.",
+      "",
+      "| read | body bytes | mode | req/s | p50 | p99 | req/s vs bare | p50 vs bare | errors |",
+      "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+      `| bare Hono route (baseline) | 41 | - | ${fmt(meals.bare.rps)} | ${meals.bare.p50} | ${meals.bare.p99} | 1 | 1 | ${meals.bare.non2xx} |`,
+      `| bare Hono route + one KV read | 41 | - | ${fmt(meals.kv.rps)} | ${meals.kv.p50} | ${meals.kv.p99} | ${fmt(meals.kv.rps / meals.bare.rps)} | ${fmt(meals.kv.p50 / Math.max(meals.bare.p50, 0.001))} | ${meals.kv.non2xx} |`,
+      ...meals.meals.flatMap((m) =>
+        ([["cached", m.cached], ["304", m.notModified], ["uncached", m.uncached]] as const).map(
+          ([mode, r]) =>
+            `| ${m.name} | ${m.bytes.toLocaleString("en")} | ${mode} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${fmt(r.rps / meals.bare.rps)} | ${fmt(r.p50 / Math.max(meals.bare.p50, 0.001))} | ${r.non2xx} |`,
+        ),
+      ),
+      "",
+      "Goals: cached >= 0.7 of the bare route's req/s, 304 >= 0.75, cached p50 at most a third of uncached p50. Measured:",
+      ...meals.meals.map((m) => {
+        const cached = m.cached.rps / meals.bare.rps;
+        const nm = m.notModified.rps / meals.bare.rps;
+        const third = m.cached.p50 / Math.max(m.uncached.p50, 0.001);
+        const met = (ok: boolean) => (ok ? "met" : "not met");
+        return `- ${m.name}: cached **${fmt(cached)}** (${met(cached >= 0.7)}), 304 **${fmt(nm)}** (${met(nm >= 0.75)}), cached p50 / uncached p50 **${fmt(third)}** (${met(third <= 1 / 3)})`;
+      }),
       "",
       "## Events and webhooks",
       "",

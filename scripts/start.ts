@@ -54,5 +54,15 @@ Try it (a token for app 1 was just minted; mint others with npm run -s token -- 
 
   curl -s ${h} -H 'org-id: 1' '${BASE}/api/v1/dashboard/admin/integrations/webhooks/logs/'
 
+The meals reads are public (only app-id) and cached in local KV; send the ETag back to get a 304:
+
+  curl -si -H 'app-id: 1' '${BASE}/public-api/v1/plans/1/?plan_version_id=1' | head -20
+  curl -s  -H 'app-id: 1' '${BASE}/api/v1/restaurants/menus/2/'
+  curl -s  -H 'app-id: 1' -H 'Content-Type: application/json' -X POST '${BASE}/api/v1/sales-channels/providers/' \
+       -d '{"lat": "24.7136", "lng": "46.6753", "city_id": 1}'
+
+  curl -s ${h} -H 'Content-Type: application/json' -X PATCH '${BASE}/order/v1/merchant/meals/restaurants/2/' \
+       -d '{"subtitle_en": "Open late"}'
+
 Press Ctrl+C to stop.
 `);
