@@ -11,6 +11,9 @@ import { base64url } from "./crypto";
  * keys. The generation is random rather than a counter: two concurrent writers that each read
  * n and wrote n + 1 would leave an entry filled between their writes looking current.
  *
+ * Bodies are kept gzipped, and served so to clients that take gzip. In front of KV sits a small
+ * LRU in the isolate's memory, checked against the same generation.
+ *
  * KV is eventually consistent: the location that wrote sees the new generation at once; other
  * locations may serve an entry of the old generation for up to KV's 60 s cache, and a client's
  * own HTTP cache may keep a response for `max-age`. docs/interface-decisions.md states the bound.
@@ -23,10 +26,17 @@ const KV_MIN_TTL_SECONDS = 60;
 
 type EntryMeta = { gen: string; etag: string; until?: number };
 
+/**
+ * Part of every entry's key: a release that changes what an entry holds changes it, so that it
+ * never reads entries an older release wrote (they expire on their own).
+ */
+const ENTRY_FORMAT = "cache-v2";
+
 const generationKey = (appId: number) => `gen:${appId}`;
 
-async function sha256(text: string): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))));
+async function sha256(data: string | Uint8Array): Promise<string> {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 }
 
 /** The request, normalised: the same query in another order is the same entry. */
@@ -35,12 +45,39 @@ function requestKey(url: URL): string {
   return `${url.origin}${url.pathname}?${new URLSearchParams(params).toString()}`;
 }
 
+/**
+ * The gzip representation has its own strong ETag (`"…-gzip"`), as RFC 9110 asks of strong
+ * validators; either names the same entity in If-None-Match.
+ */
+const GZIP_SUFFIX = '-gzip"';
+const gzipEtag = (etag: string) => etag.replace(/"$/, GZIP_SUFFIX);
+const entityOf = (tag: string) => tag.trim().replace(/^W\//, "").replace(GZIP_SUFFIX, '"');
+
 /** RFC 9110 §13.1.2: If-None-Match uses the weak comparison, and `*` matches any current entity. */
 export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === "*") return true;
-  const bare = etag.replace(/^W\//, "");
-  return header.split(",").some((t) => t.trim().replace(/^W\//, "") === bare);
+  const entity = entityOf(etag);
+  return header.split(",").some((t) => entityOf(t) === entity);
+}
+
+/** True when the client takes gzip (`Accept-Encoding: gzip` or `*`, with a q above 0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.split(";").map((x) => x.trim().toLowerCase());
+    if (coding !== "gzip" && coding !== "*") return false;
+    const q = params.find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
+}
+
+async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
 }
 
 export type Loaded = {
@@ -49,26 +86,87 @@ export type Loaded = {
   until?: number;
 };
 
+/**
+ * A cached body. KV keeps it gzipped (JSON shrinks about 15x, so the reads and the bytes sent are
+ * small); clients that take gzip get those bytes as they are, and the plain bytes are made once
+ * per isolate for the others.
+ */
+type Held = EntryMeta & { gzipped: Uint8Array; plain?: Uint8Array };
+
+/**
+ * An L1 in the isolate's memory in front of KV, least recently used first out. An entry here is
+ * served only under the generation read from KV on the same request, so it is never staler than
+ * KV; it saves reading the body from KV on every hit.
+ */
+const MEMORY_BUDGET_BYTES = 16 * 1024 * 1024;
+const memory = new Map<string, Held>();
+let memoryBytes = 0;
+const sizeOf = (h: Held) => h.gzipped.byteLength + (h.plain?.byteLength ?? 0);
+
+function recall(key: string): Held | undefined {
+  const held = memory.get(key);
+  if (held) {
+    memory.delete(key);
+    memory.set(key, held);
+  }
+  return held;
+}
+
+function remember(key: string, held: Held): void {
+  const old = memory.get(key);
+  if (old) {
+    memory.delete(key);
+    memoryBytes -= sizeOf(old);
+  }
+  if (sizeOf(held) > MEMORY_BUDGET_BYTES / 4) return;
+  memory.set(key, held);
+  memoryBytes += sizeOf(held);
+  for (const [k, v] of memory) {
+    if (memoryBytes <= MEMORY_BUDGET_BYTES) break;
+    memory.delete(k);
+    memoryBytes -= sizeOf(v);
+  }
+}
+
+/** The plain bytes of an entry, made once and kept with it. */
+async function plainOf(held: Held): Promise<Uint8Array> {
+  if (!held.plain) {
+    held.plain = await gunzip(held.gzipped);
+    memoryBytes += held.plain.byteLength;
+  }
+  return held.plain;
+}
+
+const fresh = (meta: EntryMeta, gen: string) => meta.gen === gen && (meta.until === undefined || Date.now() < meta.until);
+
 /** The entry of `key`, if it is of the tenant's current generation and still valid; else loads and stores it. */
-async function readThrough(c: Context<AppEnv>, key: string, load: () => Promise<Loaded>): Promise<{ body: string; etag: string; hit: boolean }> {
+async function readThrough(c: Context<AppEnv>, key: string, load: () => Promise<Loaded>): Promise<{ held: Held; hit: boolean }> {
   const kv = c.env.CACHE;
   const appId = c.get("appId");
-  const entryKey = `meals:${appId}:${await sha256(key)}`;
-  // Both reads at once: the entry carries the generation it was filled under.
-  const [gen, entry] = await Promise.all([kv.get(generationKey(appId)), kv.getWithMetadata<EntryMeta>(entryKey, "text")]);
-  const current = gen ?? "0";
-  const meta = entry.metadata;
-  if (entry.value !== null && meta && meta.gen === current && (meta.until === undefined || Date.now() < meta.until)) {
-    return { body: entry.value, etag: meta.etag, hit: true };
+  const memoryKey = `${appId} ${key}`;
+  const held = recall(memoryKey);
+  const heldGen = held ? ((await kv.get(generationKey(appId))) ?? "0") : null;
+  if (held && fresh(held, heldGen!)) return { held, hit: true };
+  // KV keys are at most 512 bytes: the request is hashed.
+  const entryKey = `${ENTRY_FORMAT}:${appId}:${await sha256(key)}`;
+  // Without a generation yet, both reads at once: the entry carries the generation it was filled under.
+  const [g, entry] = await Promise.all([heldGen ?? kv.get(generationKey(appId)), kv.getWithMetadata<EntryMeta>(entryKey, "arrayBuffer")]);
+  const gen = g ?? "0";
+  if (entry.value !== null && entry.metadata && fresh(entry.metadata, gen)) {
+    const found: Held = { ...entry.metadata, gzipped: new Uint8Array(entry.value) };
+    remember(memoryKey, found);
+    return { held: found, hit: true };
   }
 
   const loaded = await load();
-  const body = JSON.stringify(loaded.body);
-  const etag = `"${(await sha256(body)).slice(0, 27)}"`;
-  const metadata: EntryMeta = { gen: current, etag, ...(loaded.until !== undefined && { until: loaded.until }) };
+  const plain = new TextEncoder().encode(JSON.stringify(loaded.body));
+  const etag = `"${(await sha256(plain)).slice(0, 27)}"`;
+  const metadata: EntryMeta = { gen, etag, ...(loaded.until !== undefined && { until: loaded.until }) };
+  const filled: Held = { ...metadata, gzipped: await gzip(plain), plain };
   const ttl = loaded.until === undefined ? ENTRY_TTL_SECONDS : Math.ceil((loaded.until - Date.now()) / 1000);
-  c.executionCtx.waitUntil(kv.put(entryKey, body, { metadata, expirationTtl: Math.min(ENTRY_TTL_SECONDS, Math.max(KV_MIN_TTL_SECONDS, ttl)) }));
-  return { body, etag, hit: false };
+  remember(memoryKey, filled);
+  c.executionCtx.waitUntil(kv.put(entryKey, filled.gzipped, { metadata, expirationTtl: Math.min(ENTRY_TTL_SECONDS, Math.max(KV_MIN_TTL_SECONDS, ttl)) }));
+  return { held: filled, hit: false };
 }
 
 /**
@@ -82,16 +180,28 @@ type CachedResponse = Response & TypedResponse<never, 200, "json">;
  * 200 bodies are stored, and a loader's error (404, 400) passes through uncached.
  */
 export async function cachedJson(c: Context<AppEnv>, load: () => Promise<Loaded>): Promise<CachedResponse> {
-  const { body, etag, hit } = await readThrough(c, requestKey(new URL(c.req.url)), load);
-  const headers = { ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "app-id", "X-Cache": hit ? "HIT" : "MISS" };
-  if (matchesIfNoneMatch(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers) as unknown as CachedResponse;
-  return c.body(body, 200, { ...headers, "Content-Type": "application/json" }) as unknown as CachedResponse;
+  const { held, hit } = await readThrough(c, requestKey(new URL(c.req.url)), load);
+  // Cloudflare (and wrangler dev) rewrite Accept-Encoding to "br, gzip" for every request; what
+  // the client itself sent is in `cf.clientAcceptEncoding`.
+  const cf = c.req.raw.cf as IncomingRequestCfProperties | undefined;
+  const gz = acceptsGzip(cf?.clientAcceptEncoding ?? c.req.header("accept-encoding"));
+  const headers: Record<string, string> = {
+    ETag: gz ? gzipEtag(held.etag) : held.etag,
+    "Cache-Control": CACHE_CONTROL,
+    Vary: "app-id, Accept-Encoding",
+    "X-Cache": hit ? "HIT" : "MISS",
+  };
+  if (matchesIfNoneMatch(c.req.header("if-none-match"), held.etag)) return new Response(null, { status: 304, headers }) as CachedResponse;
+  headers["Content-Type"] = "application/json";
+  if (!gz) return new Response(await plainOf(held), { status: 200, headers }) as CachedResponse;
+  // Already encoded: the runtime sends the bytes as they are.
+  return new Response(held.gzipped, { status: 200, headers: { ...headers, "Content-Encoding": "gzip" }, encodeBody: "manual" }) as CachedResponse;
 }
 
 /** A tenant's data set that several requests compute from (such as the providers with their zones), cached the same way. */
 export async function cachedData<T>(c: Context<AppEnv>, name: string, load: () => Promise<T>): Promise<T> {
-  const { body } = await readThrough(c, `data:${name}`, async () => ({ body: await load() }));
-  return JSON.parse(body) as T;
+  const { held } = await readThrough(c, `data:${name}`, async () => ({ body: await load() }));
+  return JSON.parse(new TextDecoder().decode(await plainOf(held))) as T;
 }
 
 /** Makes every cached public read of the tenant a miss from now on. */

@@ -12,6 +12,8 @@ export type Call = {
   body?: unknown;
   rawBody?: string;
   headers?: Record<string, string>;
+  /** What Cloudflare adds to the request (`request.cf`). */
+  cf?: Record<string, unknown>;
 };
 
 /**
@@ -31,7 +33,7 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(BASE + path, { method: opts.method ?? "GET", headers, body }), env, ctx);
+  const res = await worker.fetch(new Request(BASE + path, { method: opts.method ?? "GET", headers, body, ...(opts.cf && { cf: opts.cf }) }), env, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
-import { matchesIfNoneMatch } from "../../src/core/cache";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { acceptsGzip, matchesIfNoneMatch } from "../../src/core/cache";
 import { observeStatements } from "../../src/db/client";
+import { addDays, todayIn, weekdayOf } from "../../src/modules/meals/dates";
 import { tokenFor } from "../helpers/factories";
 import { seedMealsFor } from "../helpers/meals";
 import { call, json } from "../helpers/request";
@@ -51,6 +52,31 @@ describe("cache-aside in KV with HTTP revalidation", () => {
       expect(await res.text()).toBe("");
     }
     expect((await get(path, { "If-None-Match": '"stale"' })).status).toBe(200);
+  });
+
+  it("serves the gzipped body as it is to clients that take gzip, with its own strong ETag", async () => {
+    const path = `/api/v1/restaurants/menus/${a.green}/`;
+    const plain = await get(path);
+    const plainBody = await plain.text();
+    const etag = plain.headers.get("etag")!;
+    const zipped = await get(path, { "Accept-Encoding": "br, gzip;q=0.8" });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("vary")).toContain("Accept-Encoding");
+    expect(zipped.headers.get("etag")).toBe(etag.replace(/"$/, '-gzip"'));
+    const bytes = await zipped.arrayBuffer();
+    expect(bytes.byteLength).toBeLessThan(plainBody.length / 5);
+    const unzipped = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+    expect(unzipped).toBe(plainBody);
+    // Either validator names the same entity.
+    expect((await get(path, { "Accept-Encoding": "gzip", "If-None-Match": etag })).status).toBe(304);
+    expect((await get(path, { "If-None-Match": zipped.headers.get("etag")! })).status).toBe(304);
+    expect((await get(path, { "Accept-Encoding": "gzip;q=0" })).headers.get("content-encoding")).toBeNull();
+    // Behind Cloudflare every request says "br, gzip"; what the client sent is in cf.clientAcceptEncoding.
+    const rewritten = (clientAcceptEncoding: string) => call(path, { appId: A, headers: { "Accept-Encoding": "br, gzip" }, cf: { clientAcceptEncoding } });
+    expect((await rewritten("")).headers.get("content-encoding")).toBeNull();
+    expect(await (await rewritten("")).text()).toBe(plainBody);
+    expect((await rewritten("gzip, deflate")).headers.get("content-encoding")).toBe("gzip");
   });
 
   it("keys the entry by the query, whatever its order, and not by the app-id of another tenant", async () => {
@@ -105,17 +131,18 @@ describe("cache-aside in KV with HTTP revalidation", () => {
     const path = `/public-api/v1/plans/${a.keto}/`;
     await get(path);
     expect((await get(path)).headers.get("x-cache")).toBe("HIT");
-    // Move every entry of the tenant that has a validity to just past it.
-    const keys = await env.CACHE.list<{ gen: string; etag: string; until?: number }>({ prefix: `meals:${A}:` });
-    let moved = 0;
-    for (const k of keys.keys) {
-      if (k.metadata?.until === undefined) continue;
-      const value = await env.CACHE.get(k.name);
-      await env.CACHE.put(k.name, value!, { metadata: { ...k.metadata, until: Date.now() - 1 } });
-      moved++;
+    // A day later (the clock only): the entry is past its validity, in memory and in KV.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 25 * 3600_000 });
+    try {
+      const next = await get(path);
+      expect(next.headers.get("x-cache")).toBe("MISS");
+      // Keto week starts a day after today, on a day that is not a Friday nor 2026-12-31.
+      let start = addDays(todayIn("Asia/Riyadh"), 1);
+      while (weekdayOf(start) === "friday" || start === "2026-12-31") start = addDays(start, 1);
+      expect((await json(next)).start_date).toBe(start);
+    } finally {
+      vi.useRealTimers();
     }
-    expect(moved).toBeGreaterThan(0);
-    expect((await get(path)).headers.get("x-cache")).toBe("MISS");
   });
 
   it("List Channel Providers computes from cached provider data, refreshed by a write", async () => {
@@ -140,6 +167,17 @@ describe("cache-aside in KV with HTTP revalidation", () => {
   });
 });
 
+describe("Accept-Encoding", () => {
+  it("takes gzip when named or under *, unless its q is 0", () => {
+    expect(acceptsGzip("gzip, deflate, br")).toBe(true);
+    expect(acceptsGzip("br;q=1.0, gzip;q=0.5")).toBe(true);
+    expect(acceptsGzip("*")).toBe(true);
+    expect(acceptsGzip("gzip;q=0")).toBe(false);
+    expect(acceptsGzip("br")).toBe(false);
+    expect(acceptsGzip(undefined)).toBe(false);
+  });
+});
+
 describe("If-None-Match comparison (RFC 9110)", () => {
   it("uses the weak comparison, lists and *", () => {
     expect(matchesIfNoneMatch('"a"', '"a"')).toBe(true);
@@ -149,5 +187,6 @@ describe("If-None-Match comparison (RFC 9110)", () => {
     expect(matchesIfNoneMatch('"b"', '"a"')).toBe(false);
     expect(matchesIfNoneMatch(undefined, '"a"')).toBe(false);
     expect(matchesIfNoneMatch('"a', '"a"')).toBe(false);
+    expect(matchesIfNoneMatch('"a-gzip"', '"a"')).toBe(true);
   });
 });
