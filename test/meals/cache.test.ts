@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { acceptsGzip, matchesIfNoneMatch } from "../../src/core/cache";
 import { observeStatements } from "../../src/db/client";

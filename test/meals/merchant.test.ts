@@ -101,6 +101,7 @@ describe("restaurants and branches", () => {
     const res = await del(`${M}restaurants/${a.kabsa}/`);
     expect(res.status).toBe(204);
     expect(await row("restaurants", a.kabsa)).toMatchObject({ is_deleted: 1 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM outbox_events WHERE app_id = ? AND type = 'restaurant.deleted' AND payload ->> '$.data.id' = ?").bind(A, a.kabsa).first()).toEqual({ n: 1 });
     expect(await row("meal_products", a.lambKabsa)).toMatchObject({ is_deleted: 1 });
     expect(await row("combos", a.combo)).toMatchObject({ is_deleted: 1 });
     expect((await call(`/api/v1/restaurants/${a.kabsa}/`, { appId: A })).status).toBe(404);
@@ -194,9 +195,15 @@ describe("plans with versions, days, categories and options", () => {
     expect(plan).toMatchObject({ name_en: "Two-day trial", size: { id: plan.id, title: "Small", protein_amount: 90, carb_amount: null, unit: "g" }, versions: [] });
     expect(plan.plan_tags.map((t: { id: number }) => t.id)).toEqual([a.tags[0]]);
 
+    const announced = await env.DB.prepare("SELECT payload FROM outbox_events WHERE app_id = ? AND type = 'plan.created' ORDER BY rowid DESC LIMIT 1").bind(A).first<{ payload: string }>();
+    expect(JSON.parse(announced!.payload)).toMatchObject({ type: "plan.created", app_id: A, data: { id: plan.id } });
+
     const version = await json(await post(`${M}plans/${plan.id}/versions/`, { min_start_date: "2026-01-01", max_start_date: "2030-01-01", num_of_days: 2, total_num_of_items: 2, original_price: 49.99, off_days: [] }));
     expect(schemaErrors("createPlanVersion", version, "201")).toEqual([]);
     expect(version).toMatchObject({ plan: plan.id, original_price: 49.99 });
+    // A change below the plan is announced as the plan's.
+    const updated = await env.DB.prepare("SELECT payload FROM outbox_events WHERE app_id = ? ORDER BY rowid DESC LIMIT 1").bind(A).first<{ payload: string }>();
+    expect(JSON.parse(updated!.payload)).toMatchObject({ type: "plan.updated", data: { id: plan.id } });
     const day1 = await json(await post(`${M}plans/${plan.id}/days/`, { day: "Day 1", repetition_counter: 1 }));
     expect(schemaErrors("createPlanDay", day1, "201")).toEqual([]);
     const taken = await post(`${M}plans/${plan.id}/days/`, { day: "Again", repetition_counter: 1 });

@@ -48,7 +48,6 @@ import {
   restaurantVariantView,
   restaurantView,
   type BranchRow,
-  type ProductRow,
   type RestaurantRow,
 } from "./views";
 

@@ -6,6 +6,8 @@ import { ApiError } from "../../core/errors";
 import { toMinor } from "../../core/money";
 import { insertedId } from "../../core/sql";
 import { nowIso } from "../../core/time";
+import type { EventType } from "../../events/catalogue";
+import { emit, insertedRowEvent, newEvent, type EventMessage } from "../../events/outbox";
 import { live } from "./reads";
 import type * as S from "./schemas";
 import {
@@ -51,7 +53,14 @@ import {
 type Input<T extends z.ZodType> = z.infer<T>;
 type Stmt = BatchItem<"sqlite">;
 
-const run = (ctx: ServiceContext, statements: Stmt[]) => ctx.db.batch(statements as unknown as [Stmt]);
+/**
+ * Writes the statements and the outbox rows of their events in one batch (see `emit`); returns the
+ * statements' results. `events` are the events, or a SELECT of the one a created row makes.
+ */
+async function write(ctx: ServiceContext, events: EventMessage[] | SQL, statements: Stmt[]): Promise<unknown[]> {
+  return (await emit(ctx.db, ctx.events, statements, events)).results;
+}
+const changed = (ctx: ServiceContext, type: EventType, id: number) => [newEvent(ctx.appId, type, { id })];
 const minor = (major: number) => toMinor(major)!;
 const deleted = () => {
   const at = nowIso();
@@ -151,7 +160,10 @@ function areaStatements(ctx: ServiceContext, restaurantId: number | SQL, input: 
 export async function createRestaurant(ctx: ServiceContext, input: Input<typeof S.CreateRestaurantSchema>) {
   await checkRestaurantRefs(ctx, null, input);
   const values = { appId: ctx.appId, ...columns(input, restaurantColumns) } as typeof restaurants.$inferInsert;
-  const [inserted] = (await run(ctx, [ctx.db.insert(restaurants).values(values).returning({ id: restaurants.id }), ...areaStatements(ctx, insertedId(restaurants), input, false)])) as [{ id: number }[]];
+  const [inserted] = (await write(ctx, insertedRowEvent("restaurant.created", restaurants), [
+    ctx.db.insert(restaurants).values(values).returning({ id: restaurants.id }),
+    ...areaStatements(ctx, insertedId(restaurants), input, false),
+  ])) as [{ id: number }[]];
   return restaurantRecord(ctx, inserted[0]!.id);
 }
 
@@ -159,7 +171,7 @@ export async function updateRestaurant(ctx: ServiceContext, id: number, input: I
   await findRestaurant(ctx, id);
   await checkRestaurantRefs(ctx, id, input);
   const set = { ...columns(input, restaurantColumns), modifiedAt: nowIso() };
-  await run(ctx, [ctx.db.update(restaurants).set(set).where(eq(restaurants.id, id)), ...areaStatements(ctx, id, input, true)]);
+  await write(ctx, changed(ctx, "restaurant.updated", id), [ctx.db.update(restaurants).set(set).where(eq(restaurants.id, id)), ...areaStatements(ctx, id, input, true)]);
   return restaurantRecord(ctx, id);
 }
 
@@ -172,7 +184,7 @@ export async function deleteRestaurant(ctx: ServiceContext, id: number) {
     throw ApiError.conflict("restaurant_in_use", `Plans ${ids.join(", ")} sell this restaurant's meals; delete them first.`, { plans: ids });
   }
   const of = (t: Parameters<typeof live>[0] & { restaurantId: Column }) => and(live(t, ctx.appId), eq(t.restaurantId, id));
-  await run(ctx, [
+  await write(ctx, changed(ctx, "restaurant.deleted", id), [
     ctx.db.update(restaurants).set(deleted()).where(eq(restaurants.id, id)),
     ctx.db.update(restaurantBranches).set(deleted()).where(of(restaurantBranches)),
     ctx.db.update(deliveryZones).set(deleted()).where(of(deliveryZones)),
@@ -209,7 +221,7 @@ const clearMain = (ctx: ServiceContext, restaurantId: number, except: number | S
 export async function createBranch(ctx: ServiceContext, restaurantId: number, input: Input<typeof S.CreateBranchSchema>) {
   await findRestaurant(ctx, restaurantId);
   const values = { appId: ctx.appId, restaurantId, ...columns(input, branchColumns) } as typeof restaurantBranches.$inferInsert;
-  const [rows] = (await run(ctx, [
+  const [rows] = (await write(ctx, changed(ctx, "restaurant.updated", restaurantId), [
     ctx.db.insert(restaurantBranches).values(values).returning(),
     ...(input.is_main ? [clearMain(ctx, restaurantId, insertedId(restaurantBranches))] : []),
   ])) as [(typeof restaurantBranches.$inferSelect)[]];
@@ -218,7 +230,7 @@ export async function createBranch(ctx: ServiceContext, restaurantId: number, in
 
 export async function updateBranch(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateBranchSchema>) {
   const branch = await findBranch(ctx, id);
-  await run(ctx, [
+  await write(ctx, changed(ctx, "restaurant.updated", branch.restaurantId), [
     ctx.db.update(restaurantBranches).set({ ...columns(input, branchColumns), modifiedAt: nowIso() }).where(eq(restaurantBranches.id, id)),
     ...(input.is_main ? [clearMain(ctx, branch.restaurantId, id)] : []),
   ]);
@@ -226,8 +238,8 @@ export async function updateBranch(ctx: ServiceContext, id: number, input: Input
 }
 
 export async function deleteBranch(ctx: ServiceContext, id: number) {
-  await findBranch(ctx, id);
-  await ctx.db.update(restaurantBranches).set(deleted()).where(eq(restaurantBranches.id, id));
+  const branch = await findBranch(ctx, id);
+  await write(ctx, changed(ctx, "restaurant.updated", branch.restaurantId), [ctx.db.update(restaurantBranches).set(deleted()).where(eq(restaurantBranches.id, id))]);
 }
 
 // ---- menus and menu categories ----
@@ -240,13 +252,13 @@ export async function createMenu(ctx: ServiceContext, input: Input<typeof S.Crea
   const r = await ctx.db.select({ id: restaurants.id }).from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, input.restaurant_id))).get();
   if (!r) throw bodyError("restaurant_id", "No such restaurant in this store.");
   const values = { appId: ctx.appId, restaurantId: input.restaurant_id, ...columns(input, menuColumns) } as typeof menus.$inferInsert;
-  const [row] = await ctx.db.insert(menus).values(values).returning();
+  const [[row]] = (await write(ctx, insertedRowEvent("menu.created", menus), [ctx.db.insert(menus).values(values).returning()])) as [(typeof menus.$inferSelect)[]];
   return menuRecordView(row!);
 }
 
 export async function updateMenu(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateMenuSchema>) {
   await findMenu(ctx, id);
-  await ctx.db.update(menus).set({ ...columns(input, menuColumns), modifiedAt: nowIso() }).where(eq(menus.id, id));
+  await write(ctx, changed(ctx, "menu.updated", id), [ctx.db.update(menus).set({ ...columns(input, menuColumns), modifiedAt: nowIso() }).where(eq(menus.id, id))]);
   return menuRecordView(await findMenu(ctx, id));
 }
 
@@ -260,7 +272,7 @@ export async function deleteMenu(ctx: ServiceContext, id: number) {
   if (servedBy.length) throw ApiError.conflict("menu_in_use", `Restaurant ${servedBy[0]!.id} serves this menu on demand; give it another menu first.`, { restaurants: servedBy.map((r) => r.id) });
   if (usedBy.length) throw ApiError.conflict("menu_in_use", `Plans ${usedBy.map((p) => p.id).join(", ")} use this menu; give them another first.`, { plans: usedBy.map((p) => p.id) });
   const categoryIds = sql`SELECT id FROM ${menuCategories} WHERE ${menuCategories.menuId} = ${id}`;
-  await run(ctx, [
+  await write(ctx, changed(ctx, "menu.deleted", id), [
     ctx.db.update(menus).set(deleted()).where(eq(menus.id, id)),
     ctx.db.update(combos).set(deleted()).where(and(live(combos, ctx.appId), sql`${combos.categoryId} IN (${categoryIds})`)),
     // Its products stay (plans may offer them), out of any category.
@@ -277,18 +289,20 @@ const findMenuCategory = (ctx: ServiceContext, id: number) =>
 export async function createMenuCategory(ctx: ServiceContext, menuId: number, input: Input<typeof S.CreateMenuCategorySchema>) {
   await findMenu(ctx, menuId);
   const values = { appId: ctx.appId, menuId, ...columns(input, menuCategoryColumns) } as typeof menuCategories.$inferInsert;
-  const [row] = await ctx.db.insert(menuCategories).values(values).returning();
+  const [[row]] = (await write(ctx, changed(ctx, "menu.updated", menuId), [ctx.db.insert(menuCategories).values(values).returning()])) as [(typeof menuCategories.$inferSelect)[]];
   return menuCategoryRecordView(row!);
 }
 
 export async function updateMenuCategory(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateMenuCategorySchema>) {
-  await findMenuCategory(ctx, id);
-  await ctx.db.update(menuCategories).set({ ...columns(input, menuCategoryColumns), modifiedAt: nowIso() }).where(eq(menuCategories.id, id));
+  const category = await findMenuCategory(ctx, id);
+  await write(ctx, changed(ctx, "menu.updated", category.menuId), [
+    ctx.db.update(menuCategories).set({ ...columns(input, menuCategoryColumns), modifiedAt: nowIso() }).where(eq(menuCategories.id, id)),
+  ]);
   return menuCategoryRecordView(await findMenuCategory(ctx, id));
 }
 
 export async function deleteMenuCategory(ctx: ServiceContext, id: number) {
-  await findMenuCategory(ctx, id);
+  const category = await findMenuCategory(ctx, id);
   const [inside, comboRows] = await ctx.db.batch([
     ctx.db.select({ id: products.id }).from(products).where(and(live(products, ctx.appId), eq(products.categoryId, id))),
     ctx.db.select({ id: combos.id }).from(combos).where(and(live(combos, ctx.appId), eq(combos.categoryId, id))),
@@ -300,7 +314,7 @@ export async function deleteMenuCategory(ctx: ServiceContext, id: number) {
       combos: comboRows.map((k) => k.id),
     });
   }
-  await ctx.db.update(menuCategories).set(deleted()).where(eq(menuCategories.id, id));
+  await write(ctx, changed(ctx, "menu.updated", category.menuId), [ctx.db.update(menuCategories).set(deleted()).where(eq(menuCategories.id, id))]);
 }
 
 // ---- products ----
@@ -375,14 +389,20 @@ export async function createProduct(ctx: ServiceContext, input: Input<typeof S.C
   if (!r) throw bodyError("restaurant_id", "No such restaurant in this store.");
   await checkProductCategory(ctx, input.restaurant_id, input.category_id);
   const values = { appId: ctx.appId, restaurantId: input.restaurant_id, ...columns(input, productColumns) } as typeof products.$inferInsert;
-  const [inserted] = (await run(ctx, [ctx.db.insert(products).values(values).returning({ id: products.id }), ...nutritionStatements(ctx, insertedId(products), input, false)])) as [{ id: number }[]];
+  const [inserted] = (await write(ctx, insertedRowEvent("meal_product.created", products), [
+    ctx.db.insert(products).values(values).returning({ id: products.id }),
+    ...nutritionStatements(ctx, insertedId(products), input, false),
+  ])) as [{ id: number }[]];
   return productRecord(ctx, inserted[0]!.id);
 }
 
 export async function updateProduct(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateProductSchema>) {
   const product = await findProduct(ctx, id);
   await checkProductCategory(ctx, product.restaurantId, input.category_id);
-  await run(ctx, [ctx.db.update(products).set({ ...columns(input, productColumns), modifiedAt: nowIso() }).where(eq(products.id, id)), ...nutritionStatements(ctx, id, input, true)]);
+  await write(ctx, changed(ctx, "meal_product.updated", id), [
+    ctx.db.update(products).set({ ...columns(input, productColumns), modifiedAt: nowIso() }).where(eq(products.id, id)),
+    ...nutritionStatements(ctx, id, input, true),
+  ]);
   return productRecord(ctx, id);
 }
 
@@ -400,7 +420,7 @@ export async function deleteProduct(ctx: ServiceContext, id: number) {
       combos: comboRows.map((k) => k.id),
     });
   }
-  await run(ctx, [
+  await write(ctx, changed(ctx, "meal_product.deleted", id), [
     ctx.db.update(products).set(deleted()).where(eq(products.id, id)),
     ctx.db.update(nutritions).set(deleted()).where(and(live(nutritions, ctx.appId), eq(nutritions.productId, id))),
   ]);
@@ -472,7 +492,7 @@ export async function createPlan(ctx: ServiceContext, input: Input<typeof S.Crea
   if (!r) throw bodyError("restaurant_id", "No such restaurant in this store.");
   await checkPlanRefs(ctx, input.restaurant_id, input);
   const values = { appId: ctx.appId, restaurantId: input.restaurant_id, ...columns(input, planColumns) } as typeof plans.$inferInsert;
-  const [row] = await ctx.db.insert(plans).values(values).returning({ id: plans.id });
+  const [[row]] = (await write(ctx, insertedRowEvent("plan.created", plans), [ctx.db.insert(plans).values(values).returning({ id: plans.id })])) as [{ id: number }[]];
   return planRecord(ctx, row!.id);
 }
 
@@ -485,7 +505,7 @@ export async function updatePlan(ctx: ServiceContext, id: number, input: Input<t
       throw ApiError.conflict("plan_days_beyond_repetition", `The plan has a day at place ${top.n} of its cycle; delete the days beyond ${input.repetition} first.`);
     }
   }
-  await ctx.db.update(plans).set({ ...columns(input, planColumns), modifiedAt: nowIso() }).where(eq(plans.id, id));
+  await write(ctx, changed(ctx, "plan.updated", id), [ctx.db.update(plans).set({ ...columns(input, planColumns), modifiedAt: nowIso() }).where(eq(plans.id, id))]);
   return planRecord(ctx, id);
 }
 
@@ -493,7 +513,7 @@ export async function updatePlan(ctx: ServiceContext, id: number, input: Input<t
 export async function deletePlan(ctx: ServiceContext, id: number) {
   await findPlan(ctx, id);
   const of = (t: Parameters<typeof live>[0] & { planId: Column }) => and(live(t, ctx.appId), eq(t.planId, id));
-  await run(ctx, [
+  await write(ctx, changed(ctx, "plan.deleted", id), [
     ctx.db.update(plans).set(deleted()).where(eq(plans.id, id)),
     ctx.db.update(planVersions).set(deleted()).where(of(planVersions)),
     ctx.db.update(planDays).set(deleted()).where(of(planDays)),
@@ -527,20 +547,20 @@ const findVersion = (ctx: ServiceContext, id: number) =>
 export async function createPlanVersion(ctx: ServiceContext, planId: number, input: Input<typeof S.CreatePlanVersionSchema>) {
   await findPlan(ctx, planId);
   const values = { appId: ctx.appId, planId, ...columns(input, versionColumns) } as typeof planVersions.$inferInsert;
-  const [row] = await ctx.db.insert(planVersions).values(values).returning();
+  const [[row]] = (await write(ctx, changed(ctx, "plan.updated", planId), [ctx.db.insert(planVersions).values(values).returning()])) as [(typeof planVersions.$inferSelect)[]];
   return planVersionRecordView(row!);
 }
 
 export async function updatePlanVersion(ctx: ServiceContext, id: number, input: Input<typeof S.UpdatePlanVersionSchema>) {
   const v = await findVersion(ctx, id);
   if ((input.min_start_date ?? v.minStartDate) > (input.max_start_date ?? v.maxStartDate)) throw bodyError("min_start_date", "Must not be after max_start_date.");
-  await ctx.db.update(planVersions).set({ ...columns(input, versionColumns), modifiedAt: nowIso() }).where(eq(planVersions.id, id));
+  await write(ctx, changed(ctx, "plan.updated", v.planId), [ctx.db.update(planVersions).set({ ...columns(input, versionColumns), modifiedAt: nowIso() }).where(eq(planVersions.id, id))]);
   return planVersionRecordView(await findVersion(ctx, id));
 }
 
 export async function deletePlanVersion(ctx: ServiceContext, id: number) {
-  await findVersion(ctx, id);
-  await ctx.db.update(planVersions).set(deleted()).where(eq(planVersions.id, id));
+  const v = await findVersion(ctx, id);
+  await write(ctx, changed(ctx, "plan.updated", v.planId), [ctx.db.update(planVersions).set(deleted()).where(eq(planVersions.id, id))]);
 }
 
 // ---- plan days (masters), categories and options ----
@@ -565,21 +585,21 @@ export async function createPlanDay(ctx: ServiceContext, planId: number, input: 
   const plan = await findPlan(ctx, planId);
   await checkCycle(ctx, plan, input.repetition_counter, null);
   const values = { appId: ctx.appId, planId, restaurantId: plan.restaurantId, ...columns(input, dayColumns) } as typeof planDays.$inferInsert;
-  const [row] = await ctx.db.insert(planDays).values(values).returning();
+  const [[row]] = (await write(ctx, changed(ctx, "plan.updated", planId), [ctx.db.insert(planDays).values(values).returning()])) as [(typeof planDays.$inferSelect)[]];
   return planDayView(row!);
 }
 
 export async function updatePlanDay(ctx: ServiceContext, id: number, input: Input<typeof S.UpdatePlanDaySchema>) {
   const day = await findDay(ctx, id);
   await checkCycle(ctx, await findPlan(ctx, day.planId), input.repetition_counter, id);
-  await ctx.db.update(planDays).set({ ...columns(input, dayColumns), modifiedAt: nowIso() }).where(eq(planDays.id, id));
+  await write(ctx, changed(ctx, "plan.updated", day.planId), [ctx.db.update(planDays).set({ ...columns(input, dayColumns), modifiedAt: nowIso() }).where(eq(planDays.id, id))]);
   return planDayView(await findDay(ctx, id));
 }
 
 /** Its categories and their options go with it. */
 export async function deletePlanDay(ctx: ServiceContext, id: number) {
-  await findDay(ctx, id);
-  await run(ctx, [
+  const day = await findDay(ctx, id);
+  await write(ctx, changed(ctx, "plan.updated", day.planId), [
     ctx.db.update(planDays).set(deleted()).where(eq(planDays.id, id)),
     ctx.db.update(planOptions).set(deleted()).where(and(live(planOptions, ctx.appId), sql`${planOptions.planCategoryId} IN (SELECT id FROM ${planCategories} WHERE ${planCategories.planDayId} = ${id})`)),
     ctx.db.update(planCategories).set(deleted()).where(and(live(planCategories, ctx.appId), eq(planCategories.planDayId, id))),
@@ -601,19 +621,21 @@ const findPlanCategory = (ctx: ServiceContext, id: number) =>
 export async function createPlanCategory(ctx: ServiceContext, dayId: number, input: Input<typeof S.CreatePlanCategorySchema>) {
   const day = await findDay(ctx, dayId);
   const values = { appId: ctx.appId, planId: day.planId, planDayId: dayId, ...columns(input, planCategoryColumns) } as typeof planCategories.$inferInsert;
-  const [row] = await ctx.db.insert(planCategories).values(values).returning();
+  const [[row]] = (await write(ctx, changed(ctx, "plan.updated", day.planId), [ctx.db.insert(planCategories).values(values).returning()])) as [(typeof planCategories.$inferSelect)[]];
   return planCategoryRecordView(row!);
 }
 
 export async function updatePlanCategory(ctx: ServiceContext, id: number, input: Input<typeof S.UpdatePlanCategorySchema>) {
-  await findPlanCategory(ctx, id);
-  await ctx.db.update(planCategories).set({ ...columns(input, planCategoryColumns), modifiedAt: nowIso() }).where(eq(planCategories.id, id));
+  const category = await findPlanCategory(ctx, id);
+  await write(ctx, changed(ctx, "plan.updated", category.planId), [
+    ctx.db.update(planCategories).set({ ...columns(input, planCategoryColumns), modifiedAt: nowIso() }).where(eq(planCategories.id, id)),
+  ]);
   return planCategoryRecordView(await findPlanCategory(ctx, id));
 }
 
 export async function deletePlanCategory(ctx: ServiceContext, id: number) {
-  await findPlanCategory(ctx, id);
-  await run(ctx, [
+  const category = await findPlanCategory(ctx, id);
+  await write(ctx, changed(ctx, "plan.updated", category.planId), [
     ctx.db.update(planCategories).set(deleted()).where(eq(planCategories.id, id)),
     ctx.db.update(planOptions).set(deleted()).where(and(live(planOptions, ctx.appId), eq(planOptions.planCategoryId, id))),
   ]);
@@ -645,18 +667,18 @@ export async function createPlanOption(ctx: ServiceContext, categoryId: number, 
   const category = await findPlanCategory(ctx, categoryId);
   await checkOptionProduct(ctx, category.planId, categoryId, input.product_id, null);
   const values = { appId: ctx.appId, planId: category.planId, planCategoryId: categoryId, ...columns(input, optionColumns) } as typeof planOptions.$inferInsert;
-  const [row] = await ctx.db.insert(planOptions).values(values).returning();
+  const [[row]] = (await write(ctx, changed(ctx, "plan.updated", category.planId), [ctx.db.insert(planOptions).values(values).returning()])) as [(typeof planOptions.$inferSelect)[]];
   return planOptionRecordView(row!);
 }
 
 export async function updatePlanOption(ctx: ServiceContext, id: number, input: Input<typeof S.UpdatePlanOptionSchema>) {
   const option = await findOption(ctx, id);
   await checkOptionProduct(ctx, option.planId, option.planCategoryId, input.product_id, id);
-  await ctx.db.update(planOptions).set({ ...columns(input, optionColumns), modifiedAt: nowIso() }).where(eq(planOptions.id, id));
+  await write(ctx, changed(ctx, "plan.updated", option.planId), [ctx.db.update(planOptions).set({ ...columns(input, optionColumns), modifiedAt: nowIso() }).where(eq(planOptions.id, id))]);
   return planOptionRecordView(await findOption(ctx, id));
 }
 
 export async function deletePlanOption(ctx: ServiceContext, id: number) {
-  await findOption(ctx, id);
-  await ctx.db.update(planOptions).set(deleted()).where(eq(planOptions.id, id));
+  const option = await findOption(ctx, id);
+  await write(ctx, changed(ctx, "plan.updated", option.planId), [ctx.db.update(planOptions).set(deleted()).where(eq(planOptions.id, id))]);
 }
