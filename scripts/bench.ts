@@ -81,8 +81,8 @@ type Result = { rps: number; p50: number; p99: number; non2xx: number };
 
 type LoadOptions = {
   headers?: Record<string, string>;
-  /** The status every response must have: 304 for revalidations. */
-  expect?: 200 | 304;
+  /** The status every response must have: 304 for revalidations, 404 for the unknown path. */
+  expect?: 200 | 304 | 404;
   /** Gives each request its own query parameter, so that no two share a cache entry. */
   unique?: boolean;
 };
@@ -95,7 +95,7 @@ async function load(url: string, opts: LoadOptions = {}): Promise<Result> {
     : undefined;
   await autocannon({ url, connections: CONNECTIONS, amount: 200, headers, requests }); // warm-up
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, requests });
-  const wrong = opts.expect === 304 ? r.non2xx - r["3xx"] + r["2xx"] : r.non2xx;
+  const wrong = opts.expect === 304 ? r.non2xx - r["3xx"] + r["2xx"] : opts.expect === 404 ? r.non2xx - r["4xx"] + r["2xx"] : r.non2xx;
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: wrong + r.errors };
 }
 
@@ -138,10 +138,12 @@ async function measureMeals(api: string, bare: { route: string; kv: string }) {
     sizes.push(sent === null ? decoded : Number(sent));
     etags.push(res.headers.get("etag")!);
   }
-  const runs = { bare: [] as Result[], kv: [] as Result[], meals: MEALS.map(() => Object.fromEntries(MEALS_MODES.map((mode) => [mode, [] as Result[]])) as Record<MealsMode, Result[]>) };
+  const runs = { bare: [] as Result[], kv: [] as Result[], notFound: [] as Result[], meals: MEALS.map(() => Object.fromEntries(MEALS_MODES.map((mode) => [mode, [] as Result[]])) as Record<MealsMode, Result[]>) };
   for (let i = 0; i < REPEATS; i++) {
     runs.bare.push(await load(bare.route));
     runs.kv.push(await load(bare.kv));
+    // The API's own middleware and runtime, without I/O: an unknown path answered 404.
+    runs.notFound.push(await load(`${api}/api/v1/no-such-path/`, { headers, expect: 404 }));
     for (const [j, m] of MEALS.entries()) {
       runs.meals[j]!.cached.push(await load(api + m.path, { headers }));
       runs.meals[j]!["304"].push(await load(api + m.path, { headers: { ...headers, "if-none-match": etags[j]! }, expect: 304 }));
@@ -151,6 +153,7 @@ async function measureMeals(api: string, bare: { route: string; kv: string }) {
   return {
     bare: mid(runs.bare),
     kv: mid(runs.kv),
+    notFound: mid(runs.notFound),
     meals: runs.meals.map((r, j) => ({ ...MEALS[j]!, bytes: sizes[j]!, cached: mid(r.cached), notModified: mid(r["304"]), uncached: mid(r.uncached) })),
   };
 }
@@ -349,12 +352,14 @@ async function main() {
       "Public reads (only `app-id`), served cache-aside from KV, requested with `Accept-Encoding: gzip, deflate, br` as clients send it (bytes are as sent, gzipped).",
       "*cached*: the same URL again (the tenant's generation read from KV, the body from the isolate's memory or from KV).",
       "*304*: the same, with `If-None-Match` of the current ETag. *uncached*: each request with its own query parameter, so each one misses, reads D1",
-      "(one batch) and fills KV. Baselines: the bare Hono route, and the same route reading one small KV value.",
+      "(one batch) and fills KV. Baselines: the bare Hono route, the same route reading one small KV value, and the API's own 404",
+      "(all its middleware, no I/O), which together split what a cached read costs.",
       "",
       "| read | bytes sent | mode | req/s | p50 | p99 | req/s vs bare | p50 vs bare | errors |",
       "|---|---:|---|---:|---:|---:|---:|---:|---:|",
       `| bare Hono route (baseline) | 41 | - | ${fmt(meals.bare.rps)} | ${meals.bare.p50} | ${meals.bare.p99} | 1 | 1 | ${meals.bare.non2xx} |`,
       `| bare Hono route + one KV read | 41 | - | ${fmt(meals.kv.rps)} | ${meals.kv.p50} | ${meals.kv.p99} | ${fmt(meals.kv.rps / meals.bare.rps)} | ${fmt(meals.kv.p50 / Math.max(meals.bare.p50, 0.001))} | ${meals.kv.non2xx} |`,
+      `| the API's 404 for an unknown path (its middleware and runtime, no I/O) | - | - | ${fmt(meals.notFound.rps)} | ${meals.notFound.p50} | ${meals.notFound.p99} | ${fmt(meals.notFound.rps / meals.bare.rps)} | ${fmt(meals.notFound.p50 / Math.max(meals.bare.p50, 0.001))} | ${meals.notFound.non2xx} |`,
       ...meals.meals.flatMap((m) =>
         ([["cached", m.cached], ["304", m.notModified], ["uncached", m.uncached]] as const).map(
           ([mode, r]) =>

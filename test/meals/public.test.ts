@@ -341,6 +341,10 @@ describe("Plan tags and List Plans", () => {
     expect(bad.status).toBe(400);
     expect((await problem(bad)).errors).toHaveProperty("min_calories");
     expect((await list({ tag_ids: "keto" })).status).toBe(400);
+    // Paging goes in the query, as on every list: in the body it is an unknown field.
+    const inBody = await list({ page: 2 });
+    expect(inBody.status).toBe(400);
+    expect((await problem(inBody)).errors).toHaveProperty("page");
   });
 });
 

@@ -55,7 +55,6 @@ const productId = idParam("product_id");
 const R = "/restaurants/";
 const restaurantTags = ["Restaurants"];
 const planTags = ["Meal plans"];
-const NOT_FOUND = "No such record in this store, or it is not active.";
 
 // ---- restaurants (mounted under /api/v1); fixed paths before /restaurants/{restaurant_id}/ ----
 
@@ -188,7 +187,7 @@ const restaurantRoute = publicRoute({
   tags: restaurantTags,
   specId: "R2",
   cached: true,
-  description: `One active restaurant. ${NOT_FOUND.replace("No such", "404: no such")}`,
+  description: "One active restaurant, with its main branch's location. An unknown id, another store's or an inactive restaurant is a 404.",
   request: { params: restaurantId },
   responses: { 200: jsonContent(RestaurantSchema, "The restaurant."), ...problemResponses(404) },
 });

@@ -430,9 +430,6 @@ export const ListPlansSchema = z
     min_calories: z.number().min(0).max(100_000).openapi({ description: "`avg_daily_meal_calories` at least this." }),
     max_calories: z.number().min(0).max(100_000),
     search: z.string().trim().min(1).max(100).openapi({ description: "In the names and subtitles, both languages." }),
-    order_by: z.enum(["ordering", "-ordering", "name_en", "-name_en", "avg_daily_meal_calories", "-avg_daily_meal_calories", "id", "-id"]),
-    page: int().min(1).max(100_000),
-    page_size: int().min(1).max(100),
   })
   .partial()
   .strict()
