@@ -376,6 +376,11 @@ async function main() {
         return `- ${m.name}: cached **${fmt(cached)}** (${met(cached >= 0.7)}), 304 **${fmt(nm)}** (${met(nm >= 0.75)}), cached p50 / uncached p50 **${fmt(third)}** (${met(third <= 1 / 3)})`;
       }),
       "",
+      `Where a cached read's cost goes: the API answering a 404 with no I/O at all runs at ${fmt(meals.notFound.rps / meals.bare.rps)} of the bare route`,
+      `(its middleware, router and validation in this runtime), and one KV read costs the bare route ${fmt(1 - meals.kv.rps / meals.bare.rps)} of its rate.`,
+      `A cached read does both (the tenant's generation is read from KV on every request, so that a write shows at once), so it can reach`,
+      `about ${fmt((meals.notFound.rps / meals.bare.rps) * (meals.kv.rps / meals.bare.rps))} of the bare route here; the body itself no longer matters much (it comes gzipped from the isolate's memory).`,
+      "",
       "## Events and webhooks",
       "",
       `What emitting an event adds to a write: the real \`emit()\` against local D1 (wrangler's platform proxy, in the bench process), ${EMIT_RUNS} runs each, interleaved; ms.`,
