@@ -143,6 +143,18 @@ describe("Create, read, update and delete items", () => {
     expect((await env.DB.prepare("SELECT stock_qty, is_deleted FROM items WHERE id = ?").bind(theirs.item.id).first())).toEqual({ stock_qty: 7, is_deleted: 0 });
   });
 
+  it("List Items refuses an unknown type or service type, naming the allowed ones", async () => {
+    for (const [q, field, allowed] of [
+      ["type=gadget", "type", "product"],
+      ["service_type=teleport", "service_type", "delivery"],
+    ] as const) {
+      const res = await as1(`${ITEMS}?${q}`);
+      expect(res.status, q).toBe(400);
+      expect((await problem(res)).errors?.[field]?.join(" "), q).toContain(allowed);
+    }
+    expect((await as1(`${ITEMS}?type=product&service_type=pickup`)).status).toBe(200);
+  });
+
   it("List Items runs a constant number of D1 statements whatever the page size", async () => {
     for (let i = 0; i < 6; i++) await createFullItem(APP_1);
     const counts: number[] = [];

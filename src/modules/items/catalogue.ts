@@ -12,6 +12,8 @@ import type { CreateItemSchema, Item, PurchaseItemSchema, ReserveItemSchema, Upd
 import { loadItems } from "./service";
 import { readItemConfig } from "./tags-config";
 import {
+  ITEM_TYPES,
+  SERVICE_TYPES,
   bundleCategories,
   itemBundleCategories,
   itemCategories,
@@ -34,8 +36,8 @@ const liveParents = (appId: number) => and(eq(items.appId, appId), eq(items.isDe
 export const ITEM_LIST: ListSpec = {
   fields: {
     id: { column: items.id, kind: "integer" },
-    type: { column: items.type, kind: "string" },
-    service_type: { column: items.serviceType, kind: "string" },
+    type: { column: items.type, kind: "string", values: ITEM_TYPES },
+    service_type: { column: items.serviceType, kind: "string", values: SERVICE_TYPES },
     sku: { column: items.sku, kind: "string" },
     price: { column: items.priceMinor, kind: "money" },
     name_en: { column: items.nameEn, kind: "string" },
