@@ -8,7 +8,7 @@ import {
   webhookForDelivery,
 } from "../modules/webhooks/service";
 import type { TargetPolicy } from "../modules/webhooks/target";
-import type { ServiceContext } from "../core/context";
+import { makeServiceContext, type ServiceContext } from "../core/context";
 import { deliver } from "./delivery";
 import type { EventMessage } from "./outbox";
 
@@ -37,7 +37,7 @@ const jitter = (s: number) => Math.max(1, Math.round(s * (0.9 + Math.random() * 
 const isDelivery = (m: QueueMessage): m is DeliveryMessage => (m as DeliveryMessage).kind === "delivery";
 
 function context(env: Env, ctx: ExecutionContext, appId: number): ServiceContext {
-  return { db: createDb(env.DB), appId, events: { queue: env.EVENTS, defer: (p) => ctx.waitUntil(p) } };
+  return makeServiceContext(createDb(env.DB), appId, env.EVENTS, (p) => ctx.waitUntil(p));
 }
 
 /** An event fans out to one delivery message per subscribed webhook. */
