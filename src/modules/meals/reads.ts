@@ -31,7 +31,6 @@ import {
 } from "./tables";
 import {
   allergenView,
-  auditView,
   branchView,
   comboView,
   factsByProduct,
@@ -40,6 +39,7 @@ import {
   menuRecordView,
   planCategoryRecordView,
   planDayView,
+  planOptionRecordView,
   planProductView,
   planSummaryView,
   planTagView,
@@ -105,9 +105,12 @@ async function activeRestaurant(ctx: ServiceContext, id: number): Promise<Restau
   return row;
 }
 
-export async function getRestaurant(ctx: ServiceContext, id: number) {
+/** Who sees what: the public only active records; the merchant's writes answer with inactive ones too. */
+export type Audience = { activeOnly: boolean };
+
+export async function getRestaurant(ctx: ServiceContext, id: number, audience: Audience = { activeOnly: true }) {
   const [rows, mains] = await ctx.db.batch([
-    ctx.db.select().from(restaurants).where(and(liveRestaurant(ctx.appId), eq(restaurants.id, id))),
+    ctx.db.select().from(restaurants).where(and(audience.activeOnly ? liveRestaurant(ctx.appId) : live(restaurants, ctx.appId), eq(restaurants.id, id))),
     ctx.db.select().from(restaurantBranches).where(and(live(restaurantBranches, ctx.appId), eq(restaurantBranches.restaurantId, id), eq(restaurantBranches.isMain, true))),
   ]);
   if (!rows[0]) throw ApiError.notFound(`Restaurant ${id}`, "restaurant_not_found");
@@ -197,9 +200,9 @@ async function productPage(ctx: ServiceContext, url: URL, scope: SQL): Promise<E
   return { ...page, results: page.results.map((p) => productDetailsView(p, byProduct)) };
 }
 
-export async function getProduct(ctx: ServiceContext, id: number) {
+export async function getProduct(ctx: ServiceContext, id: number, audience: Audience = { activeOnly: true }) {
   const [rows, facts] = await ctx.db.batch([
-    ctx.db.select().from(products).where(and(visibleProduct(ctx.appId), eq(products.id, id))),
+    ctx.db.select().from(products).where(and(audience.activeOnly ? visibleProduct(ctx.appId) : live(products, ctx.appId), eq(products.id, id))),
     nutritionsOf(ctx, sql`${id}`),
   ]);
   if (!rows[0]) throw ApiError.notFound(`Product ${id}`, "product_not_found");
@@ -453,14 +456,7 @@ export async function planDetails(ctx: ServiceContext, planId: number, q: { plan
         .filter((c) => c.planDayId === d.id)
         .map((c) => ({
           ...planCategoryRecordView(c),
-          options: (optionsOf.get(c.id) ?? []).map((o) => ({
-            ...auditView(o),
-            id: o.id,
-            is_recommended: o.isRecommended,
-            is_active: o.isActive,
-            plan_category: o.planCategoryId,
-            product: planProductView(productById.get(o.productId)!, t.facts),
-          })),
+          options: (optionsOf.get(c.id) ?? []).map((o) => ({ ...planOptionRecordView(o), product: planProductView(productById.get(o.productId)!, t.facts) })),
         })),
     })),
   };

@@ -8,7 +8,7 @@ import { insertedId } from "../../core/sql";
 import { nowIso } from "../../core/time";
 import type { EventType } from "../../events/catalogue";
 import { emit, insertedRowEvent, newEvent, type EventMessage } from "../../events/outbox";
-import { live } from "./reads";
+import { getProduct, getRestaurant, live } from "./reads";
 import type * as S from "./schemas";
 import {
   combos,
@@ -30,7 +30,6 @@ import {
 } from "./tables";
 import {
   branchView,
-  factsByProduct,
   menuCategoryRecordView,
   menuRecordView,
   planCategoryRecordView,
@@ -38,8 +37,6 @@ import {
   planOptionRecordView,
   planSummaryView,
   planVersionRecordView,
-  productDetailsView,
-  restaurantView,
 } from "./views";
 
 /**
@@ -120,13 +117,9 @@ const restaurantColumns = {
 const findRestaurant = (ctx: ServiceContext, id: number) =>
   need(ctx.db.select().from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, id))).get(), `Restaurant ${id}`, "restaurant_not_found");
 
-async function restaurantRecord(ctx: ServiceContext, id: number) {
-  const [rows, mains] = await ctx.db.batch([
-    ctx.db.select().from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, id))),
-    ctx.db.select().from(restaurantBranches).where(and(live(restaurantBranches, ctx.appId), eq(restaurantBranches.restaurantId, id), eq(restaurantBranches.isMain, true))),
-  ]);
-  return restaurantView(rows[0]!, mains[0]);
-}
+/** The records as the merchant sees them: inactive ones too. */
+const merchantView = { activeOnly: false };
+const restaurantRecord = (ctx: ServiceContext, id: number) => getRestaurant(ctx, id, merchantView);
 
 async function checkRestaurantRefs(ctx: ServiceContext, id: number | null, input: { category_id?: number | null; menu_id?: number | null }) {
   if (input.category_id != null) {
@@ -345,13 +338,7 @@ const productColumns = {
 const findProduct = (ctx: ServiceContext, id: number) =>
   need(ctx.db.select().from(products).where(and(live(products, ctx.appId), eq(products.id, id))).get(), `Product ${id}`, "product_not_found");
 
-async function productRecord(ctx: ServiceContext, id: number) {
-  const [rows, facts] = await ctx.db.batch([
-    ctx.db.select().from(products).where(and(live(products, ctx.appId), eq(products.id, id))),
-    ctx.db.select().from(nutritions).where(and(live(nutritions, ctx.appId), eq(nutritions.productId, id))),
-  ]);
-  return productDetailsView(rows[0]!, factsByProduct(facts));
-}
+const productRecord = (ctx: ServiceContext, id: number) => getProduct(ctx, id, merchantView);
 
 /** A product's category must be one of a menu of its own restaurant. */
 async function checkProductCategory(ctx: ServiceContext, restaurantId: number, categoryId: number | null | undefined) {
