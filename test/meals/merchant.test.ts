@@ -176,6 +176,46 @@ describe("menus, categories and products", () => {
   });
 });
 
+describe("restaurant categories, variants, allergens and plan tags", () => {
+  it("are created, updated and deleted, shown by the public lists at once", async () => {
+    const category = await post(`${M}restaurant-categories/`, { name_en: "Seafood", name_ar: "مأكولات بحرية" });
+    expect(category.status).toBe(201);
+    const c = await json(category);
+    expect(schemaErrors("createRestaurantCategory", c, "201")).toEqual([]);
+    const listed = await json(await call("/api/v1/restaurants/categories/", { appId: A }));
+    expect(listed.results.map((x: { name_en: string }) => x.name_en)).toContain("Seafood");
+
+    const variant = await json(await post(`${M}restaurants/${a.green}/variants/`, { name_en: "Paleo", name_ar: "باليو" }));
+    expect(schemaErrors("createRestaurantVariant", variant, "201")).toEqual([]);
+    expect(variant).toMatchObject({ restaurant_id: a.green, name_en: "Paleo" });
+    expect((await post(`${M}restaurants/${b.green}/variants/`, { name_en: "X", name_ar: "س" })).status).toBe(404);
+
+    const allergen = await json(await post(`${M}allergens-dislikes/`, { kind: "allergy", name_en: "Sesame", name_ar: "سمسم" }));
+    expect(schemaErrors("createAllergenDislike", allergen, "201")).toEqual([]);
+    expect((await patch(`${M}allergens-dislikes/${allergen.id}/`, { kind: "dislike" })).status).toBe(200);
+    const dislikes = await json(await call("/api/v1/restaurants/allergens-dislikes/?kind=dislike", { appId: A }));
+    expect(dislikes.results.map((x: { name_en: string }) => x.name_en)).toContain("Sesame");
+    expect((await del(`${M}allergens-dislikes/${allergen.id}/`)).status).toBe(204);
+    expect(await row("allergens", allergen.id)).toMatchObject({ is_deleted: 1 });
+
+    const tag = await json(await post(`${M}plan-tags/`, { type_en: "Goal", type_ar: "الهدف", tag_en: "Energy", tag_ar: "طاقة", color: "#FFAA00" }));
+    expect(schemaErrors("createPlanTag", tag, "201")).toEqual([]);
+    expect((await json(await call("/public-api/v1/plans/tags/", { appId: A }))).results.map((t: { tag_en: string }) => t.tag_en)).toContain("Energy");
+    expect((await patch(`${M}plan-tags/${tag.id}/`, { color: "orange" })).status).toBe(400);
+    expect((await del(`${M}plan-tags/${tag.id}/`)).status).toBe(204);
+  });
+
+  it("refuses to delete a category restaurants are filed under, or a tag plans carry, naming them", async () => {
+    const category = await del(`${M}restaurant-categories/${a.id(1)}/`);
+    expect(category.status).toBe(409);
+    expect(await problem(category)).toMatchObject({ code: "restaurant_category_in_use", restaurants: [a.green] });
+    const tag = await del(`${M}plan-tags/${a.tags[0]}/`);
+    expect(tag.status).toBe(409);
+    expect(await problem(tag)).toMatchObject({ code: "plan_tag_in_use", plans: [a.balanced] });
+    expect(await row("plan_tags", a.tags[0]!)).toMatchObject({ is_deleted: 0 });
+  });
+});
+
 describe("plans with versions, days, categories and options", () => {
   it("builds a plan that Plan Details serves, level by level", async () => {
     const created = await post(`${M}plans/`, {

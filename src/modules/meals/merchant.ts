@@ -259,4 +259,67 @@ resource({
   deleteNote: "Never refused.",
 });
 
+resource({
+  name: "Restaurant Category",
+  tag: "Meals: restaurants",
+  collection: `${BASE}restaurant-categories/`,
+  param: "category_id",
+  member: `${BASE}restaurant-categories/{category_id}/`,
+  createBody: S.CreateRestaurantCategorySchema,
+  updateBody: S.UpdateRestaurantCategorySchema,
+  view: S.RestaurantCategorySchema,
+  create: (ctx, _, body) => W.createRestaurantCategory(ctx, body),
+  update: W.updateRestaurantCategory,
+  remove: W.deleteRestaurantCategory,
+  deleteNote: "409 `restaurant_category_in_use` while live restaurants are filed under it, naming them.",
+});
+
+resource({
+  name: "Restaurant Variant",
+  tag: "Meals: restaurants",
+  collection: `${BASE}restaurants/{restaurant_id}/variants/`,
+  parent: "restaurant_id",
+  param: "variant_id",
+  member: `${BASE}restaurant-variants/{variant_id}/`,
+  createBody: S.CreateRestaurantVariantSchema,
+  updateBody: S.UpdateRestaurantVariantSchema,
+  view: S.RestaurantVariantSchema,
+  create: (ctx, restaurantId, body) => W.createRestaurantVariant(ctx, restaurantId!, body),
+  update: W.updateRestaurantVariant,
+  remove: W.deleteRestaurantVariant,
+  refs: "Products name the variants they belong to by `name_en`, in `variant`.",
+  deleteNote: "Never refused: products keep the names they have.",
+});
+
+resource({
+  name: "Allergen Dislike",
+  tag: "Meals: menus",
+  collection: `${BASE}allergens-dislikes/`,
+  param: "allergen_id",
+  member: `${BASE}allergens-dislikes/{allergen_id}/`,
+  createBody: S.CreateAllergenSchema,
+  updateBody: S.UpdateAllergenSchema,
+  view: S.AllergenSchema,
+  create: (ctx, _, body) => W.createAllergen(ctx, body),
+  update: W.updateAllergen,
+  remove: W.deleteAllergen,
+  refs: "Products name allergens and dislikes by `name_en`, in `allergies` and `allergens_dislikes`.",
+  deleteNote: "Never refused: products keep the names they have.",
+});
+
+resource({
+  name: "Plan Tag",
+  tag: "Meals: plans",
+  collection: `${BASE}plan-tags/`,
+  param: "tag_id",
+  member: `${BASE}plan-tags/{tag_id}/`,
+  createBody: S.CreatePlanTagSchema,
+  updateBody: S.UpdatePlanTagSchema,
+  view: S.PlanTagSchema,
+  create: (ctx, _, body) => W.createPlanTag(ctx, body),
+  update: W.updatePlanTag,
+  remove: W.deletePlanTag,
+  deleteNote: "409 `plan_tag_in_use` while live plans carry it, naming them.",
+});
+
 export const mealsMerchantRouter = router;

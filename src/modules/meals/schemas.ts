@@ -676,3 +676,43 @@ export const PlanOptionWrittenSchema = PlanOptionSchema.omit({ product: true }).
 export const MenuRecordSchema = MenuSchema.omit({ categories: true, order_date: true }).openapi("MenuRecord");
 export const MenuCategoryRecordSchema = MenuCategorySchema.omit({ products: true, combos: true }).openapi("MenuCategoryRecord");
 export const PlanVersionRecordSchema = PlanVersionSchema.extend({ plan: int(), ...audit }).openapi("PlanVersionRecord");
+
+const restaurantCategoryFields = { name_en: nameText, name_ar: nameText, image, ordering };
+export const CreateRestaurantCategorySchema = z
+  .object(restaurantCategoryFields)
+  .partial({ image: true, ordering: true })
+  .strict()
+  .openapi("CreateRestaurantCategory");
+export const UpdateRestaurantCategorySchema = nonEmpty(z.object(restaurantCategoryFields).partial().strict()).openapi("UpdateRestaurantCategory");
+
+const allergenFields = {
+  kind: z.enum(ALLERGEN_KINDS),
+  name_en: nameText.openapi({ description: "Products name the allergen by this in `allergies` or `allergens_dislikes`." }),
+  name_ar: nameText,
+  icon: image,
+  ordering,
+};
+export const CreateAllergenSchema = z.object(allergenFields).partial({ icon: true, ordering: true }).strict().openapi("CreateAllergenDislike");
+export const UpdateAllergenSchema = nonEmpty(z.object(allergenFields).partial().strict()).openapi("UpdateAllergenDislike");
+
+const restaurantVariantFields = { name_en: nameText.openapi({ description: "Products name the variant by this in `variant`." }), name_ar: nameText, ordering };
+export const CreateRestaurantVariantSchema = z.object(restaurantVariantFields).partial({ ordering: true }).strict().openapi("CreateRestaurantVariant");
+export const UpdateRestaurantVariantSchema = nonEmpty(z.object(restaurantVariantFields).partial().strict()).openapi("UpdateRestaurantVariant");
+
+const planTagFields = {
+  type_en: nameText,
+  type_ar: nameText,
+  tag_en: nameText,
+  tag_ar: nameText,
+  description_en: z.string().max(5000),
+  description_ar: z.string().max(5000),
+  image,
+  color: hexColor,
+  ordering,
+};
+export const CreatePlanTagSchema = z
+  .object(planTagFields)
+  .partial({ description_en: true, description_ar: true, image: true, color: true, ordering: true })
+  .strict()
+  .openapi("CreatePlanTag");
+export const UpdatePlanTagSchema = nonEmpty(z.object(planTagFields).partial().strict()).openapi("UpdatePlanTag");

@@ -11,6 +11,7 @@ import { emit, insertedRowEvent, newEvent, type EventMessage } from "../../event
 import { getProduct, getRestaurant, live } from "./reads";
 import type * as S from "./schemas";
 import {
+  allergens,
   combos,
   deliveryWindows,
   deliveryZones,
@@ -27,8 +28,10 @@ import {
   restaurantBranches,
   restaurantCategories,
   restaurants,
+  restaurantVariants,
 } from "./tables";
 import {
+  allergenView,
   branchView,
   menuCategoryRecordView,
   menuRecordView,
@@ -36,7 +39,10 @@ import {
   planDayView,
   planOptionRecordView,
   planSummaryView,
+  planTagView,
   planVersionRecordView,
+  restaurantCategoryView,
+  restaurantVariantView,
 } from "./views";
 
 /**
@@ -668,4 +674,130 @@ export async function updatePlanOption(ctx: ServiceContext, id: number, input: I
 export async function deletePlanOption(ctx: ServiceContext, id: number) {
   const option = await findOption(ctx, id);
   await write(ctx, changed(ctx, "plan.updated", option.planId), [ctx.db.update(planOptions).set(deleted()).where(eq(planOptions.id, id))]);
+}
+
+// ---- restaurant categories, allergens and dislikes, restaurant variants, plan tags ----
+
+const restaurantCategoryColumns = { name_en: "nameEn", name_ar: "nameAr", image: "image", ordering: "ordering" } as const;
+
+const findRestaurantCategory = (ctx: ServiceContext, id: number) =>
+  need(ctx.db.select().from(restaurantCategories).where(and(live(restaurantCategories, ctx.appId), eq(restaurantCategories.id, id))).get(), `Restaurant category ${id}`, "restaurant_category_not_found");
+
+export async function createRestaurantCategory(ctx: ServiceContext, input: Input<typeof S.CreateRestaurantCategorySchema>) {
+  const values = { appId: ctx.appId, ...columns(input, restaurantCategoryColumns) } as typeof restaurantCategories.$inferInsert;
+  const [[row]] = (await write(ctx, insertedRowEvent("restaurant_category.created", restaurantCategories), [ctx.db.insert(restaurantCategories).values(values).returning()])) as [
+    (typeof restaurantCategories.$inferSelect)[],
+  ];
+  return restaurantCategoryView(row!);
+}
+
+export async function updateRestaurantCategory(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateRestaurantCategorySchema>) {
+  await findRestaurantCategory(ctx, id);
+  await write(ctx, changed(ctx, "restaurant_category.updated", id), [
+    ctx.db.update(restaurantCategories).set({ ...columns(input, restaurantCategoryColumns), modifiedAt: nowIso() }).where(eq(restaurantCategories.id, id)),
+  ]);
+  return restaurantCategoryView(await findRestaurantCategory(ctx, id));
+}
+
+/** Refused while live restaurants are filed under it, as the catalogue's categories are. */
+export async function deleteRestaurantCategory(ctx: ServiceContext, id: number) {
+  await findRestaurantCategory(ctx, id);
+  const users = await ctx.db.select({ id: restaurants.id }).from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.categoryId, id)));
+  if (users.length) {
+    const ids = users.map((r) => r.id);
+    throw ApiError.conflict("restaurant_category_in_use", `Restaurants ${ids.join(", ")} are filed under this category; move them first.`, { restaurants: ids });
+  }
+  await write(ctx, changed(ctx, "restaurant_category.deleted", id), [ctx.db.update(restaurantCategories).set(deleted()).where(eq(restaurantCategories.id, id))]);
+}
+
+const allergenColumns = { kind: "kind", name_en: "nameEn", name_ar: "nameAr", icon: "icon", ordering: "ordering" } as const;
+
+const findAllergen = (ctx: ServiceContext, id: number) =>
+  need(ctx.db.select().from(allergens).where(and(live(allergens, ctx.appId), eq(allergens.id, id))).get(), `Allergen or dislike ${id}`, "allergen_not_found");
+
+export async function createAllergen(ctx: ServiceContext, input: Input<typeof S.CreateAllergenSchema>) {
+  const values = { appId: ctx.appId, ...columns(input, allergenColumns) } as typeof allergens.$inferInsert;
+  const [[row]] = (await write(ctx, insertedRowEvent("allergen.created", allergens), [ctx.db.insert(allergens).values(values).returning()])) as [(typeof allergens.$inferSelect)[]];
+  return allergenView(row!);
+}
+
+export async function updateAllergen(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateAllergenSchema>) {
+  await findAllergen(ctx, id);
+  await write(ctx, changed(ctx, "allergen.updated", id), [ctx.db.update(allergens).set({ ...columns(input, allergenColumns), modifiedAt: nowIso() }).where(eq(allergens.id, id))]);
+  return allergenView(await findAllergen(ctx, id));
+}
+
+/** Never refused: products name allergens by text, and keep the names they have. */
+export async function deleteAllergen(ctx: ServiceContext, id: number) {
+  await findAllergen(ctx, id);
+  await write(ctx, changed(ctx, "allergen.deleted", id), [ctx.db.update(allergens).set(deleted()).where(eq(allergens.id, id))]);
+}
+
+const restaurantVariantColumns = { name_en: "nameEn", name_ar: "nameAr", ordering: "ordering" } as const;
+
+const findRestaurantVariant = (ctx: ServiceContext, id: number) =>
+  need(ctx.db.select().from(restaurantVariants).where(and(live(restaurantVariants, ctx.appId), eq(restaurantVariants.id, id))).get(), `Restaurant variant ${id}`, "restaurant_variant_not_found");
+
+export async function createRestaurantVariant(ctx: ServiceContext, restaurantId: number, input: Input<typeof S.CreateRestaurantVariantSchema>) {
+  await findRestaurant(ctx, restaurantId);
+  const values = { appId: ctx.appId, restaurantId, ...columns(input, restaurantVariantColumns) } as typeof restaurantVariants.$inferInsert;
+  const [[row]] = (await write(ctx, changed(ctx, "restaurant.updated", restaurantId), [ctx.db.insert(restaurantVariants).values(values).returning()])) as [
+    (typeof restaurantVariants.$inferSelect)[],
+  ];
+  return restaurantVariantView(row!);
+}
+
+export async function updateRestaurantVariant(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateRestaurantVariantSchema>) {
+  const variant = await findRestaurantVariant(ctx, id);
+  await write(ctx, changed(ctx, "restaurant.updated", variant.restaurantId), [
+    ctx.db.update(restaurantVariants).set({ ...columns(input, restaurantVariantColumns), modifiedAt: nowIso() }).where(eq(restaurantVariants.id, id)),
+  ]);
+  return restaurantVariantView(await findRestaurantVariant(ctx, id));
+}
+
+/** Never refused: products name variants by text, and keep the names they have. */
+export async function deleteRestaurantVariant(ctx: ServiceContext, id: number) {
+  const variant = await findRestaurantVariant(ctx, id);
+  await write(ctx, changed(ctx, "restaurant.updated", variant.restaurantId), [ctx.db.update(restaurantVariants).set(deleted()).where(eq(restaurantVariants.id, id))]);
+}
+
+const planTagColumns = {
+  type_en: "typeEn",
+  type_ar: "typeAr",
+  tag_en: "tagEn",
+  tag_ar: "tagAr",
+  description_en: "descriptionEn",
+  description_ar: "descriptionAr",
+  image: "image",
+  color: "color",
+  ordering: "ordering",
+} as const;
+
+const findPlanTag = (ctx: ServiceContext, id: number) =>
+  need(ctx.db.select().from(planTags).where(and(live(planTags, ctx.appId), eq(planTags.id, id))).get(), `Plan tag ${id}`, "plan_tag_not_found");
+
+export async function createPlanTag(ctx: ServiceContext, input: Input<typeof S.CreatePlanTagSchema>) {
+  const values = { appId: ctx.appId, ...columns(input, planTagColumns) } as typeof planTags.$inferInsert;
+  const [[row]] = (await write(ctx, insertedRowEvent("plan_tag.created", planTags), [ctx.db.insert(planTags).values(values).returning()])) as [(typeof planTags.$inferSelect)[]];
+  return planTagView(row!);
+}
+
+export async function updatePlanTag(ctx: ServiceContext, id: number, input: Input<typeof S.UpdatePlanTagSchema>) {
+  await findPlanTag(ctx, id);
+  await write(ctx, changed(ctx, "plan_tag.updated", id), [ctx.db.update(planTags).set({ ...columns(input, planTagColumns), modifiedAt: nowIso() }).where(eq(planTags.id, id))]);
+  return planTagView(await findPlanTag(ctx, id));
+}
+
+/** Refused while live plans carry it, naming them. */
+export async function deletePlanTag(ctx: ServiceContext, id: number) {
+  await findPlanTag(ctx, id);
+  const users = await ctx.db
+    .select({ id: plans.id })
+    .from(plans)
+    .where(and(live(plans, ctx.appId), sql`EXISTS (SELECT 1 FROM json_each(${plans.tagIds}) WHERE value = ${id})`));
+  if (users.length) {
+    const ids = users.map((p) => p.id);
+    throw ApiError.conflict("plan_tag_in_use", `Plans ${ids.join(", ")} carry this tag; take it off them first.`, { plans: ids });
+  }
+  await write(ctx, changed(ctx, "plan_tag.deleted", id), [ctx.db.update(planTags).set(deleted()).where(eq(planTags.id, id))]);
 }
