@@ -169,6 +169,25 @@ describe("menus, categories and products", () => {
     expect((await problem(served2)).code).toBe("menu_in_use");
   });
 
+  it("combos: made of the restaurant's products, offered by Restaurant Menu", async () => {
+    const lunch = a.id(2);
+    const res = await post(`${M}menu-categories/${lunch}/combos/`, { name_en: "Lunch for two", name_ar: "غداء لشخصين", price: 60, product_ids: [a.id(11), a.id(11), a.id(12)] });
+    expect(res.status).toBe(201);
+    const combo = await json(res);
+    expect(schemaErrors("createCombo", combo, "201")).toEqual([]);
+    expect(combo).toMatchObject({ restaurant_id: a.green, category_id: lunch, original_price: 60 });
+    expect(combo.products.map((p: { name_en: string }) => p.name_en)).toEqual(["Chicken kabsa", "Chicken kabsa", "Beef kofta"]);
+    const foreign = await post(`${M}menu-categories/${lunch}/combos/`, { name_en: "X", name_ar: "س", price: 1, product_ids: [b.oatBowl] });
+    expect(foreign.status).toBe(400);
+    expect((await problem(foreign)).errors?.product_ids?.[0]).toContain(String(b.oatBowl));
+    const combosOnMenu = async () => (await json(await call(`/api/v1/restaurants/menus/${a.green}/`, { appId: A }))).categories[1].combos.map((k: { name_en: string }) => k.name_en);
+    expect(await combosOnMenu()).toEqual(["Lunch for two"]);
+    expect((await patch(`${M}combos/${combo.id}/`, { is_active: false })).status).toBe(200);
+    expect(await combosOnMenu()).toEqual([]);
+    expect((await del(`${M}combos/${combo.id}/`)).status).toBe(204);
+    expect((await del(`${M}combos/${combo.id}/`)).status).toBe(404);
+  });
+
   it("refuses to delete a product that plans offer, naming the plans", async () => {
     const res = await del(`${M}products/${a.oatBowl}/`);
     expect(res.status).toBe(409);

@@ -260,6 +260,23 @@ resource({
 });
 
 resource({
+  name: "Combo",
+  tag: "Meals: menus",
+  collection: `${BASE}menu-categories/{category_id}/combos/`,
+  parent: "category_id",
+  param: "combo_id",
+  member: `${BASE}combos/{combo_id}/`,
+  createBody: S.CreateComboSchema,
+  updateBody: S.UpdateComboSchema,
+  view: S.ComboSchema,
+  create: (ctx, categoryId, body) => W.createCombo(ctx, categoryId!, body),
+  update: W.updateCombo,
+  remove: W.deleteCombo,
+  refs: "`product_ids` must be products of the category's restaurant. Restaurant Menu offers a combo on a date only when all its products are served that day.",
+  deleteNote: "Never refused.",
+});
+
+resource({
   name: "Restaurant Category",
   tag: "Meals: restaurants",
   collection: `${BASE}restaurant-categories/`,

@@ -716,3 +716,23 @@ export const CreatePlanTagSchema = z
   .strict()
   .openapi("CreatePlanTag");
 export const UpdatePlanTagSchema = nonEmpty(z.object(planTagFields).partial().strict()).openapi("UpdatePlanTag");
+
+const comboFields = {
+  name_en: nameText,
+  name_ar: nameText,
+  description_en: optionalText,
+  description_ar: optionalText,
+  image,
+  price: money,
+  discount_percentage: z.number().min(0).max(100),
+  is_active: z.boolean(),
+  product_ids: z
+    .array(int().positive())
+    .min(1)
+    .max(20)
+    .openapi({ description: "The products in the combo, each a product of the category's restaurant; a product may repeat (two of it)." }),
+  custom_fields: customFields,
+  ordering,
+};
+export const CreateComboSchema = z.object(comboFields).partial().required({ name_en: true, name_ar: true, price: true, product_ids: true }).strict().openapi("CreateCombo");
+export const UpdateComboSchema = nonEmpty(z.object(comboFields).partial().strict()).openapi("UpdateCombo");

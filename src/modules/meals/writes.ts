@@ -33,6 +33,8 @@ import {
 import {
   allergenView,
   branchView,
+  comboView,
+  factsByProduct,
   menuCategoryRecordView,
   menuRecordView,
   planCategoryRecordView,
@@ -800,4 +802,70 @@ export async function deletePlanTag(ctx: ServiceContext, id: number) {
     throw ApiError.conflict("plan_tag_in_use", `Plans ${ids.join(", ")} carry this tag; take it off them first.`, { plans: ids });
   }
   await write(ctx, changed(ctx, "plan_tag.deleted", id), [ctx.db.update(planTags).set(deleted()).where(eq(planTags.id, id))]);
+}
+
+// ---- combos ----
+
+const comboColumns = {
+  name_en: "nameEn",
+  name_ar: "nameAr",
+  description_en: "descriptionEn",
+  description_ar: "descriptionAr",
+  image: "image",
+  price: (v: number | null) => ({ priceMinor: minor(v!) }),
+  discount_percentage: "discountPercentage",
+  is_active: "isActive",
+  product_ids: "productIds",
+  custom_fields: "customFields",
+  ordering: "ordering",
+} as const;
+
+const findCombo = (ctx: ServiceContext, id: number) => need(ctx.db.select().from(combos).where(and(live(combos, ctx.appId), eq(combos.id, id))).get(), `Combo ${id}`, "combo_not_found");
+
+/** A combo's products must be live products of its restaurant. */
+async function checkComboProducts(ctx: ServiceContext, restaurantId: number, ids: number[] | undefined) {
+  if (!ids) return;
+  const found = await ctx.db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(live(products, ctx.appId), eq(products.restaurantId, restaurantId), inArray(products.id, [...new Set(ids)])));
+  const missing = [...new Set(ids)].filter((id) => !found.some((f) => f.id === id));
+  if (missing.length) throw bodyError("product_ids", `Not products of the combo's restaurant: ${missing.join(", ")}.`);
+}
+
+/** The combo's restaurant is its menu category's. */
+export async function createCombo(ctx: ServiceContext, categoryId: number, input: Input<typeof S.CreateComboSchema>) {
+  const category = await findMenuCategory(ctx, categoryId);
+  const menu = await findMenu(ctx, category.menuId);
+  await checkComboProducts(ctx, menu.restaurantId, input.product_ids);
+  const values = { appId: ctx.appId, restaurantId: menu.restaurantId, categoryId, ...columns(input, comboColumns) } as typeof combos.$inferInsert;
+  const [[row]] = (await write(ctx, changed(ctx, "menu.updated", category.menuId), [ctx.db.insert(combos).values(values).returning()])) as [
+    (typeof combos.$inferSelect)[],
+  ];
+  return comboRecord(ctx, row!.id);
+}
+
+async function comboRecord(ctx: ServiceContext, id: number) {
+  const combo = await findCombo(ctx, id);
+  const [items, facts] = await ctx.db.batch([
+    ctx.db.select().from(products).where(and(live(products, ctx.appId), sql`${products.id} IN (SELECT value FROM json_each(${JSON.stringify(combo.productIds)}))`)),
+    ctx.db.select().from(nutritions).where(and(live(nutritions, ctx.appId), sql`${nutritions.productId} IN (SELECT value FROM json_each(${JSON.stringify(combo.productIds)}))`)),
+  ]);
+  return comboView(combo, new Map(items.map((p) => [p.id, p])), factsByProduct(facts));
+}
+
+const menuOfCategory = async (ctx: ServiceContext, categoryId: number) => (await findMenuCategory(ctx, categoryId)).menuId;
+
+export async function updateCombo(ctx: ServiceContext, id: number, input: Input<typeof S.UpdateComboSchema>) {
+  const combo = await findCombo(ctx, id);
+  await checkComboProducts(ctx, combo.restaurantId, input.product_ids);
+  await write(ctx, changed(ctx, "menu.updated", await menuOfCategory(ctx, combo.categoryId)), [
+    ctx.db.update(combos).set({ ...columns(input, comboColumns), modifiedAt: nowIso() }).where(eq(combos.id, id)),
+  ]);
+  return comboRecord(ctx, id);
+}
+
+export async function deleteCombo(ctx: ServiceContext, id: number) {
+  const combo = await findCombo(ctx, id);
+  await write(ctx, changed(ctx, "menu.updated", await menuOfCategory(ctx, combo.categoryId)), [ctx.db.update(combos).set(deleted()).where(eq(combos.id, id))]);
 }
