@@ -1,4 +1,5 @@
 import { and, eq, inArray, max, ne, sql, type Column, type SQL } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "@hono/zod-openapi";
 import type { ServiceContext } from "../../core/context";
@@ -87,10 +88,19 @@ function columns(input: object, map: ColumnMap): Record<string, unknown> {
   return out;
 }
 
-async function need<T>(row: Promise<T | undefined>, what: string, code: string): Promise<T> {
-  const r = await row;
-  if (!r) throw ApiError.notFound(what, code);
-  return r;
+type LiveTable = SQLiteTable & Parameters<typeof live>[0] & { id: Column };
+
+/** The tenant's live record `id` of `table`, or a 404 saying what was not found. */
+async function findLive<T extends LiveTable>(ctx: ServiceContext, table: T, id: number, what: string, code: string): Promise<T["$inferSelect"]> {
+  const row = await ctx.db.select().from(table as SQLiteTable).where(and(live(table, ctx.appId), eq(table.id, id))).get();
+  if (!row) throw ApiError.notFound(what, code);
+  return row as T["$inferSelect"];
+}
+
+/** A restaurant named in a body must be one of the store's (a 400 on `restaurant_id`, as for an id that does not exist). */
+async function ownRestaurant(ctx: ServiceContext, id: number): Promise<void> {
+  const r = await ctx.db.select({ id: restaurants.id }).from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, id))).get();
+  if (!r) throw bodyError("restaurant_id", "No such restaurant in this store.");
 }
 
 // ---- restaurants ----
@@ -123,7 +133,7 @@ const restaurantColumns = {
 } as const;
 
 const findRestaurant = (ctx: ServiceContext, id: number) =>
-  need(ctx.db.select().from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, id))).get(), `Restaurant ${id}`, "restaurant_not_found");
+  findLive(ctx, restaurants, id, `Restaurant ${id}`, "restaurant_not_found");
 
 /** The records as the merchant sees them: inactive ones too. */
 const merchantView = { activeOnly: false };
@@ -213,7 +223,7 @@ const branchColumns = {
 } as const;
 
 const findBranch = (ctx: ServiceContext, id: number) =>
-  need(ctx.db.select().from(restaurantBranches).where(and(live(restaurantBranches, ctx.appId), eq(restaurantBranches.id, id))).get(), `Branch ${id}`, "branch_not_found");
+  findLive(ctx, restaurantBranches, id, `Branch ${id}`, "branch_not_found");
 
 /** At most one main branch: making one main clears the others'. */
 const clearMain = (ctx: ServiceContext, restaurantId: number, except: number | SQL) =>
@@ -247,11 +257,10 @@ export async function deleteBranch(ctx: ServiceContext, id: number) {
 
 const menuColumns = { name_en: "nameEn", name_ar: "nameAr", image: "image", custom_fields: "customFields", ordering: "ordering" } as const;
 
-const findMenu = (ctx: ServiceContext, id: number) => need(ctx.db.select().from(menus).where(and(live(menus, ctx.appId), eq(menus.id, id))).get(), `Menu ${id}`, "menu_not_found");
+const findMenu = (ctx: ServiceContext, id: number) => findLive(ctx, menus, id, `Menu ${id}`, "menu_not_found");
 
 export async function createMenu(ctx: ServiceContext, input: Input<typeof S.CreateMenuSchema>) {
-  const r = await ctx.db.select({ id: restaurants.id }).from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, input.restaurant_id))).get();
-  if (!r) throw bodyError("restaurant_id", "No such restaurant in this store.");
+  await ownRestaurant(ctx, input.restaurant_id);
   const values = { appId: ctx.appId, restaurantId: input.restaurant_id, ...columns(input, menuColumns) } as typeof menus.$inferInsert;
   const [[row]] = (await write(ctx, insertedRowEvent("menu.created", menus), [ctx.db.insert(menus).values(values).returning()])) as [(typeof menus.$inferSelect)[]];
   return menuRecordView(row!);
@@ -285,7 +294,7 @@ export async function deleteMenu(ctx: ServiceContext, id: number) {
 const menuCategoryColumns = { name_en: "nameEn", name_ar: "nameAr", image: "image", is_sub: "isSub", is_active: "isActive", custom_fields: "customFields", ordering: "ordering" } as const;
 
 const findMenuCategory = (ctx: ServiceContext, id: number) =>
-  need(ctx.db.select().from(menuCategories).where(and(live(menuCategories, ctx.appId), eq(menuCategories.id, id))).get(), `Menu category ${id}`, "menu_category_not_found");
+  findLive(ctx, menuCategories, id, `Menu category ${id}`, "menu_category_not_found");
 
 export async function createMenuCategory(ctx: ServiceContext, menuId: number, input: Input<typeof S.CreateMenuCategorySchema>) {
   await findMenu(ctx, menuId);
@@ -344,7 +353,7 @@ const productColumns = {
 } as const;
 
 const findProduct = (ctx: ServiceContext, id: number) =>
-  need(ctx.db.select().from(products).where(and(live(products, ctx.appId), eq(products.id, id))).get(), `Product ${id}`, "product_not_found");
+  findLive(ctx, products, id, `Product ${id}`, "product_not_found");
 
 const productRecord = (ctx: ServiceContext, id: number) => getProduct(ctx, id, merchantView);
 
@@ -380,8 +389,7 @@ function nutritionStatements(ctx: ServiceContext, productId: number | SQL, input
 }
 
 export async function createProduct(ctx: ServiceContext, input: Input<typeof S.CreateProductSchema>) {
-  const r = await ctx.db.select({ id: restaurants.id }).from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, input.restaurant_id))).get();
-  if (!r) throw bodyError("restaurant_id", "No such restaurant in this store.");
+  await ownRestaurant(ctx, input.restaurant_id);
   await checkProductCategory(ctx, input.restaurant_id, input.category_id);
   const values = { appId: ctx.appId, restaurantId: input.restaurant_id, ...columns(input, productColumns) } as typeof products.$inferInsert;
   const [inserted] = (await write(ctx, insertedRowEvent("meal_product.created", products), [
@@ -458,7 +466,7 @@ const planColumns = {
   ordering: "ordering",
 } as const;
 
-const findPlan = (ctx: ServiceContext, id: number) => need(ctx.db.select().from(plans).where(and(live(plans, ctx.appId), eq(plans.id, id))).get(), `Plan ${id}`, "plan_not_found");
+const findPlan = (ctx: ServiceContext, id: number) => findLive(ctx, plans, id, `Plan ${id}`, "plan_not_found");
 
 async function planRecord(ctx: ServiceContext, id: number) {
   const [planRows, versions, tags, rs] = await ctx.db.batch([
@@ -483,8 +491,7 @@ async function checkPlanRefs(ctx: ServiceContext, restaurantId: number, input: {
 }
 
 export async function createPlan(ctx: ServiceContext, input: Input<typeof S.CreatePlanSchema>) {
-  const r = await ctx.db.select({ id: restaurants.id }).from(restaurants).where(and(live(restaurants, ctx.appId), eq(restaurants.id, input.restaurant_id))).get();
-  if (!r) throw bodyError("restaurant_id", "No such restaurant in this store.");
+  await ownRestaurant(ctx, input.restaurant_id);
   await checkPlanRefs(ctx, input.restaurant_id, input);
   const values = { appId: ctx.appId, restaurantId: input.restaurant_id, ...columns(input, planColumns) } as typeof plans.$inferInsert;
   const [[row]] = (await write(ctx, insertedRowEvent("plan.created", plans), [ctx.db.insert(plans).values(values).returning({ id: plans.id })])) as [{ id: number }[]];
@@ -537,7 +544,7 @@ const versionColumns = {
 } as const;
 
 const findVersion = (ctx: ServiceContext, id: number) =>
-  need(ctx.db.select().from(planVersions).where(and(live(planVersions, ctx.appId), eq(planVersions.id, id))).get(), `Plan version ${id}`, "plan_version_not_found");
+  findLive(ctx, planVersions, id, `Plan version ${id}`, "plan_version_not_found");
 
 export async function createPlanVersion(ctx: ServiceContext, planId: number, input: Input<typeof S.CreatePlanVersionSchema>) {
   await findPlan(ctx, planId);
@@ -562,7 +569,7 @@ export async function deletePlanVersion(ctx: ServiceContext, id: number) {
 
 const dayColumns = { day: "day", repetition_counter: "repetitionCounter", master_id: "masterId", ordering: "ordering" } as const;
 
-const findDay = (ctx: ServiceContext, id: number) => need(ctx.db.select().from(planDays).where(and(live(planDays, ctx.appId), eq(planDays.id, id))).get(), `Plan day ${id}`, "plan_day_not_found");
+const findDay = (ctx: ServiceContext, id: number) => findLive(ctx, planDays, id, `Plan day ${id}`, "plan_day_not_found");
 
 /** One day per place in the cycle, and no place beyond the plan's `repetition`. */
 async function checkCycle(ctx: ServiceContext, plan: { id: number; repetition: number }, counter: number | undefined, self: number | null) {
@@ -611,7 +618,7 @@ const planCategoryColumns = {
 } as const;
 
 const findPlanCategory = (ctx: ServiceContext, id: number) =>
-  need(ctx.db.select().from(planCategories).where(and(live(planCategories, ctx.appId), eq(planCategories.id, id))).get(), `Plan category ${id}`, "plan_category_not_found");
+  findLive(ctx, planCategories, id, `Plan category ${id}`, "plan_category_not_found");
 
 export async function createPlanCategory(ctx: ServiceContext, dayId: number, input: Input<typeof S.CreatePlanCategorySchema>) {
   const day = await findDay(ctx, dayId);
@@ -639,7 +646,7 @@ export async function deletePlanCategory(ctx: ServiceContext, id: number) {
 const optionColumns = { product_id: "productId", is_recommended: "isRecommended", is_active: "isActive", ordering: "ordering" } as const;
 
 const findOption = (ctx: ServiceContext, id: number) =>
-  need(ctx.db.select().from(planOptions).where(and(live(planOptions, ctx.appId), eq(planOptions.id, id))).get(), `Plan option ${id}`, "plan_option_not_found");
+  findLive(ctx, planOptions, id, `Plan option ${id}`, "plan_option_not_found");
 
 /** An option offers a live product of the plan's restaurant, once per category. */
 async function checkOptionProduct(ctx: ServiceContext, planId: number, categoryId: number, productId: number | undefined, self: number | null) {
@@ -683,7 +690,7 @@ export async function deletePlanOption(ctx: ServiceContext, id: number) {
 const restaurantCategoryColumns = { name_en: "nameEn", name_ar: "nameAr", image: "image", ordering: "ordering" } as const;
 
 const findRestaurantCategory = (ctx: ServiceContext, id: number) =>
-  need(ctx.db.select().from(restaurantCategories).where(and(live(restaurantCategories, ctx.appId), eq(restaurantCategories.id, id))).get(), `Restaurant category ${id}`, "restaurant_category_not_found");
+  findLive(ctx, restaurantCategories, id, `Restaurant category ${id}`, "restaurant_category_not_found");
 
 export async function createRestaurantCategory(ctx: ServiceContext, input: Input<typeof S.CreateRestaurantCategorySchema>) {
   const values = { appId: ctx.appId, ...columns(input, restaurantCategoryColumns) } as typeof restaurantCategories.$inferInsert;
@@ -715,7 +722,7 @@ export async function deleteRestaurantCategory(ctx: ServiceContext, id: number) 
 const allergenColumns = { kind: "kind", name_en: "nameEn", name_ar: "nameAr", icon: "icon", ordering: "ordering" } as const;
 
 const findAllergen = (ctx: ServiceContext, id: number) =>
-  need(ctx.db.select().from(allergens).where(and(live(allergens, ctx.appId), eq(allergens.id, id))).get(), `Allergen or dislike ${id}`, "allergen_not_found");
+  findLive(ctx, allergens, id, `Allergen or dislike ${id}`, "allergen_not_found");
 
 export async function createAllergen(ctx: ServiceContext, input: Input<typeof S.CreateAllergenSchema>) {
   const values = { appId: ctx.appId, ...columns(input, allergenColumns) } as typeof allergens.$inferInsert;
@@ -738,7 +745,7 @@ export async function deleteAllergen(ctx: ServiceContext, id: number) {
 const restaurantVariantColumns = { name_en: "nameEn", name_ar: "nameAr", ordering: "ordering" } as const;
 
 const findRestaurantVariant = (ctx: ServiceContext, id: number) =>
-  need(ctx.db.select().from(restaurantVariants).where(and(live(restaurantVariants, ctx.appId), eq(restaurantVariants.id, id))).get(), `Restaurant variant ${id}`, "restaurant_variant_not_found");
+  findLive(ctx, restaurantVariants, id, `Restaurant variant ${id}`, "restaurant_variant_not_found");
 
 export async function createRestaurantVariant(ctx: ServiceContext, restaurantId: number, input: Input<typeof S.CreateRestaurantVariantSchema>) {
   await findRestaurant(ctx, restaurantId);
@@ -776,7 +783,7 @@ const planTagColumns = {
 } as const;
 
 const findPlanTag = (ctx: ServiceContext, id: number) =>
-  need(ctx.db.select().from(planTags).where(and(live(planTags, ctx.appId), eq(planTags.id, id))).get(), `Plan tag ${id}`, "plan_tag_not_found");
+  findLive(ctx, planTags, id, `Plan tag ${id}`, "plan_tag_not_found");
 
 export async function createPlanTag(ctx: ServiceContext, input: Input<typeof S.CreatePlanTagSchema>) {
   const values = { appId: ctx.appId, ...columns(input, planTagColumns) } as typeof planTags.$inferInsert;
@@ -820,7 +827,7 @@ const comboColumns = {
   ordering: "ordering",
 } as const;
 
-const findCombo = (ctx: ServiceContext, id: number) => need(ctx.db.select().from(combos).where(and(live(combos, ctx.appId), eq(combos.id, id))).get(), `Combo ${id}`, "combo_not_found");
+const findCombo = (ctx: ServiceContext, id: number) => findLive(ctx, combos, id, `Combo ${id}`, "combo_not_found");
 
 /** A combo's products must be live products of its restaurant. */
 async function checkComboProducts(ctx: ServiceContext, restaurantId: number, ids: number[] | undefined) {
