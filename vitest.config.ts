@@ -18,11 +18,23 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
             }),
           ],
-          test: { name: "worker", include: ["test/**/*.test.ts"], exclude: ["test/node/**"], setupFiles: ["./test/setup/apply-migrations.ts"], testTimeout: 60_000 },
+          test: {
+            name: "worker",
+            include: ["test/**/*.test.ts"],
+            exclude: ["test/node/**"],
+            setupFiles: ["./test/setup/apply-migrations.ts"],
+            testTimeout: 60_000,
+          },
         },
         {
           // Tools that only run on Node, and the end-to-end test against `wrangler dev`.
-          test: { name: "node", include: ["test/node/**/*.test.ts"], environment: "node", testTimeout: 200_000, hookTimeout: 200_000 },
+          test: {
+            name: "node",
+            include: ["test/node/**/*.test.ts"],
+            environment: "node",
+            testTimeout: 200_000,
+            hookTimeout: 200_000,
+          },
         },
       ],
     },

@@ -5,7 +5,7 @@
  * under `wrangler dev` on this machine, with their own local state in .bench/; load comes from
  * autocannon. Writes the table to docs/benchmarks.md.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { randomToken, sha256Hex } from "../src/core/crypto";
@@ -27,7 +27,11 @@ function run(cmd: string, args: string[]) {
 }
 
 async function serve(args: string[], port: number): Promise<ChildProcess> {
-  const child = spawn("npx", ["wrangler", "dev", ...args, "--port", String(port), "--ip", "127.0.0.1"], { stdio: "ignore", env, detached: true });
+  const child = spawn("npx", ["wrangler", "dev", ...args, "--port", String(port), "--ip", "127.0.0.1"], {
+    stdio: "ignore",
+    env,
+    detached: true,
+  });
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     try {
@@ -91,18 +95,36 @@ async function load(url: string, opts: LoadOptions = {}): Promise<Result> {
   const headers = opts.headers ?? {};
   let n = 0;
   const requests: autocannon.Request[] | undefined = opts.unique
-    ? [{ setupRequest: (req) => ({ ...req, path: `${req.path}${req.path?.includes("?") ? "&" : "?"}nocache=${Date.now()}-${n++}` }) }]
+    ? [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            path: `${req.path}${req.path?.includes("?") ? "&" : "?"}nocache=${Date.now()}-${n++}`,
+          }),
+        },
+      ]
     : undefined;
   await autocannon({ url, connections: CONNECTIONS, amount: 200, headers, requests }); // warm-up
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, requests });
-  const wrong = opts.expect === 304 ? r.non2xx - r["3xx"] + r["2xx"] : opts.expect === 404 ? r.non2xx - r["4xx"] + r["2xx"] : r.non2xx;
+  const wrong =
+    opts.expect === 304
+      ? r.non2xx - r["3xx"] + r["2xx"]
+      : opts.expect === 404
+        ? r.non2xx - r["4xx"] + r["2xx"]
+        : r.non2xx;
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: wrong + r.errors };
 }
 
 /** The List Tickets queries measured: each filters, searches and orders. */
 const SCENARIOS = [
-  { name: "filtered, searched, ordered: pending from a date on, one customer family, newest date first", query: "status=pending&date__gte=2026-12-10&search=Family0017&order_by=-date&page_size=20" },
-  { name: "door list (no search): one day, pending, by time", query: "date=2026-12-15&status=pending&order_by=time&page_size=20" },
+  {
+    name: "filtered, searched, ordered: pending from a date on, one customer family, newest date first",
+    query: "status=pending&date__gte=2026-12-10&search=Family0017&order_by=-date&page_size=20",
+  },
+  {
+    name: "door list (no search): one day, pending, by time",
+    query: "date=2026-12-15&status=pending&order_by=time&page_size=20",
+  },
 ] as const;
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 
@@ -138,7 +160,14 @@ async function measureMeals(api: string, bare: { route: string; kv: string }) {
     sizes.push(sent === null ? decoded : Number(sent));
     etags.push(res.headers.get("etag")!);
   }
-  const runs = { bare: [] as Result[], kv: [] as Result[], notFound: [] as Result[], meals: MEALS.map(() => Object.fromEntries(MEALS_MODES.map((mode) => [mode, [] as Result[]])) as Record<MealsMode, Result[]>) };
+  const runs = {
+    bare: [] as Result[],
+    kv: [] as Result[],
+    notFound: [] as Result[],
+    meals: MEALS.map(
+      () => Object.fromEntries(MEALS_MODES.map((mode) => [mode, [] as Result[]])) as Record<MealsMode, Result[]>,
+    ),
+  };
   for (let i = 0; i < REPEATS; i++) {
     runs.bare.push(await load(bare.route));
     runs.kv.push(await load(bare.kv));
@@ -146,7 +175,9 @@ async function measureMeals(api: string, bare: { route: string; kv: string }) {
     runs.notFound.push(await load(`${api}/api/v1/no-such-path/`, { headers, expect: 404 }));
     for (const [j, m] of MEALS.entries()) {
       runs.meals[j]!.cached.push(await load(api + m.path, { headers }));
-      runs.meals[j]!["304"].push(await load(api + m.path, { headers: { ...headers, "if-none-match": etags[j]! }, expect: 304 }));
+      runs.meals[j]!["304"].push(
+        await load(api + m.path, { headers: { ...headers, "if-none-match": etags[j]! }, expect: 304 }),
+      );
       runs.meals[j]!.uncached.push(await load(api + m.path, { headers, unique: true }));
     }
   }
@@ -154,7 +185,13 @@ async function measureMeals(api: string, bare: { route: string; kv: string }) {
     bare: mid(runs.bare),
     kv: mid(runs.kv),
     notFound: mid(runs.notFound),
-    meals: runs.meals.map((r, j) => ({ ...MEALS[j]!, bytes: sizes[j]!, cached: mid(r.cached), notModified: mid(r["304"]), uncached: mid(r.uncached) })),
+    meals: runs.meals.map((r, j) => ({
+      ...MEALS[j]!,
+      bytes: sizes[j]!,
+      cached: mid(r.cached),
+      notModified: mid(r["304"]),
+      uncached: mid(r.uncached),
+    })),
   };
 }
 
@@ -170,20 +207,33 @@ async function measure(urls: { bare: string; lists: string[] }, headers: Record<
 }
 
 const EMIT_RUNS = Number(process.env.BENCH_EMIT_RUNS ?? 300);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 /** Times the same ticket update written alone, with emit(), and with emit() and its publish awaited. */
 async function measureEmit() {
   const { getPlatformProxy } = await import("wrangler");
-  const proxy = await getPlatformProxy<{ DB: unknown; EVENTS: unknown }>({ configPath: "wrangler.toml", persist: { path: `${STATE}/v3` } });
+  const proxy = await getPlatformProxy<{ DB: unknown; EVENTS: unknown }>({
+    configPath: "wrangler.toml",
+    persist: { path: `${STATE}/v3` },
+  });
   // The Worker's modules are typed for workerd: imported by a non-literal path (see test/node).
-  const paths = { client: "../src/db/client", outbox: "../src/events/outbox", tables: "../src/modules/tickets/tables", orm: "drizzle-orm" };
+  const paths = {
+    client: "../src/db/client",
+    outbox: "../src/events/outbox",
+    tables: "../src/modules/tickets/tables",
+    orm: "drizzle-orm",
+  };
   const { createDb } = await import(paths.client);
   const { emit, newEvent } = await import(paths.outbox);
   const { tickets } = await import(paths.tables);
   const { eq } = await import(paths.orm);
   const db = createDb(proxy.env.DB);
-  const update = (i: number) => db.update(tickets).set({ modifiedAt: new Date(i).toISOString() }).where(eq(tickets.id, 1));
+  const update = (i: number) =>
+    db
+      .update(tickets)
+      .set({ modifiedAt: new Date(i).toISOString() })
+      .where(eq(tickets.id, 1));
   // Events of a store with no webhooks (app 99), so that nothing is delivered later.
   const event = () => newEvent(99, "ticket.updated", { id: 1 });
   let deferred: Promise<unknown>[] = [];
@@ -191,7 +241,13 @@ async function measureEmit() {
   const variants: { name: string; run: (i: number) => Promise<unknown> }[] = [
     { name: "UPDATE alone (baseline)", run: (i) => db.batch([update(i)]) },
     { name: "UPDATE + emit(): what a request waits for", run: (i) => emit(db, sink, [update(i)], [event()]) },
-    { name: "UPDATE + emit() + the queue send it defers", run: async (i) => (await emit(db, sink, [update(i)], [event()]), await Promise.all(deferred)) },
+    {
+      name: "UPDATE + emit() + the queue send it defers",
+      run: async (i) => {
+        await emit(db, sink, [update(i)], [event()]);
+        await Promise.all(deferred);
+      },
+    },
   ];
   const samples = variants.map(() => [] as number[]);
   for (let i = 0; i < EMIT_RUNS; i++) {
@@ -234,18 +290,38 @@ async function measureDeliveries(headers: Record<string, string>) {
     if (created.status !== 201) throw new Error(`create webhook: ${created.status} ${await created.text()}`);
     const ids: number[] = [];
     for (let page = 1; ids.length < 1000; page++) {
-      const list = (await (await fetch(`${base}/order/v1/merchant/fulfillments/tickets/?status=pending&order_by=id&page_size=100&page=${page}`, { headers })).json()) as { results: { id: number }[] };
+      const list = (await (
+        await fetch(
+          `${base}/order/v1/merchant/fulfillments/tickets/?status=pending&order_by=id&page_size=100&page=${page}`,
+          { headers },
+        )
+      ).json()) as { results: { id: number }[] };
       ids.push(...list.results.map((t) => t.id));
     }
     const started = performance.now();
     for (let i = 0; i < 1000; i += 100) {
-      const res = await fetch(`${base}/order/v1/merchant/fulfillments/tickets/bulk-update/`, { method: "POST", headers: h, body: JSON.stringify({ ids: ids.slice(i, i + 100), date: "2026-12-31" }) });
+      const res = await fetch(`${base}/order/v1/merchant/fulfillments/tickets/bulk-update/`, {
+        method: "POST",
+        headers: h,
+        body: JSON.stringify({ ids: ids.slice(i, i + 100), date: "2026-12-31" }),
+      });
       if (res.status !== 200) throw new Error(`bulk update: ${res.status} ${await res.text()}`);
     }
-    await Promise.race([allIn, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${received} of 1000 deliveries in 5 minutes`)), 300_000))]);
+    await Promise.race([
+      allIn,
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`only ${received} of 1000 deliveries in 5 minutes`)), 300_000),
+      ),
+    ]);
     const consumer = { count: received, seconds: (performance.now() - started) / 1000 };
     const t = performance.now();
-    await autocannon({ url: `http://127.0.0.1:${port}/in`, method: "POST", connections: CONNECTIONS, amount: 1000, body: "{}" });
+    await autocannon({
+      url: `http://127.0.0.1:${port}/in`,
+      method: "POST",
+      connections: CONNECTIONS,
+      amount: 1000,
+      body: "{}",
+    });
     const baseline = { count: 1000, seconds: (performance.now() - t) / 1000 };
     return { consumer, baseline };
   } finally {
@@ -266,14 +342,20 @@ async function main() {
   const emitRows = await measureEmit();
 
   const servers: ChildProcess[] = [];
-  const stopAll = () => servers.forEach((s) => s.pid && process.kill(-s.pid, "SIGTERM"));
+  const stopAll = () => {
+    for (const s of servers) if (s.pid) process.kill(-s.pid, "SIGTERM");
+  };
   process.on("exit", stopAll);
   try {
     log("starting the API and the bare baseline under wrangler dev");
-    servers.push(await serve(["-c", benchConfig(), "--persist-to", STATE, "--var", "WEBHOOKS_ALLOW_LOCALHOST:true"], API_PORT));
+    servers.push(
+      await serve(["-c", benchConfig(), "--persist-to", STATE, "--var", "WEBHOOKS_ALLOW_LOCALHOST:true"], API_PORT),
+    );
     servers.push(await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT));
     const headers = { authorization: `Bearer ${token}`, "app-id": "1" };
-    const listUrls = SCENARIOS.map((sc) => `http://127.0.0.1:${API_PORT}/order/v1/merchant/fulfillments/tickets/?${sc.query}`);
+    const listUrls = SCENARIOS.map(
+      (sc) => `http://127.0.0.1:${API_PORT}/order/v1/merchant/fulfillments/tickets/?${sc.query}`,
+    );
     const bareUrl = `http://127.0.0.1:${BARE_PORT}/bare`;
 
     type Row = { scenario: string; tickets: number; matched: number; r: Result; bare: Result };
@@ -291,7 +373,9 @@ async function main() {
       }
       log(`measuring at ${total} tickets (${REPEATS} interleaved runs of ${DURATION_S} s each)`);
       const m = await measure({ bare: bareUrl, lists: listUrls }, headers);
-      SCENARIOS.forEach((sc, j) => rows.push({ scenario: sc.name, tickets: total, matched: matched[j]!, r: m.lists[j]!, bare: m.bare }));
+      for (const [j, sc] of SCENARIOS.entries()) {
+        rows.push({ scenario: sc.name, tickets: total, matched: matched[j]!, r: m.lists[j]!, bare: m.bare });
+      }
     }
 
     log("growing the catalogue to 10,000 items and measuring List Items");
@@ -306,7 +390,10 @@ async function main() {
     const itemRow = { r: itemRun.lists[0]!, bare: itemRun.bare };
 
     log("measuring the meals reads: cached, 304 and uncached");
-    const meals = await measureMeals(`http://127.0.0.1:${API_PORT}`, { route: bareUrl, kv: `http://127.0.0.1:${BARE_PORT}/bare-kv` });
+    const meals = await measureMeals(`http://127.0.0.1:${API_PORT}`, {
+      route: bareUrl,
+      kv: `http://127.0.0.1:${BARE_PORT}/bare-kv`,
+    });
 
     log("delivering 1,000 events to a local receiver");
     const deliveries = await measureDeliveries(headers);
@@ -361,7 +448,13 @@ async function main() {
       `| bare Hono route + one KV read | 41 | - | ${fmt(meals.kv.rps)} | ${meals.kv.p50} | ${meals.kv.p99} | ${fmt(meals.kv.rps / meals.bare.rps)} | ${fmt(meals.kv.p50 / Math.max(meals.bare.p50, 0.001))} | ${meals.kv.non2xx} |`,
       `| the API's 404 for an unknown path (its middleware and runtime, no I/O) | - | - | ${fmt(meals.notFound.rps)} | ${meals.notFound.p50} | ${meals.notFound.p99} | ${fmt(meals.notFound.rps / meals.bare.rps)} | ${fmt(meals.notFound.p50 / Math.max(meals.bare.p50, 0.001))} | ${meals.notFound.non2xx} |`,
       ...meals.meals.flatMap((m) =>
-        ([["cached", m.cached], ["304", m.notModified], ["uncached", m.uncached]] as const).map(
+        (
+          [
+            ["cached", m.cached],
+            ["304", m.notModified],
+            ["uncached", m.uncached],
+          ] as const
+        ).map(
           ([mode, r]) =>
             `| ${m.name} | ${m.bytes.toLocaleString("en")} | ${mode} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${fmt(r.rps / meals.bare.rps)} | ${fmt(r.p50 / Math.max(meals.bare.p50, 0.001))} | ${r.non2xx} |`,
         ),

@@ -23,7 +23,10 @@ export function executeLocal(sqlText: string): void {
   const file = join(dir, "run.sql");
   writeFileSync(file, sqlText);
   try {
-    execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", ...persist(), "--file", file], { stdio: ["ignore", "pipe", "pipe"], env: wranglerEnv });
+    execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", ...persist(), "--file", file], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: wranglerEnv,
+    });
   } catch (e) {
     const err = e as { stdout?: Buffer; stderr?: Buffer };
     process.stderr.write(err.stdout?.toString() ?? "");
@@ -34,10 +37,14 @@ export function executeLocal(sqlText: string): void {
 
 /** Runs one query against local D1 and returns its rows. */
 export function queryLocal<T>(sqlText: string): T[] {
-  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", ...persist(), "--json", "--command", sqlText], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: wranglerEnv,
-  }).toString();
+  const out = execFileSync(
+    "npx",
+    ["wrangler", "d1", "execute", "DB", "--local", ...persist(), "--json", "--command", sqlText],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: wranglerEnv,
+    },
+  ).toString();
   const parsed = JSON.parse(out) as { results: T[] }[];
   return parsed[0]?.results ?? [];
 }

@@ -11,7 +11,11 @@ import { insertSql, mealsDemo } from "./meals-demo";
 const NOW = "2026-11-01T09:00:00.000Z";
 const rows: string[] = [];
 const insert = (table: string, row: Record<string, unknown>) =>
-  rows.push(`INSERT OR IGNORE INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.values(row).map((v) => lit(v as never)).join(", ")});`);
+  rows.push(
+    `INSERT OR IGNORE INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.values(row)
+      .map((v) => lit(v as never))
+      .join(", ")});`,
+  );
 
 insert("organizations", { id: 1, name: "Demo organization", created_at: NOW });
 insert("organizations", { id: 2, name: "Other organization", created_at: NOW });
@@ -28,7 +32,15 @@ insert("modifier_categories", { id: 2, ...audit(1, 2), name_en: "Extras", name_a
 insert("modifier_values", { id: 3, ...audit(1, 1), category_id: 2, name_en: "Apron", name_ar: "مريلة" });
 insert("item_categories", { id: 1, ...audit(1), name_en: "Experiences", name_ar: "تجارب" });
 insert("item_categories", { id: 2, ...audit(1), name_en: "Culture", name_ar: "ثقافة" });
-insert("bundle_categories", { id: 1, ...audit(1), name_en: "Add-ons", name_ar: "إضافات", is_optional: 1, min_selections: 0, max_selections: 2 });
+insert("bundle_categories", {
+  id: 1,
+  ...audit(1),
+  name_en: "Add-ons",
+  name_ar: "إضافات",
+  is_optional: 1,
+  min_selections: 0,
+  max_selections: 2,
+});
 
 const item = (id: number, app_id: number, o: Record<string, unknown>) =>
   insert("items", {
@@ -61,10 +73,41 @@ item(1, 1, {
   stock_qty: 40,
   varies_on_id: 1,
 });
-item(2, 1, { parent_id: 1, sku: "CLASS-KABSA-S", price_minor: 25_000, name_en: "Kabsa class, small group", name_ar: "درس الكبسة، مجموعة صغيرة", stock_qty: 12, variant_title_en: "Small group", variant_title_ar: "مجموعة صغيرة" });
-item(3, 1, { parent_id: 1, sku: "CLASS-KABSA-L", price_minor: 20_000, name_en: "Kabsa class, large group", name_ar: "درس الكبسة، مجموعة كبيرة", stock_qty: 28, variant_title_en: "Large group", variant_title_ar: "مجموعة كبيرة" });
-item(4, 1, { sku: "MUSEUM-DAY", price_minor: 5_000, name_en: "National Museum day pass", name_ar: "تذكرة يومية للمتحف الوطني", stock_qty: 500 });
-item(5, 1, { sku: "SAFARI", price_minor: 45_000, name_en: "Desert safari at sunset", name_ar: "رحلة صحراوية عند الغروب", stock_qty: 0, weight: 0 });
+item(2, 1, {
+  parent_id: 1,
+  sku: "CLASS-KABSA-S",
+  price_minor: 25_000,
+  name_en: "Kabsa class, small group",
+  name_ar: "درس الكبسة، مجموعة صغيرة",
+  stock_qty: 12,
+  variant_title_en: "Small group",
+  variant_title_ar: "مجموعة صغيرة",
+});
+item(3, 1, {
+  parent_id: 1,
+  sku: "CLASS-KABSA-L",
+  price_minor: 20_000,
+  name_en: "Kabsa class, large group",
+  name_ar: "درس الكبسة، مجموعة كبيرة",
+  stock_qty: 28,
+  variant_title_en: "Large group",
+  variant_title_ar: "مجموعة كبيرة",
+});
+item(4, 1, {
+  sku: "MUSEUM-DAY",
+  price_minor: 5_000,
+  name_en: "National Museum day pass",
+  name_ar: "تذكرة يومية للمتحف الوطني",
+  stock_qty: 500,
+});
+item(5, 1, {
+  sku: "SAFARI",
+  price_minor: 45_000,
+  name_en: "Desert safari at sunset",
+  name_ar: "رحلة صحراوية عند الغروب",
+  stock_qty: 0,
+  weight: 0,
+});
 insert("item_modifier_categories", { app_id: 1, item_id: 1, category_id: 1 });
 insert("item_modifier_categories", { app_id: 1, item_id: 1, category_id: 2 });
 insert("variant_modifier_values", { app_id: 1, item_id: 2, value_id: 1 });
@@ -72,9 +115,32 @@ insert("variant_modifier_values", { app_id: 1, item_id: 3, value_id: 2 });
 insert("item_category_links", { app_id: 1, item_id: 1, category_id: 1 });
 insert("item_category_links", { app_id: 1, item_id: 4, category_id: 2 });
 insert("item_category_links", { app_id: 1, item_id: 5, category_id: 1 });
-insert("item_images", { id: 1, ...audit(1, 1), item_id: 1, url: "https://images.example.com/kabsa.jpg", alt_en: "Kabsa", alt_ar: "كبسة" });
-insert("item_images", { id: 2, ...audit(1, 1), item_id: 4, url: "https://images.example.com/museum.jpg", alt_en: "Museum hall", alt_ar: "قاعة المتحف" });
-insert("item_discounts", { id: 1, ...audit(1), item_id: 1, kind: "percentage", value: 1000, trial_kind: "fixed", trial_value: 5_000, is_usage_price: 0 });
+insert("item_images", {
+  id: 1,
+  ...audit(1, 1),
+  item_id: 1,
+  url: "https://images.example.com/kabsa.jpg",
+  alt_en: "Kabsa",
+  alt_ar: "كبسة",
+});
+insert("item_images", {
+  id: 2,
+  ...audit(1, 1),
+  item_id: 4,
+  url: "https://images.example.com/museum.jpg",
+  alt_en: "Museum hall",
+  alt_ar: "قاعة المتحف",
+});
+insert("item_discounts", {
+  id: 1,
+  ...audit(1),
+  item_id: 1,
+  kind: "percentage",
+  value: 1000,
+  trial_kind: "fixed",
+  trial_value: 5_000,
+  is_usage_price: 0,
+});
 insert("item_bundle_categories", { app_id: 1, item_id: 1, bundle_category_id: 1 });
 
 // App 2: another tenant's catalogue.
@@ -82,11 +148,50 @@ insert("modifier_categories", { id: 101, ...audit(2, 1), name_en: "Visitor", nam
 insert("modifier_values", { id: 101, ...audit(2, 1), category_id: 101, name_en: "Adult", name_ar: "بالغ" });
 insert("modifier_values", { id: 102, ...audit(2, 2), category_id: 101, name_en: "Child", name_ar: "طفل" });
 insert("item_categories", { id: 101, ...audit(2), name_en: "Family outings", name_ar: "نزهات عائلية" });
-insert("bundle_categories", { id: 101, ...audit(2), name_en: "Extras", name_ar: "إضافات", is_optional: 1, min_selections: 0, max_selections: 3 });
-item(101, 2, { sku: "ZOO", price_minor: 3_000, name_en: "Zoo entry", name_ar: "دخول حديقة الحيوان", stock_qty: 100, varies_on_id: 101 });
-item(102, 2, { parent_id: 101, sku: "ZOO-ADULT", price_minor: 3_000, name_en: "Zoo entry, adult", name_ar: "دخول حديقة الحيوان، بالغ", stock_qty: 80, variant_title_en: "Adult", variant_title_ar: "بالغ" });
-item(103, 2, { parent_id: 101, sku: "ZOO-CHILD", price_minor: 1_500, name_en: "Zoo entry, child", name_ar: "دخول حديقة الحيوان، طفل", stock_qty: 60, variant_title_en: "Child", variant_title_ar: "طفل" });
-item(104, 2, { sku: "AQUARIUM", price_minor: 4_500, name_en: "Aquarium entry", name_ar: "دخول الأحواض المائية", stock_qty: 200 });
+insert("bundle_categories", {
+  id: 101,
+  ...audit(2),
+  name_en: "Extras",
+  name_ar: "إضافات",
+  is_optional: 1,
+  min_selections: 0,
+  max_selections: 3,
+});
+item(101, 2, {
+  sku: "ZOO",
+  price_minor: 3_000,
+  name_en: "Zoo entry",
+  name_ar: "دخول حديقة الحيوان",
+  stock_qty: 100,
+  varies_on_id: 101,
+});
+item(102, 2, {
+  parent_id: 101,
+  sku: "ZOO-ADULT",
+  price_minor: 3_000,
+  name_en: "Zoo entry, adult",
+  name_ar: "دخول حديقة الحيوان، بالغ",
+  stock_qty: 80,
+  variant_title_en: "Adult",
+  variant_title_ar: "بالغ",
+});
+item(103, 2, {
+  parent_id: 101,
+  sku: "ZOO-CHILD",
+  price_minor: 1_500,
+  name_en: "Zoo entry, child",
+  name_ar: "دخول حديقة الحيوان، طفل",
+  stock_qty: 60,
+  variant_title_en: "Child",
+  variant_title_ar: "طفل",
+});
+item(104, 2, {
+  sku: "AQUARIUM",
+  price_minor: 4_500,
+  name_en: "Aquarium entry",
+  name_ar: "دخول الأحواض المائية",
+  stock_qty: 200,
+});
 insert("item_modifier_categories", { app_id: 2, item_id: 101, category_id: 101 });
 insert("variant_modifier_values", { app_id: 2, item_id: 102, value_id: 101 });
 insert("variant_modifier_values", { app_id: 2, item_id: 103, value_id: 102 });

@@ -18,13 +18,27 @@ const step = (what: string, cmd: string, args: string[]) => {
 step("applying local D1 migrations", "npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"]);
 step("seeding demo data (idempotent)", "npm", ["run", "-s", "seed"]);
 const token = step("minting a merchant token for app 1", "npm", [
-  "run", "-s", "token", "--", "--app-id", "1", "--name", "npm-start",
-  "--permissions", "can_read_order,can_write_order,can_read_item,can_write_item,can_retrieve_app_config,can_update_app_config",
+  "run",
+  "-s",
+  "token",
+  "--",
+  "--app-id",
+  "1",
+  "--name",
+  "npm-start",
+  "--permissions",
+  "can_read_order,can_write_order,can_read_item,can_write_item,can_retrieve_app_config,can_update_app_config",
 ]).trim();
-const [ticket] = queryLocal<{ token: string }>("SELECT token FROM tickets WHERE app_id = 1 AND status = 'pending' AND is_deleted = 0 ORDER BY id LIMIT 1");
+const [ticket] = queryLocal<{ token: string }>(
+  "SELECT token FROM tickets WHERE app_id = 1 AND status = 'pending' AND is_deleted = 0 ORDER BY id LIMIT 1",
+);
 
 // Webhooks may target a receiver on this machine (http://localhost) in local development only.
-const dev = spawn("npx", ["wrangler", "dev", "--port", String(PORT), "--ip", "127.0.0.1", "--var", "WEBHOOKS_ALLOW_LOCALHOST:true"], { stdio: "inherit", env });
+const dev = spawn(
+  "npx",
+  ["wrangler", "dev", "--port", String(PORT), "--ip", "127.0.0.1", "--var", "WEBHOOKS_ALLOW_LOCALHOST:true"],
+  { stdio: "inherit", env },
+);
 const stop = () => dev.kill("SIGINT");
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

@@ -3,8 +3,8 @@
  *   npm run -s token -- --app-id 1 --permissions can_read_order,can_write_item [--name cli] [--expires-in-days 30]
  */
 import { parseArgs } from "node:util";
-import { PERMISSIONS, TOKEN_PREFIX, type Permission } from "../src/core/permissions";
 import { randomToken, sha256Hex } from "../src/core/crypto";
+import { PERMISSIONS, type Permission, TOKEN_PREFIX } from "../src/core/permissions";
 import { executeLocal, lit } from "./d1";
 
 function fail(message: string): never {
@@ -23,7 +23,10 @@ const { values } = parseArgs({
 
 const appId = Number(values["app-id"]);
 if (!Number.isSafeInteger(appId) || appId < 1) fail("--app-id must be a positive integer");
-const permissions = (values.permissions ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+const permissions = (values.permissions ?? "")
+  .split(",")
+  .map((p) => p.trim())
+  .filter(Boolean);
 if (permissions.length === 0) fail(`--permissions is required: a comma-separated list of ${PERMISSIONS.join(", ")}`);
 const unknown = permissions.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
 if (unknown.length) fail(`unknown permission(s) ${unknown.join(", ")}; allowed: ${PERMISSIONS.join(", ")}`);

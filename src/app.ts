@@ -1,16 +1,16 @@
 import { swaggerUI } from "@hono/swagger-ui";
+import { sql } from "drizzle-orm";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
-import { sql } from "drizzle-orm";
 import { getPath } from "hono/utils/url";
 import { ApiError, renderProblem } from "./core/errors";
 import { requireJsonBody } from "./core/middleware";
 import { createRoute, createRouter, jsonContent, problemResponses, z } from "./core/openapi";
 import { BOOKMARK_HEADER, dbSession } from "./db/client";
-import { EVENT_CATALOGUE, eventEnvelopeSchema, type EventType } from "./events/catalogue";
+import { EVENT_CATALOGUE, type EventType, eventEnvelopeSchema } from "./events/catalogue";
 import { catalogueMerchantRouter } from "./modules/items/merchant";
 import { mealsMerchantRouter } from "./modules/meals/merchant";
 import { plansPublicRouter, restaurantsPublicRouter } from "./modules/meals/public";
@@ -65,16 +65,34 @@ export function createApp() {
   const app = createRouter({ getPath: pathWithSlash });
 
   app.use(requestId({ headerName: "X-Request-Id" }));
-  app.use(methodNotAllowed({
-    app,
-    onMethodNotAllowed: (c, methods) =>
-      renderProblem(new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed here. Allowed: ${methods.join(", ")}.`, { headers: { Allow: methods.join(", ") } }), c),
-  }));
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        renderProblem(
+          new ApiError(
+            405,
+            "method_not_allowed",
+            `${c.req.method} is not allowed here. Allowed: ${methods.join(", ")}.`,
+            { headers: { Allow: methods.join(", ") } },
+          ),
+          c,
+        ),
+    }),
+  );
   app.use(secureHeaders({ crossOriginResourcePolicy: "cross-origin" }));
   app.use(
     cors({
       origin: "*",
-      allowHeaders: ["Authorization", "Content-Type", "app-id", "org-id", "Idempotency-Key", "If-None-Match", BOOKMARK_HEADER],
+      allowHeaders: [
+        "Authorization",
+        "Content-Type",
+        "app-id",
+        "org-id",
+        "Idempotency-Key",
+        "If-None-Match",
+        BOOKMARK_HEADER,
+      ],
       allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
       exposeHeaders: ["X-Request-Id", "ETag", "Retry-After", "Allow", BOOKMARK_HEADER],
       maxAge: 86400,
@@ -117,13 +135,24 @@ export function createApp() {
       description: `${EVENT_CATALOGUE[type].description} Signed per Standard Webhooks: headers \`webhook-id\` (stable across retries), \`webhook-timestamp\`, \`webhook-signature\`.`,
       tags: ["Events"],
       request: { body: { content: { "application/json": { schema: eventEnvelopeSchema(type) } } } },
-      responses: { 200: { description: "Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried." } },
+      responses: {
+        200: { description: "Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried." },
+      },
     });
   }
   app.doc31("/openapi.json", (c) => ({ ...OPENAPI_INFO, servers: [{ url: new URL(c.req.url).origin }] }));
   app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Commerce and Meals API" }));
 
-  app.notFound((c) => renderProblem(new ApiError(404, "route_not_found", `No operation at ${c.req.method} ${new URL(c.req.url).pathname}. See /docs.`), c));
+  app.notFound((c) =>
+    renderProblem(
+      new ApiError(
+        404,
+        "route_not_found",
+        `No operation at ${c.req.method} ${new URL(c.req.url).pathname}. See /docs.`,
+      ),
+      c,
+    ),
+  );
   app.onError((err, c) => renderProblem(err, c));
   return app;
 }

@@ -1,5 +1,5 @@
-import type { Db } from "./db/client";
 import type { Principal } from "./core/auth";
+import type { Db } from "./db/client";
 
 /** Hono environment shared by every router: the bindings from `wrangler types` and per-request values. */
 export type AppEnv = {

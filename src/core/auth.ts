@@ -1,15 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env";
 import type { Db } from "../db/client";
-import { sha256Hex, randomToken } from "./crypto";
+import type { AppEnv } from "../env";
+import { randomToken, sha256Hex } from "./crypto";
 import { ApiError } from "./errors";
+import { PERMISSIONS, type Permission, TOKEN_PREFIX } from "./permissions";
 import { apps, readTenant } from "./tenancy";
 import { nowIso } from "./time";
-import { PERMISSIONS, TOKEN_PREFIX, type Permission } from "./permissions";
 
-export { PERMISSIONS, TOKEN_PREFIX, type Permission };
+export { PERMISSIONS, type Permission, TOKEN_PREFIX };
 
 /**
  * Merchant API tokens: stored as a SHA-256 hash (the token itself is shown once), with the
@@ -19,7 +19,9 @@ export const merchantApiTokens = sqliteTable(
   "merchant_api_tokens",
   {
     id: integer("id").primaryKey(),
-    appId: integer("app_id").notNull().references(() => apps.id),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => apps.id),
     name: text("name").notNull(),
     tokenHash: text("token_hash").notNull(),
     tokenPrefix: text("token_prefix").notNull(),
@@ -78,9 +80,14 @@ export function requirePermission(permission: Permission, opts: { org?: boolean 
     const appId = readTenant(c);
     const orgId = c.get("orgId");
     if (opts.org && orgId === null) {
-      throw new ApiError(400, "missing_org_id", "The `org-id` header is required: send the id of the organization that owns the store.", {
-        errors: { "org-id": ["Required."] },
-      });
+      throw new ApiError(
+        400,
+        "missing_org_id",
+        "The `org-id` header is required: send the id of the organization that owns the store.",
+        {
+          errors: { "org-id": ["Required."] },
+        },
+      );
     }
 
     const row = await c
@@ -99,18 +106,26 @@ export function requirePermission(permission: Permission, opts: { org?: boolean 
       .get();
     if (!row) throw ApiError.unauthorized("The token is not valid.", "invalid_token");
     if (row.revokedAt) throw ApiError.unauthorized("The token has been revoked.", "token_revoked");
-    if (row.expiresAt && row.expiresAt <= nowIso()) throw ApiError.unauthorized("The token has expired.", "token_expired");
+    if (row.expiresAt && row.expiresAt <= nowIso())
+      throw ApiError.unauthorized("The token has expired.", "token_expired");
     if (row.appId !== appId) {
       throw ApiError.forbidden("This token belongs to another store than the `app-id` header names.", "wrong_tenant");
     }
     if (opts.org && row.orgId !== orgId) {
-      throw ApiError.forbidden("The organization in `org-id` does not own the store in `app-id`.", "wrong_organization");
+      throw ApiError.forbidden(
+        "The organization in `org-id` does not own the store in `app-id`.",
+        "wrong_organization",
+      );
     }
     const permissions = new Set(row.permissions);
     if (!permissions.has(permission)) {
-      throw ApiError.forbidden(`This operation needs the \`${permission}\` permission, which the token lacks.`, "missing_permission", {
-        permission,
-      });
+      throw ApiError.forbidden(
+        `This operation needs the \`${permission}\` permission, which the token lacks.`,
+        "missing_permission",
+        {
+          permission,
+        },
+      );
     }
     const { success } = await c.env.TOKEN_LIMITER.limit({ key: `token:${row.id}` });
     if (!success) {

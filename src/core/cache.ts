@@ -73,11 +73,15 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
+  return new Uint8Array(
+    await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer(),
+  );
 }
 
 async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+  return new Uint8Array(
+    await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer(),
+  );
 }
 
 export type Loaded = {
@@ -137,10 +141,15 @@ async function plainOf(held: Held): Promise<Uint8Array> {
   return held.plain;
 }
 
-const fresh = (meta: EntryMeta, gen: string) => meta.gen === gen && (meta.until === undefined || Date.now() < meta.until);
+const fresh = (meta: EntryMeta, gen: string) =>
+  meta.gen === gen && (meta.until === undefined || Date.now() < meta.until);
 
 /** The entry of `key`, if it is of the tenant's current generation and still valid; else loads and stores it. */
-async function readThrough(c: Context<AppEnv>, key: string, load: () => Promise<Loaded>): Promise<{ held: Held; hit: boolean }> {
+async function readThrough(
+  c: Context<AppEnv>,
+  key: string,
+  load: () => Promise<Loaded>,
+): Promise<{ held: Held; hit: boolean }> {
   const kv = c.env.CACHE;
   const appId = c.get("appId");
   const memoryKey = `${appId} ${key}`;
@@ -150,7 +159,10 @@ async function readThrough(c: Context<AppEnv>, key: string, load: () => Promise<
   // KV keys are at most 512 bytes: the request is hashed.
   const entryKey = `${ENTRY_FORMAT}:${appId}:${await sha256(key)}`;
   // Without a generation yet, both reads at once: the entry carries the generation it was filled under.
-  const [g, entry] = await Promise.all([heldGen ?? kv.get(generationKey(appId)), kv.getWithMetadata<EntryMeta>(entryKey, "arrayBuffer")]);
+  const [g, entry] = await Promise.all([
+    heldGen ?? kv.get(generationKey(appId)),
+    kv.getWithMetadata<EntryMeta>(entryKey, "arrayBuffer"),
+  ]);
   const gen = g ?? "0";
   if (entry.value !== null && entry.metadata && fresh(entry.metadata, gen)) {
     const found: Held = { ...entry.metadata, gzipped: new Uint8Array(entry.value) };
@@ -165,7 +177,12 @@ async function readThrough(c: Context<AppEnv>, key: string, load: () => Promise<
   const filled: Held = { ...metadata, gzipped: await gzip(plain), plain };
   const ttl = loaded.until === undefined ? ENTRY_TTL_SECONDS : Math.ceil((loaded.until - Date.now()) / 1000);
   remember(memoryKey, filled);
-  c.executionCtx.waitUntil(kv.put(entryKey, filled.gzipped, { metadata, expirationTtl: Math.min(ENTRY_TTL_SECONDS, Math.max(KV_MIN_TTL_SECONDS, ttl)) }));
+  c.executionCtx.waitUntil(
+    kv.put(entryKey, filled.gzipped, {
+      metadata,
+      expirationTtl: Math.min(ENTRY_TTL_SECONDS, Math.max(KV_MIN_TTL_SECONDS, ttl)),
+    }),
+  );
   return { held: filled, hit: false };
 }
 
@@ -191,11 +208,16 @@ export async function cachedJson(c: Context<AppEnv>, load: () => Promise<Loaded>
     Vary: "app-id, Accept-Encoding",
     "X-Cache": hit ? "HIT" : "MISS",
   };
-  if (matchesIfNoneMatch(c.req.header("if-none-match"), held.etag)) return new Response(null, { status: 304, headers }) as CachedResponse;
+  if (matchesIfNoneMatch(c.req.header("if-none-match"), held.etag))
+    return new Response(null, { status: 304, headers }) as CachedResponse;
   headers["Content-Type"] = "application/json";
   if (!gz) return new Response(await plainOf(held), { status: 200, headers }) as CachedResponse;
   // Already encoded: the runtime sends the bytes as they are.
-  return new Response(held.gzipped, { status: 200, headers: { ...headers, "Content-Encoding": "gzip" }, encodeBody: "manual" }) as CachedResponse;
+  return new Response(held.gzipped, {
+    status: 200,
+    headers: { ...headers, "Content-Encoding": "gzip" },
+    encodeBody: "manual",
+  }) as CachedResponse;
 }
 
 /** A tenant's data set that several requests compute from (such as the providers with their zones), cached the same way. */
@@ -215,5 +237,6 @@ export async function invalidateTenantCache(kv: KVNamespace, appId: number): Pro
  */
 export const invalidatesPublicCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   await next();
-  if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.res.status < 300) await invalidateTenantCache(c.env.CACHE, c.get("appId"));
+  if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.res.status < 300)
+    await invalidateTenantCache(c.env.CACHE, c.get("appId"));
 };

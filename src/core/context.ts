@@ -7,7 +7,12 @@ import type { EventSink } from "../events/outbox";
 export type ServiceContext = { db: Db; appId: number; events: EventSink };
 
 /** The one way to build a service context: a db, a tenant, and the queue its events go to after the work. */
-export function makeServiceContext(db: Db, appId: number, queue: Queue, waitUntil: (p: Promise<unknown>) => void): ServiceContext {
+export function makeServiceContext(
+  db: Db,
+  appId: number,
+  queue: Queue,
+  waitUntil: (p: Promise<unknown>) => void,
+): ServiceContext {
   return { db, appId, events: { queue, defer: waitUntil } };
 }
 

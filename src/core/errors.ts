@@ -5,6 +5,13 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 /** Field → messages, as RFC 9457 extension member `errors`. */
 export type FieldErrors = Record<string, string[]>;
 
+/** Adds one message to a field of `errors`. */
+export function addFieldError(errors: FieldErrors, field: string, message: string): void {
+  const list = errors[field];
+  if (list) list.push(message);
+  else errors[field] = [message];
+}
+
 const TITLES: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",
@@ -83,7 +90,14 @@ export function problemBody(err: ApiError, instance?: string, requestId?: string
 export function renderProblem(err: unknown, c: Context): Response {
   const apiError = toApiError(err);
   if (apiError.status >= 500) {
-    console.error(JSON.stringify({ msg: "unhandled error", request_id: c.get("requestId"), error: String(err), stack: (err as Error)?.stack }));
+    console.error(
+      JSON.stringify({
+        msg: "unhandled error",
+        request_id: c.get("requestId"),
+        error: String(err),
+        stack: (err as Error)?.stack,
+      }),
+    );
   }
   const body = problemBody(apiError, new URL(c.req.url).pathname, c.get("requestId"));
   const headers = new Headers({ "content-type": "application/problem+json" });
@@ -100,7 +114,11 @@ function toApiError(err: unknown): ApiError {
       return new ApiError(413, "payload_too_large", "The request body is larger than this API accepts (1 MiB).");
     }
     if (status === 415) {
-      return new ApiError(415, "unsupported_media_type", "Send the body as JSON with `Content-Type: application/json`.");
+      return new ApiError(
+        415,
+        "unsupported_media_type",
+        "Send the body as JSON with `Content-Type: application/json`.",
+      );
     }
     if (status === 400) {
       return new ApiError(400, "malformed_request", err.message || "The request could not be parsed.");

@@ -10,18 +10,30 @@ export const NAME_MAX = 200;
 export const nameText = z.string().trim().min(1, "Required; must not be empty.").max(NAME_MAX);
 export const ordering = z.number().int().min(0).max(1_000_000);
 
-export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date, YYYY-MM-DD.").refine(isIsoDate, "Must be a real date.");
-export const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, "Must be a time, HH:MM:SS.").transform((t) => (t.length === 5 ? `${t}:00` : t));
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date, YYYY-MM-DD.")
+  .refine(isIsoDate, "Must be a real date.");
+export const timeOfDay = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, "Must be a time, HH:MM:SS.")
+  .transform((t) => (t.length === 5 ? `${t}:00` : t));
 
 /** Weekday names, each at most once. */
-export const weekdays = z.array(z.enum(WEEKDAYS)).max(7).refine((d) => new Set(d).size === d.length, "Days must not repeat.");
+export const weekdays = z
+  .array(z.enum(WEEKDAYS))
+  .max(7)
+  .refine((d) => new Set(d).size === d.length, "Days must not repeat.");
 
 /** A price in major units: never negative, at most 2 decimals. */
 export const money = z
   .number()
   .min(0)
   .max(99_999_999_999)
-  .refine((n) => Number.isInteger(Math.round(n * 100)) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6, "At most 2 decimals.")
+  .refine(
+    (n) => Number.isInteger(Math.round(n * 100)) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6,
+    "At most 2 decimals.",
+  )
   .openapi({ description: "In major units, at most 2 decimals.", example: 100.5 });
 
 export const customFields = z

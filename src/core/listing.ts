@@ -1,8 +1,24 @@
 import { z } from "@hono/zod-openapi";
-import { and, asc, count, desc, eq, gt, gte, isNull, isNotNull, lt, lte, or, sql, type Column, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  type Column,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
-import { ApiError, type FieldErrors } from "./errors";
+import { ApiError, addFieldError, type FieldErrors } from "./errors";
 import { toMinor } from "./money";
 import { inList, likeContains } from "./sql";
 import { isIsoDate, isIsoDateTime, normaliseTime } from "./time";
@@ -69,16 +85,23 @@ function allowedParams(spec: ListSpec): string[] {
   return names;
 }
 
-function parseValue(f: ListField, raw: string): { ok: true; value: string | number | boolean } | { ok: false; message: string } {
+function parseValue(
+  f: ListField,
+  raw: string,
+): { ok: true; value: string | number | boolean } | { ok: false; message: string } {
   const v = raw.trim();
   switch (f.kind) {
     case "integer":
       return /^-?\d{1,15}$/.test(v) ? { ok: true, value: Number(v) } : { ok: false, message: "Must be an integer." };
     case "number":
-      return /^-?\d{1,13}(\.\d+)?$/.test(v) ? { ok: true, value: Number(v) } : { ok: false, message: "Must be a number." };
+      return /^-?\d{1,13}(\.\d+)?$/.test(v)
+        ? { ok: true, value: Number(v) }
+        : { ok: false, message: "Must be a number." };
     case "money": {
       const minor = toMinor(v);
-      return minor === null ? { ok: false, message: "Must be an amount with at most 2 decimals." } : { ok: true, value: minor };
+      return minor === null
+        ? { ok: false, message: "Must be an amount with at most 2 decimals." }
+        : { ok: true, value: minor };
     }
     case "date":
       return isIsoDate(v) ? { ok: true, value: v } : { ok: false, message: "Must be a date, YYYY-MM-DD." };
@@ -106,7 +129,7 @@ function parseValue(f: ListField, raw: string): { ok: true; value: string | numb
 export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQuery {
   // No prototype: parameter names such as `valueOf` or `__proto__` are plain keys here.
   const errors: FieldErrors = Object.create(null);
-  const fail = (k: string, m: string) => (errors[k] ??= []).push(m);
+  const fail = (k: string, m: string) => addFieldError(errors, k, m);
   const allowed = allowedParams(spec);
   const allowedSet = new Set(allowed);
   for (const key of new Set(params.keys())) {
@@ -129,10 +152,14 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
   const page = intParam("page", 1, 1_000_000);
   const pageSize = intParam("page_size", PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX);
 
-  const terms = params.getAll("search").map((t) => t.trim()).filter(Boolean);
+  const terms = params
+    .getAll("search")
+    .map((t) => t.trim())
+    .filter(Boolean);
   if (terms.length > SEARCH_MAX) fail("search", `At most ${SEARCH_MAX} search terms.`);
   else if (terms.some((t) => t.length > TERM_MAX)) fail("search", `A search term has at most ${TERM_MAX} characters.`);
-  const searches = spec.search && terms.length <= SEARCH_MAX && terms.every((t) => t.length <= TERM_MAX) ? terms.map(spec.search) : [];
+  const searches =
+    spec.search && terms.length <= SEARCH_MAX && terms.every((t) => t.length <= TERM_MAX) ? terms.map(spec.search) : [];
   const searchDriven = searches.some((s) => s.indexed);
 
   const conditions: SQL[] = searches.map((s) => s.where);
@@ -168,7 +195,12 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
           conditions.push(dayOf ? sql`substr(${col}, 1, 10) = ${v}` : eq(col, v));
           break;
         case "__in":
-          conditions.push(inList(col, values.map((x) => (typeof x === "boolean" ? Number(x) : x))));
+          conditions.push(
+            inList(
+              col,
+              values.map((x) => (typeof x === "boolean" ? Number(x) : x)),
+            ),
+          );
           break;
         case "__gte":
           conditions.push(gte(col, v));
@@ -187,7 +219,9 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
   }
 
   const orderBy: SQL[] = [];
-  const orderable = Object.entries(spec.fields).filter(([, f]) => f.orderable !== false).map(([n]) => n);
+  const orderable = Object.entries(spec.fields)
+    .filter(([, f]) => f.orderable !== false)
+    .map(([n]) => n);
   const orderRaw = params.get("order_by") ?? spec.defaultOrder;
   for (const part of orderRaw.split(",")) {
     const desc_ = part.startsWith("-");
@@ -228,13 +262,25 @@ export async function listPage<T extends SQLiteTable>(
   const q = parseListQuery(url.searchParams, spec);
   const scope = opts.scope(q.searchDriven);
   const where = q.where ? and(scope, q.where) : scope;
-  const countQuery = db.select({ count: count() }).from(opts.table as SQLiteTable).where(where);
-  const rowsQuery = db.select().from(opts.table as SQLiteTable).where(where).orderBy(...q.orderBy).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
+  const countQuery = db
+    .select({ count: count() })
+    .from(opts.table as SQLiteTable)
+    .where(where);
+  const rowsQuery = db
+    .select()
+    .from(opts.table as SQLiteTable)
+    .where(where)
+    .orderBy(...q.orderBy)
+    .limit(q.pageSize)
+    .offset((q.page - 1) * q.pageSize);
   const [countRows, rows] = await db.batch([countQuery, rowsQuery]);
   const total = countRows[0]?.count ?? 0;
   const lastPage = Math.max(1, Math.ceil(total / q.pageSize));
   if (q.page > lastPage) {
-    throw ApiError.validation({ page: [`Out of range: this list has ${lastPage} page(s) of ${q.pageSize}.`] }, "Invalid query parameters; see `errors`.");
+    throw ApiError.validation(
+      { page: [`Out of range: this list has ${lastPage} page(s) of ${q.pageSize}.`] },
+      "Invalid query parameters; see `errors`.",
+    );
   }
   return {
     count: total,
@@ -253,19 +299,41 @@ export function listQuerySchema(spec: ListSpec) {
   const param = (meta: Record<string, unknown>) => z.unknown().optional().openapi(meta);
   const shape: Record<string, z.ZodType> = {
     page: param({ type: "integer", minimum: 1, description: "Page number, from 1.", example: 1 }),
-    page_size: param({ type: "integer", minimum: 1, maximum: PAGE_SIZE_MAX, description: `Results per page (default ${PAGE_SIZE_DEFAULT}).` }),
+    page_size: param({
+      type: "integer",
+      minimum: 1,
+      maximum: PAGE_SIZE_MAX,
+      description: `Results per page (default ${PAGE_SIZE_DEFAULT}).`,
+    }),
     order_by: param({
       type: "string",
       description: `Comma-separated fields, \`-field\` for descending. Default \`${spec.defaultOrder}\`. Fields: ${Object.keys(spec.fields).join(", ")}.`,
     }),
   };
   if (spec.search) {
-    shape.search = param({ type: "array", items: { type: "string", maxLength: TERM_MAX }, maxItems: SEARCH_MAX, description: spec.searchDescription ?? "Search term; may repeat (all terms must match)." });
+    shape.search = param({
+      type: "array",
+      items: { type: "string", maxLength: TERM_MAX },
+      maxItems: SEARCH_MAX,
+      description: spec.searchDescription ?? "Search term; may repeat (all terms must match).",
+    });
   }
   for (const [name, f] of Object.entries(spec.fields)) {
-    const type = f.kind === "integer" ? "integer" : f.kind === "number" || f.kind === "money" ? "number" : f.kind === "boolean" ? "boolean" : "string";
+    const type =
+      f.kind === "integer"
+        ? "integer"
+        : f.kind === "number" || f.kind === "money"
+          ? "number"
+          : f.kind === "boolean"
+            ? "boolean"
+            : "string";
     const format = f.kind === "date" ? "date" : f.kind === "datetime" ? "date-time" : undefined;
-    shape[name] = param({ type, format, enum: f.values ? [...f.values] : undefined, description: `Exact match on \`${name}\`.` });
+    shape[name] = param({
+      type,
+      format,
+      enum: f.values ? [...f.values] : undefined,
+      description: `Exact match on \`${name}\`.`,
+    });
     shape[`${name}__in`] = param({ type: "string", description: `Comma-separated values of \`${name}\`.` });
     if (RANGE_KINDS.has(f.kind)) {
       for (const op of ["gte", "lte", "gt", "lt"]) {
@@ -279,7 +347,10 @@ export function listQuerySchema(spec: ListSpec) {
 
 /** A search condition over plain columns: the term appears in any of them (case-insensitive for ASCII). */
 export function searchColumns(...columns: (Column | SQL)[]) {
-  return (term: string) => ({ where: or(...columns.map((c) => sql`${c} LIKE ${likeContains(term)} ESCAPE '\\'`))!, indexed: false });
+  return (term: string) => ({
+    where: or(...columns.map((c) => sql`${c} LIKE ${likeContains(term)} ESCAPE '\\'`))!,
+    indexed: false,
+  });
 }
 
 /** The envelope schema of a list of `item`. */

@@ -9,12 +9,20 @@ export const requireJsonBody = (): MiddlewareHandler<AppEnv> => async (c, next) 
   const m = c.req.method;
   if (m === "POST" || m === "PUT" || m === "PATCH" || m === "DELETE") {
     const length = c.req.header("content-length");
-    const hasBody = (length !== undefined && length !== "0") || c.req.header("transfer-encoding") !== undefined || (length === undefined && c.req.raw.body !== null);
+    const hasBody =
+      (length !== undefined && length !== "0") ||
+      c.req.header("transfer-encoding") !== undefined ||
+      (length === undefined && c.req.raw.body !== null);
     const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim();
     if (hasBody && !JSON_MEDIA.test(type)) {
-      throw new ApiError(415, "unsupported_media_type", "Send the body as JSON with `Content-Type: application/json`.", {
-        headers: { Accept: "application/json" },
-      });
+      throw new ApiError(
+        415,
+        "unsupported_media_type",
+        "Send the body as JSON with `Content-Type: application/json`.",
+        {
+          headers: { Accept: "application/json" },
+        },
+      );
     }
   }
   await next();

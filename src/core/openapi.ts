@@ -1,7 +1,7 @@
-import { OpenAPIHono, createRoute, z, type RouteConfig } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import type { AppEnv } from "../env";
-import { ApiError, type FieldErrors } from "./errors";
+import { ApiError, addFieldError, type FieldErrors } from "./errors";
 
 /** RFC 9457 problem details, as every error response of this API is shaped. */
 export const ProblemSchema = z
@@ -10,7 +10,9 @@ export const ProblemSchema = z
     title: z.string().openapi({ example: "Bad Request" }),
     status: z.number().int().openapi({ example: 400 }),
     detail: z.string().openapi({ example: "The request has invalid fields; see `errors`." }),
-    code: z.string().openapi({ description: "Stable snake_case error code to switch on.", example: "validation_error" }),
+    code: z
+      .string()
+      .openapi({ description: "Stable snake_case error code to switch on.", example: "validation_error" }),
     instance: z.string().optional(),
     request_id: z.string().optional(),
     errors: z
@@ -60,10 +62,12 @@ export function fieldErrors(error: ZodError, target?: string): FieldErrors {
     let key = issue.path.map(String).join(".");
     if (!key) key = target === "json" ? "body" : (target ?? "request");
     if (issue.code === "unrecognized_keys") {
-      for (const k of issue.keys) (out[key === "body" ? k : `${key}.${k}`] ??= []).push("Unknown field; remove it.");
+      for (const k of issue.keys) {
+        addFieldError(out, key === "body" ? k : `${key}.${k}`, "Unknown field; remove it.");
+      }
       continue;
     }
-    (out[key] ??= []).push(issue.message);
+    addFieldError(out, key, issue.message);
   }
   return out;
 }
@@ -77,8 +81,13 @@ export function createRouter(options: { getPath?: (req: Request) => string } = {
     ...options,
     defaultHook: (result) => {
       if (!result.success) {
-        const where = { json: "body", query: "query parameters", param: "path", header: "headers" }[result.target as string] ?? "request";
-        throw ApiError.validation(fieldErrors(result.error as unknown as ZodError, result.target), `Invalid ${where}; see \`errors\`.`);
+        const where =
+          { json: "body", query: "query parameters", param: "path", header: "headers" }[result.target as string] ??
+          "request";
+        throw ApiError.validation(
+          fieldErrors(result.error as unknown as ZodError, result.target),
+          `Invalid ${where}; see \`errors\`.`,
+        );
       }
     },
   });
@@ -95,10 +104,10 @@ export function idParam<N extends string>(name: N) {
   return z.object({ [name]: id } as Record<N, typeof id>);
 }
 
-export { createRoute, z };
 export type { RouteConfig };
+export { createRoute, z };
 
-import { requirePermission, type Permission } from "./auth";
+import { type Permission, requirePermission } from "./auth";
 import { tenantHeaders, tenantOrgHeaders } from "./tenancy";
 
 type MerchantRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
@@ -117,7 +126,8 @@ type MerchantRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
  */
 export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
   const { specId, beyondSpec, permission, org, ...rest } = route;
-  if (!specId === !beyondSpec) throw new Error(`${rest.operationId}: give a specId, or say why the operation is beyond the spec`);
+  if (!specId === !beyondSpec)
+    throw new Error(`${rest.operationId}: give a specId, or say why the operation is beyond the spec`);
   return createRoute({
     ...rest,
     security: [{ bearerAuth: [] }],
@@ -130,8 +140,8 @@ export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
   });
 }
 
-import { tenant } from "./tenancy";
 import { CACHE_CONTROL } from "./cache";
+import { tenant } from "./tenancy";
 
 type PublicRouteInput = Omit<RouteConfig, "security" | "middleware"> & { specId: string; cached?: boolean };
 
@@ -142,21 +152,28 @@ type PublicRouteInput = Omit<RouteConfig, "security" | "middleware"> & { specId:
 export function publicRoute<const R extends PublicRouteInput>(route: R) {
   const { specId, cached, ...rest } = route;
   const cacheHeaders = {
-    ETag: { description: "Strong validator of the body; send it back in `If-None-Match`.", schema: { type: "string" as const } },
+    ETag: {
+      description: "Strong validator of the body; send it back in `If-None-Match`.",
+      schema: { type: "string" as const },
+    },
     "Cache-Control": { description: `\`${CACHE_CONTROL}\``, schema: { type: "string" as const } },
   };
-  const responses = { ...rest.responses, ...problemResponses(400, 500) } as R["responses"] & ReturnType<typeof problemResponses<400 | 500>>;
+  const responses = { ...rest.responses, ...problemResponses(400, 500) } as R["responses"] &
+    ReturnType<typeof problemResponses<400 | 500>>;
   if (cached) {
     const ok = responses[200 as keyof typeof responses] as { headers?: object };
     Object.assign(ok, { headers: { ...ok.headers, ...cacheHeaders } });
-    Object.assign(responses, { 304: { description: "Not modified: the `If-None-Match` ETag is current.", headers: cacheHeaders } });
+    Object.assign(responses, {
+      304: { description: "Not modified: the `If-None-Match` ETag is current.", headers: cacheHeaders },
+    });
   }
   return createRoute({
     ...rest,
     security: [],
     middleware: [tenant()] as const,
     "x-spec-id": specId,
-    description: `${rest.description ?? ""}\n\nPublic: needs only \`app-id\`, no token.${cached ? " Cached at the edge: a write shows at once where it was made, within 60 s elsewhere." : ""}`.trim(),
+    description:
+      `${rest.description ?? ""}\n\nPublic: needs only \`app-id\`, no token.${cached ? " Cached at the edge: a write shows at once where it was made, within 60 s elsewhere." : ""}`.trim(),
     request: { ...rest.request, headers: tenantHeaders },
     responses,
   });

@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type Column, type SQL, type Table } from "drizzle-orm";
+import { type Column, getTableColumns, type SQL, sql, type Table } from "drizzle-orm";
 
 /**
  * `column IN (values)` bound as ONE JSON parameter, so that a statement never approaches D1's

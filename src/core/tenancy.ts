@@ -1,6 +1,6 @@
+import { z } from "@hono/zod-openapi";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Context, MiddlewareHandler } from "hono";
-import { z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
 
@@ -14,7 +14,9 @@ export const organizations = sqliteTable("organizations", {
 /** An app is a store: the tenant that `app-id` names and that every tenant-owned row carries. */
 export const apps = sqliteTable("apps", {
   id: integer("id").primaryKey(),
-  orgId: integer("org_id").notNull().references(() => organizations.id),
+  orgId: integer("org_id")
+    .notNull()
+    .references(() => organizations.id),
   nameEn: text("name_en").notNull(),
   nameAr: text("name_ar").notNull(),
   createdAt: text("created_at").notNull(),

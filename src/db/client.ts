@@ -1,7 +1,7 @@
-import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env";
 import { ApiError } from "../core/errors";
+import type { AppEnv } from "../env";
 
 export type Db = DrizzleD1Database<Record<string, never>>;
 
@@ -24,7 +24,11 @@ function observed<T extends D1Database | D1DatabaseSession>(d1: T): T {
   if (!watch) return d1;
   return new Proxy(d1, {
     get(target, prop) {
-      if (prop === "prepare") return (q: string) => (watch(q), target.prepare(q));
+      if (prop === "prepare")
+        return (q: string) => {
+          watch(q);
+          return target.prepare(q);
+        };
       const v = Reflect.get(target, prop, target);
       return typeof v === "function" ? v.bind(target) : v;
     },
@@ -47,9 +51,14 @@ export const BOOKMARK_HEADER = "x-d1-bookmark";
 export const dbSession = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const bookmark = c.req.header(BOOKMARK_HEADER);
   if (bookmark !== undefined && !BOOKMARK.test(bookmark)) {
-    throw new ApiError(400, "invalid_header", `The \`${BOOKMARK_HEADER}\` header must be a bookmark this API returned.`, {
-      errors: { [BOOKMARK_HEADER]: ["Malformed bookmark."] },
-    });
+    throw new ApiError(
+      400,
+      "invalid_header",
+      `The \`${BOOKMARK_HEADER}\` header must be a bookmark this API returned.`,
+      {
+        errors: { [BOOKMARK_HEADER]: ["Malformed bookmark."] },
+      },
+    );
   }
   const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
   const session = c.env.DB.withSession(bookmark ?? (readOnly ? "first-unconstrained" : "first-primary"));

@@ -13,4 +13,3 @@ export const auditColumns = () => ({
   isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
   ordering: integer("ordering").notNull().default(0),
 });
-

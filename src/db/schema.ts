@@ -1,8 +1,9 @@
 // Every table, for drizzle-kit: a module's tables live in its own tables.ts.
-export * from "../core/tenancy";
+
 export * from "../core/auth";
+export * from "../core/tenancy";
 export * from "../events/outbox";
 export * from "../modules/items/tables";
+export * from "../modules/meals/tables";
 export * from "../modules/tickets/tables";
 export * from "../modules/webhooks/tables";
-export * from "../modules/meals/tables";

@@ -11,14 +11,24 @@ const ById = z.object({ id: z.number().int() }).passthrough();
 export const EVENT_CATALOGUE = {
   "ticket.created": {
     description: "A ticket was issued (status `pending`).",
-    data: z.object({ id: z.number().int(), status: TicketStatus, item: z.number().int(), date: z.string(), time: z.string().nullable() }),
+    data: z.object({
+      id: z.number().int(),
+      status: TicketStatus,
+      item: z.number().int(),
+      date: z.string(),
+      time: z.string().nullable(),
+    }),
   },
   "ticket.updated": {
     description: "A ticket's status, date or time changed (Bulk Update Tickets).",
     data: z.object({
       id: z.number().int(),
       previous_status: TicketStatus,
-      changes: z.object({ status: TicketStatus.optional(), date: z.string().optional(), time: z.string().nullable().optional() }),
+      changes: z.object({
+        status: TicketStatus.optional(),
+        date: z.string().optional(),
+        time: z.string().nullable().optional(),
+      }),
     }),
   },
   "ticket.checked_in": {
@@ -28,8 +38,13 @@ export const EVENT_CATALOGUE = {
   "order.created": { description: "An order was placed (emitted once the orders module lands).", data: ById },
   "item.created": { description: "An item was created, with its links and variants.", data: ById },
   "item.updated": {
-    description: "An item or variant changed: its fields, links, variants, discount or images, or its stock (a purchase, a reservation).",
-    data: z.object({ id: z.number().int(), purchased: z.number().int().optional(), reserved: z.number().int().optional() }),
+    description:
+      "An item or variant changed: its fields, links, variants, discount or images, or its stock (a purchase, a reservation).",
+    data: z.object({
+      id: z.number().int(),
+      purchased: z.number().int().optional(),
+      reserved: z.number().int().optional(),
+    }),
   },
   "item.deleted": { description: "An item and its variants were deleted.", data: ById },
   "modifier_category.created": { description: "A modifier category was created, with its values.", data: ById },
@@ -41,12 +56,18 @@ export const EVENT_CATALOGUE = {
   "item_tag.created": { description: "An item tag was created.", data: ById },
   "item_tag.updated": { description: "An item tag changed.", data: ById },
   "item_tag.deleted": { description: "An item tag was deleted.", data: ById },
-  "item_config.updated": { description: "The store's catalogue settings changed.", data: z.object({ app_id: z.number().int() }) },
+  "item_config.updated": {
+    description: "The store's catalogue settings changed.",
+    data: z.object({ app_id: z.number().int() }),
+  },
   "bundle_category.created": { description: "A bundle category was created.", data: ById },
   "bundle_category.updated": { description: "A bundle category changed.", data: ById },
   "bundle_category.deleted": { description: "A bundle category was deleted.", data: ById },
   "restaurant.created": { description: "A restaurant (a meals provider) was created.", data: ById },
-  "restaurant.updated": { description: "A restaurant changed, or its branches, delivery zones, delivery windows or variants.", data: ById },
+  "restaurant.updated": {
+    description: "A restaurant changed, or its branches, delivery zones, delivery windows or variants.",
+    data: ById,
+  },
   "restaurant.deleted": { description: "A restaurant was deleted, with its branches, menus and products.", data: ById },
   "menu.created": { description: "A menu was created.", data: ById },
   "menu.updated": { description: "A menu or its categories changed.", data: ById },
@@ -64,8 +85,14 @@ export const EVENT_CATALOGUE = {
   "plan_tag.updated": { description: "A plan tag changed.", data: ById },
   "plan_tag.deleted": { description: "A plan tag was deleted.", data: ById },
   "plan.created": { description: "A meal plan was created.", data: ById },
-  "plan.updated": { description: "A meal plan changed, or its versions, days, plan categories or options.", data: ById },
-  "plan.deleted": { description: "A meal plan was deleted, with its versions, days, categories and options.", data: ById },
+  "plan.updated": {
+    description: "A meal plan changed, or its versions, days, plan categories or options.",
+    data: ById,
+  },
+  "plan.deleted": {
+    description: "A meal plan was deleted, with its versions, days, categories and options.",
+    data: ById,
+  },
   "webhook.test": {
     description: "Sent by Test Webhook to the one webhook tested.",
     data: z.object({ webhook: z.number().int(), message: z.string() }),

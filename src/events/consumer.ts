@@ -1,3 +1,4 @@
+import { makeServiceContext, type ServiceContext } from "../core/context";
 import { createDb } from "../db/client";
 import {
   deliveryIdOf,
@@ -8,7 +9,6 @@ import {
   webhookForDelivery,
 } from "../modules/webhooks/service";
 import type { TargetPolicy } from "../modules/webhooks/target";
-import { makeServiceContext, type ServiceContext } from "../core/context";
 import { deliver } from "./delivery";
 import type { EventMessage } from "./outbox";
 
@@ -45,15 +45,23 @@ async function fanOut(env: Env, event: EventMessage): Promise<void> {
   const targets = await subscribers(createDb(env.DB), event.app_id, event.type);
   for (let i = 0; i < targets.length; i += 100) {
     await env.EVENTS.sendBatch(
-      targets.slice(i, i + 100).map((w) => ({ body: { kind: "delivery", event, webhook_id: w.id } satisfies DeliveryMessage, contentType: "json" as const })),
+      targets.slice(i, i + 100).map((w) => ({
+        body: { kind: "delivery", event, webhook_id: w.id } satisfies DeliveryMessage,
+        contentType: "json" as const,
+      })),
     );
   }
 }
 
-async function attempt(env: Env, ctx: ExecutionContext, message: Message<QueueMessage>, body: DeliveryMessage): Promise<void> {
+async function attempt(
+  env: Env,
+  ctx: ExecutionContext,
+  message: Message<QueueMessage>,
+  body: DeliveryMessage,
+): Promise<void> {
   const service = context(env, ctx, body.event.app_id);
   const webhook = await webhookForDelivery(service.db, body.event.app_id, body.webhook_id);
-  if (!webhook || !webhook.isActive) return message.ack();
+  if (!webhook?.isActive) return message.ack();
   const deliveryId = deliveryIdOf(body.event, webhook.id);
   const last = await lastAttempt(service.db, deliveryId);
   if (last && last.outcome !== "retrying") return message.ack(); // already settled: a duplicate message
@@ -64,34 +72,59 @@ async function attempt(env: Env, ctx: ExecutionContext, message: Message<QueueMe
   const result = await deliver(webhook, body.event, deliveryId, targetPolicy(env));
   const trigger = n === 1 ? "event" : "retry";
   if (result.ok) {
-    await recordAttempt(service, webhook, logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "delivered", nextAttemptAt: null }), { delivered: true });
+    await recordAttempt(
+      service,
+      webhook,
+      logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "delivered", nextAttemptAt: null }),
+      { delivered: true },
+    );
     return message.ack();
   }
   if (result.gone) {
-    await recordAttempt(service, webhook, logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "disabled", nextAttemptAt: null }), {
-      delivered: false,
-      disable: "The target answered 410 Gone.",
-    });
+    await recordAttempt(
+      service,
+      webhook,
+      logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "disabled", nextAttemptAt: null }),
+      {
+        delivered: false,
+        disable: "The target answered 410 Gone.",
+      },
+    );
     return message.ack();
   }
   const failingFor = webhook.failingSince ? Date.now() - Date.parse(webhook.failingSince) : 0;
   if (failingFor >= DISABLE_AFTER_MS) {
-    await recordAttempt(service, webhook, logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "disabled", nextAttemptAt: null }), {
-      delivered: false,
-      disable: "Every delivery failed for 5 days.",
-    });
+    await recordAttempt(
+      service,
+      webhook,
+      logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "disabled", nextAttemptAt: null }),
+      {
+        delivered: false,
+        disable: "Every delivery failed for 5 days.",
+      },
+    );
     return message.ack();
   }
   const delays = retryDelays(env);
   if (n > delays.length) {
-    await recordAttempt(service, webhook, logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "failed", nextAttemptAt: null }), { delivered: false });
+    await recordAttempt(
+      service,
+      webhook,
+      logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "failed", nextAttemptAt: null }),
+      { delivered: false },
+    );
     await env.EVENTS_DLQ.send({ ...body, dead_lettered: true } satisfies DeliveryMessage, { contentType: "json" });
     return message.ack();
   }
   let delay = jitter(delays[n - 1]!);
   if (result.retryAfterS !== null) delay = Math.max(delay, Math.min(result.retryAfterS, RETRY_AFTER_MAX_S));
   const next = new Date(Date.now() + delay * 1000).toISOString();
-  await recordAttempt(service, webhook, logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "retrying", nextAttemptAt: next }), { delivered: false });
+  await recordAttempt(
+    service,
+    webhook,
+    logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "retrying", nextAttemptAt: next }),
+    { delivered: false },
+  );
   message.retry({ delaySeconds: Math.min(delay, QUEUE_MAX_DELAY_S) });
 }
 
@@ -120,7 +153,11 @@ export async function consumeEvents(batch: MessageBatch<QueueMessage>, env: Env,
  * The dead-letter queue: deliveries that ran out of attempts (already logged as failed), and
  * messages the consumer kept failing on, which are logged as failed here.
  */
-export async function consumeDeadLetters(batch: MessageBatch<QueueMessage>, env: Env, ctx: ExecutionContext): Promise<void> {
+export async function consumeDeadLetters(
+  batch: MessageBatch<QueueMessage>,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<void> {
   for (const message of batch.messages) {
     const body = message.body;
     if (isDelivery(body) && !body.dead_lettered) {
@@ -128,8 +165,26 @@ export async function consumeDeadLetters(batch: MessageBatch<QueueMessage>, env:
       const webhook = await webhookForDelivery(service.db, body.event.app_id, body.webhook_id);
       const last = webhook && (await lastAttempt(service.db, deliveryIdOf(body.event, webhook.id)));
       if (webhook && (!last || last.outcome === "retrying")) {
-        const result = { ok: false, gone: false, statusCode: null, durationMs: 0, responseBody: "Dead-lettered after the consumer failed repeatedly.", errorClass: null, retryAfterS: null };
-        await recordAttempt(service, webhook, logRow(webhook, body.event, result, { attempt: (last?.attempt ?? 0) + 1, trigger: "retry", outcome: "failed", nextAttemptAt: null }), { delivered: false });
+        const result = {
+          ok: false,
+          gone: false,
+          statusCode: null,
+          durationMs: 0,
+          responseBody: "Dead-lettered after the consumer failed repeatedly.",
+          errorClass: null,
+          retryAfterS: null,
+        };
+        await recordAttempt(
+          service,
+          webhook,
+          logRow(webhook, body.event, result, {
+            attempt: (last?.attempt ?? 0) + 1,
+            trigger: "retry",
+            outcome: "failed",
+            nextAttemptAt: null,
+          }),
+          { delivered: false },
+        );
       }
     } else if (!isDelivery(body)) {
       console.error(JSON.stringify({ msg: "event dead-lettered before fan-out", id: body.id, type: body.type }));

@@ -34,7 +34,10 @@ async function readCapped(res: Response): Promise<string> {
   await reader.cancel().catch(() => {});
   const all = new Uint8Array(size);
   let at = 0;
-  for (const c of chunks) all.set(c, (at += c.byteLength) - c.byteLength);
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
   return new TextDecoder().decode(all.subarray(0, RESPONSE_BODY_MAX));
 }
 
@@ -48,14 +51,18 @@ function retryAfterSeconds(value: string | null): number | null {
 function classify(error: unknown): ErrorClass {
   const text = `${(error as Error)?.name ?? ""} ${(error as Error)?.message ?? String(error)}`.toLowerCase();
   if (text.includes("timeout") || text.includes("abort")) return "timeout";
-  if (text.includes("dns") || text.includes("getaddrinfo") || text.includes("resolve") || text.includes("not found")) return "dns";
+  if (text.includes("dns") || text.includes("getaddrinfo") || text.includes("resolve") || text.includes("not found"))
+    return "dns";
   if (text.includes("tls") || text.includes("ssl") || text.includes("certificate")) return "tls";
   return "network";
 }
 
 /** The secrets that sign now: the current one, and a rotated-out one for its last 24 hours. */
 export function signingSecrets(webhook: WebhookRow, at = new Date().toISOString()): string[] {
-  const previous = webhook.previousSecretKey && webhook.previousSecretExpiresAt && at < webhook.previousSecretExpiresAt ? [webhook.previousSecretKey] : [];
+  const previous =
+    webhook.previousSecretKey && webhook.previousSecretExpiresAt && at < webhook.previousSecretExpiresAt
+      ? [webhook.previousSecretKey]
+      : [];
   return [webhook.secretKey, ...previous];
 }
 
@@ -64,7 +71,12 @@ export function signingSecrets(webhook: WebhookRow, at = new Date().toISOString(
  * (which cannot override ours), a 15 s timeout and no redirect following. The target is checked
  * again before sending: an address refused since the webhook was saved is not contacted.
  */
-export async function deliver(webhook: WebhookRow, event: EventMessage, deliveryId: string, policy: TargetPolicy): Promise<DeliveryResult> {
+export async function deliver(
+  webhook: WebhookRow,
+  event: EventMessage,
+  deliveryId: string,
+  policy: TargetPolicy,
+): Promise<DeliveryResult> {
   const started = Date.now();
   const result = (r: Partial<DeliveryResult>): DeliveryResult => ({
     ok: false,
@@ -88,7 +100,13 @@ export async function deliver(webhook: WebhookRow, event: EventMessage, delivery
   headers.set("webhook-timestamp", String(timestamp));
   headers.set("webhook-signature", await signatureHeader(signingSecrets(webhook), deliveryId, timestamp, body));
   try {
-    const res = await fetch(webhook.url, { method: "POST", body, headers, redirect: "manual", signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
+    const res = await fetch(webhook.url, {
+      method: "POST",
+      body,
+      headers,
+      redirect: "manual",
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
     const text = await readCapped(res);
     const redirect = res.status >= 300 && res.status < 400;
     return result({
@@ -100,6 +118,9 @@ export async function deliver(webhook: WebhookRow, event: EventMessage, delivery
       retryAfterS: retryAfterSeconds(res.headers.get("retry-after")),
     });
   } catch (error) {
-    return result({ errorClass: classify(error), responseBody: String((error as Error)?.message ?? error).slice(0, 500) });
+    return result({
+      errorClass: classify(error),
+      responseBody: String((error as Error)?.message ?? error).slice(0, 500),
+    });
   }
 }

@@ -1,9 +1,9 @@
-import { and, isNull, lt, sql, type SQL, type Table } from "drizzle-orm";
-import { inList, insertedId } from "../core/sql";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { and, isNull, lt, type SQL, sql, type Table } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../db/client";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { inList, insertedId } from "../core/sql";
 import { nowIso } from "../core/time";
+import type { Db } from "../db/client";
 import type { EventType } from "./catalogue";
 
 /** The outbox: every event is written in the same D1 batch as the change it reports. */
@@ -17,7 +17,10 @@ export const outboxEvents = sqliteTable(
     createdAt: text("created_at").notNull(),
     enqueuedAt: text("enqueued_at"),
   },
-  (t) => [index("outbox_events_pending_idx").on(t.enqueuedAt, t.createdAt), index("outbox_events_app_idx").on(t.appId, t.createdAt)],
+  (t) => [
+    index("outbox_events_pending_idx").on(t.enqueuedAt, t.createdAt),
+    index("outbox_events_app_idx").on(t.appId, t.createdAt),
+  ],
 );
 
 /** The message put on the queue, and the body of a webhook delivery. */
@@ -105,7 +108,12 @@ export async function publish(db: Db, queue: Queue, events: EventMessage[]): Pro
     await db
       .update(outboxEvents)
       .set({ enqueuedAt: nowIso() })
-      .where(inList(outboxEvents.id, chunk.map((e) => e.id)));
+      .where(
+        inList(
+          outboxEvents.id,
+          chunk.map((e) => e.id),
+        ),
+      );
   }
 }
 
@@ -118,7 +126,12 @@ export async function resendStale(db: Db, queue: Queue, olderThanMs = 60_000): P
     .where(and(isNull(outboxEvents.enqueuedAt), lt(outboxEvents.createdAt, cutoff)))
     .orderBy(outboxEvents.createdAt)
     .limit(500);
-  if (rows.length) await publish(db, queue, rows.map((r) => r.payload));
+  if (rows.length)
+    await publish(
+      db,
+      queue,
+      rows.map((r) => r.payload),
+    );
   return rows.length;
 }
 

@@ -7,9 +7,14 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../src/core/permissions";
-import { sharedAuthCases } from "../helpers/auth-cases";
-import { createPlainItem, createTicketsFor, createWebhookFor, db, ensureTenant, tokenFor } from "../helpers/factories";
-import { bundleCategories, itemCategories, itemConfig, itemTags, modifierCategories, modifierValues } from "../../src/modules/items/tables";
+import {
+  bundleCategories,
+  itemCategories,
+  itemConfig,
+  itemTags,
+  modifierCategories,
+  modifierValues,
+} from "../../src/modules/items/tables";
 import {
   allergens,
   combos,
@@ -18,16 +23,26 @@ import {
   planCategories,
   planDays,
   planOptions,
+  plans,
   planTags,
   planVersions,
-  plans,
   products,
   restaurantBranches,
   restaurantCategories,
   restaurants,
   restaurantVariants,
 } from "../../src/modules/meals/tables";
-import { deref, minimalValue, openApiDocument, operations, validate, type JsonSchema, type Operation } from "../helpers/openapi";
+import { sharedAuthCases } from "../helpers/auth-cases";
+import { createPlainItem, createTicketsFor, createWebhookFor, db, ensureTenant, tokenFor } from "../helpers/factories";
+import {
+  deref,
+  type JsonSchema,
+  minimalValue,
+  type Operation,
+  openApiDocument,
+  operations,
+  validate,
+} from "../helpers/openapi";
 import { call } from "../helpers/request";
 
 const doc = openApiDocument();
@@ -44,7 +59,9 @@ const MARKER = "TENANT-B-PRIVATE";
 
 let cases = 0;
 afterAll(() => {
-  console.info(`contract suite: ${all.length} operations in the document, ${guarded.length} protected, ${open.length} public; ${cases} abuse cases sent`);
+  console.info(
+    `contract suite: ${all.length} operations in the document, ${guarded.length} protected, ${open.length} public; ${cases} abuse cases sent`,
+  );
 });
 
 type Meals = {
@@ -64,29 +81,102 @@ type Meals = {
   variant: number;
   tag: number;
 };
-type Fixtures = { bTicket: { id: number; token: string }; bWebhook: { id: number; url: string }; bModifier: number; bBundle: number; bItem: number; bCategory: number; bTag: number; meals: Meals };
+type Fixtures = {
+  bTicket: { id: number; token: string };
+  bWebhook: { id: number; url: string };
+  bModifier: number;
+  bBundle: number;
+  bItem: number;
+  bCategory: number;
+  bTag: number;
+  meals: Meals;
+};
 
 /** One record of each meals table for tenant B, named with the marker. */
 async function mealsOfB(): Promise<Meals> {
   const named = { appId: B, nameEn: MARKER, nameAr: MARKER };
-  const [r] = await db().insert(restaurants).values({ ...named, restType: "both", subtitleEn: MARKER }).returning();
-  const [branch] = await db().insert(restaurantBranches).values({ ...named, restaurantId: r!.id, cityId: 1, lat: 24.7, lng: 46.7, address1: MARKER }).returning();
-  const [menu] = await db().insert(menus).values({ ...named, restaurantId: r!.id }).returning();
-  const [menuCategory] = await db().insert(menuCategories).values({ ...named, menuId: menu!.id }).returning();
-  const [product] = await db().insert(products).values({ ...named, restaurantId: r!.id, categoryId: menuCategory!.id, priceMinor: 100, walletCreditMinor: 100, variant: [MARKER] }).returning();
-  const [combo] = await db().insert(combos).values({ ...named, restaurantId: r!.id, categoryId: menuCategory!.id, priceMinor: 100, productIds: [product!.id] }).returning();
+  const [r] = await db()
+    .insert(restaurants)
+    .values({ ...named, restType: "both", subtitleEn: MARKER })
+    .returning();
+  const [branch] = await db()
+    .insert(restaurantBranches)
+    .values({ ...named, restaurantId: r!.id, cityId: 1, lat: 24.7, lng: 46.7, address1: MARKER })
+    .returning();
+  const [menu] = await db()
+    .insert(menus)
+    .values({ ...named, restaurantId: r!.id })
+    .returning();
+  const [menuCategory] = await db()
+    .insert(menuCategories)
+    .values({ ...named, menuId: menu!.id })
+    .returning();
+  const [product] = await db()
+    .insert(products)
+    .values({
+      ...named,
+      restaurantId: r!.id,
+      categoryId: menuCategory!.id,
+      priceMinor: 100,
+      walletCreditMinor: 100,
+      variant: [MARKER],
+    })
+    .returning();
+  const [combo] = await db()
+    .insert(combos)
+    .values({ ...named, restaurantId: r!.id, categoryId: menuCategory!.id, priceMinor: 100, productIds: [product!.id] })
+    .returning();
   const [category] = await db().insert(restaurantCategories).values(named).returning();
-  const [allergen] = await db().insert(allergens).values({ ...named, kind: "allergy" }).returning();
-  const [variant] = await db().insert(restaurantVariants).values({ ...named, restaurantId: r!.id }).returning();
-  const [tag] = await db().insert(planTags).values({ appId: B, typeEn: MARKER, typeAr: MARKER, tagEn: MARKER, tagAr: MARKER }).returning();
+  const [allergen] = await db()
+    .insert(allergens)
+    .values({ ...named, kind: "allergy" })
+    .returning();
+  const [variant] = await db()
+    .insert(restaurantVariants)
+    .values({ ...named, restaurantId: r!.id })
+    .returning();
+  const [tag] = await db()
+    .insert(planTags)
+    .values({ appId: B, typeEn: MARKER, typeAr: MARKER, tagEn: MARKER, tagAr: MARKER })
+    .returning();
   const [plan] = await db()
     .insert(plans)
-    .values({ ...named, restaurantId: r!.id, menuId: menu!.id, dailyNumOfItems: 1, subscriptionType: "daily", repetition: 1, sizeTitle: MARKER, sizeProteinAmount: 1 })
+    .values({
+      ...named,
+      restaurantId: r!.id,
+      menuId: menu!.id,
+      dailyNumOfItems: 1,
+      subscriptionType: "daily",
+      repetition: 1,
+      sizeTitle: MARKER,
+      sizeProteinAmount: 1,
+    })
     .returning();
-  const [version] = await db().insert(planVersions).values({ appId: B, planId: plan!.id, minStartDate: "2026-01-01", maxStartDate: "2030-01-01", numOfDays: 1, totalNumOfItems: 1, originalPriceMinor: 100, duration: MARKER }).returning();
-  const [day] = await db().insert(planDays).values({ appId: B, planId: plan!.id, restaurantId: r!.id, day: MARKER, repetitionCounter: 1 }).returning();
-  const [planCategory] = await db().insert(planCategories).values({ ...named, planId: plan!.id, planDayId: day!.id }).returning();
-  const [option] = await db().insert(planOptions).values({ appId: B, planId: plan!.id, planCategoryId: planCategory!.id, productId: product!.id }).returning();
+  const [version] = await db()
+    .insert(planVersions)
+    .values({
+      appId: B,
+      planId: plan!.id,
+      minStartDate: "2026-01-01",
+      maxStartDate: "2030-01-01",
+      numOfDays: 1,
+      totalNumOfItems: 1,
+      originalPriceMinor: 100,
+      duration: MARKER,
+    })
+    .returning();
+  const [day] = await db()
+    .insert(planDays)
+    .values({ appId: B, planId: plan!.id, restaurantId: r!.id, day: MARKER, repetitionCounter: 1 })
+    .returning();
+  const [planCategory] = await db()
+    .insert(planCategories)
+    .values({ ...named, planId: plan!.id, planDayId: day!.id })
+    .returning();
+  const [option] = await db()
+    .insert(planOptions)
+    .values({ appId: B, planId: plan!.id, planCategoryId: planCategory!.id, productId: product!.id })
+    .returning();
   return {
     restaurant: r!.id,
     branch: branch!.id,
@@ -111,22 +201,51 @@ beforeAll(async () => {
   await ensureTenant(A);
   await ensureTenant(B);
   const bItem = await createPlainItem(B, { nameEn: MARKER, nameAr: MARKER });
-  const [bTicket] = await createTicketsFor(B, bItem.id, 1, { nameEn: MARKER, customerEmail: "private@tenant-b.example" });
-  const bWebhook = await createWebhookFor(B, { url: `https://hooks.${MARKER.toLowerCase()}.example.org/in`, headers: { "X-Marker": MARKER } });
-  const [bModifier] = await db().insert(modifierCategories).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
+  const [bTicket] = await createTicketsFor(B, bItem.id, 1, {
+    nameEn: MARKER,
+    customerEmail: "private@tenant-b.example",
+  });
+  const bWebhook = await createWebhookFor(B, {
+    url: `https://hooks.${MARKER.toLowerCase()}.example.org/in`,
+    headers: { "X-Marker": MARKER },
+  });
+  const [bModifier] = await db()
+    .insert(modifierCategories)
+    .values({ appId: B, nameEn: MARKER, nameAr: MARKER })
+    .returning();
   await db().insert(modifierValues).values({ appId: B, categoryId: bModifier!.id, nameEn: MARKER, nameAr: MARKER });
-  const [bBundle] = await db().insert(bundleCategories).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
-  const [bCategory] = await db().insert(itemCategories).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
+  const [bBundle] = await db()
+    .insert(bundleCategories)
+    .values({ appId: B, nameEn: MARKER, nameAr: MARKER })
+    .returning();
+  const [bCategory] = await db()
+    .insert(itemCategories)
+    .values({ appId: B, nameEn: MARKER, nameAr: MARKER })
+    .returning();
   const [bTag] = await db().insert(itemTags).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
-  await db().insert(itemConfig).values({ appId: B, reservationMinutes: 59, maxReservationQty: 999, modifiedAt: new Date().toISOString() });
-  fx = { bTicket: bTicket!, bWebhook, bModifier: bModifier!.id, bBundle: bBundle!.id, bItem: bItem.id, bCategory: bCategory!.id, bTag: bTag!.id, meals: await mealsOfB() };
+  await db()
+    .insert(itemConfig)
+    .values({ appId: B, reservationMinutes: 59, maxReservationQty: 999, modifiedAt: new Date().toISOString() });
+  fx = {
+    bTicket: bTicket!,
+    bWebhook,
+    bModifier: bModifier!.id,
+    bBundle: bBundle!.id,
+    bItem: bItem.id,
+    bCategory: bCategory!.id,
+    bTag: bTag!.id,
+    meals: await mealsOfB(),
+  };
 });
 
 /**
  * For each operation, a request of tenant A that names tenant B's records. Every protected
  * operation needs one: this is how the suite checks object-level authorisation.
  */
-const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: unknown; path?: Record<string, string> }> = {
+const TENANT_PROBES: Record<
+  string,
+  (f: Fixtures) => { query?: string; body?: unknown; path?: Record<string, string> }
+> = {
   listTickets: (f) => ({ query: `?id=${f.bTicket.id}` }),
   bulkUpdateTickets: (f) => ({ body: { ids: [f.bTicket.id], status: "cancelled" } }),
   checkInTicket: (f) => ({ body: { token: f.bTicket.token } }),
@@ -140,7 +259,9 @@ const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: un
   rotateWebhookSecret: (f) => ({ path: { webhook_id: String(f.bWebhook.id) } }),
   listModifierCategories: (f) => ({ query: `?id=${f.bModifier}` }),
   getModifierCategory: (f) => ({ path: { category_id: String(f.bModifier) } }),
-  createModifierCategory: () => ({ body: { name_en: "Size", name_ar: "الحجم", values: [{ name_en: "S", name_ar: "ص" }] } }),
+  createModifierCategory: () => ({
+    body: { name_en: "Size", name_ar: "الحجم", values: [{ name_en: "S", name_ar: "ص" }] },
+  }),
   updateModifierCategory: (f) => ({ path: { category_id: String(f.bModifier) }, body: { name_en: "Taken" } }),
   deleteModifierCategory: (f) => ({ path: { category_id: String(f.bModifier) } }),
   listBundleCategories: (f) => ({ query: `?id=${f.bBundle}` }),
@@ -150,7 +271,9 @@ const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: un
   deleteBundleCategory: (f) => ({ path: { category_id: String(f.bBundle) } }),
   listItems: (f) => ({ query: `?id=${f.bItem}` }),
   getItem: (f) => ({ path: { item_id: String(f.bItem) } }),
-  createItem: () => ({ body: { type: "product", service_type: "pickup", sku: `A-${Date.now()}`, price: 1, name_en: "Tea", name_ar: "شاي" } }),
+  createItem: () => ({
+    body: { type: "product", service_type: "pickup", sku: `A-${Date.now()}`, price: 1, name_en: "Tea", name_ar: "شاي" },
+  }),
   updateItem: (f) => ({ path: { item_id: String(f.bItem) }, body: { price: 0 } }),
   deleteItem: (f) => ({ path: { item_id: String(f.bItem) } }),
   reserveItem: (f) => ({ path: { item_id: String(f.bItem) }, body: { qty: 1 } }),
@@ -180,7 +303,10 @@ const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: un
   createRestaurant: () => ({ body: { name_en: "Mine", name_ar: "لي", rest_type: "both" } }),
   updateRestaurant: (f) => ({ path: { restaurant_id: String(f.meals.restaurant) }, body: { name_en: "Taken" } }),
   deleteRestaurant: (f) => ({ path: { restaurant_id: String(f.meals.restaurant) } }),
-  createRestaurantBranch: (f) => ({ path: { restaurant_id: String(f.meals.restaurant) }, body: { name_en: "Mine", name_ar: "لي", city_id: 1, lat: 1, lng: 1 } }),
+  createRestaurantBranch: (f) => ({
+    path: { restaurant_id: String(f.meals.restaurant) },
+    body: { name_en: "Mine", name_ar: "لي", city_id: 1, lat: 1, lng: 1 },
+  }),
   updateRestaurantBranch: (f) => ({ path: { branch_id: String(f.meals.branch) }, body: { name_en: "Taken" } }),
   deleteRestaurantBranch: (f) => ({ path: { branch_id: String(f.meals.branch) } }),
   createMenu: (f) => ({ body: { restaurant_id: f.meals.restaurant, name_en: "Mine", name_ar: "لي" } }),
@@ -193,11 +319,29 @@ const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: un
   updateMealProduct: (f) => ({ path: { product_id: String(f.meals.product) }, body: { price: 0 } }),
   deleteMealProduct: (f) => ({ path: { product_id: String(f.meals.product) } }),
   createPlan: (f) => ({
-    body: { restaurant_id: f.meals.restaurant, menu_id: f.meals.menu, name_en: "Mine", name_ar: "لي", daily_num_of_items: 1, subscription_type: "daily", repetition: 1, size: { title: "S", protein_amount: 1 } },
+    body: {
+      restaurant_id: f.meals.restaurant,
+      menu_id: f.meals.menu,
+      name_en: "Mine",
+      name_ar: "لي",
+      daily_num_of_items: 1,
+      subscription_type: "daily",
+      repetition: 1,
+      size: { title: "S", protein_amount: 1 },
+    },
   }),
   updatePlan: (f) => ({ path: { plan_id: String(f.meals.plan) }, body: { name_en: "Taken" } }),
   deletePlan: (f) => ({ path: { plan_id: String(f.meals.plan) } }),
-  createPlanVersion: (f) => ({ path: { plan_id: String(f.meals.plan) }, body: { min_start_date: "2027-01-01", max_start_date: "2027-02-01", num_of_days: 1, total_num_of_items: 1, original_price: 1 } }),
+  createPlanVersion: (f) => ({
+    path: { plan_id: String(f.meals.plan) },
+    body: {
+      min_start_date: "2027-01-01",
+      max_start_date: "2027-02-01",
+      num_of_days: 1,
+      total_num_of_items: 1,
+      original_price: 1,
+    },
+  }),
   updatePlanVersion: (f) => ({ path: { version_id: String(f.meals.version) }, body: { num_of_days: 2 } }),
   deletePlanVersion: (f) => ({ path: { version_id: String(f.meals.version) } }),
   createPlanDay: (f) => ({ path: { plan_id: String(f.meals.plan) }, body: { day: "Mine", repetition_counter: 1 } }),
@@ -206,16 +350,25 @@ const TENANT_PROBES: Record<string, (f: Fixtures) => { query?: string; body?: un
   createPlanCategory: (f) => ({ path: { day_id: String(f.meals.day) }, body: { name_en: "Mine", name_ar: "لي" } }),
   updatePlanCategory: (f) => ({ path: { category_id: String(f.meals.planCategory) }, body: { name_en: "Taken" } }),
   deletePlanCategory: (f) => ({ path: { category_id: String(f.meals.planCategory) } }),
-  createPlanOption: (f) => ({ path: { category_id: String(f.meals.planCategory) }, body: { product_id: f.meals.product } }),
+  createPlanOption: (f) => ({
+    path: { category_id: String(f.meals.planCategory) },
+    body: { product_id: f.meals.product },
+  }),
   updatePlanOption: (f) => ({ path: { option_id: String(f.meals.option) }, body: { is_active: false } }),
   deletePlanOption: (f) => ({ path: { option_id: String(f.meals.option) } }),
-  createCombo: (f) => ({ path: { category_id: String(f.meals.menuCategory) }, body: { name_en: "Mine", name_ar: "لي", price: 1, product_ids: [f.meals.product] } }),
+  createCombo: (f) => ({
+    path: { category_id: String(f.meals.menuCategory) },
+    body: { name_en: "Mine", name_ar: "لي", price: 1, product_ids: [f.meals.product] },
+  }),
   updateCombo: (f) => ({ path: { combo_id: String(f.meals.combo) }, body: { name_en: "Taken" } }),
   deleteCombo: (f) => ({ path: { combo_id: String(f.meals.combo) } }),
   createRestaurantCategory: () => ({ body: { name_en: "Mine", name_ar: "لي" } }),
   updateRestaurantCategory: (f) => ({ path: { category_id: String(f.meals.category) }, body: { name_en: "Taken" } }),
   deleteRestaurantCategory: (f) => ({ path: { category_id: String(f.meals.category) } }),
-  createRestaurantVariant: (f) => ({ path: { restaurant_id: String(f.meals.restaurant) }, body: { name_en: "Mine", name_ar: "لي" } }),
+  createRestaurantVariant: (f) => ({
+    path: { restaurant_id: String(f.meals.restaurant) },
+    body: { name_en: "Mine", name_ar: "لي" },
+  }),
   updateRestaurantVariant: (f) => ({ path: { variant_id: String(f.meals.variant) }, body: { name_en: "Taken" } }),
   deleteRestaurantVariant: (f) => ({ path: { variant_id: String(f.meals.variant) } }),
   createAllergenDislike: () => ({ body: { kind: "dislike", name_en: "Mine", name_ar: "لي" } }),
@@ -275,7 +428,11 @@ async function snapshot(): Promise<string> {
   const tables = await env.DB.prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%`app_id` integer%' ORDER BY name",
   ).all<{ name: string }>();
-  const parts = await env.DB.batch(tables.results.map((t) => env.DB.prepare(`SELECT * FROM "${t.name}" WHERE app_id IN (?, ?) ORDER BY rowid`).bind(A, B)));
+  const parts = await env.DB.batch(
+    tables.results.map((t) =>
+      env.DB.prepare(`SELECT * FROM "${t.name}" WHERE app_id IN (?, ?) ORDER BY rowid`).bind(A, B),
+    ),
+  );
   return JSON.stringify(parts.map((p) => p.results));
 }
 
@@ -285,10 +442,17 @@ function brokenBodies(schema: JsonSchema, valid: Record<string, unknown>) {
   const required: string[] = schema.required ?? [];
   const arbs: fc.Arbitrary<{ kind: string; body: unknown }>[] = [
     fc.constantFrom(...(["unknown field"] as const)).map((kind) => ({ kind, body: { ...valid, injected_field: "x" } })),
-    fc.oneof(fc.constant([]), fc.constant("body"), fc.constant(null), fc.integer()).map((body) => ({ kind: "not an object", body })),
+    fc
+      .oneof(fc.constant([]), fc.constant("body"), fc.constant(null), fc.integer())
+      .map((body) => ({ kind: "not an object", body })),
   ];
   if (required.length) {
-    arbs.push(fc.constantFrom(...required).map((k) => ({ kind: `missing ${k}`, body: Object.fromEntries(Object.entries(valid).filter(([key]) => key !== k)) })));
+    arbs.push(
+      fc.constantFrom(...required).map((k) => ({
+        kind: `missing ${k}`,
+        body: Object.fromEntries(Object.entries(valid).filter(([key]) => key !== k)),
+      })),
+    );
   }
   for (const [name, p] of props) {
     const wrong: fc.Arbitrary<unknown>[] = [];
@@ -309,7 +473,8 @@ function brokenBodies(schema: JsonSchema, valid: Record<string, unknown>) {
       if (it.type === "integer") wrong.push(fc.constantFrom([1.5], [-1], [0], [2 ** 53 + 2], ["1"], [null], [1e308]));
     }
     if (type.includes("integer")) wrong.push(fc.constantFrom(1.5, -1, 2 ** 53 + 2, 1e308, "1"));
-    if (wrong.length) arbs.push(fc.oneof(...wrong).map((v) => ({ kind: `${name} wrong`, body: { ...valid, [name]: v } })));
+    if (wrong.length)
+      arbs.push(fc.oneof(...wrong).map((v) => ({ kind: `${name} wrong`, body: { ...valid, [name]: v } })));
   }
   return fc.oneof(...arbs);
 }
@@ -355,14 +520,25 @@ describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
       }
     });
   } else {
-    sharedAuthCases({ method, path: concretePath(path), permission: op["x-permission"] as never, body: validBody, org });
+    sharedAuthCases({
+      method,
+      path: concretePath(path),
+      permission: op["x-permission"] as never,
+      body: validBody,
+      org,
+    });
   }
 
   it("never gives tenant A a 2xx that carries tenant B's data", async () => {
     const probe = TENANT_PROBES[op.operationId];
     expect(probe, `${where}: add a tenant probe for ${op.operationId} to TENANT_PROBES`).toBeDefined();
     const p = probe!(fx);
-    const res = await call(concretePath(path, p.path) + (p.query ?? ""), { ...asA, method, token: tokenA, body: p.body });
+    const res = await call(concretePath(path, p.path) + (p.query ?? ""), {
+      ...asA,
+      method,
+      token: tokenA,
+      body: p.body,
+    });
     cases++;
     const text = await res.clone().text();
     // A record of B named in the body is a 400 on that field, worded as for an id that does not exist.
@@ -385,7 +561,8 @@ describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
           expect(res.status, `${where} ${kind}: rate-limited, the case proves nothing`).not.toBe(429);
           expect(res.status, `${where} ${kind}`).toBeLessThan(500);
           const problem = (await conforms(`${where} ${kind}`, op, res)) as { errors?: Record<string, string[]> };
-          if (res.status === 400 && kind !== "not an object") expect(problem.errors, `${where} ${kind}: no field errors`).toBeDefined();
+          if (res.status === 400 && kind !== "not an object")
+            expect(problem.errors, `${where} ${kind}: no field errors`).toBeDefined();
         }),
         { numRuns: 40 },
       );
@@ -394,7 +571,8 @@ describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
 
     it("answers non-JSON, wrongly typed and oversized bodies with 400, 415 and 413", async () => {
       const before = await snapshot();
-      const send = (rawBody: string, type: string) => call(concretePath(path), { ...asA, method, token: tokenA, rawBody, headers: { "content-type": type } });
+      const send = (rawBody: string, type: string) =>
+        call(concretePath(path), { ...asA, method, token: tokenA, rawBody, headers: { "content-type": type } });
       for (const [rawBody, type, status] of [
         ["{not json", "application/json", 400],
         [JSON.stringify(validBody), "text/plain", 415],
@@ -415,7 +593,26 @@ describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
     it("answers any query string with a declared response, never a 5xx; bad ones with 400 naming them", async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.array(fc.tuple(fc.oneof(fc.constantFrom(...queryParams), fc.string({ minLength: 1, maxLength: 12 })), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("-1", "0", "1e999", "99999999999999999999", "'; DROP TABLE tickets; --", "%", "_", "\u0000", "a".repeat(5000)))), { maxLength: 4 }),
+          fc.array(
+            fc.tuple(
+              fc.oneof(fc.constantFrom(...queryParams), fc.string({ minLength: 1, maxLength: 12 })),
+              fc.oneof(
+                fc.string({ maxLength: 30 }),
+                fc.constantFrom(
+                  "-1",
+                  "0",
+                  "1e999",
+                  "99999999999999999999",
+                  "'; DROP TABLE tickets; --",
+                  "%",
+                  "_",
+                  "\u0000",
+                  "a".repeat(5000),
+                ),
+              ),
+            ),
+            { maxLength: 4 },
+          ),
           async (pairs) => {
             const qs = new URLSearchParams(pairs).toString();
             const res = await call(`${concretePath(path)}?${qs}`, { ...asA, method, token: tokenA });
@@ -433,10 +630,18 @@ describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
 
   const pathParams = (op.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name);
   if (pathParams.length) {
-    it.each(["abc", "0", "-1", "1.5", "99999999999999999999", "1%20OR%201=1"])("answers path id %s with 400 or 404", async (bad) => {
-      const res = await call(concretePath(path, Object.fromEntries(pathParams.map((n) => [n, bad]))), { ...asA, method, token: tokenA, body: validBody });
-      cases++;
-      expect([400, 404]).toContain(res.status);
-    });
+    it.each(["abc", "0", "-1", "1.5", "99999999999999999999", "1%20OR%201=1"])(
+      "answers path id %s with 400 or 404",
+      async (bad) => {
+        const res = await call(concretePath(path, Object.fromEntries(pathParams.map((n) => [n, bad]))), {
+          ...asA,
+          method,
+          token: tokenA,
+          body: validBody,
+        });
+        cases++;
+        expect([400, 404]).toContain(res.status);
+      },
+    );
   }
 });

@@ -13,7 +13,9 @@ const specIds = new Map(
 );
 
 it("every x-spec-id names an operation of the interface, and the coverage is reported", async () => {
-  const doc = await json<{ paths: Record<string, Record<string, { "x-spec-id"?: string }>> }>(await call("/openapi.json", { appId: null }));
+  const doc = await json<{ paths: Record<string, Record<string, { "x-spec-id"?: string }>> }>(
+    await call("/openapi.json", { appId: null }),
+  );
   const served = new Set<string>();
   for (const methods of Object.values(doc.paths)) {
     for (const op of Object.values(methods)) {

@@ -5,15 +5,60 @@ import { APP_1, createFullItem, createTicketsFor, tokenFor } from "../helpers/fa
 import { call, json } from "../helpers/request";
 
 // Field lists copied from the interface, section 2.
-const SPEC_TICKET = ["id", "created_at", "invoice_item_id", "item", "name_en", "name_ar", "status", "total_amount", "date", "time", "customer_name", "customer_email", "customer_phone"];
+const SPEC_TICKET = [
+  "id",
+  "created_at",
+  "invoice_item_id",
+  "item",
+  "name_en",
+  "name_ar",
+  "status",
+  "total_amount",
+  "date",
+  "time",
+  "customer_name",
+  "customer_email",
+  "customer_phone",
+];
 const SPEC_ITEM_COMMON = [
-  "id", "custom_fields", "images", "discount", "stock", "modifiers", "varies_on", "bundle_categories", "plan_config", "off_days", "off_dates",
-  "app_id", "ordering", "type", "service_type", "sku", "price", "name_en", "name_ar", "description_en", "description_ar", "is_plan_only",
-  "is_plan_enabled", "served_from_date", "served_to_date", "served_from_time", "served_to_time", "weight",
+  "id",
+  "custom_fields",
+  "images",
+  "discount",
+  "stock",
+  "modifiers",
+  "varies_on",
+  "bundle_categories",
+  "plan_config",
+  "off_days",
+  "off_dates",
+  "app_id",
+  "ordering",
+  "type",
+  "service_type",
+  "sku",
+  "price",
+  "name_en",
+  "name_ar",
+  "description_en",
+  "description_ar",
+  "is_plan_only",
+  "is_plan_enabled",
+  "served_from_date",
+  "served_to_date",
+  "served_from_time",
+  "served_to_time",
+  "weight",
 ];
 const SPEC_ITEM = [...SPEC_ITEM_COMMON, "variants", "categories"];
 const SPEC_VARIANT = [...SPEC_ITEM_COMMON, "variant_title_en", "variant_title_ar", "modifier_values"];
-const SPEC_DISCOUNT = ["is_applied", "is_trial_applied", "is_usage_price", "price_after_discount_no_trial", "price_after_discount"];
+const SPEC_DISCOUNT = [
+  "is_applied",
+  "is_trial_applied",
+  "is_usage_price",
+  "price_after_discount_no_trial",
+  "price_after_discount",
+];
 const SPEC_STOCK = ["in_stock", "qty"];
 const SPEC_MODIFIER = ["id", "ordering", "name_en", "name_ar", "values"];
 const SPEC_MODIFIER_VALUE = ["id", "ordering", "name_en", "name_ar"];
@@ -30,7 +75,10 @@ describe("contract: the schemas are the spec's shapes", () => {
 
   it("nullable exactly where the spec says so", () => {
     const nullable = (schema: { shape: Record<string, { safeParse: (v: unknown) => { success: boolean } }> }) =>
-      Object.entries(schema.shape).filter(([, s]) => s.safeParse(null).success).map(([k]) => k).sort();
+      Object.entries(schema.shape)
+        .filter(([, s]) => s.safeParse(null).success)
+        .map(([k]) => k)
+        .sort();
     expect(nullable(TicketSchema)).toEqual(["customer_email", "customer_name", "customer_phone", "time"]);
     expect(nullable(ItemSchema)).toEqual(["custom_fields", "plan_config"]);
   });

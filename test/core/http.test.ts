@@ -58,7 +58,11 @@ describe("HTTP conventions", () => {
     const res = await call(TICKETS, {
       method: "OPTIONS",
       appId: null,
-      headers: { origin: "https://shop.example.com", "access-control-request-method": "GET", "access-control-request-headers": "authorization,app-id" },
+      headers: {
+        origin: "https://shop.example.com",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization,app-id",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EVENT_CATALOGUE, eventEnvelopeSchema, type EventType } from "../../src/events/catalogue";
+import { EVENT_CATALOGUE, type EventType, eventEnvelopeSchema } from "../../src/events/catalogue";
 import { APP_1, createPlainItem, createTicketsFor, tokenFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";
 
@@ -15,18 +15,23 @@ type Operation = {
 };
 
 async function document() {
-  return json<{ paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } }>(
-    await call("/openapi.json", { appId: null }),
-  );
+  return json<{
+    paths: Record<string, Record<string, Operation>>;
+    components: { securitySchemes: Record<string, unknown> };
+  }>(await call("/openapi.json", { appId: null }));
 }
 
 function operations(doc: Awaited<ReturnType<typeof document>>) {
-  return Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+  );
 }
 
 describe("OpenAPI document", () => {
   it("declares the bearer scheme", async () => {
-    expect((await document()).components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
+    expect((await document()).components.securitySchemes.bearerAuth).toEqual(
+      expect.objectContaining({ type: "http", scheme: "bearer" }),
+    );
   });
 
   // Protected operations are checked in depth by the contract suite (test/contract/abuse.test.ts).
@@ -59,14 +64,31 @@ describe("event catalogue", () => {
     const item = await createPlainItem(APP_1);
     const [a, b] = await createTicketsFor(APP_1, item.id, 2);
     const token = await tokenFor(APP_1, ["can_write_order"]);
-    await call("/order/v1/merchant/fulfillments/tickets/bulk-update/", { method: "POST", token, body: { ids: [a!.id], status: "confirmed", time: null } });
-    await call("/order/v1/merchant/fulfillments/tickets/check-in/", { method: "POST", token, body: { token: b!.token } });
+    await call("/order/v1/merchant/fulfillments/tickets/bulk-update/", {
+      method: "POST",
+      token,
+      body: { ids: [a!.id], status: "confirmed", time: null },
+    });
+    await call("/order/v1/merchant/fulfillments/tickets/check-in/", {
+      method: "POST",
+      token,
+      body: { token: b!.token },
+    });
   });
 
   it("lists every event under `webhooks` with its delivery envelope", async () => {
-    const doc = await json<{ webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> } } }> }>(
-      await call("/openapi.json", { appId: null }),
-    );
+    const doc = await json<{
+      webhooks: Record<
+        string,
+        {
+          post: {
+            requestBody: {
+              content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }>;
+            };
+          };
+        }
+      >;
+    }>(await call("/openapi.json", { appId: null }));
     expect(Object.keys(doc.webhooks).sort()).toEqual(Object.keys(EVENT_CATALOGUE).sort());
     for (const [name, w] of Object.entries(doc.webhooks)) {
       const schema = w.post.requestBody.content["application/json"]!.schema;
@@ -75,8 +97,13 @@ describe("event catalogue", () => {
   });
 
   it("the events the services emit match their documented schemas", async () => {
-    const rows = await env.DB.prepare("SELECT type, payload FROM outbox_events").all<{ type: string; payload: string }>();
-    expect(new Set(rows.results.map((r) => r.type))).toEqual(new Set(["ticket.created", "ticket.updated", "ticket.checked_in"]));
+    const rows = await env.DB.prepare("SELECT type, payload FROM outbox_events").all<{
+      type: string;
+      payload: string;
+    }>();
+    expect(new Set(rows.results.map((r) => r.type))).toEqual(
+      new Set(["ticket.created", "ticket.updated", "ticket.checked_in"]),
+    );
     for (const { type, payload } of rows.results) {
       const parsed = eventEnvelopeSchema(type as EventType).safeParse(JSON.parse(payload));
       expect(parsed.success, `${type}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);

@@ -1,18 +1,30 @@
-import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import type { EventMessage } from "../../src/events/outbox";
+import worker from "../../src/index";
 import { APP_1, createPlainItem, createTicketsFor } from "../helpers/factories";
 
 const row = (id: string) =>
-  env.DB.prepare("SELECT type, app_id, payload, enqueued_at FROM outbox_events WHERE id = ?").bind(id).first<{ type: string; app_id: number; payload: string; enqueued_at: string | null }>();
+  env.DB.prepare("SELECT type, app_id, payload, enqueued_at FROM outbox_events WHERE id = ?")
+    .bind(id)
+    .first<{ type: string; app_id: number; payload: string; enqueued_at: string | null }>();
 
 describe("events outbox", () => {
   it("writes ticket.created with the ticket in the same batch and marks it enqueued once sent", async () => {
     const item = await createPlainItem(APP_1);
     const [t] = await createTicketsFor(APP_1, item.id, 1, { date: "2026-12-09" });
-    const ev = await env.DB.prepare("SELECT id FROM outbox_events WHERE type = 'ticket.created' AND json_extract(payload, '$.data.id') = ?").bind(t!.id).first<{ id: string }>();
+    const ev = await env.DB.prepare(
+      "SELECT id FROM outbox_events WHERE type = 'ticket.created' AND json_extract(payload, '$.data.id') = ?",
+    )
+      .bind(t!.id)
+      .first<{ id: string }>();
     const stored = await row(ev!.id);
     expect(stored!.type).toBe("ticket.created");
     expect(stored!.app_id).toBe(APP_1);
@@ -30,7 +42,14 @@ describe("events outbox", () => {
 
   it("the scheduled handler re-sends events that were written but never enqueued", async () => {
     const id = `evt_stale${Date.now()}`;
-    const payload: EventMessage = { id, type: "ticket.updated", event: "ticket.updated", app_id: APP_1, timestamp: 1, data: { id: 1 } };
+    const payload: EventMessage = {
+      id,
+      type: "ticket.updated",
+      event: "ticket.updated",
+      app_id: APP_1,
+      timestamp: 1,
+      data: { id: 1 },
+    };
     await env.DB.prepare("INSERT INTO outbox_events (id, app_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)")
       .bind(id, APP_1, payload.type, JSON.stringify(payload), new Date(Date.now() - 5 * 60_000).toISOString())
       .run();
@@ -51,7 +70,14 @@ describe("events outbox", () => {
       id,
       timestamp: new Date(),
       attempts: 1,
-      body: { id, type: "ticket.created", event: "ticket.created", app_id: APP_1, timestamp: i, data: {} } as EventMessage,
+      body: {
+        id,
+        type: "ticket.created",
+        event: "ticket.created",
+        app_id: APP_1,
+        timestamp: i,
+        data: {},
+      } as EventMessage,
     }));
     const batch = createMessageBatch<EventMessage>("commerce-events", messages);
     const ctx = createExecutionContext();

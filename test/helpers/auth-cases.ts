@@ -21,8 +21,11 @@ export type ProtectedRoute = {
  */
 export function sharedAuthCases(route: ProtectedRoute) {
   describe(`auth: ${route.method} ${route.path}`, () => {
-    const send = (token: string | null, appId: number | string | null = APP_1, orgId: number | string | undefined = route.org ? (appId ?? APP_1) : undefined) =>
-      call(route.path, { method: route.method, token, appId, orgId, body: route.body });
+    const send = (
+      token: string | null,
+      appId: number | string | null = APP_1,
+      orgId: number | string | undefined = route.org ? (appId ?? APP_1) : undefined,
+    ) => call(route.path, { method: route.method, token, appId, orgId, body: route.body });
 
     it("401 without a token", async () => {
       const res = await send(null);
@@ -32,7 +35,12 @@ export function sharedAuthCases(route: ProtectedRoute) {
     });
 
     it("401 with a malformed Authorization header", async () => {
-      const res = await call(route.path, { method: route.method, headers: { authorization: "Token abc" }, orgId: route.org ? APP_1 : undefined, body: route.body });
+      const res = await call(route.path, {
+        method: route.method,
+        headers: { authorization: "Token abc" },
+        orgId: route.org ? APP_1 : undefined,
+        body: route.body,
+      });
       expect(res.status).toBe(401);
       expect((await problem(res)).code).toBe("malformed_token");
     });

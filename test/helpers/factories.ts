@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
-import { mintMerchantToken, PERMISSIONS, revokeMerchantToken, type Permission } from "../../src/core/auth";
+import { mintMerchantToken, PERMISSIONS, type Permission, revokeMerchantToken } from "../../src/core/auth";
 import type { ServiceContext } from "../../src/core/context";
 import { createDb } from "../../src/db/client";
+import { newSecret } from "../../src/events/signing";
 import {
   bundleCategories,
   itemBundleCategories,
@@ -18,7 +19,6 @@ import {
 } from "../../src/modules/items/tables";
 import { createTickets, type NewTicket } from "../../src/modules/tickets/service";
 import { webhooks } from "../../src/modules/webhooks/tables";
-import { newSecret } from "../../src/events/signing";
 
 export const APP_1 = 1;
 export const APP_2 = 2;
@@ -28,7 +28,9 @@ export const db = () => createDb(env.DB);
 /** Organizations 1 and 2, each with its app: two tenants for isolation tests. */
 export async function seedTenants(): Promise<void> {
   await env.DB.batch([
-    env.DB.prepare("INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (1, 'Demo org', '2026-01-01T00:00:00.000Z'), (2, 'Other org', '2026-01-01T00:00:00.000Z')"),
+    env.DB.prepare(
+      "INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (1, 'Demo org', '2026-01-01T00:00:00.000Z'), (2, 'Other org', '2026-01-01T00:00:00.000Z')",
+    ),
     env.DB.prepare(
       "INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (1, 1, 'Demo store', 'المتجر التجريبي', '2026-01-01T00:00:00.000Z'), (2, 2, 'Other store', 'متجر آخر', '2026-01-01T00:00:00.000Z')",
     ),
@@ -38,13 +40,26 @@ export async function seedTenants(): Promise<void> {
 /** A further tenant (organization and app with the same id), for tests that need their own. */
 export async function ensureTenant(id: number): Promise<void> {
   await env.DB.batch([
-    env.DB.prepare("INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (?, ?, '2026-01-01T00:00:00.000Z')").bind(id, `Org ${id}`),
-    env.DB.prepare("INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (?, ?, ?, ?, '2026-01-01T00:00:00.000Z')").bind(id, id, `Store ${id}`, `متجر ${id}`),
+    env.DB.prepare(
+      "INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (?, ?, '2026-01-01T00:00:00.000Z')",
+    ).bind(id, `Org ${id}`),
+    env.DB.prepare(
+      "INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (?, ?, ?, ?, '2026-01-01T00:00:00.000Z')",
+    ).bind(id, id, `Store ${id}`, `متجر ${id}`),
   ]);
 }
 
-export async function tokenFor(appId: number, permissions: Permission[] = [...PERMISSIONS], opts: { expiresAt?: string } = {}) {
-  const { token } = await mintMerchantToken(db(), { appId, name: "test", permissions, expiresAt: opts.expiresAt ?? null });
+export async function tokenFor(
+  appId: number,
+  permissions: Permission[] = [...PERMISSIONS],
+  opts: { expiresAt?: string } = {},
+) {
+  const { token } = await mintMerchantToken(db(), {
+    appId,
+    name: "test",
+    permissions,
+    expiresAt: opts.expiresAt ?? null,
+  });
   return token;
 }
 
@@ -75,7 +90,10 @@ const uniq = () => `${Date.now().toString(36)}${(seq++).toString(36)}`;
 export async function createFullItem(appId: number, overrides: Partial<typeof items.$inferInsert> = {}) {
   const d = db();
   const u = uniq();
-  const [size] = await d.insert(modifierCategories).values({ appId, nameEn: "Size", nameAr: "الحجم", ordering: 1 }).returning();
+  const [size] = await d
+    .insert(modifierCategories)
+    .values({ appId, nameEn: "Size", nameAr: "الحجم", ordering: 1 })
+    .returning();
   const [small, large] = await d
     .insert(modifierValues)
     .values([
@@ -83,8 +101,13 @@ export async function createFullItem(appId: number, overrides: Partial<typeof it
       { appId, categoryId: size!.id, nameEn: "Large", nameAr: "كبير", ordering: 2 },
     ])
     .returning();
-  const [extras] = await d.insert(modifierCategories).values({ appId, nameEn: "Extras", nameAr: "إضافات", ordering: 2 }).returning();
-  await d.insert(modifierValues).values({ appId, categoryId: extras!.id, nameEn: "Cheese", nameAr: "جبن", ordering: 1 });
+  const [extras] = await d
+    .insert(modifierCategories)
+    .values({ appId, nameEn: "Extras", nameAr: "إضافات", ordering: 2 })
+    .returning();
+  await d
+    .insert(modifierValues)
+    .values({ appId, categoryId: extras!.id, nameEn: "Cheese", nameAr: "جبن", ordering: 1 });
   const [item] = await d
     .insert(items)
     .values({
@@ -130,7 +153,10 @@ export async function createFullItem(appId: number, overrides: Partial<typeof it
     )
     .returning();
   const [category] = await d.insert(itemCategories).values({ appId, nameEn: "Classes", nameAr: "دروس" }).returning();
-  const [bundle] = await d.insert(bundleCategories).values({ appId, nameEn: "Add-ons", nameAr: "إضافات", minSelections: 0, maxSelections: 2, isOptional: true }).returning();
+  const [bundle] = await d
+    .insert(bundleCategories)
+    .values({ appId, nameEn: "Add-ons", nameAr: "إضافات", minSelections: 0, maxSelections: 2, isOptional: true })
+    .returning();
   await d.batch([
     d.insert(itemModifierCategories).values([
       { appId, itemId: item!.id, categoryId: size!.id },
@@ -141,18 +167,44 @@ export async function createFullItem(appId: number, overrides: Partial<typeof it
       { appId, itemId: variants[1]!.id, valueId: large!.id },
     ]),
     d.insert(itemCategoryLinks).values({ appId, itemId: item!.id, categoryId: category!.id }),
-    d.insert(itemImages).values({ appId, itemId: item!.id, url: "https://cdn.example.com/class.jpg", altEn: "Class", altAr: "درس", ordering: 1 }),
-    d.insert(itemDiscounts).values({ appId, itemId: item!.id, kind: "percentage", value: 1000, trialKind: "fixed", trialValue: 5000 }),
+    d.insert(itemImages).values({
+      appId,
+      itemId: item!.id,
+      url: "https://cdn.example.com/class.jpg",
+      altEn: "Class",
+      altAr: "درس",
+      ordering: 1,
+    }),
+    d
+      .insert(itemDiscounts)
+      .values({ appId, itemId: item!.id, kind: "percentage", value: 1000, trialKind: "fixed", trialValue: 5000 }),
     d.insert(itemBundleCategories).values({ appId, itemId: item!.id, bundleCategoryId: bundle!.id }),
   ]);
-  return { item: item!, variants, size: size!, extras: extras!, values: [small!, large!], category: category!, bundle: bundle! };
+  return {
+    item: item!,
+    variants,
+    size: size!,
+    extras: extras!,
+    values: [small!, large!],
+    category: category!,
+    bundle: bundle!,
+  };
 }
 
 /** A plain item with nothing attached. */
 export async function createPlainItem(appId: number, overrides: Partial<typeof items.$inferInsert> = {}) {
   const [item] = await db()
     .insert(items)
-    .values({ appId, type: "product", serviceType: "pickup", sku: `P-${uniq()}`, priceMinor: 2_500, nameEn: "Coffee", nameAr: "قهوة", ...overrides })
+    .values({
+      appId,
+      type: "product",
+      serviceType: "pickup",
+      sku: `P-${uniq()}`,
+      priceMinor: 2_500,
+      nameEn: "Coffee",
+      nameAr: "قهوة",
+      ...overrides,
+    })
     .returning();
   return item!;
 }
@@ -181,7 +233,14 @@ export async function createTicketsFor(appId: number, itemId: number, n: number,
 export async function createWebhookFor(appId: number, overrides: Partial<typeof webhooks.$inferInsert> = {}) {
   const [row] = await db()
     .insert(webhooks)
-    .values({ appId, url: `https://hooks.example.org/${uniq()}`, secretKey: newSecret(), events: ["ticket.updated"], headers: {}, ...overrides })
+    .values({
+      appId,
+      url: `https://hooks.example.org/${uniq()}`,
+      secretKey: newSecret(),
+      events: ["ticket.updated"],
+      headers: {},
+      ...overrides,
+    })
     .returning();
   return row!;
 }

@@ -11,7 +11,11 @@ export async function seedMealsFor(appId: number, base: number) {
   await ensureTenant(appId);
   const rows = mealsDemo(appId, base);
   const statements = rows.map(({ table, row }) =>
-    env.DB.prepare(`INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map(() => "?").join(", ")})`).bind(...Object.values(row)),
+    env.DB.prepare(
+      `INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row)
+        .map(() => "?")
+        .join(", ")})`,
+    ).bind(...Object.values(row)),
   );
   for (let i = 0; i < statements.length; i += 500) await env.DB.batch(statements.slice(i, i + 500));
   const id = (n: number) => base + n;
@@ -40,7 +44,8 @@ const doc = openApiDocument();
 export function schemaErrors(operationId: string, body: unknown, status = "200"): string[] {
   for (const methods of Object.values(doc.paths)) {
     for (const op of Object.values(methods)) {
-      if (op.operationId === operationId) return validate(deref(doc, op.responses[status]!.content!["application/json"]!.schema), body);
+      if (op.operationId === operationId)
+        return validate(deref(doc, op.responses[status]!.content!["application/json"]!.schema), body);
     }
   }
   throw new Error(`no operation ${operationId}`);

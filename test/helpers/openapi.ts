@@ -1,5 +1,5 @@
-import { Validator, type Schema } from "@cfworker/json-schema";
-import { OPENAPI_INFO, createApp } from "../../src/app";
+import { type Schema, Validator } from "@cfworker/json-schema";
+import { createApp, OPENAPI_INFO } from "../../src/app";
 
 export type JsonSchema = Record<string, any>;
 export type Operation = {
@@ -14,11 +14,18 @@ export type Operation = {
   "x-spec-id"?: string;
   "x-beyond-spec"?: string;
 };
-export type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, JsonSchema> } };
+export type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, JsonSchema> };
+};
 
 /** The document the Worker serves, built the same way, without a request. */
 export function openApiDocument(): Doc {
-  return createApp().getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: "https://api.test" }] }) as unknown as Doc;
+  return createApp().getOpenAPI31Document({
+    ...OPENAPI_INFO,
+    servers: [{ url: "https://api.test" }],
+  }) as unknown as Doc;
 }
 
 export function operations(doc: Doc) {
@@ -39,7 +46,8 @@ export function deref(doc: Doc, schema: JsonSchema): JsonSchema {
   if (known) return known;
   let out: JsonSchema;
   if (Array.isArray(schema)) out = schema.map((s) => deref(doc, s)) as unknown as JsonSchema;
-  else if (typeof schema.$ref === "string") out = deref(doc, doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")]!);
+  else if (typeof schema.$ref === "string")
+    out = deref(doc, doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")]!);
   else out = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, deref(doc, v)]));
   derefs.set(schema, out);
   return out;
@@ -50,7 +58,10 @@ const validators = new Map<JsonSchema, Validator>();
 /** Validates a value against a JSON Schema 2020-12 (OpenAPI 3.1); returns the errors, empty when valid. */
 export function validate(schema: JsonSchema, value: unknown): string[] {
   let v = validators.get(schema);
-  if (!v) validators.set(schema, (v = new Validator(schema as Schema, "2020-12", false)));
+  if (!v) {
+    v = new Validator(schema as Schema, "2020-12", false);
+    validators.set(schema, v);
+  }
   const r = v.validate(value);
   return r.valid ? [] : r.errors.map((e) => `${e.instanceLocation}: ${e.error}`);
 }
@@ -64,7 +75,9 @@ export function minimalValue(schema: JsonSchema): unknown {
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== "null") : schema.type;
   switch (type) {
     case "object":
-      return Object.fromEntries((schema.required ?? []).map((k: string) => [k, minimalValue(schema.properties?.[k] ?? {})]));
+      return Object.fromEntries(
+        (schema.required ?? []).map((k: string) => [k, minimalValue(schema.properties?.[k] ?? {})]),
+      );
     case "array":
       return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, (_, i) => {
         const v = minimalValue(schema.items ?? {});

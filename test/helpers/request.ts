@@ -33,7 +33,11 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(BASE + path, { method: opts.method ?? "GET", headers, body, ...(opts.cf && { cf: opts.cf }) }), env, ctx);
+  const res = await worker.fetch(
+    new Request(BASE + path, { method: opts.method ?? "GET", headers, body, ...(opts.cf && { cf: opts.cf }) }),
+    env,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return res;
 }
@@ -45,6 +49,15 @@ export async function json<T = any>(res: Response): Promise<T> {
 /** Asserts nothing here: returns the problem body after checking its media type. */
 export async function problem(res: Response) {
   const type = res.headers.get("content-type") ?? "";
-  if (!type.startsWith("application/problem+json")) throw new Error(`expected problem+json, got ${type} (${res.status}): ${await res.text()}`);
-  return (await res.json()) as { type: string; title: string; status: number; detail: string; code: string; errors?: Record<string, string[]>; [k: string]: unknown };
+  if (!type.startsWith("application/problem+json"))
+    throw new Error(`expected problem+json, got ${type} (${res.status}): ${await res.text()}`);
+  return (await res.json()) as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    code: string;
+    errors?: Record<string, string[]>;
+    [k: string]: unknown;
+  };
 }

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "@hono/zod-openapi";
+import { beforeAll, describe, expect, it } from "vitest";
 import { observeStatements } from "../../src/db/client";
 import { ItemSchema, VariantSchema } from "../../src/modules/items/schemas";
 import { APP_1, APP_2, countRows, createFullItem, tokenFor } from "../helpers/factories";
@@ -8,7 +8,8 @@ import { call, json, problem } from "../helpers/request";
 
 const ITEMS = "/order/v1/merchant/items/";
 let token: string;
-const as1 = (path: string, opts: { method?: string; body?: unknown } = {}) => call(path, { ...opts, token, appId: APP_1 });
+const as1 = (path: string, opts: { method?: string; body?: unknown } = {}) =>
+  call(path, { ...opts, token, appId: APP_1 });
 let seq = 0;
 const sku = (p = "IT") => `${p}-${Date.now().toString(36)}-${seq++}`;
 
@@ -17,7 +18,20 @@ beforeAll(async () => {
 });
 
 async function sizeCategory() {
-  return json(await as1(`${ITEMS}modifiers/`, { method: "POST", body: { name_en: "Size", name_ar: "الحجم", values: [{ name_en: "S", name_ar: "ص" }, { name_en: "L", name_ar: "ك" }, { name_en: "XL", name_ar: "ك ك" }] } }));
+  return json(
+    await as1(`${ITEMS}modifiers/`, {
+      method: "POST",
+      body: {
+        name_en: "Size",
+        name_ar: "الحجم",
+        values: [
+          { name_en: "S", name_ar: "ص" },
+          { name_en: "L", name_ar: "ك" },
+          { name_en: "XL", name_ar: "ك ك" },
+        ],
+      },
+    }),
+  );
 }
 
 describe("Create, read, update and delete items", () => {
@@ -28,47 +42,108 @@ describe("Create, read, update and delete items", () => {
     const res = await as1(ITEMS, {
       method: "POST",
       body: {
-        type: "product", service_type: "delivery", sku: base, price: 25.5, name_en: "Latte", name_ar: "لاتيه", description_en: "Hot", description_ar: "ساخن",
-        served_from_time: "07:00", served_to_time: "22:00", off_days: ["friday"], stock_qty: 10, modifiers: [size.id], varies_on: size.id,
+        type: "product",
+        service_type: "delivery",
+        sku: base,
+        price: 25.5,
+        name_en: "Latte",
+        name_ar: "لاتيه",
+        description_en: "Hot",
+        description_ar: "ساخن",
+        served_from_time: "07:00",
+        served_to_time: "22:00",
+        off_days: ["friday"],
+        stock_qty: 10,
+        modifiers: [size.id],
+        varies_on: size.id,
         variants: [
-          { sku: `${base}-S`, price: 20, variant_title_en: "Small", variant_title_ar: "صغير", modifier_values: [s.id], stock_qty: 3 },
-          { sku: `${base}-L`, price: 30.25, variant_title_en: "Large", variant_title_ar: "كبير", modifier_values: [l.id] },
+          {
+            sku: `${base}-S`,
+            price: 20,
+            variant_title_en: "Small",
+            variant_title_ar: "صغير",
+            modifier_values: [s.id],
+            stock_qty: 3,
+          },
+          {
+            sku: `${base}-L`,
+            price: 30.25,
+            variant_title_en: "Large",
+            variant_title_ar: "كبير",
+            modifier_values: [l.id],
+          },
         ],
       },
     });
     expect(res.status).toBe(201);
     const item = await json(res);
     expect(item).toMatchObject({
-      type: "product", service_type: "delivery", sku: base, price: 25.5, name_en: "Latte", name_ar: "لاتيه", served_from_time: "07:00:00", served_to_time: "22:00:00",
-      served_from_date: "0001-01-01", served_to_date: "9999-12-31", off_days: ["friday"], stock: { in_stock: true, qty: 10 }, varies_on: String(size.id), custom_fields: null, app_id: APP_1,
+      type: "product",
+      service_type: "delivery",
+      sku: base,
+      price: 25.5,
+      name_en: "Latte",
+      name_ar: "لاتيه",
+      served_from_time: "07:00:00",
+      served_to_time: "22:00:00",
+      served_from_date: "0001-01-01",
+      served_to_date: "9999-12-31",
+      off_days: ["friday"],
+      stock: { in_stock: true, qty: 10 },
+      varies_on: String(size.id),
+      custom_fields: null,
+      app_id: APP_1,
     });
     expect(item.modifiers.map((m: { id: number }) => m.id)).toEqual([size.id]);
-    expect(item.variants.map((v: Record<string, unknown>) => [v.sku, v.price, v.variant_title_en, v.modifier_values, v.stock])).toEqual([
+    expect(
+      item.variants.map((v: Record<string, unknown>) => [
+        v.sku,
+        v.price,
+        v.variant_title_en,
+        v.modifier_values,
+        v.stock,
+      ]),
+    ).toEqual([
       [`${base}-S`, 20, "Small", [s.id], { in_stock: true, qty: 3 }],
       [`${base}-L`, 30.25, "Large", [l.id], { in_stock: false, qty: 0 }],
     ]);
     expect(item.variants[0].name_en).toBe("Latte — Small");
     // Field for field the Item object of 2.2 (no field missing, none extra), variants included.
-    const strict = ItemSchema.extend({ variants: z.array(VariantSchema.strict()) }).strict().safeParse(item);
+    const strict = ItemSchema.extend({ variants: z.array(VariantSchema.strict()) })
+      .strict()
+      .safeParse(item);
     expect(strict.success, JSON.stringify(strict.error?.issues)).toBe(true);
     expect(await json(await as1(`${ITEMS}${item.id}/`))).toEqual(item);
     expect((await json(await as1(`${ITEMS}?sku=${base}`))).results).toEqual([item]);
-    expect(await countRows("outbox_events", `type = 'item.created' AND json_extract(payload, '$.data.id') = ${item.id}`)).toBe(1);
+    expect(
+      await countRows("outbox_events", `type = 'item.created' AND json_extract(payload, '$.data.id') = ${item.id}`),
+    ).toBe(1);
     // Variants are not listed on their own.
     expect((await json(await as1(`${ITEMS}?sku=${base}-S`))).count).toBe(0);
   });
 
   it.each([
-    ["served_from_date after served_to_date", { served_from_date: "2026-12-02", served_to_date: "2026-12-01" }, "served_from_date"],
+    [
+      "served_from_date after served_to_date",
+      { served_from_date: "2026-12-02", served_to_date: "2026-12-01" },
+      "served_from_date",
+    ],
     ["a negative price", { price: -1 }, "price"],
     ["a price with 3 decimals", { price: 1.005 }, "price"],
     ["an empty Arabic name", { name_ar: "" }, "name_ar"],
     ["an unknown type", { type: "spaceship" }, "type"],
     ["an off day that is not a weekday", { off_days: ["someday"] }, "off_days.0"],
     ["an unknown modifier category", { modifiers: [999999] }, "modifiers"],
-    ["variants without varies_on", { variants: [{ sku: "V-1", price: 1, variant_title_en: "a", variant_title_ar: "ب", modifier_values: [1] }] }, "varies_on"],
+    [
+      "variants without varies_on",
+      { variants: [{ sku: "V-1", price: 1, variant_title_en: "a", variant_title_ar: "ب", modifier_values: [1] }] },
+      "varies_on",
+    ],
   ])("400 for %s", async (_n, extra, field) => {
-    const res = await as1(ITEMS, { method: "POST", body: { type: "product", service_type: "pickup", sku: sku(), price: 1, name_en: "X", name_ar: "س", ...extra } });
+    const res = await as1(ITEMS, {
+      method: "POST",
+      body: { type: "product", service_type: "pickup", sku: sku(), price: 1, name_en: "X", name_ar: "س", ...extra },
+    });
     expect(res.status).toBe(400);
     expect((await problem(res)).errors).toHaveProperty([field]);
   });
@@ -87,12 +162,41 @@ describe("Create, read, update and delete items", () => {
     const other = await sizeCategory();
     const res = await as1(ITEMS, {
       method: "POST",
-      body: { type: "product", service_type: "pickup", sku: sku(), price: 1, name_en: "X", name_ar: "س", modifiers: [size.id], varies_on: size.id, variants: [{ sku: sku("V"), price: 1, variant_title_en: "a", variant_title_ar: "ب", modifier_values: [other.values[0].id] }] },
+      body: {
+        type: "product",
+        service_type: "pickup",
+        sku: sku(),
+        price: 1,
+        name_en: "X",
+        name_ar: "س",
+        modifiers: [size.id],
+        varies_on: size.id,
+        variants: [
+          {
+            sku: sku("V"),
+            price: 1,
+            variant_title_en: "a",
+            variant_title_ar: "ب",
+            modifier_values: [other.values[0].id],
+          },
+        ],
+      },
     });
     expect(res.status).toBe(400);
     expect((await problem(res)).errors).toHaveProperty(["variants.0.modifier_values"]);
     const theirs = await createFullItem(APP_2);
-    const foreign = await as1(ITEMS, { method: "POST", body: { type: "product", service_type: "pickup", sku: sku(), price: 1, name_en: "X", name_ar: "س", modifiers: [theirs.size.id] } });
+    const foreign = await as1(ITEMS, {
+      method: "POST",
+      body: {
+        type: "product",
+        service_type: "pickup",
+        sku: sku(),
+        price: 1,
+        name_en: "X",
+        name_ar: "س",
+        modifiers: [theirs.size.id],
+      },
+    });
     expect(foreign.status).toBe(400);
   });
 
@@ -100,27 +204,81 @@ describe("Create, read, update and delete items", () => {
     const size = await sizeCategory();
     const [s, l, xl] = size.values;
     const base = sku();
-    const item = await json(await as1(ITEMS, {
-      method: "POST",
-      body: { type: "product", service_type: "pickup", sku: base, price: 10, name_en: "Tea", name_ar: "شاي", modifiers: [size.id], varies_on: size.id, variants: [
-        { sku: `${base}-S`, price: 8, variant_title_en: "Small", variant_title_ar: "صغير", modifier_values: [s.id] },
-        { sku: `${base}-L`, price: 12, variant_title_en: "Large", variant_title_ar: "كبير", modifier_values: [l.id] },
-      ] },
-    }));
+    const item = await json(
+      await as1(ITEMS, {
+        method: "POST",
+        body: {
+          type: "product",
+          service_type: "pickup",
+          sku: base,
+          price: 10,
+          name_en: "Tea",
+          name_ar: "شاي",
+          modifiers: [size.id],
+          varies_on: size.id,
+          variants: [
+            {
+              sku: `${base}-S`,
+              price: 8,
+              variant_title_en: "Small",
+              variant_title_ar: "صغير",
+              modifier_values: [s.id],
+            },
+            {
+              sku: `${base}-L`,
+              price: 12,
+              variant_title_en: "Large",
+              variant_title_ar: "كبير",
+              modifier_values: [l.id],
+            },
+          ],
+        },
+      }),
+    );
     const [small, large] = item.variants;
     const res = await as1(`${ITEMS}${item.id}/`, {
       method: "PATCH",
-      body: { price: 11, variants: [
-        { id: small.id, sku: `${base}-S`, price: 9, variant_title_en: "Small", variant_title_ar: "صغير", modifier_values: [s.id] },
-        { sku: `${base}-XL`, price: 15, variant_title_en: "Extra large", variant_title_ar: "كبير جدا", modifier_values: [xl.id] },
-      ] },
+      body: {
+        price: 11,
+        variants: [
+          {
+            id: small.id,
+            sku: `${base}-S`,
+            price: 9,
+            variant_title_en: "Small",
+            variant_title_ar: "صغير",
+            modifier_values: [s.id],
+          },
+          {
+            sku: `${base}-XL`,
+            price: 15,
+            variant_title_en: "Extra large",
+            variant_title_ar: "كبير جدا",
+            modifier_values: [xl.id],
+          },
+        ],
+      },
     });
     const updated = await json(res);
     expect(res.status, JSON.stringify(updated)).toBe(200);
     expect(updated.price).toBe(11);
-    expect(updated.variants.map((v: { sku: string; price: number }) => [v.sku, v.price])).toEqual([[`${base}-S`, 9], [`${base}-XL`, 15]]);
-    expect((await env.DB.prepare("SELECT is_deleted FROM items WHERE id = ?").bind(large.id).first<{ is_deleted: number }>())!.is_deleted).toBe(1);
-    const foreign = await as1(`${ITEMS}${item.id}/`, { method: "PATCH", body: { variants: [{ id: 999999, sku: sku(), price: 1, variant_title_en: "a", variant_title_ar: "ب", modifier_values: [s.id] }] } });
+    expect(updated.variants.map((v: { sku: string; price: number }) => [v.sku, v.price])).toEqual([
+      [`${base}-S`, 9],
+      [`${base}-XL`, 15],
+    ]);
+    expect(
+      (await env.DB.prepare("SELECT is_deleted FROM items WHERE id = ?")
+        .bind(large.id)
+        .first<{ is_deleted: number }>())!.is_deleted,
+    ).toBe(1);
+    const foreign = await as1(`${ITEMS}${item.id}/`, {
+      method: "PATCH",
+      body: {
+        variants: [
+          { id: 999999, sku: sku(), price: 1, variant_title_en: "a", variant_title_ar: "ب", modifier_values: [s.id] },
+        ],
+      },
+    });
     expect(foreign.status).toBe(400);
   });
 
@@ -129,18 +287,33 @@ describe("Create, read, update and delete items", () => {
     expect((await as1(`${ITEMS}${full.item.id}/`, { method: "DELETE" })).status).toBe(204);
     expect((await as1(`${ITEMS}${full.item.id}/`)).status).toBe(404);
     expect((await json(await as1(`${ITEMS}?id=${full.item.id}`))).count).toBe(0);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM items WHERE parent_id = ? AND is_deleted = 0").bind(full.item.id).first<{ n: number }>())!.n).toBe(0);
-    expect(await countRows("outbox_events", `type = 'item.deleted' AND json_extract(payload, '$.data.id') = ${full.item.id}`)).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM items WHERE parent_id = ? AND is_deleted = 0")
+        .bind(full.item.id)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
+    expect(
+      await countRows(
+        "outbox_events",
+        `type = 'item.deleted' AND json_extract(payload, '$.data.id') = ${full.item.id}`,
+      ),
+    ).toBe(1);
   });
 
   it("another store's item is 404 to every operation", async () => {
     const theirs = await createFullItem(APP_2);
     for (const [method, path, body] of [
-      ["GET", "", undefined], ["PATCH", "", { price: 1 }], ["DELETE", "", undefined], ["POST", "reserve/", { qty: 1 }], ["POST", "purchase/", { qty: 1 }],
+      ["GET", "", undefined],
+      ["PATCH", "", { price: 1 }],
+      ["DELETE", "", undefined],
+      ["POST", "reserve/", { qty: 1 }],
+      ["POST", "purchase/", { qty: 1 }],
     ] as const) {
       expect((await as1(`${ITEMS}${theirs.item.id}/${path}`, { method, body })).status, `${method} ${path}`).toBe(404);
     }
-    expect((await env.DB.prepare("SELECT stock_qty, is_deleted FROM items WHERE id = ?").bind(theirs.item.id).first())).toEqual({ stock_qty: 7, is_deleted: 0 });
+    expect(
+      await env.DB.prepare("SELECT stock_qty, is_deleted FROM items WHERE id = ?").bind(theirs.item.id).first(),
+    ).toEqual({ stock_qty: 7, is_deleted: 0 });
   });
 
   it("List Items refuses an unknown type or service type, naming the allowed ones", async () => {
@@ -172,7 +345,20 @@ describe("Create, read, update and delete items", () => {
 
 describe("Stock: reservations and purchases", () => {
   const withStock = async (qty: number) =>
-    json(await as1(ITEMS, { method: "POST", body: { type: "product", service_type: "pickup", sku: sku("ST"), price: 5, name_en: "Cake", name_ar: "كعكة", stock_qty: qty } }));
+    json(
+      await as1(ITEMS, {
+        method: "POST",
+        body: {
+          type: "product",
+          service_type: "pickup",
+          sku: sku("ST"),
+          price: 5,
+          name_en: "Cake",
+          name_ar: "كعكة",
+          stock_qty: qty,
+        },
+      }),
+    );
   const stockOf = async (id: number) => (await json(await as1(`${ITEMS}${id}/`))).stock;
 
   it("a reservation holds units until it is used; one that asks too much gets 409 with what is available", async () => {
@@ -189,7 +375,10 @@ describe("Stock: reservations and purchases", () => {
     const bought = await as1(`${ITEMS}${item.id}/purchase/`, { method: "POST", body: { reservation_id: r.id } });
     expect(bought.status).toBe(200);
     expect((await json(bought)).stock).toEqual({ in_stock: true, qty: 1 });
-    expect((await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(item.id).first<{ stock_qty: number }>())!.stock_qty).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(item.id).first<{ stock_qty: number }>())!
+        .stock_qty,
+    ).toBe(1);
     const again = await as1(`${ITEMS}${item.id}/purchase/`, { method: "POST", body: { reservation_id: r.id } });
     expect(again.status).toBe(409);
     expect((await problem(again)).code).toBe("reservation_used");
@@ -198,12 +387,17 @@ describe("Stock: reservations and purchases", () => {
   it("an expired reservation holds nothing and cannot be used", async () => {
     const item = await withStock(2);
     const r = await json(await as1(`${ITEMS}${item.id}/reserve/`, { method: "POST", body: { qty: 2 } }));
-    await env.DB.prepare("UPDATE item_reservations SET expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(r.id).run();
+    await env.DB.prepare("UPDATE item_reservations SET expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+      .bind(r.id)
+      .run();
     expect(await stockOf(item.id)).toEqual({ in_stock: true, qty: 2 });
     const res = await as1(`${ITEMS}${item.id}/purchase/`, { method: "POST", body: { reservation_id: r.id } });
     expect(res.status).toBe(409);
     expect((await problem(res)).code).toBe("reservation_expired");
-    expect((await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(item.id).first<{ stock_qty: number }>())!.stock_qty).toBe(2);
+    expect(
+      (await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(item.id).first<{ stock_qty: number }>())!
+        .stock_qty,
+    ).toBe(2);
   });
 
   it("a purchase never takes stock below zero", async () => {
@@ -211,41 +405,95 @@ describe("Stock: reservations and purchases", () => {
     const res = await as1(`${ITEMS}${item.id}/purchase/`, { method: "POST", body: { qty: 2 } });
     expect(res.status).toBe(409);
     expect(await problem(res)).toMatchObject({ code: "insufficient_stock", available: 1 });
-    expect((await json(await as1(`${ITEMS}${item.id}/purchase/`, { method: "POST", body: { qty: 1 } }))).stock).toEqual({ in_stock: false, qty: 0 });
+    expect((await json(await as1(`${ITEMS}${item.id}/purchase/`, { method: "POST", body: { qty: 1 } }))).stock).toEqual(
+      { in_stock: false, qty: 0 },
+    );
   });
 
   it("requests racing for the last unit: exactly one reservation and one purchase succeed", async () => {
     const a = await withStock(1);
-    const reserves = await Promise.all(Array.from({ length: 6 }, () => as1(`${ITEMS}${a.id}/reserve/`, { method: "POST", body: { qty: 1 } })));
+    const reserves = await Promise.all(
+      Array.from({ length: 6 }, () => as1(`${ITEMS}${a.id}/reserve/`, { method: "POST", body: { qty: 1 } })),
+    );
     expect(reserves.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
-    expect(await countRows("outbox_events", `type = 'item.updated' AND json_extract(payload, '$.data.id') = ${a.id}`)).toBe(1);
+    expect(
+      await countRows("outbox_events", `type = 'item.updated' AND json_extract(payload, '$.data.id') = ${a.id}`),
+    ).toBe(1);
     const b = await withStock(1);
-    const purchases = await Promise.all(Array.from({ length: 6 }, () => as1(`${ITEMS}${b.id}/purchase/`, { method: "POST", body: { qty: 1 } })));
+    const purchases = await Promise.all(
+      Array.from({ length: 6 }, () => as1(`${ITEMS}${b.id}/purchase/`, { method: "POST", body: { qty: 1 } })),
+    );
     expect(purchases.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
-    expect((await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(b.id).first<{ stock_qty: number }>())!.stock_qty).toBe(0);
-    expect(await countRows("outbox_events", `type = 'item.updated' AND json_extract(payload, '$.data.id') = ${b.id}`)).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(b.id).first<{ stock_qty: number }>())!
+        .stock_qty,
+    ).toBe(0);
+    expect(
+      await countRows("outbox_events", `type = 'item.updated' AND json_extract(payload, '$.data.id') = ${b.id}`),
+    ).toBe(1);
   });
 });
 
 describe("Bulk updates", () => {
   const make = async (price: number) =>
-    json(await as1(ITEMS, { method: "POST", body: { type: "product", service_type: "pickup", sku: sku("BK"), price, name_en: "Bun", name_ar: "كعك", served_from_date: "2026-01-01", served_to_date: "2026-12-31" } }));
+    json(
+      await as1(ITEMS, {
+        method: "POST",
+        body: {
+          type: "product",
+          service_type: "pickup",
+          sku: sku("BK"),
+          price,
+          name_en: "Bun",
+          name_ar: "كعك",
+          served_from_date: "2026-01-01",
+          served_to_date: "2026-12-31",
+        },
+      }),
+    );
 
   it("sets prices of several items at once and emits item.updated for each", async () => {
     const [a, b] = [await make(1), await make(2)];
-    const res = await as1(`${ITEMS}bulk-update-prices/`, { method: "POST", body: { items: [{ id: a.id, price: 3.5 }, { id: b.id, price: 0 }] } });
+    const res = await as1(`${ITEMS}bulk-update-prices/`, {
+      method: "POST",
+      body: {
+        items: [
+          { id: a.id, price: 3.5 },
+          { id: b.id, price: 0 },
+        ],
+      },
+    });
     expect(res.status).toBe(200);
     const body = await json(res);
     expect(body.count).toBe(2);
-    expect(body.results.map((i: { id: number; price: number }) => [i.id, i.price])).toEqual([[a.id, 3.5], [b.id, 0]]);
-    expect((await env.DB.prepare("SELECT price_minor FROM items WHERE id = ?").bind(a.id).first<{ price_minor: number }>())!.price_minor).toBe(350);
-    expect(await countRows("outbox_events", `type = 'item.updated' AND json_extract(payload, '$.data.id') IN (${a.id}, ${b.id})`)).toBe(2);
+    expect(body.results.map((i: { id: number; price: number }) => [i.id, i.price])).toEqual([
+      [a.id, 3.5],
+      [b.id, 0],
+    ]);
+    expect(
+      (await env.DB.prepare("SELECT price_minor FROM items WHERE id = ?").bind(a.id).first<{ price_minor: number }>())!
+        .price_minor,
+    ).toBe(350);
+    expect(
+      await countRows(
+        "outbox_events",
+        `type = 'item.updated' AND json_extract(payload, '$.data.id') IN (${a.id}, ${b.id})`,
+      ),
+    ).toBe(2);
   });
 
   it("writes nothing when one id is unknown or another store's, naming it", async () => {
     const a = await make(1);
     const theirs = await createFullItem(APP_2);
-    const res = await as1(`${ITEMS}bulk-update-prices/`, { method: "POST", body: { items: [{ id: a.id, price: 9 }, { id: theirs.item.id, price: 9 }] } });
+    const res = await as1(`${ITEMS}bulk-update-prices/`, {
+      method: "POST",
+      body: {
+        items: [
+          { id: a.id, price: 9 },
+          { id: theirs.item.id, price: 9 },
+        ],
+      },
+    });
     expect(res.status).toBe(404);
     expect(Object.keys((await problem(res)).errors!)).toEqual([String(theirs.item.id)]);
     expect((await json(await as1(`${ITEMS}${a.id}/`))).price).toBe(1);
@@ -253,10 +501,29 @@ describe("Bulk updates", () => {
 
   it("updates fields of several items, checked against what is stored", async () => {
     const [a, b] = [await make(1), await make(2)];
-    const ok = await as1(`${ITEMS}bulk-update/`, { method: "POST", body: { items: [{ id: a.id, name_en: "Bagel", stock_qty: 4 }, { id: b.id, off_days: ["friday", "saturday"] }] } });
+    const ok = await as1(`${ITEMS}bulk-update/`, {
+      method: "POST",
+      body: {
+        items: [
+          { id: a.id, name_en: "Bagel", stock_qty: 4 },
+          { id: b.id, off_days: ["friday", "saturday"] },
+        ],
+      },
+    });
     expect(ok.status).toBe(200);
-    expect((await json(ok)).results.map((i: Record<string, unknown>) => [i.name_en, i.off_days])).toEqual([["Bagel", []], ["Bun", ["friday", "saturday"]]]);
-    const bad = await as1(`${ITEMS}bulk-update/`, { method: "POST", body: { items: [{ id: a.id, name_en: "Roll" }, { id: b.id, served_from_date: "2027-06-01" }] } });
+    expect((await json(ok)).results.map((i: Record<string, unknown>) => [i.name_en, i.off_days])).toEqual([
+      ["Bagel", []],
+      ["Bun", ["friday", "saturday"]],
+    ]);
+    const bad = await as1(`${ITEMS}bulk-update/`, {
+      method: "POST",
+      body: {
+        items: [
+          { id: a.id, name_en: "Roll" },
+          { id: b.id, served_from_date: "2027-06-01" },
+        ],
+      },
+    });
     expect(bad.status).toBe(400);
     expect((await problem(bad)).errors).toHaveProperty(["items.1.served_from_date"]);
     expect((await json(await as1(`${ITEMS}${a.id}/`))).name_en).toBe("Bagel");
@@ -264,7 +531,16 @@ describe("Bulk updates", () => {
 
   it.each([
     ["101 entries", { items: Array.from({ length: 101 }, (_, i) => ({ id: i + 1, price: 1 })) }, "items"],
-    ["a repeated id", { items: [{ id: 1, price: 1 }, { id: 1, price: 2 }] }, "items"],
+    [
+      "a repeated id",
+      {
+        items: [
+          { id: 1, price: 1 },
+          { id: 1, price: 2 },
+        ],
+      },
+      "items",
+    ],
     ["a negative price", { items: [{ id: 1, price: -2 }] }, "items.0.price"],
   ])("400 for %s", async (_n, body, field) => {
     const res = await as1(`${ITEMS}bulk-update-prices/`, { method: "POST", body });
@@ -275,28 +551,71 @@ describe("Bulk updates", () => {
 
 describe("Discounts and images", () => {
   const make = async (price: number) =>
-    json(await as1(ITEMS, { method: "POST", body: { type: "product", service_type: "pickup", sku: sku("DI"), price, name_en: "Pie", name_ar: "فطيرة" } }));
+    json(
+      await as1(ITEMS, {
+        method: "POST",
+        body: { type: "product", service_type: "pickup", sku: sku("DI"), price, name_en: "Pie", name_ar: "فطيرة" },
+      }),
+    );
 
   it("a discount is stored once per item and the Item's discount object is computed from it", async () => {
     const item = await make(80);
-    const res = await as1(`${ITEMS}${item.id}/discount/`, { method: "POST", body: { kind: "percentage", value: 25, trial_kind: "fixed", trial_value: 70, is_usage_price: true } });
+    const res = await as1(`${ITEMS}${item.id}/discount/`, {
+      method: "POST",
+      body: { kind: "percentage", value: 25, trial_kind: "fixed", trial_value: 70, is_usage_price: true },
+    });
     expect(res.status).toBe(201);
-    expect(await json(res)).toEqual({ id: expect.any(Number), item: item.id, kind: "percentage", value: 25, trial_kind: "fixed", trial_value: 70, is_usage_price: true, starts_at: null, ends_at: null });
-    expect((await json(await as1(`${ITEMS}${item.id}/`))).discount).toEqual({ is_applied: true, is_trial_applied: true, is_usage_price: true, price_after_discount_no_trial: 60, price_after_discount: 10 });
-    expect((await as1(`${ITEMS}${item.id}/discount/`, { method: "POST", body: { kind: "fixed", value: 1 } })).status).toBe(409);
-    const updated = await json(await as1(`${ITEMS}${item.id}/discount/`, { method: "PATCH", body: { trial_kind: null, trial_value: null, ends_at: "2020-01-01T00:00:00Z" } }));
+    expect(await json(res)).toEqual({
+      id: expect.any(Number),
+      item: item.id,
+      kind: "percentage",
+      value: 25,
+      trial_kind: "fixed",
+      trial_value: 70,
+      is_usage_price: true,
+      starts_at: null,
+      ends_at: null,
+    });
+    expect((await json(await as1(`${ITEMS}${item.id}/`))).discount).toEqual({
+      is_applied: true,
+      is_trial_applied: true,
+      is_usage_price: true,
+      price_after_discount_no_trial: 60,
+      price_after_discount: 10,
+    });
+    expect(
+      (await as1(`${ITEMS}${item.id}/discount/`, { method: "POST", body: { kind: "fixed", value: 1 } })).status,
+    ).toBe(409);
+    const updated = await json(
+      await as1(`${ITEMS}${item.id}/discount/`, {
+        method: "PATCH",
+        body: { trial_kind: null, trial_value: null, ends_at: "2020-01-01T00:00:00Z" },
+      }),
+    );
     expect(updated).toMatchObject({ trial_kind: null, ends_at: "2020-01-01T00:00:00.000Z" });
-    expect((await json(await as1(`${ITEMS}${item.id}/`))).discount).toEqual({ is_applied: false, is_trial_applied: false, is_usage_price: false, price_after_discount_no_trial: 80, price_after_discount: 80 });
+    expect((await json(await as1(`${ITEMS}${item.id}/`))).discount).toEqual({
+      is_applied: false,
+      is_trial_applied: false,
+      is_usage_price: false,
+      price_after_discount_no_trial: 80,
+      price_after_discount: 80,
+    });
     expect((await as1(`${ITEMS}${item.id}/discount/`, { method: "DELETE" })).status).toBe(204);
     expect((await as1(`${ITEMS}${item.id}/discount/`)).status).toBe(404);
-    expect((await as1(`${ITEMS}${item.id}/discount/`, { method: "POST", body: { kind: "fixed", value: 5 } })).status).toBe(201);
+    expect(
+      (await as1(`${ITEMS}${item.id}/discount/`, { method: "POST", body: { kind: "fixed", value: 5 } })).status,
+    ).toBe(201);
   });
 
   it.each([
     ["a percentage over 100", { kind: "percentage", value: 101 }, "value"],
     ["3 decimals", { kind: "fixed", value: 1.005 }, "value"],
     ["a trial value without its kind", { kind: "fixed", value: 1, trial_value: 2 }, "trial_value"],
-    ["an end before the start", { kind: "fixed", value: 1, starts_at: "2026-02-01T00:00:00Z", ends_at: "2026-01-01T00:00:00Z" }, "ends_at"],
+    [
+      "an end before the start",
+      { kind: "fixed", value: 1, starts_at: "2026-02-01T00:00:00Z", ends_at: "2026-01-01T00:00:00Z" },
+      "ends_at",
+    ],
   ])("400 for a discount with %s", async (_n, body, field) => {
     const item = await make(10);
     const res = await as1(`${ITEMS}${item.id}/discount/`, { method: "POST", body });
@@ -306,17 +625,40 @@ describe("Discounts and images", () => {
 
   it("adds, changes and deletes an item's images, which the Item object shows in order", async () => {
     const item = await make(5);
-    const a = await json(await as1(`${ITEMS}${item.id}/images/`, { method: "POST", body: { url: "https://cdn.example.com/a.jpg", alt_en: "A", alt_ar: "أ" } }));
-    const b = await json(await as1(`${ITEMS}${item.id}/images/`, { method: "POST", body: { url: "https://cdn.example.com/b.jpg" } }));
-    expect(a).toEqual({ id: expect.any(Number), url: "https://cdn.example.com/a.jpg", alt_en: "A", alt_ar: "أ", ordering: 1 });
+    const a = await json(
+      await as1(`${ITEMS}${item.id}/images/`, {
+        method: "POST",
+        body: { url: "https://cdn.example.com/a.jpg", alt_en: "A", alt_ar: "أ" },
+      }),
+    );
+    const b = await json(
+      await as1(`${ITEMS}${item.id}/images/`, { method: "POST", body: { url: "https://cdn.example.com/b.jpg" } }),
+    );
+    expect(a).toEqual({
+      id: expect.any(Number),
+      url: "https://cdn.example.com/a.jpg",
+      alt_en: "A",
+      alt_ar: "أ",
+      ordering: 1,
+    });
     expect(b.ordering).toBe(2);
-    expect(await json(await as1(`${ITEMS}${item.id}/images/${a.id}/`, { method: "PATCH", body: { ordering: 3 } }))).toMatchObject({ id: a.id, ordering: 3 });
-    expect((await json(await as1(`${ITEMS}${item.id}/`))).images.map((i: { id: number }) => i.id)).toEqual([b.id, a.id]);
+    expect(
+      await json(await as1(`${ITEMS}${item.id}/images/${a.id}/`, { method: "PATCH", body: { ordering: 3 } })),
+    ).toMatchObject({ id: a.id, ordering: 3 });
+    expect((await json(await as1(`${ITEMS}${item.id}/`))).images.map((i: { id: number }) => i.id)).toEqual([
+      b.id,
+      a.id,
+    ]);
     expect((await as1(`${ITEMS}${item.id}/images/${b.id}/`, { method: "DELETE" })).status).toBe(204);
     expect((await json(await as1(`${ITEMS}${item.id}/`))).images.map((i: { id: number }) => i.id)).toEqual([a.id]);
-    expect((await as1(`${ITEMS}${item.id}/images/`, { method: "POST", body: { url: "http://cdn.example.com/c.jpg" } })).status).toBe(400);
+    expect(
+      (await as1(`${ITEMS}${item.id}/images/`, { method: "POST", body: { url: "http://cdn.example.com/c.jpg" } }))
+        .status,
+    ).toBe(400);
     const other = await make(5);
-    expect((await as1(`${ITEMS}${other.id}/images/${a.id}/`, { method: "PATCH", body: { ordering: 1 } })).status).toBe(404);
+    expect((await as1(`${ITEMS}${other.id}/images/${a.id}/`, { method: "PATCH", body: { ordering: 1 } })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -327,7 +669,9 @@ describe("Item tags and Item Config", () => {
     const tag = await json(res);
     expect(tag).toEqual({ id: expect.any(Number), name_en: "Vegan", name_ar: "نباتي", ordering: 0 });
     expect((await json(await as1(`${ITEMS}tags/?search=Vegan&id=${tag.id}`))).results).toEqual([tag]);
-    expect(await json(await as1(`${ITEMS}tags/${tag.id}/`, { method: "PATCH", body: { name_en: "Plant-based" } }))).toMatchObject({ name_en: "Plant-based" });
+    expect(
+      await json(await as1(`${ITEMS}tags/${tag.id}/`, { method: "PATCH", body: { name_en: "Plant-based" } })),
+    ).toMatchObject({ name_en: "Plant-based" });
     expect((await as1(`${ITEMS}tags/${tag.id}/`, { method: "DELETE" })).status).toBe(204);
     expect((await as1(`${ITEMS}tags/${tag.id}/`, { method: "DELETE" })).status).toBe(404);
     expect((await json(await as1(`${ITEMS}tags/?id=${tag.id}`))).count).toBe(0);
@@ -335,14 +679,34 @@ describe("Item tags and Item Config", () => {
 
   it("serves the defaults, changes settings, and reservations follow them", async () => {
     const token2 = await tokenFor(APP_2, ["can_read_item", "can_write_item"]);
-    const as2 = (path: string, opts: { method?: string; body?: unknown } = {}) => call(path, { ...opts, token: token2, appId: APP_2 });
+    const as2 = (path: string, opts: { method?: string; body?: unknown } = {}) =>
+      call(path, { ...opts, token: token2, appId: APP_2 });
     expect(await json(await as2(`${ITEMS}config/`))).toEqual({ reservation_minutes: 15, max_reservation_qty: 1000 });
-    const res = await as2(`${ITEMS}config/`, { method: "POST", body: { reservation_minutes: 30, max_reservation_qty: 2 } });
+    const res = await as2(`${ITEMS}config/`, {
+      method: "POST",
+      body: { reservation_minutes: 30, max_reservation_qty: 2 },
+    });
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ reservation_minutes: 30, max_reservation_qty: 2 });
-    expect(await json(await as2(`${ITEMS}config/`, { method: "POST", body: { max_reservation_qty: 3 } }))).toEqual({ reservation_minutes: 30, max_reservation_qty: 3 });
+    expect(await json(await as2(`${ITEMS}config/`, { method: "POST", body: { max_reservation_qty: 3 } }))).toEqual({
+      reservation_minutes: 30,
+      max_reservation_qty: 3,
+    });
     expect(await json(await as1(`${ITEMS}config/`))).toEqual({ reservation_minutes: 15, max_reservation_qty: 1000 });
-    const item = await json(await as2(ITEMS, { method: "POST", body: { type: "product", service_type: "pickup", sku: sku("CF"), price: 1, name_en: "Map", name_ar: "خريطة", stock_qty: 10 } }));
+    const item = await json(
+      await as2(ITEMS, {
+        method: "POST",
+        body: {
+          type: "product",
+          service_type: "pickup",
+          sku: sku("CF"),
+          price: 1,
+          name_en: "Map",
+          name_ar: "خريطة",
+          stock_qty: 10,
+        },
+      }),
+    );
     const r = await json(await as2(`${ITEMS}${item.id}/reserve/`, { method: "POST", body: { qty: 3 } }));
     expect(Date.parse(r.expires_at) - Date.now()).toBeGreaterThan(29 * 60_000);
     const tooMany = await as2(`${ITEMS}${item.id}/reserve/`, { method: "POST", body: { qty: 4 } });

@@ -72,7 +72,8 @@ describe("cache-aside in KV with HTTP revalidation", () => {
     expect((await get(path, { "If-None-Match": zipped.headers.get("etag")! })).status).toBe(304);
     expect((await get(path, { "Accept-Encoding": "gzip;q=0" })).headers.get("content-encoding")).toBeNull();
     // Behind Cloudflare every request says "br, gzip"; what the client sent is in cf.clientAcceptEncoding.
-    const rewritten = (clientAcceptEncoding: string) => call(path, { appId: A, headers: { "Accept-Encoding": "br, gzip" }, cf: { clientAcceptEncoding } });
+    const rewritten = (clientAcceptEncoding: string) =>
+      call(path, { appId: A, headers: { "Accept-Encoding": "br, gzip" }, cf: { clientAcceptEncoding } });
     expect((await rewritten("")).headers.get("content-encoding")).toBeNull();
     expect(await (await rewritten("")).text()).toBe(plainBody);
     expect((await rewritten("gzip, deflate")).headers.get("content-encoding")).toBe("gzip");
@@ -105,7 +106,12 @@ describe("cache-aside in KV with HTTP revalidation", () => {
     const otherPath = `/api/v1/restaurants/${b.kabsa}/`;
     await get(otherPath, {}, B);
 
-    const write = await call(`/order/v1/merchant/meals/restaurants/${a.kabsa}/`, { method: "PATCH", token: tokenA, appId: A, body: { name_en: "Kabsa House Olaya" } });
+    const write = await call(`/order/v1/merchant/meals/restaurants/${a.kabsa}/`, {
+      method: "PATCH",
+      token: tokenA,
+      appId: A,
+      body: { name_en: "Kabsa House Olaya" },
+    });
     expect(write.status).toBe(200);
 
     const after = await get(path, { "If-None-Match": etag });
@@ -121,7 +127,12 @@ describe("cache-aside in KV with HTTP revalidation", () => {
   it("a refused write leaves the cache as it was", async () => {
     const path = `/api/v1/restaurants/${b.green}/`;
     await get(path, {}, B);
-    const refused = await call(`/order/v1/merchant/meals/restaurants/${b.green}/`, { method: "PATCH", token: tokenB, appId: B, body: { primary_color: "green" } });
+    const refused = await call(`/order/v1/merchant/meals/restaurants/${b.green}/`, {
+      method: "PATCH",
+      token: tokenB,
+      appId: B,
+      body: { primary_color: "green" },
+    });
     expect(refused.status).toBe(400);
     expect((await get(path, {}, B)).headers.get("x-cache")).toBe("HIT");
   });
@@ -145,7 +156,8 @@ describe("cache-aside in KV with HTTP revalidation", () => {
   });
 
   it("List Channel Providers computes from cached provider data, refreshed by a write", async () => {
-    const providers = () => call("/api/v1/sales-channels/providers/", { appId: A, method: "POST", body: { city_id: 7 } });
+    const providers = () =>
+      call("/api/v1/sales-channels/providers/", { appId: A, method: "POST", body: { city_id: 7 } });
     await providers();
     let statements = 0;
     const stop = observeStatements(() => statements++);
@@ -162,7 +174,10 @@ describe("cache-aside in KV with HTTP revalidation", () => {
     });
     expect(branch.status).toBe(201);
     const fresh = await json(await providers());
-    expect(fresh.find((p: { id: number }) => p.id === a.kabsa)).toMatchObject({ is_available_for_user: true, pickup_branches: [expect.objectContaining({ name_en: "Dammam" })] });
+    expect(fresh.find((p: { id: number }) => p.id === a.kabsa)).toMatchObject({
+      is_available_for_user: true,
+      pickup_branches: [expect.objectContaining({ name_en: "Dammam" })],
+    });
   });
 });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { addDays, nextMidnight, nextOpenDate, openDates, todayIn, weekdayOf, type Closures } from "../../src/modules/meals/dates";
+import {
+  addDays,
+  type Closures,
+  nextMidnight,
+  nextOpenDate,
+  openDates,
+  todayIn,
+  weekdayOf,
+} from "../../src/modules/meals/dates";
 import { distanceKm, insidePolygon } from "../../src/modules/meals/providers";
 
 describe("calendar arithmetic", () => {
@@ -18,11 +26,19 @@ describe("calendar arithmetic", () => {
   });
 
   it("finds the next local midnight, on days of 24, 23 and 25 hours", () => {
-    expect(new Date(nextMidnight("Asia/Riyadh", new Date("2026-11-22T12:00:00Z"))).toISOString()).toBe("2026-11-22T21:00:00.000Z");
+    expect(new Date(nextMidnight("Asia/Riyadh", new Date("2026-11-22T12:00:00Z"))).toISOString()).toBe(
+      "2026-11-22T21:00:00.000Z",
+    );
     // Berlin: summer time starts on 2026-03-29 (23 h) and ends on 2026-10-25 (25 h).
-    expect(new Date(nextMidnight("Europe/Berlin", new Date("2026-03-29T10:00:00Z"))).toISOString()).toBe("2026-03-29T22:00:00.000Z");
-    expect(new Date(nextMidnight("Europe/Berlin", new Date("2026-10-25T00:30:00Z"))).toISOString()).toBe("2026-10-25T23:00:00.000Z");
-    expect(new Date(nextMidnight("Europe/Berlin", new Date("2026-10-25T11:00:00Z"))).toISOString()).toBe("2026-10-25T23:00:00.000Z");
+    expect(new Date(nextMidnight("Europe/Berlin", new Date("2026-03-29T10:00:00Z"))).toISOString()).toBe(
+      "2026-03-29T22:00:00.000Z",
+    );
+    expect(new Date(nextMidnight("Europe/Berlin", new Date("2026-10-25T00:30:00Z"))).toISOString()).toBe(
+      "2026-10-25T23:00:00.000Z",
+    );
+    expect(new Date(nextMidnight("Europe/Berlin", new Date("2026-10-25T11:00:00Z"))).toISOString()).toBe(
+      "2026-10-25T23:00:00.000Z",
+    );
   });
 
   it("skips off days and closed dates", () => {
@@ -30,8 +46,20 @@ describe("calendar arithmetic", () => {
     // 2026-11-27 is a Friday.
     expect(nextOpenDate("2026-11-27", closures)).toBe("2026-11-29");
     expect(nextOpenDate("2026-11-23", closures)).toBe("2026-11-24");
-    expect(openDates("2026-11-22", 6, closures)).toEqual(["2026-11-22", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-29", "2026-11-30"]);
-    expect(nextOpenDate("2026-11-22", { offDays: ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"], closedDates: [] })).toBeNull();
+    expect(openDates("2026-11-22", 6, closures)).toEqual([
+      "2026-11-22",
+      "2026-11-24",
+      "2026-11-25",
+      "2026-11-26",
+      "2026-11-29",
+      "2026-11-30",
+    ]);
+    expect(
+      nextOpenDate("2026-11-22", {
+        offDays: ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"],
+        closedDates: [],
+      }),
+    ).toBeNull();
   });
 });
 
@@ -41,11 +69,23 @@ describe("delivery geometry", () => {
     expect(distanceKm([24.7136, 46.6753], [21.5433, 39.1728])).toBeGreaterThan(840);
     expect(distanceKm([24.7136, 46.6753], [21.5433, 39.1728])).toBeLessThan(860);
     expect(distanceKm([24.7, 46.7], [24.7, 46.7])).toBe(0);
-    const square: [number, number][] = [[0, 0], [0, 2], [2, 2], [2, 0]];
+    const square: [number, number][] = [
+      [0, 0],
+      [0, 2],
+      [2, 2],
+      [2, 0],
+    ];
     expect(insidePolygon([1, 1], square)).toBe(true);
     expect(insidePolygon([3, 1], square)).toBe(false);
     // A concave L shape: its notch is outside.
-    const l: [number, number][] = [[0, 0], [0, 3], [1, 3], [1, 1], [3, 1], [3, 0]];
+    const l: [number, number][] = [
+      [0, 0],
+      [0, 3],
+      [1, 3],
+      [1, 1],
+      [3, 1],
+      [3, 0],
+    ];
     expect(insidePolygon([0.5, 2], l)).toBe(true);
     expect(insidePolygon([2, 2], l)).toBe(false);
   });

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tokenFor } from "../helpers/factories";
 import { schemaErrors, seedMealsFor } from "../helpers/meals";
-import { call, json, problem, type Call } from "../helpers/request";
+import { type Call, call, json, problem } from "../helpers/request";
 
 const A = 55;
 const B = 56;
@@ -22,7 +22,8 @@ const as = (path: string, opts: Call = {}) => call(path, { token, appId: A, ...o
 const post = (path: string, body: unknown) => as(path, { method: "POST", body });
 const patch = (path: string, body: unknown) => as(path, { method: "PATCH", body });
 const del = (path: string) => as(path, { method: "DELETE" });
-const row = (table: string, id: number) => env.DB.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(id).first<Record<string, unknown>>();
+const row = (table: string, id: number) =>
+  env.DB.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(id).first<Record<string, unknown>>();
 
 describe("restaurants and branches", () => {
   it("creates a restaurant with its delivery areas, served by the public reads at once", async () => {
@@ -37,33 +38,97 @@ describe("restaurants and branches", () => {
       time_zone: "Asia/Riyadh",
       supports_pickup: false,
       delivery_windows: [{ from_time: "11:00", to_time: "14:00" }],
-      delivery_zones: [{ city_id: 9, polygon: [[10, 10], [10, 11], [11, 11], [11, 10]] }],
+      delivery_zones: [
+        {
+          city_id: 9,
+          polygon: [
+            [10, 10],
+            [10, 11],
+            [11, 11],
+            [11, 10],
+          ],
+        },
+      ],
     });
     expect(res.status).toBe(201);
     const r = await json(res);
     expect(schemaErrors("createRestaurant", r, "201")).toEqual([]);
-    expect(r).toMatchObject({ name_en: "Falafel Corner", off_days: "friday", closed_dates: "2027-01-01", menu: null, app_id: A });
-    expect(await row("restaurants", r.id)).toMatchObject({ app_id: A, name_ar: "ركن الفلافل", primary_color: "#FFAA00", is_deleted: 0 });
-    expect((await env.DB.prepare("SELECT from_time, to_time FROM delivery_windows WHERE restaurant_id = ?").bind(r.id).all()).results).toEqual([{ from_time: "11:00:00", to_time: "14:00:00" }]);
+    expect(r).toMatchObject({
+      name_en: "Falafel Corner",
+      off_days: "friday",
+      closed_dates: "2027-01-01",
+      menu: null,
+      app_id: A,
+    });
+    expect(await row("restaurants", r.id)).toMatchObject({
+      app_id: A,
+      name_ar: "ركن الفلافل",
+      primary_color: "#FFAA00",
+      is_deleted: 0,
+    });
+    expect(
+      (await env.DB.prepare("SELECT from_time, to_time FROM delivery_windows WHERE restaurant_id = ?").bind(r.id).all())
+        .results,
+    ).toEqual([{ from_time: "11:00:00", to_time: "14:00:00" }]);
 
-    const providers = await json(await call("/api/v1/sales-channels/providers/", { appId: A, method: "POST", body: { lat: 10.5, lng: 10.5 } }));
-    expect(providers.find((p: { id: number }) => p.id === r.id)).toMatchObject({ is_available_for_user: true, delivery_windows: [expect.objectContaining({ from_time: "11:00:00" })] });
+    const providers = await json(
+      await call("/api/v1/sales-channels/providers/", { appId: A, method: "POST", body: { lat: 10.5, lng: 10.5 } }),
+    );
+    expect(providers.find((p: { id: number }) => p.id === r.id)).toMatchObject({
+      is_available_for_user: true,
+      delivery_windows: [expect.objectContaining({ from_time: "11:00:00" })],
+    });
 
     // Replacing the windows keeps no old one.
     await patch(`${M}restaurants/${r.id}/`, { delivery_windows: [{ from_time: "18:00:00", to_time: "21:00:00" }] });
-    expect((await env.DB.prepare("SELECT from_time FROM delivery_windows WHERE restaurant_id = ? AND is_deleted = 0").bind(r.id).all()).results).toEqual([{ from_time: "18:00:00" }]);
+    expect(
+      (
+        await env.DB.prepare("SELECT from_time FROM delivery_windows WHERE restaurant_id = ? AND is_deleted = 0")
+          .bind(r.id)
+          .all()
+      ).results,
+    ).toEqual([{ from_time: "18:00:00" }]);
   });
 
   it("refuses bad fields with field errors and stores nothing", async () => {
-    const before = await env.DB.prepare("SELECT count(*) AS n FROM restaurants WHERE app_id = ?").bind(A).first<{ n: number }>();
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM restaurants WHERE app_id = ?")
+      .bind(A)
+      .first<{ n: number }>();
     for (const [body, field] of [
       [{ name_en: "X", name_ar: "س", rest_type: "buffet" }, "rest_type"],
       [{ name_en: "X", name_ar: "س", rest_type: "both", primary_color: "green" }, "primary_color"],
       [{ name_en: "X", name_ar: "س", rest_type: "both", time_zone: "Mars/Olympus" }, "time_zone"],
-      [{ name_en: "X", name_ar: "س", rest_type: "both", off_days: ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] }, "off_days"],
+      [
+        {
+          name_en: "X",
+          name_ar: "س",
+          rest_type: "both",
+          off_days: ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"],
+        },
+        "off_days",
+      ],
       [{ name_en: "X", name_ar: "س", rest_type: "both", closed_dates: ["2026-02-30"] }, "closed_dates.0"],
-      [{ name_en: "X", name_ar: "س", rest_type: "both", delivery_zones: [{ city_id: 1, polygon: [[1, 1], [2, 2]] }] }, "delivery_zones.0.polygon"],
-      [{ name_en: "X", name_ar: "س", rest_type: "both", delivery_windows: [{ from_time: "15:00", to_time: "14:00" }] }, "delivery_windows.0.to_time"],
+      [
+        {
+          name_en: "X",
+          name_ar: "س",
+          rest_type: "both",
+          delivery_zones: [
+            {
+              city_id: 1,
+              polygon: [
+                [1, 1],
+                [2, 2],
+              ],
+            },
+          ],
+        },
+        "delivery_zones.0.polygon",
+      ],
+      [
+        { name_en: "X", name_ar: "س", rest_type: "both", delivery_windows: [{ from_time: "15:00", to_time: "14:00" }] },
+        "delivery_windows.0.to_time",
+      ],
       [{ name_en: "X", name_ar: "س", rest_type: "both", category_id: b.id(1) }, "category_id"],
       [{ name_en: " ", name_ar: "س", rest_type: "both" }, "name_en"],
       [{ name_en: "X", name_ar: "س", rest_type: "both", menu_id: a.greenMenu }, "menu_id"],
@@ -72,7 +137,9 @@ describe("restaurants and branches", () => {
       expect(res.status, field).toBe(400);
       expect(Object.keys((await problem(res)).errors ?? {}), field).toContain(field);
     }
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM restaurants WHERE app_id = ?").bind(A).first<{ n: number }>()).toEqual(before);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM restaurants WHERE app_id = ?").bind(A).first<{ n: number }>(),
+    ).toEqual(before);
     const wrongMenu = await patch(`${M}restaurants/${a.kabsa}/`, { menu_id: a.greenMenu });
     expect(wrongMenu.status).toBe(400);
     expect((await problem(wrongMenu)).errors?.menu_id).toEqual(["Must be a menu of this restaurant."]);
@@ -80,14 +147,25 @@ describe("restaurants and branches", () => {
   });
 
   it("making a branch main moves the restaurant's main location", async () => {
-    const res = await post(`${M}restaurants/${a.green}/branches/`, { name_en: "Malqa", name_ar: "الملقا", city_id: 1, lat: 24.8, lng: 46.6, address1: "Malqa, Riyadh", is_main: true });
+    const res = await post(`${M}restaurants/${a.green}/branches/`, {
+      name_en: "Malqa",
+      name_ar: "الملقا",
+      city_id: 1,
+      lat: 24.8,
+      lng: 46.6,
+      address1: "Malqa, Riyadh",
+      is_main: true,
+    });
     expect(res.status).toBe(201);
     const branch = await json(res);
     expect(schemaErrors("createRestaurantBranch", branch, "201")).toEqual([]);
     expect(await row("restaurant_branches", a.id(1))).toMatchObject({ is_main: 0 });
     const details = await json(await call(`/api/v1/restaurants/${a.green}/`, { appId: A }));
     expect(details.main_branch_location).toEqual({ address1: "Malqa, Riyadh", lat: "24.8", lng: "46.6" });
-    expect((await post(`${M}restaurants/${b.green}/branches/`, { name_en: "X", name_ar: "س", city_id: 1, lat: 1, lng: 1 })).status).toBe(404);
+    expect(
+      (await post(`${M}restaurants/${b.green}/branches/`, { name_en: "X", name_ar: "س", city_id: 1, lat: 1, lng: 1 }))
+        .status,
+    ).toBe(404);
     expect((await del(`${M}branches/${branch.id}/`)).status).toBe(204);
     expect(await row("restaurant_branches", branch.id)).toMatchObject({ is_deleted: 1 });
   });
@@ -101,7 +179,13 @@ describe("restaurants and branches", () => {
     const res = await del(`${M}restaurants/${a.kabsa}/`);
     expect(res.status).toBe(204);
     expect(await row("restaurants", a.kabsa)).toMatchObject({ is_deleted: 1 });
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM outbox_events WHERE app_id = ? AND type = 'restaurant.deleted' AND payload ->> '$.data.id' = ?").bind(A, a.kabsa).first()).toEqual({ n: 1 });
+    expect(
+      await env.DB.prepare(
+        "SELECT count(*) AS n FROM outbox_events WHERE app_id = ? AND type = 'restaurant.deleted' AND payload ->> '$.data.id' = ?",
+      )
+        .bind(A, a.kabsa)
+        .first(),
+    ).toEqual({ n: 1 });
     expect(await row("meal_products", a.lambKabsa)).toMatchObject({ is_deleted: 1 });
     expect(await row("combos", a.combo)).toMatchObject({ is_deleted: 1 });
     expect((await call(`/api/v1/restaurants/${a.kabsa}/`, { appId: A })).status).toBe(404);
@@ -114,7 +198,17 @@ describe("restaurants and branches", () => {
       ["DELETE", `${M}menus/${b.greenMenu}/`, undefined],
       ["PATCH", `${M}products/${b.oatBowl}/`, { price: 0 }],
       ["DELETE", `${M}plans/${b.balanced}/`, undefined],
-      ["POST", `${M}plans/${b.balanced}/versions/`, { min_start_date: "2027-01-01", max_start_date: "2027-02-01", num_of_days: 5, total_num_of_items: 5, original_price: 1 }],
+      [
+        "POST",
+        `${M}plans/${b.balanced}/versions/`,
+        {
+          min_start_date: "2027-01-01",
+          max_start_date: "2027-02-01",
+          num_of_days: 5,
+          total_num_of_items: 5,
+          original_price: 1,
+        },
+      ],
     ] as const) {
       expect((await as(path, { method, body })).status, `${method} ${path}`).toBe(404);
     }
@@ -126,7 +220,9 @@ describe("restaurants and branches", () => {
 
 describe("menus, categories and products", () => {
   it("builds a menu that Restaurant Menu and Menu Details serve", async () => {
-    const r = await json(await post(`${M}restaurants/`, { name_en: "Juice Bar", name_ar: "بار العصير", rest_type: "on_demand" }));
+    const r = await json(
+      await post(`${M}restaurants/`, { name_en: "Juice Bar", name_ar: "بار العصير", rest_type: "on_demand" }),
+    );
     const menu = await json(await post(`${M}menus/`, { restaurant_id: r.id, name_en: "Juices", name_ar: "العصائر" }));
     expect(schemaErrors("createMenu", menu, "201")).toEqual([]);
     const category = await json(await post(`${M}menus/${menu.id}/categories/`, { name_en: "Fresh", name_ar: "طازج" }));
@@ -143,7 +239,11 @@ describe("menus, categories and products", () => {
     expect(created.status).toBe(201);
     const product = await json(created);
     expect(schemaErrors("createMealProduct", product, "201")).toEqual([]);
-    expect(product).toMatchObject({ original_price: 12.5, nutritions: { calories: 110, carbs: 26, protein: null }, nutrition_options: [expect.objectContaining({ size: "large" })] });
+    expect(product).toMatchObject({
+      original_price: 12.5,
+      nutritions: { calories: 110, carbs: 26, protein: null },
+      nutrition_options: [expect.objectContaining({ size: "large" })],
+    });
     expect(await row("meal_products", product.id)).toMatchObject({ price_minor: 1250, restaurant_id: r.id });
 
     expect((await patch(`${M}restaurants/${r.id}/`, { menu_id: menu.id })).status).toBe(200);
@@ -151,10 +251,16 @@ describe("menus, categories and products", () => {
     expect(served.categories[0].products.map((p: { name_en: string }) => p.name_en)).toEqual(["Orange juice"]);
 
     // Facts replaced, not added to.
-    const updated = await json(await patch(`${M}products/${product.id}/`, { nutritions: { calories: 100 }, nutrition_options: [] }));
+    const updated = await json(
+      await patch(`${M}products/${product.id}/`, { nutritions: { calories: 100 }, nutrition_options: [] }),
+    );
     expect(updated.nutritions.calories).toBe(100);
     expect(updated.nutrition_options).toEqual([]);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM nutritions WHERE product_id = ? AND is_deleted = 0").bind(product.id).first())!.n).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM nutritions WHERE product_id = ? AND is_deleted = 0")
+        .bind(product.id)
+        .first())!.n,
+    ).toBe(1);
 
     // A category of another restaurant's menu is refused.
     const wrong = await patch(`${M}products/${product.id}/`, { category_id: a.id(1) });
@@ -171,16 +277,33 @@ describe("menus, categories and products", () => {
 
   it("combos: made of the restaurant's products, offered by Restaurant Menu", async () => {
     const lunch = a.id(2);
-    const res = await post(`${M}menu-categories/${lunch}/combos/`, { name_en: "Lunch for two", name_ar: "غداء لشخصين", price: 60, product_ids: [a.id(11), a.id(11), a.id(12)] });
+    const res = await post(`${M}menu-categories/${lunch}/combos/`, {
+      name_en: "Lunch for two",
+      name_ar: "غداء لشخصين",
+      price: 60,
+      product_ids: [a.id(11), a.id(11), a.id(12)],
+    });
     expect(res.status).toBe(201);
     const combo = await json(res);
     expect(schemaErrors("createCombo", combo, "201")).toEqual([]);
     expect(combo).toMatchObject({ restaurant_id: a.green, category_id: lunch, original_price: 60 });
-    expect(combo.products.map((p: { name_en: string }) => p.name_en)).toEqual(["Chicken kabsa", "Chicken kabsa", "Beef kofta"]);
-    const foreign = await post(`${M}menu-categories/${lunch}/combos/`, { name_en: "X", name_ar: "س", price: 1, product_ids: [b.oatBowl] });
+    expect(combo.products.map((p: { name_en: string }) => p.name_en)).toEqual([
+      "Chicken kabsa",
+      "Chicken kabsa",
+      "Beef kofta",
+    ]);
+    const foreign = await post(`${M}menu-categories/${lunch}/combos/`, {
+      name_en: "X",
+      name_ar: "س",
+      price: 1,
+      product_ids: [b.oatBowl],
+    });
     expect(foreign.status).toBe(400);
     expect((await problem(foreign)).errors?.product_ids?.[0]).toContain(String(b.oatBowl));
-    const combosOnMenu = async () => (await json(await call(`/api/v1/restaurants/menus/${a.green}/`, { appId: A }))).categories[1].combos.map((k: { name_en: string }) => k.name_en);
+    const combosOnMenu = async () =>
+      (await json(await call(`/api/v1/restaurants/menus/${a.green}/`, { appId: A }))).categories[1].combos.map(
+        (k: { name_en: string }) => k.name_en,
+      );
     expect(await combosOnMenu()).toEqual(["Lunch for two"]);
     expect((await patch(`${M}combos/${combo.id}/`, { is_active: false })).status).toBe(200);
     expect(await combosOnMenu()).toEqual([]);
@@ -204,12 +327,16 @@ describe("restaurant categories, variants, allergens and plan tags", () => {
     const listed = await json(await call("/api/v1/restaurants/categories/", { appId: A }));
     expect(listed.results.map((x: { name_en: string }) => x.name_en)).toContain("Seafood");
 
-    const variant = await json(await post(`${M}restaurants/${a.green}/variants/`, { name_en: "Paleo", name_ar: "باليو" }));
+    const variant = await json(
+      await post(`${M}restaurants/${a.green}/variants/`, { name_en: "Paleo", name_ar: "باليو" }),
+    );
     expect(schemaErrors("createRestaurantVariant", variant, "201")).toEqual([]);
     expect(variant).toMatchObject({ restaurant_id: a.green, name_en: "Paleo" });
     expect((await post(`${M}restaurants/${b.green}/variants/`, { name_en: "X", name_ar: "س" })).status).toBe(404);
 
-    const allergen = await json(await post(`${M}allergens-dislikes/`, { kind: "allergy", name_en: "Sesame", name_ar: "سمسم" }));
+    const allergen = await json(
+      await post(`${M}allergens-dislikes/`, { kind: "allergy", name_en: "Sesame", name_ar: "سمسم" }),
+    );
     expect(schemaErrors("createAllergenDislike", allergen, "201")).toEqual([]);
     expect((await patch(`${M}allergens-dislikes/${allergen.id}/`, { kind: "dislike" })).status).toBe(200);
     const dislikes = await json(await call("/api/v1/restaurants/allergens-dislikes/?kind=dislike", { appId: A }));
@@ -217,9 +344,21 @@ describe("restaurant categories, variants, allergens and plan tags", () => {
     expect((await del(`${M}allergens-dislikes/${allergen.id}/`)).status).toBe(204);
     expect(await row("allergens", allergen.id)).toMatchObject({ is_deleted: 1 });
 
-    const tag = await json(await post(`${M}plan-tags/`, { type_en: "Goal", type_ar: "الهدف", tag_en: "Energy", tag_ar: "طاقة", color: "#FFAA00" }));
+    const tag = await json(
+      await post(`${M}plan-tags/`, {
+        type_en: "Goal",
+        type_ar: "الهدف",
+        tag_en: "Energy",
+        tag_ar: "طاقة",
+        color: "#FFAA00",
+      }),
+    );
     expect(schemaErrors("createPlanTag", tag, "201")).toEqual([]);
-    expect((await json(await call("/public-api/v1/plans/tags/", { appId: A }))).results.map((t: { tag_en: string }) => t.tag_en)).toContain("Energy");
+    expect(
+      (await json(await call("/public-api/v1/plans/tags/", { appId: A }))).results.map(
+        (t: { tag_en: string }) => t.tag_en,
+      ),
+    ).toContain("Energy");
     expect((await patch(`${M}plan-tags/${tag.id}/`, { color: "orange" })).status).toBe(400);
     expect((await del(`${M}plan-tags/${tag.id}/`)).status).toBe(204);
   });
@@ -251,17 +390,38 @@ describe("plans with versions, days, categories and options", () => {
     expect(created.status).toBe(201);
     const plan = await json(created);
     expect(schemaErrors("createPlan", plan, "201")).toEqual([]);
-    expect(plan).toMatchObject({ name_en: "Two-day trial", size: { id: plan.id, title: "Small", protein_amount: 90, carb_amount: null, unit: "g" }, versions: [] });
+    expect(plan).toMatchObject({
+      name_en: "Two-day trial",
+      size: { id: plan.id, title: "Small", protein_amount: 90, carb_amount: null, unit: "g" },
+      versions: [],
+    });
     expect(plan.plan_tags.map((t: { id: number }) => t.id)).toEqual([a.tags[0]]);
 
-    const announced = await env.DB.prepare("SELECT payload FROM outbox_events WHERE app_id = ? AND type = 'plan.created' ORDER BY rowid DESC LIMIT 1").bind(A).first<{ payload: string }>();
+    const announced = await env.DB.prepare(
+      "SELECT payload FROM outbox_events WHERE app_id = ? AND type = 'plan.created' ORDER BY rowid DESC LIMIT 1",
+    )
+      .bind(A)
+      .first<{ payload: string }>();
     expect(JSON.parse(announced!.payload)).toMatchObject({ type: "plan.created", app_id: A, data: { id: plan.id } });
 
-    const version = await json(await post(`${M}plans/${plan.id}/versions/`, { min_start_date: "2026-01-01", max_start_date: "2030-01-01", num_of_days: 2, total_num_of_items: 2, original_price: 49.99, off_days: [] }));
+    const version = await json(
+      await post(`${M}plans/${plan.id}/versions/`, {
+        min_start_date: "2026-01-01",
+        max_start_date: "2030-01-01",
+        num_of_days: 2,
+        total_num_of_items: 2,
+        original_price: 49.99,
+        off_days: [],
+      }),
+    );
     expect(schemaErrors("createPlanVersion", version, "201")).toEqual([]);
     expect(version).toMatchObject({ plan: plan.id, original_price: 49.99 });
     // A change below the plan is announced as the plan's.
-    const updated = await env.DB.prepare("SELECT payload FROM outbox_events WHERE app_id = ? ORDER BY rowid DESC LIMIT 1").bind(A).first<{ payload: string }>();
+    const updated = await env.DB.prepare(
+      "SELECT payload FROM outbox_events WHERE app_id = ? ORDER BY rowid DESC LIMIT 1",
+    )
+      .bind(A)
+      .first<{ payload: string }>();
     expect(JSON.parse(updated!.payload)).toMatchObject({ type: "plan.updated", data: { id: plan.id } });
     const day1 = await json(await post(`${M}plans/${plan.id}/days/`, { day: "Day 1", repetition_counter: 1 }));
     expect(schemaErrors("createPlanDay", day1, "201")).toEqual([]);
@@ -272,10 +432,14 @@ describe("plans with versions, days, categories and options", () => {
     expect(beyond.status).toBe(400);
     expect((await problem(beyond)).errors?.repetition_counter?.[0]).toContain("1 to 2");
 
-    const category = await json(await post(`${M}plan-days/${day1.id}/categories/`, { name_en: "Lunch", name_ar: "الغداء" }));
+    const category = await json(
+      await post(`${M}plan-days/${day1.id}/categories/`, { name_en: "Lunch", name_ar: "الغداء" }),
+    );
     expect(schemaErrors("createPlanCategory", category, "201")).toEqual([]);
     expect(category.plan_date).toBe(day1.id);
-    const option = await json(await post(`${M}plan-categories/${category.id}/options/`, { product_id: a.oatBowl, is_recommended: true }));
+    const option = await json(
+      await post(`${M}plan-categories/${category.id}/options/`, { product_id: a.oatBowl, is_recommended: true }),
+    );
     expect(schemaErrors("createPlanOption", option, "201")).toEqual([]);
     expect(option).toMatchObject({ product: a.oatBowl, plan_category: category.id, is_recommended: true });
     const twice = await post(`${M}plan-categories/${category.id}/options/`, { product_id: a.oatBowl });
@@ -288,7 +452,10 @@ describe("plans with versions, days, categories and options", () => {
     expect(details.plan_version_id).toBe(version.id);
     expect(details.dates).toHaveLength(2);
     expect(details.masters).toHaveLength(1);
-    expect(details.masters[0].plan_categories[0].options[0].product).toMatchObject({ id: a.oatBowl, name_en: "Oat bowl" });
+    expect(details.masters[0].plan_categories[0].options[0].product).toMatchObject({
+      id: a.oatBowl,
+      name_en: "Oat bowl",
+    });
 
     const lower = await patch(`${M}plans/${plan.id}/`, { repetition: 1, tag_ids: [] });
     expect(lower.status).toBe(200);
@@ -316,7 +483,15 @@ describe("plans with versions, days, categories and options", () => {
   });
 
   it("refuses a menu of another restaurant and unknown tags", async () => {
-    const base = { restaurant_id: a.green, name_en: "X", name_ar: "س", daily_num_of_items: 1, subscription_type: "daily", repetition: 1, size: { title: "S", protein_amount: 1 } };
+    const base = {
+      restaurant_id: a.green,
+      name_en: "X",
+      name_ar: "س",
+      daily_num_of_items: 1,
+      subscription_type: "daily",
+      repetition: 1,
+      size: { title: "S", protein_amount: 1 },
+    };
     const wrongMenu = await post(`${M}plans/`, { ...base, menu_id: a.kabsaMenu });
     expect(wrongMenu.status).toBe(400);
     expect((await problem(wrongMenu)).errors).toHaveProperty("menu_id");

@@ -27,9 +27,30 @@ describe("Restaurant Details (2.5)", () => {
     expect(schemaErrors("getRestaurant", r)).toEqual([]);
     expect(
       missingKeys(r, [
-        "id", "custom_fields", ...AUDIT, "name_en", "name_ar", "subtitle_en", "subtitle_ar", "description_en", "description_ar", "logo", "rest_type", "start_after",
-        "store_start_after", "is_active", "primary_color", "secondary_color", "banner", "closed_dates", "supports_pickup", "supports_delivery",
-        "delivery_by_platform", "off_days", "menu", "main_branch_location",
+        "id",
+        "custom_fields",
+        ...AUDIT,
+        "name_en",
+        "name_ar",
+        "subtitle_en",
+        "subtitle_ar",
+        "description_en",
+        "description_ar",
+        "logo",
+        "rest_type",
+        "start_after",
+        "store_start_after",
+        "is_active",
+        "primary_color",
+        "secondary_color",
+        "banner",
+        "closed_dates",
+        "supports_pickup",
+        "supports_delivery",
+        "delivery_by_platform",
+        "off_days",
+        "menu",
+        "main_branch_location",
       ]),
     ).toEqual([]);
     expect(r).toMatchObject({
@@ -87,7 +108,12 @@ describe("Restaurant lists and details", () => {
     const branches = await json(await get(`/api/v1/restaurants/${a.green}/branches/`));
     expect(schemaErrors("listRestaurantBranches", branches)).toEqual([]);
     expect(branches.results.map((x: { name_en: string }) => x.name_en)).toEqual(["Olaya", "Tahlia"]);
-    expect(branches.results[0]).toMatchObject({ city_id: 1, is_main: true, delivery_radius_km: 12, location: { lat: "24.6907" } });
+    expect(branches.results[0]).toMatchObject({
+      city_id: 1,
+      is_main: true,
+      delivery_radius_km: 12,
+      location: { lat: "24.6907" },
+    });
     expect((await get(`/api/v1/restaurants/${b.green}/branches/`)).status).toBe(404);
 
     const categories = await json(await get("/api/v1/restaurants/categories/"));
@@ -106,7 +132,14 @@ describe("Restaurant lists and details", () => {
   it("Product Details, Product Variants List and Combo Details", async () => {
     const p = await json(await get(`/api/v1/restaurants/products/${a.oatBowl}/`));
     expect(schemaErrors("getProduct", p)).toEqual([]);
-    expect(p).toMatchObject({ id: a.oatBowl, name_en: "Oat bowl", original_price: 18, discount_percentage: 10, variant: ["Low carb"], allergies: ["Gluten"] });
+    expect(p).toMatchObject({
+      id: a.oatBowl,
+      name_en: "Oat bowl",
+      original_price: 18,
+      discount_percentage: 10,
+      variant: ["Low carb"],
+      allergies: ["Gluten"],
+    });
     expect(p.nutritions).toMatchObject({ product: a.oatBowl, size: null, calories: 180 });
     expect(p.nutrition_options).toEqual([expect.objectContaining({ size: "large", calories: 270 })]);
     const v = await json(await get(`/api/v1/restaurants/products/${a.oatBowl}/variants/`));
@@ -139,19 +172,71 @@ describe("Restaurant Menu (2.4, 4.4)", () => {
     expect(missingKeys(m, ["id", "custom_fields", "categories", ...AUDIT, "name_ar", "name_en", "image"])).toEqual([]);
     // Green Bowl needs a day's notice and is closed on Fridays and on 2026-12-31.
     expect(m.order_date).toBe(firstOpen(addDays(today(), 1), ["2026-12-31"]));
-    expect(m.categories.map((c: { name_en: string }) => c.name_en)).toEqual(["Breakfast", "Lunch", "Dinner", "Snacks", "Salads"]);
+    expect(m.categories.map((c: { name_en: string }) => c.name_en)).toEqual([
+      "Breakfast",
+      "Lunch",
+      "Dinner",
+      "Snacks",
+      "Salads",
+    ]);
     const category = m.categories[1];
-    expect(missingKeys(category, ["id", "custom_fields", "products", "combos", ...AUDIT, "name_ar", "name_en", "image", "is_sub", "is_active", "menu"])).toEqual([]);
+    expect(
+      missingKeys(category, [
+        "id",
+        "custom_fields",
+        "products",
+        "combos",
+        ...AUDIT,
+        "name_ar",
+        "name_en",
+        "image",
+        "is_sub",
+        "is_active",
+        "menu",
+      ]),
+    ).toEqual([]);
     expect(category.menu).toBe(a.greenMenu);
     expect(category.products).toHaveLength(10);
     const product = category.products[0];
     expect(
       missingKeys(product, [
-        "id", "created_at", "modified_at", "deleted_at", "is_deleted", "name_ar", "name_en", "original_price", "discount_percentage", "image", "nutritions",
-        "nutrition_options", "restaurant_id", "is_sub", "description_ar", "description_en", "is_active", "in_stock", "category_id", "allergies", "variant", "allergens_dislikes",
+        "id",
+        "created_at",
+        "modified_at",
+        "deleted_at",
+        "is_deleted",
+        "name_ar",
+        "name_en",
+        "original_price",
+        "discount_percentage",
+        "image",
+        "nutritions",
+        "nutrition_options",
+        "restaurant_id",
+        "is_sub",
+        "description_ar",
+        "description_en",
+        "is_active",
+        "in_stock",
+        "category_id",
+        "allergies",
+        "variant",
+        "allergens_dislikes",
       ]),
     ).toEqual([]);
-    expect(missingKeys(product.nutritions, ["id", "custom_fields", ...AUDIT, "calories", "carbs", "protein", "fat", "product", "size"])).toEqual([]);
+    expect(
+      missingKeys(product.nutritions, [
+        "id",
+        "custom_fields",
+        ...AUDIT,
+        "calories",
+        "carbs",
+        "protein",
+        "fat",
+        "product",
+        "size",
+      ]),
+    ).toEqual([]);
   });
 
   it("leaves out products that are off on the order date's weekday, and offers a combo only when all its products are served", async () => {
@@ -168,7 +253,10 @@ describe("Restaurant Menu (2.4, 4.4)", () => {
     let friday = addDays(today(), 1);
     while (weekdayOf(friday) !== "friday") friday = addDays(friday, 1);
     const onFriday = await json(await menu(a.kabsa, `?order_date=${friday}`));
-    expect(onFriday.categories[0].products.map((p: { name_en: string }) => p.name_en)).toEqual(["Chicken kabsa", "Lamb kabsa"]);
+    expect(onFriday.categories[0].products.map((p: { name_en: string }) => p.name_en)).toEqual([
+      "Chicken kabsa",
+      "Lamb kabsa",
+    ]);
   });
 
   it("refuses a malformed date, one in the past, one before the notice, one too far ahead and a closed day, naming the first good date", async () => {
@@ -209,47 +297,168 @@ describe("Plan Details (2.3, 4.3)", () => {
     expect(schemaErrors("getPlan", p)).toEqual([]);
     expect(
       missingKeys(p, [
-        "id", "name_en", "name_ar", "subtitle_en", "subtitle_ar", "description_en", "description_ar", "plan_tags", "image", "image_ar", "daily_num_of_items",
-        "avg_daily_meal_calories", "start_after", "special_product_selection_limit", "featured_title_en", "featured_title_ar", "is_featured", "is_marketplace_featured",
-        "is_marketplace_active", "supported_service", "gender", "subscription_type", "menu_id", "repetition", "start_date", "skip_option_selection", "size", "versions",
-        "restaurant", "dates", "masters",
+        "id",
+        "name_en",
+        "name_ar",
+        "subtitle_en",
+        "subtitle_ar",
+        "description_en",
+        "description_ar",
+        "plan_tags",
+        "image",
+        "image_ar",
+        "daily_num_of_items",
+        "avg_daily_meal_calories",
+        "start_after",
+        "special_product_selection_limit",
+        "featured_title_en",
+        "featured_title_ar",
+        "is_featured",
+        "is_marketplace_featured",
+        "is_marketplace_active",
+        "supported_service",
+        "gender",
+        "subscription_type",
+        "menu_id",
+        "repetition",
+        "start_date",
+        "skip_option_selection",
+        "size",
+        "versions",
+        "restaurant",
+        "dates",
+        "masters",
       ]),
     ).toEqual([]);
     expect(p.plan_tags.map((t: { tag_en: string }) => t.tag_en)).toEqual(["Weight loss", "Muscle gain"]);
-    expect(missingKeys(p.plan_tags[0], ["id", "ordering", "type_en", "type_ar", "tag_en", "tag_ar", "description_en", "description_ar", "image", "color"])).toEqual([]);
+    expect(
+      missingKeys(p.plan_tags[0], [
+        "id",
+        "ordering",
+        "type_en",
+        "type_ar",
+        "tag_en",
+        "tag_ar",
+        "description_en",
+        "description_ar",
+        "image",
+        "color",
+      ]),
+    ).toEqual([]);
     expect(p.size).toEqual({ id: a.balanced, title: "Regular", protein_amount: 150, carb_amount: 200, unit: "g" });
-    expect(p.restaurant).toEqual({ id: a.green, name_en: "Green Bowl", name_ar: "الوعاء الأخضر", logo: "/media/restaurants/green-bowl.png" });
+    expect(p.restaurant).toEqual({
+      id: a.green,
+      name_en: "Green Bowl",
+      name_ar: "الوعاء الأخضر",
+      logo: "/media/restaurants/green-bowl.png",
+    });
     expect(p.versions.map((v: { id: number }) => v.id)).toEqual([a.balancedMonth, a.balanced20]);
     expect(
       missingKeys(p.versions[0], [
-        "id", "custom_fields", "min_start_date", "max_start_date", "off_days", "ordering", "num_of_days", "total_num_of_items", "delivery_price", "original_price",
-        "discount_percentage", "duration", "pause_credits", "num_of_pause_attempts", "min_of_pause_days",
+        "id",
+        "custom_fields",
+        "min_start_date",
+        "max_start_date",
+        "off_days",
+        "ordering",
+        "num_of_days",
+        "total_num_of_items",
+        "delivery_price",
+        "original_price",
+        "discount_percentage",
+        "duration",
+        "pause_credits",
+        "num_of_pause_attempts",
+        "min_of_pause_days",
       ]),
     ).toEqual([]);
-    expect(p.versions[0]).toMatchObject({ num_of_days: 30, original_price: 2499, discount_percentage: 10, off_days: ["friday"] });
+    expect(p.versions[0]).toMatchObject({
+      num_of_days: 30,
+      original_price: 2499,
+      discount_percentage: 10,
+      off_days: ["friday"],
+    });
     expect(p.plan_version_id).toBe(a.balancedMonth);
     // Plan start_after is 2 days; the version and the restaurant are off on Fridays; 2026-12-31 is closed.
     expect(p.start_date).toBe(firstOpen(addDays(today(), 2), ["2026-12-31"]));
 
     expect(p.masters).toHaveLength(30);
     const master = p.masters[0];
-    expect(missingKeys(master, [...AUDIT, "id", "restaurant_name", "day", "repetition_counter", "master_id", "plan", "restaurant", "plan_categories"])).toEqual([]);
-    expect(master).toMatchObject({ day: "Day 1", repetition_counter: 1, plan: a.balanced, restaurant: a.green, restaurant_name: "Green Bowl" });
+    expect(
+      missingKeys(master, [
+        ...AUDIT,
+        "id",
+        "restaurant_name",
+        "day",
+        "repetition_counter",
+        "master_id",
+        "plan",
+        "restaurant",
+        "plan_categories",
+      ]),
+    ).toEqual([]);
+    expect(master).toMatchObject({
+      day: "Day 1",
+      repetition_counter: 1,
+      plan: a.balanced,
+      restaurant: a.green,
+      restaurant_name: "Green Bowl",
+    });
     expect(master.plan_categories).toHaveLength(5);
     const category = master.plan_categories[3];
-    expect(missingKeys(category, [...AUDIT, "id", "name_en", "name_ar", "is_multi_select", "max_selected_options", "category_master_id", "plan_date", "options"])).toEqual([]);
-    expect(category).toMatchObject({ name_en: "Snacks", is_multi_select: true, max_selected_options: 2, plan_date: master.id });
+    expect(
+      missingKeys(category, [
+        ...AUDIT,
+        "id",
+        "name_en",
+        "name_ar",
+        "is_multi_select",
+        "max_selected_options",
+        "category_master_id",
+        "plan_date",
+        "options",
+      ]),
+    ).toEqual([]);
+    expect(category).toMatchObject({
+      name_en: "Snacks",
+      is_multi_select: true,
+      max_selected_options: 2,
+      plan_date: master.id,
+    });
     expect(category.options).toHaveLength(10);
     const option = category.options[0];
-    expect(missingKeys(option, [...AUDIT, "id", "is_recommended", "is_active", "plan_category", "product"])).toEqual([]);
+    expect(missingKeys(option, [...AUDIT, "id", "is_recommended", "is_active", "plan_category", "product"])).toEqual(
+      [],
+    );
     expect(option).toMatchObject({ is_recommended: true, plan_category: category.id });
     expect(
       missingKeys(option.product, [
-        ...AUDIT, "id", "name_ar", "name_en", "original_price", "discount_percentage", "original_image", "image", "nutritions", "restaurant_id", "is_sub", "description_ar",
-        "description_en", "category_id", "is_active", "is_special", "in_stock", "allergies", "tags", "allergens_dislikes", "variant",
+        ...AUDIT,
+        "id",
+        "name_ar",
+        "name_en",
+        "original_price",
+        "discount_percentage",
+        "original_image",
+        "image",
+        "nutritions",
+        "restaurant_id",
+        "is_sub",
+        "description_ar",
+        "description_en",
+        "category_id",
+        "is_active",
+        "is_special",
+        "in_stock",
+        "allergies",
+        "tags",
+        "allergens_dislikes",
+        "variant",
       ]),
     ).toEqual([]);
-    expect(missingKeys(option.product.nutritions, [...AUDIT, "id", "calories", "carbs", "fat", "protein", "product"])).toEqual([]);
+    expect(
+      missingKeys(option.product.nutritions, [...AUDIT, "id", "calories", "carbs", "fat", "protein", "product"]),
+    ).toEqual([]);
   });
 
   it("dates: num_of_days delivery days from start_date, skipping the off days and the closed dates", async () => {
@@ -331,8 +540,12 @@ describe("Plan tags and List Plans", () => {
     expect(schemaErrors("listPlans", all)).toEqual([]);
     expect(all.results.map((p: { id: number }) => p.id)).toEqual([a.balanced, a.keto]);
     expect(all.results[0]).not.toHaveProperty("masters");
-    expect((await json(await list({ tag_ids: [a.tags[2]] }))).results.map((p: { id: number }) => p.id)).toEqual([a.keto]);
-    expect((await json(await list({ min_calories: 1600 }))).results.map((p: { id: number }) => p.id)).toEqual([a.balanced]);
+    expect((await json(await list({ tag_ids: [a.tags[2]] }))).results.map((p: { id: number }) => p.id)).toEqual([
+      a.keto,
+    ]);
+    expect((await json(await list({ min_calories: 1600 }))).results.map((p: { id: number }) => p.id)).toEqual([
+      a.balanced,
+    ]);
     expect((await json(await list({ search: "كيتو" }))).results.map((p: { id: number }) => p.id)).toEqual([a.keto]);
     const paged = await json(await list({}, "?page_size=1&order_by=-avg_daily_meal_calories"));
     expect(paged.results.map((p: { id: number }) => p.id)).toEqual([a.balanced]);
@@ -350,7 +563,8 @@ describe("Plan tags and List Plans", () => {
 
 describe("List Channel Providers (2.6, 4.6)", () => {
   const providers = (body: unknown) => call("/api/v1/sales-channels/providers/", { appId: A, method: "POST", body });
-  const byName = (list: { name_en: string }[], name: string) => list.find((p) => p.name_en === name) as Record<string, any>;
+  const byName = (list: { name_en: string }[], name: string) =>
+    list.find((p) => p.name_en === name) as Record<string, any>;
 
   it("serves every field, and availability from zones, radius and pickup city", async () => {
     // Central Riyadh: inside Kabsa House's zone and within 12 km of Green Bowl's Olaya branch.
@@ -361,26 +575,61 @@ describe("List Channel Providers (2.6, 4.6)", () => {
     expect(list.map((p: { id: number }) => p.id)).toEqual([a.green, a.kabsa]);
     expect(
       missingKeys(list[0], [
-        "id", "name_en", "name_ar", "subtitle_en", "subtitle_ar", "logo", "banner", "start_after", "store_start_after", "primary_color", "secondary_color", "closed_dates",
-        "supports_pickup", "supports_delivery", "off_days", "is_available_for_user", "delivery_windows", "pickup_branches",
+        "id",
+        "name_en",
+        "name_ar",
+        "subtitle_en",
+        "subtitle_ar",
+        "logo",
+        "banner",
+        "start_after",
+        "store_start_after",
+        "primary_color",
+        "secondary_color",
+        "closed_dates",
+        "supports_pickup",
+        "supports_delivery",
+        "off_days",
+        "is_available_for_user",
+        "delivery_windows",
+        "pickup_branches",
       ]),
     ).toEqual([]);
     expect(list[0]).toMatchObject({ is_available_for_user: true, closed_dates: ["2026-12-31"], off_days: ["friday"] });
-    expect(list[0].delivery_windows).toEqual([expect.objectContaining({ from_time: "06:00:00", to_time: "09:00:00" }), expect.objectContaining({ from_time: "12:00:00" })]);
-    expect(list[0].pickup_branches).toEqual([{ id: a.id(1), name_en: "Olaya", name_ar: "العليا", location: { address1: "Olaya St, Riyadh", lat: "24.6907", lng: "46.6853" } }]);
+    expect(list[0].delivery_windows).toEqual([
+      expect.objectContaining({ from_time: "06:00:00", to_time: "09:00:00" }),
+      expect.objectContaining({ from_time: "12:00:00" }),
+    ]);
+    expect(list[0].pickup_branches).toEqual([
+      {
+        id: a.id(1),
+        name_en: "Olaya",
+        name_ar: "العليا",
+        location: { address1: "Olaya St, Riyadh", lat: "24.6907", lng: "46.6853" },
+      },
+    ]);
     expect(list[1].is_available_for_user).toBe(true);
     expect(list[0]).not.toHaveProperty("debug");
 
     // North of Riyadh, 30 km out: outside the zone and the radius; with a city, pickup still serves.
-    const far = await json(await providers({ lat: 24.98, lng: 46.70, debug: true }));
-    expect(byName(far, "Green Bowl")).toMatchObject({ is_available_for_user: false, debug: { reason: "outside_delivery_area", nearest_branch_id: a.id(1) } });
-    expect(byName(far, "Kabsa House")).toMatchObject({ is_available_for_user: false, debug: { reason: "outside_delivery_area", zone_id: null } });
-    const inRiyadh = await json(await providers({ lat: 24.98, lng: 46.70, city_id: 1, debug: true }));
+    const far = await json(await providers({ lat: 24.98, lng: 46.7, debug: true }));
+    expect(byName(far, "Green Bowl")).toMatchObject({
+      is_available_for_user: false,
+      debug: { reason: "outside_delivery_area", nearest_branch_id: a.id(1) },
+    });
+    expect(byName(far, "Kabsa House")).toMatchObject({
+      is_available_for_user: false,
+      debug: { reason: "outside_delivery_area", zone_id: null },
+    });
+    const inRiyadh = await json(await providers({ lat: 24.98, lng: 46.7, city_id: 1, debug: true }));
     expect(byName(inRiyadh, "Green Bowl").debug.reason).toBe("pickup_in_city");
 
     // Jeddah (city 2): Green Bowl has a pickup branch there; Kabsa House nothing.
     const jeddah = await json(await providers({ city_id: 2, debug: true }));
-    expect(byName(jeddah, "Green Bowl")).toMatchObject({ is_available_for_user: true, pickup_branches: [expect.objectContaining({ name_en: "Tahlia" })] });
+    expect(byName(jeddah, "Green Bowl")).toMatchObject({
+      is_available_for_user: true,
+      pickup_branches: [expect.objectContaining({ name_en: "Tahlia" })],
+    });
     expect(byName(jeddah, "Kabsa House").is_available_for_user).toBe(false);
     const inside = await json(await providers({ lat: "24.70", lng: "46.75", debug: true }));
     expect(byName(inside, "Kabsa House").debug).toMatchObject({ reason: "inside_delivery_zone", zone_id: a.id(1) });
@@ -403,7 +652,9 @@ describe("List Channel Providers (2.6, 4.6)", () => {
   });
 
   it("never lists another tenant's providers", async () => {
-    const list = await json(await call("/api/v1/sales-channels/providers/", { appId: B, method: "POST", body: { city_id: 1 } }));
+    const list = await json(
+      await call("/api/v1/sales-channels/providers/", { appId: B, method: "POST", body: { city_id: 1 } }),
+    );
     expect(list.map((p: { id: number }) => p.id)).toEqual([b.green]);
   });
 });

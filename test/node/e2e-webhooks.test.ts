@@ -4,7 +4,7 @@
  * library and fails the first attempts. Every event must end delivered exactly once per
  * webhook-id, or dead-lettered: none lost.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -45,13 +45,24 @@ async function request(path: string, init: { method?: string; body?: unknown } =
 }
 
 beforeAll(async () => {
-  execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env, stdio: "ignore" });
+  execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
+    env,
+    stdio: "ignore",
+  });
   execFileSync("npx", ["tsx", "scripts/seed.ts"], { env, stdio: "ignore" });
   token = randomToken(TOKEN_PREFIX);
-  execFileSync("npx", ["tsx", "-e", `
+  execFileSync(
+    "npx",
+    [
+      "tsx",
+      "-e",
+      `
     import { executeLocal } from "./scripts/d1.ts";
     executeLocal("INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, created_at) VALUES (1, 'e2e', '${await sha256Hex(token)}', 'e2e', '[\\"can_read_order\\",\\"can_write_order\\",\\"can_update_app_config\\",\\"can_retrieve_app_config\\"]', '2026-01-01T00:00:00Z')");
-  `], { env, stdio: "ignore" });
+  `,
+    ],
+    { env, stdio: "ignore" },
+  );
 
   // The receiver: /flaky fails the first two attempts of each delivery, /dead always fails.
   receiver = createServer((req, res) => {
@@ -81,7 +92,20 @@ beforeAll(async () => {
   api = `http://127.0.0.1:${port}`;
   wrangler = spawn(
     "npx",
-    ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, "--var", "WEBHOOKS_ALLOW_LOCALHOST:true", "--var", "WEBHOOK_RETRY_DELAYS:1,1,1"],
+    [
+      "wrangler",
+      "dev",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      state,
+      "--var",
+      "WEBHOOKS_ALLOW_LOCALHOST:true",
+      "--var",
+      "WEBHOOK_RETRY_DELAYS:1,1,1",
+    ],
     { env, stdio: "ignore", detached: true },
   );
   for (let i = 0; i < 240; i++) {
@@ -113,7 +137,14 @@ it("delivers every event once per webhook-id after failures, or dead-letters it;
   const pending = await request("/order/v1/merchant/fulfillments/tickets/?status=pending&page_size=3&order_by=id");
   const ids = pending.body.results.map((t: { id: number }) => t.id);
   expect(ids).toHaveLength(3);
-  expect((await request("/order/v1/merchant/fulfillments/tickets/bulk-update/", { method: "POST", body: { ids, status: "confirmed" } })).status).toBe(200);
+  expect(
+    (
+      await request("/order/v1/merchant/fulfillments/tickets/bulk-update/", {
+        method: "POST",
+        body: { ids, status: "confirmed" },
+      })
+    ).status,
+  ).toBe(200);
 
   // 3 events x 2 webhooks. /flaky: 2 failures then delivered; /dead: 4 attempts (1 + 3 retries), then dead-lettered.
   let logs: { status: string; event: string; attempt: number; webhook: number }[] = [];
@@ -124,11 +155,15 @@ it("delivers every event once per webhook-id after failures, or dead-letters it;
     await new Promise((r) => setTimeout(r, 1000));
   }
 
-  expect(seen.every((s) => s.verified), "every delivery verifies with standardwebhooks").toBe(true);
+  expect(
+    seen.every((s) => s.verified),
+    "every delivery verifies with standardwebhooks",
+  ).toBe(true);
   const delivered = seen.filter((s) => s.path === "/flaky" && s.status === 200);
   expect(new Set(delivered.map((s) => s.id)).size).toBe(3);
   expect(delivered).toHaveLength(3); // once per webhook-id
-  for (const id of new Set(delivered.map((s) => s.id))) expect(seen.filter((s) => s.path === "/flaky" && s.id === id)).toHaveLength(3);
+  for (const id of new Set(delivered.map((s) => s.id)))
+    expect(seen.filter((s) => s.path === "/flaky" && s.id === id)).toHaveLength(3);
   const dead = seen.filter((s) => s.path === "/dead");
   expect(new Set(dead.map((s) => s.id)).size).toBe(3);
   expect(dead).toHaveLength(12);

@@ -1,13 +1,12 @@
-import { describe, expect, it, beforeAll } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
 import { observeStatements } from "../../src/db/client";
+import { items } from "../../src/modules/items/tables";
+import { tickets } from "../../src/modules/tickets/tables";
 import { APP_1, APP_2, createFullItem, createPlainItem, createTicketsFor, db, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
-import { tickets } from "../../src/modules/tickets/tables";
-import { items } from "../../src/modules/items/tables";
-import { and, eq } from "drizzle-orm";
 
 const PATH = "/order/v1/merchant/fulfillments/tickets/";
-
 
 describe("List Tickets", () => {
   let token: string;
@@ -30,7 +29,21 @@ describe("List Tickets", () => {
     expect(body).toEqual({ count: 1, next: null, previous: null, results: [expect.any(Object)] });
     const t = body.results[0];
     expect(Object.keys(t).sort()).toEqual(
-      ["id", "created_at", "invoice_item_id", "item", "name_en", "name_ar", "status", "total_amount", "date", "time", "customer_name", "customer_email", "customer_phone"].sort(),
+      [
+        "id",
+        "created_at",
+        "invoice_item_id",
+        "item",
+        "name_en",
+        "name_ar",
+        "status",
+        "total_amount",
+        "date",
+        "time",
+        "customer_name",
+        "customer_email",
+        "customer_phone",
+      ].sort(),
     );
     expect(t).toMatchObject({
       id: ids[0],
@@ -54,7 +67,13 @@ describe("List Tickets", () => {
     expect(item).toMatchObject({
       id: full.item.id,
       custom_fields: { level: "beginner" },
-      discount: { is_applied: true, is_trial_applied: true, is_usage_price: false, price_after_discount_no_trial: 90, price_after_discount: 50 },
+      discount: {
+        is_applied: true,
+        is_trial_applied: true,
+        is_usage_price: false,
+        price_after_discount_no_trial: 90,
+        price_after_discount: 50,
+      },
       stock: { in_stock: true, qty: 7 },
       varies_on: String(full.size.id),
       plan_config: null,
@@ -78,7 +97,9 @@ describe("List Tickets", () => {
       weight: 0.5,
       categories: [full.category.id],
     });
-    expect(item.images).toEqual([{ id: expect.any(Number), url: "https://cdn.example.com/class.jpg", alt_en: "Class", alt_ar: "درس", ordering: 1 }]);
+    expect(item.images).toEqual([
+      { id: expect.any(Number), url: "https://cdn.example.com/class.jpg", alt_en: "Class", alt_ar: "درس", ordering: 1 },
+    ]);
     expect(item.modifiers).toEqual([
       {
         id: full.size.id,
@@ -90,18 +111,51 @@ describe("List Tickets", () => {
           { id: full.values[1]!.id, ordering: 2, name_en: "Large", name_ar: "كبير" },
         ],
       },
-      { id: full.extras.id, ordering: 2, name_en: "Extras", name_ar: "إضافات", values: [expect.objectContaining({ name_en: "Cheese" })] },
+      {
+        id: full.extras.id,
+        ordering: 2,
+        name_en: "Extras",
+        name_ar: "إضافات",
+        values: [expect.objectContaining({ name_en: "Cheese" })],
+      },
     ]);
     expect(item.bundle_categories).toEqual([
-      { id: full.bundle.id, name_en: "Add-ons", name_ar: "إضافات", is_selectable: true, is_optional: true, min_selections: 0, max_selections: 2, ordering: 0 },
+      {
+        id: full.bundle.id,
+        name_en: "Add-ons",
+        name_ar: "إضافات",
+        is_selectable: true,
+        is_optional: true,
+        min_selections: 0,
+        max_selections: 2,
+        ordering: 0,
+      },
     ]);
     expect(item.variants).toHaveLength(2);
     const [small, large] = item.variants;
-    expect(small).toMatchObject({ id: full.variants[0]!.id, variant_title_en: "Small", variant_title_ar: "صغير", modifier_values: [full.values[0]!.id], price: 100, stock: { in_stock: false, qty: 0 } });
-    expect(large).toMatchObject({ variant_title_en: "Large", modifier_values: [full.values[1]!.id], price: 150, stock: { in_stock: true, qty: 1 } });
+    expect(small).toMatchObject({
+      id: full.variants[0]!.id,
+      variant_title_en: "Small",
+      variant_title_ar: "صغير",
+      modifier_values: [full.values[0]!.id],
+      price: 100,
+      stock: { in_stock: false, qty: 0 },
+    });
+    expect(large).toMatchObject({
+      variant_title_en: "Large",
+      modifier_values: [full.values[1]!.id],
+      price: 150,
+      stock: { in_stock: true, qty: 1 },
+    });
     expect(small).not.toHaveProperty("categories");
     expect(small).not.toHaveProperty("variants");
-    expect(small.discount).toEqual({ is_applied: false, is_trial_applied: false, is_usage_price: false, price_after_discount_no_trial: 100, price_after_discount: 100 });
+    expect(small.discount).toEqual({
+      is_applied: false,
+      is_trial_applied: false,
+      is_usage_price: false,
+      price_after_discount_no_trial: 100,
+      price_after_discount: 100,
+    });
   });
 
   it("still shows a ticket whose item was soft-deleted", async () => {
@@ -114,7 +168,10 @@ describe("List Tickets", () => {
 
   it("hides soft-deleted tickets", async () => {
     const [t] = await createTicketsFor(APP_1, full.item.id, 1);
-    await db().update(tickets).set({ isDeleted: true }).where(and(eq(tickets.id, t!.id)));
+    await db()
+      .update(tickets)
+      .set({ isDeleted: true })
+      .where(and(eq(tickets.id, t!.id)));
     expect((await json(await list(`?id=${t!.id}`))).count).toBe(0);
   });
 
@@ -159,8 +216,20 @@ describe("List Tickets: filters, search, order, pages", () => {
     token = await tokenFor(APP_1, ["can_read_order"]);
     itemA = (await createPlainItem(APP_1)).id;
     itemB = (await createPlainItem(APP_1)).id;
-    await createTicketsFor(APP_1, itemA, 3, { nameEn: `${tag} Concert`, nameAr: "حفلة", date: "2026-12-01", totalAmountMinor: 5_000 });
-    await createTicketsFor(APP_1, itemB, 2, { nameEn: `${tag} Museum`, nameAr: "متحف", date: "2026-12-05", totalAmountMinor: 12_000, time: null, customerEmail: null });
+    await createTicketsFor(APP_1, itemA, 3, {
+      nameEn: `${tag} Concert`,
+      nameAr: "حفلة",
+      date: "2026-12-01",
+      totalAmountMinor: 5_000,
+    });
+    await createTicketsFor(APP_1, itemB, 2, {
+      nameEn: `${tag} Museum`,
+      nameAr: "متحف",
+      date: "2026-12-05",
+      totalAmountMinor: 12_000,
+      time: null,
+      customerEmail: null,
+    });
   });
 
   const list = (q: string) => call(`${PATH}?search=${tag}&${q}`, { token });
@@ -187,7 +256,9 @@ describe("List Tickets: filters, search, order, pages", () => {
 
   it("searches names in both languages and customer fields; repeated terms must all match", async () => {
     expect((await json(await call(`${PATH}?search=${tag}&search=Museum`, { token }))).count).toBe(2);
-    expect((await json(await call(`${PATH}?search=${tag}&search=${encodeURIComponent("حفلة")}`, { token }))).count).toBe(3);
+    expect(
+      (await json(await call(`${PATH}?search=${tag}&search=${encodeURIComponent("حفلة")}`, { token }))).count,
+    ).toBe(3);
     expect((await json(await call(`${PATH}?search=${tag}&search=customer2@exa`, { token }))).count).toBe(1);
     expect((await json(await call(`${PATH}?search=${tag}&search=nomatchhere`, { token }))).count).toBe(0);
     // Terms match the starts of words, case- and diacritic-insensitively.
@@ -198,7 +269,9 @@ describe("List Tickets: filters, search, order, pages", () => {
   });
 
   it("orders by any field, descending with -", async () => {
-    const asc = (await json(await list("order_by=total_amount,id"))).results.map((t: { total_amount: number }) => t.total_amount);
+    const asc = (await json(await list("order_by=total_amount,id"))).results.map(
+      (t: { total_amount: number }) => t.total_amount,
+    );
     expect(asc).toEqual([50, 50, 50, 120, 120]);
     const desc = (await json(await list("order_by=-date"))).results.map((t: { date: string }) => t.date);
     expect(desc).toEqual(["2026-12-05", "2026-12-05", "2026-12-01", "2026-12-01", "2026-12-01"]);

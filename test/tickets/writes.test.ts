@@ -1,14 +1,15 @@
-import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
 import { APP_1, APP_2, countRows, createPlainItem, createTicketsFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 
 const BULK = "/order/v1/merchant/fulfillments/tickets/bulk-update/";
 const CHECK_IN = "/order/v1/merchant/fulfillments/tickets/check-in/";
 
-
 async function ticketRow(id: number) {
-  return env.DB.prepare("SELECT status, date, time, checked_in_at FROM tickets WHERE id = ?").bind(id).first<{ status: string; date: string; time: string | null; checked_in_at: string | null }>();
+  return env.DB.prepare("SELECT status, date, time, checked_in_at FROM tickets WHERE id = ?")
+    .bind(id)
+    .first<{ status: string; date: string; time: string | null; checked_in_at: string | null }>();
 }
 
 const eventsOf = (type: string, ticketId: number) =>
@@ -30,7 +31,8 @@ describe("Bulk Update Tickets", () => {
     const body = await json(res);
     expect(body.count).toBe(3);
     expect(body.results.map((t: { id: number }) => t.id)).toEqual(ids);
-    for (const t of body.results) expect(t).toMatchObject({ status: "confirmed", date: "2026-12-24", time: "20:00:00", item: { id: itemId } });
+    for (const t of body.results)
+      expect(t).toMatchObject({ status: "confirmed", date: "2026-12-24", time: "20:00:00", item: { id: itemId } });
     for (const id of ids) {
       expect(await ticketRow(id)).toMatchObject({ status: "confirmed", date: "2026-12-24", time: "20:00:00" });
       expect(await eventsOf("ticket.updated", id)).toBe(1);
@@ -88,10 +90,20 @@ describe("Bulk Update Tickets", () => {
   });
 
   it("400 for malformed JSON and 415 for a body that is not JSON", async () => {
-    const bad = await call(BULK, { method: "POST", token, rawBody: "{ids:", headers: { "content-type": "application/json" } });
+    const bad = await call(BULK, {
+      method: "POST",
+      token,
+      rawBody: "{ids:",
+      headers: { "content-type": "application/json" },
+    });
     expect(bad.status).toBe(400);
     expect((await problem(bad)).code).toBe("malformed_request");
-    const form = await call(BULK, { method: "POST", token, rawBody: "ids=1", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = await call(BULK, {
+      method: "POST",
+      token,
+      rawBody: "ids=1",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(form.status).toBe(415);
     expect((await problem(form)).code).toBe("unsupported_media_type");
   });
@@ -110,7 +122,11 @@ describe("Validate Token and Check in Ticket", () => {
     const [t] = await createTicketsFor(APP_1, itemId, 1);
     const res = await checkIn({ token: t!.token, validate_only: true });
     expect(res.status).toBe(200);
-    expect(await json(res)).toMatchObject({ checked_in: false, checked_in_at: null, ticket: { id: t!.id, status: "pending" } });
+    expect(await json(res)).toMatchObject({
+      checked_in: false,
+      checked_in_at: null,
+      ticket: { id: t!.id, status: "pending" },
+    });
     expect((await ticketRow(t!.id))!.status).toBe("pending");
     expect(await eventsOf("ticket.checked_in", t!.id)).toBe(0);
   });

@@ -2,9 +2,9 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
 import type { DeliveryMessage, QueueMessage } from "../../src/events/consumer";
 import { newEvent } from "../../src/events/outbox";
+import worker from "../../src/index";
 import { APP_1, countRows, createWebhookFor } from "../helpers/factories";
 import { fakeReceiver } from "../helpers/receiver";
 
@@ -38,15 +38,29 @@ const delivery = (webhookId: number, type: "ticket.updated" = "ticket.updated"):
 });
 
 const logsOf = (webhookId: number) =>
-  env.DB.prepare("SELECT * FROM webhook_logs WHERE webhook_id = ? ORDER BY attempt").bind(webhookId).all<Record<string, any>>().then((r) => r.results);
-const webhookRow = (id: number) => env.DB.prepare("SELECT * FROM webhooks WHERE id = ?").bind(id).first<Record<string, any>>();
+  env.DB.prepare("SELECT * FROM webhook_logs WHERE webhook_id = ? ORDER BY attempt")
+    .bind(webhookId)
+    .all<Record<string, any>>()
+    .then((r) => r.results);
+const webhookRow = (id: number) =>
+  env.DB.prepare("SELECT * FROM webhooks WHERE id = ?").bind(id).first<Record<string, any>>();
 
 async function priorAttempts(webhookId: number, msg: DeliveryMessage, n: number, nextAttemptAt: string) {
   for (let i = 1; i <= n; i++) {
     await env.DB.prepare(
       "INSERT INTO webhook_logs (app_id, webhook_id, delivery_id, event_id, event, attempt, trigger, status_code, duration_ms, outcome, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 500, 3, 'retrying', ?, ?)",
     )
-      .bind(APP_1, webhookId, `${msg.event.id}.${webhookId}`, msg.event.id, msg.event.type, i, i === 1 ? "event" : "retry", nextAttemptAt, new Date().toISOString())
+      .bind(
+        APP_1,
+        webhookId,
+        `${msg.event.id}.${webhookId}`,
+        msg.event.id,
+        msg.event.type,
+        i,
+        i === 1 ? "event" : "retry",
+        nextAttemptAt,
+        new Date().toISOString(),
+      )
       .run();
   }
 }
@@ -70,7 +84,10 @@ describe("fan-out", () => {
 
 describe("a delivery", () => {
   it("2xx: signed, with the webhook's headers, acknowledged and logged as delivered", async () => {
-    const w = await createWebhookFor(APP_1, { headers: { "X-Api-Key": "k", "Webhook-Id": "forged" }, failingSince: "2026-01-01T00:00:00.000Z" });
+    const w = await createWebhookFor(APP_1, {
+      headers: { "X-Api-Key": "k", "Webhook-Id": "forged" },
+      failingSince: "2026-01-01T00:00:00.000Z",
+    });
     const received = fakeReceiver(() => new Response("got it", { status: 202 }));
     const msg = delivery(w.id);
     const { result } = await consume(msg);
@@ -82,7 +99,15 @@ describe("a delivery", () => {
     expect(req!.redirect).toBe("manual");
     expect(new Webhook(w.secretKey).verify(req!.body, req!.headers)).toEqual(msg.event);
     const [log] = await logsOf(w.id);
-    expect(log).toMatchObject({ attempt: 1, trigger: "event", status_code: 202, outcome: "delivered", response_body: "got it", error_class: null, next_attempt_at: null });
+    expect(log).toMatchObject({
+      attempt: 1,
+      trigger: "event",
+      status_code: 202,
+      outcome: "delivered",
+      response_body: "got it",
+      error_class: null,
+      next_attempt_at: null,
+    });
     expect((await webhookRow(w.id))!.failing_since).toBeNull();
   });
 
@@ -112,7 +137,11 @@ describe("a delivery", () => {
 
   it.each([
     ["a timeout", () => Promise.reject(new DOMException("The operation timed out.", "TimeoutError")), "timeout"],
-    ["a redirect, not followed", () => new Response(null, { status: 302, headers: { location: "https://elsewhere.example.org" } }), "redirect"],
+    [
+      "a redirect, not followed",
+      () => new Response(null, { status: 302, headers: { location: "https://elsewhere.example.org" } }),
+      "redirect",
+    ],
     ["a network error", () => Promise.reject(new TypeError("Network connection lost.")), "network"],
   ])("%s: retried and classified", async (_n, answer, errorClass) => {
     const w = await createWebhookFor(APP_1);
@@ -138,7 +167,9 @@ describe("a delivery", () => {
     expect(result.explicitAcks).toEqual(["m1"]);
     expect((await logsOf(w.id))[0]).toMatchObject({ status_code: 410, outcome: "disabled" });
     expect(await webhookRow(w.id)).toMatchObject({ is_active: 0, disabled_reason: "The target answered 410 Gone." });
-    expect(await countRows("outbox_events", `type = 'webhook.disabled' AND json_extract(payload, '$.data.id') = ${w.id}`)).toBe(1);
+    expect(
+      await countRows("outbox_events", `type = 'webhook.disabled' AND json_extract(payload, '$.data.id') = ${w.id}`),
+    ).toBe(1);
   });
 
   it("after the last attempt: logged as failed and dead-lettered", async () => {
@@ -165,12 +196,19 @@ describe("a delivery", () => {
   });
 
   it("a webhook failing every attempt for 5 days is disabled", async () => {
-    const w = await createWebhookFor(APP_1, { failingSince: new Date(Date.now() - 6 * 24 * 3600 * 1000).toISOString() });
+    const w = await createWebhookFor(APP_1, {
+      failingSince: new Date(Date.now() - 6 * 24 * 3600 * 1000).toISOString(),
+    });
     fakeReceiver(() => new Response("down", { status: 500 }));
     const { result } = await consume(delivery(w.id));
     expect(result.explicitAcks).toEqual(["m1"]);
-    expect(await webhookRow(w.id)).toMatchObject({ is_active: 0, disabled_reason: "Every delivery failed for 5 days." });
-    expect(await countRows("outbox_events", `type = 'webhook.disabled' AND json_extract(payload, '$.data.id') = ${w.id}`)).toBe(1);
+    expect(await webhookRow(w.id)).toMatchObject({
+      is_active: 0,
+      disabled_reason: "Every delivery failed for 5 days.",
+    });
+    expect(
+      await countRows("outbox_events", `type = 'webhook.disabled' AND json_extract(payload, '$.data.id') = ${w.id}`),
+    ).toBe(1);
   });
 
   it("a duplicate of a settled delivery is acknowledged without sending", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { Webhook } from "standardwebhooks";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { EVENT_TYPES } from "../../src/events/catalogue";
 import { APP_1, APP_2, createWebhookFor, tokenFor } from "../helpers/factories";
 import { fakeReceiver } from "../helpers/receiver";
@@ -8,37 +8,79 @@ import { call, json, problem } from "../helpers/request";
 
 const BASE = "/api/v1/dashboard/admin/integrations/webhooks/";
 let token: string;
-const as1 = (path: string, opts: { method?: string; body?: unknown } = {}) => call(path, { ...opts, token, appId: APP_1, orgId: 1 });
+const as1 = (path: string, opts: { method?: string; body?: unknown } = {}) =>
+  call(path, { ...opts, token, appId: APP_1, orgId: 1 });
 
 beforeAll(async () => {
   token = await tokenFor(APP_1, ["can_update_app_config", "can_retrieve_app_config"]);
 });
 afterEach(() => vi.restoreAllMocks());
 
-const stored = (id: number) => env.DB.prepare("SELECT * FROM webhooks WHERE id = ?").bind(id).first<Record<string, any>>();
+const stored = (id: number) =>
+  env.DB.prepare("SELECT * FROM webhooks WHERE id = ?").bind(id).first<Record<string, any>>();
 
 describe("Create, update, list and delete webhooks", () => {
   it("creates a webhook with a generated whsec_ secret and returns the Webhook object of 2.7", async () => {
-    const res = await as1(BASE, { method: "POST", body: { url: "https://hooks.shop.example.org/in", events: ["order.created", "ticket.checked_in"], headers: { "X-Api-Key": "k1" } } });
+    const res = await as1(BASE, {
+      method: "POST",
+      body: {
+        url: "https://hooks.shop.example.org/in",
+        events: ["order.created", "ticket.checked_in"],
+        headers: { "X-Api-Key": "k1" },
+      },
+    });
     expect(res.status).toBe(201);
     const body = await json(res);
-    expect(Object.keys(body).sort()).toEqual(["created_at", "events", "headers", "id", "is_active", "secret_key", "url"]);
-    expect(body).toMatchObject({ url: "https://hooks.shop.example.org/in", is_active: true, events: ["order.created", "ticket.checked_in"], headers: { "X-Api-Key": "k1" } });
+    expect(Object.keys(body).sort()).toEqual([
+      "created_at",
+      "events",
+      "headers",
+      "id",
+      "is_active",
+      "secret_key",
+      "url",
+    ]);
+    expect(body).toMatchObject({
+      url: "https://hooks.shop.example.org/in",
+      is_active: true,
+      events: ["order.created", "ticket.checked_in"],
+      headers: { "X-Api-Key": "k1" },
+    });
     expect(body.secret_key).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(await stored(body.id)).toMatchObject({ app_id: APP_1, secret_key: body.secret_key, is_active: 1 });
   });
 
   it.each([
-    ["an unknown event, listing the valid ones", { url: "https://hooks.example.org/a", events: ["order.exploded"] }, "events", new RegExp(Object.keys(EVENT_TYPES)[0]!)],
+    [
+      "an unknown event, listing the valid ones",
+      { url: "https://hooks.example.org/a", events: ["order.exploded"] },
+      "events",
+      new RegExp(Object.keys(EVENT_TYPES)[0]!),
+    ],
     ["no events", { url: "https://hooks.example.org/a", events: [] }, "events", /at least|>=1|too small/i],
     ["http", { url: "http://hooks.example.org/a", events: ["order.created"] }, "url", /https/],
     ["localhost", { url: "https://localhost/a", events: ["order.created"] }, "url", /public host/],
     ["a private address", { url: "https://10.0.0.8/a", events: ["order.created"] }, "url", /public address/],
     ["cloud metadata", { url: "https://169.254.169.254/", events: ["order.created"] }, "url", /public address/],
     ["IPv6 loopback", { url: "https://[::1]/", events: ["order.created"] }, "url", /IPv6/],
-    ["a header overriding ours", { url: "https://hooks.example.org/a", events: ["order.created"], headers: { "Webhook-Signature": "x" } }, "headers", /cannot be overridden/],
-    ["a header with a line break", { url: "https://hooks.example.org/a", events: ["order.created"], headers: { "X-A": "a\r\nX-B: b" } }, "headers.X-A", /line breaks/],
-    ["a secret sent by the client", { url: "https://hooks.example.org/a", events: ["order.created"], secret_key: "whsec_mine" }, "secret_key", /Unknown field/],
+    [
+      "a header overriding ours",
+      { url: "https://hooks.example.org/a", events: ["order.created"], headers: { "Webhook-Signature": "x" } },
+      "headers",
+      /cannot be overridden/,
+    ],
+    [
+      "a header with a line break",
+      { url: "https://hooks.example.org/a", events: ["order.created"], headers: { "X-A": "a\r\nX-B: b" } },
+      "headers.X-A",
+      /line breaks/,
+    ],
+    [
+      "a secret sent by the client",
+      { url: "https://hooks.example.org/a", events: ["order.created"], secret_key: "whsec_mine" },
+      "secret_key",
+      /Unknown field/,
+    ],
   ])("400 for %s", async (_n, body, field, message) => {
     const before = (await env.DB.prepare("SELECT count(*) AS n FROM webhooks").first<{ n: number }>())!.n;
     const res = await as1(BASE, { method: "POST", body });
@@ -50,9 +92,24 @@ describe("Create, update, list and delete webhooks", () => {
 
   it("updates url, events, is_active and headers, exactly as 4.7, and returns the secret", async () => {
     const w = await createWebhookFor(APP_1);
-    const res = await as1(`${BASE}${w.id}/`, { method: "PATCH", body: { url: "https://new.example.org/hook", events: ["item.updated"], is_active: false, headers: { "X-Tenant": "1" } } });
+    const res = await as1(`${BASE}${w.id}/`, {
+      method: "PATCH",
+      body: {
+        url: "https://new.example.org/hook",
+        events: ["item.updated"],
+        is_active: false,
+        headers: { "X-Tenant": "1" },
+      },
+    });
     expect(res.status).toBe(200);
-    expect(await json(res)).toMatchObject({ id: w.id, url: "https://new.example.org/hook", events: ["item.updated"], is_active: false, headers: { "X-Tenant": "1" }, secret_key: w.secretKey });
+    expect(await json(res)).toMatchObject({
+      id: w.id,
+      url: "https://new.example.org/hook",
+      events: ["item.updated"],
+      is_active: false,
+      headers: { "X-Tenant": "1" },
+      secret_key: w.secretKey,
+    });
     expect(await stored(w.id)).toMatchObject({ url: "https://new.example.org/hook", is_active: 0 });
     const partial = await as1(`${BASE}${w.id}/`, { method: "PATCH", body: { is_active: true } });
     expect(await json(partial)).toMatchObject({ url: "https://new.example.org/hook", is_active: true });
@@ -83,7 +140,12 @@ describe("Create, update, list and delete webhooks", () => {
   it("lists the store's webhooks in the envelope, and deletes one (then 404)", async () => {
     const w = await createWebhookFor(APP_1, { url: "https://list.example.org/one" });
     const list = await json(await as1(`${BASE}?url=${encodeURIComponent("https://list.example.org/one")}`));
-    expect(list).toMatchObject({ count: 1, next: null, previous: null, results: [{ id: w.id, url: "https://list.example.org/one" }] });
+    expect(list).toMatchObject({
+      count: 1,
+      next: null,
+      previous: null,
+      results: [{ id: w.id, url: "https://list.example.org/one" }],
+    });
     const del = await as1(`${BASE}${w.id}/`, { method: "DELETE" });
     expect(del.status).toBe(204);
     expect(await del.text()).toBe("");
@@ -113,7 +175,16 @@ describe("Test Webhook, secret rotation and logs", () => {
     const res = await as1(`${BASE}${w.id}/test/`, { method: "POST" });
     expect(res.status).toBe(200);
     const log = await json(res);
-    expect(log).toMatchObject({ webhook: w.id, event: "webhook.test", attempt: 1, trigger: "test", status_code: 200, status: "delivered", response_body: "thanks", error_class: null });
+    expect(log).toMatchObject({
+      webhook: w.id,
+      event: "webhook.test",
+      attempt: 1,
+      trigger: "test",
+      status_code: 200,
+      status: "delivered",
+      response_body: "thanks",
+      error_class: null,
+    });
     expect(received).toHaveLength(1);
     const [seen] = received;
     expect(seen!.url).toBe("https://receiver.example.org/in");
@@ -123,7 +194,12 @@ describe("Test Webhook, secret rotation and logs", () => {
     expect(seen!.headers["user-agent"]).toMatch(/Webhooks/);
     expect(seen!.redirect).toBe("manual");
     const payload = new Webhook(w.secretKey).verify(seen!.body, seen!.headers) as Record<string, unknown>;
-    expect(payload).toMatchObject({ type: "webhook.test", event: "webhook.test", app_id: APP_1, data: { webhook: w.id } });
+    expect(payload).toMatchObject({
+      type: "webhook.test",
+      event: "webhook.test",
+      app_id: APP_1,
+      data: { webhook: w.id },
+    });
     const logs = await json(await as1(`${BASE}logs/?webhook=${w.id}`));
     expect(logs.count).toBe(1);
     expect(logs.results[0]).toEqual(log);
@@ -160,8 +236,12 @@ describe("Test Webhook, secret rotation and logs", () => {
     await as1(`${BASE}${w.id}/test/`, { method: "POST" });
     const today = new Date().toISOString().slice(0, 10);
     expect((await json(await as1(`${BASE}logs/?webhook=${w.id}&status=failed`))).count).toBe(1);
-    expect((await json(await as1(`${BASE}logs/?webhook=${w.id}&event=webhook.test&created_at=${today}`))).count).toBe(2);
-    expect((await json(await as1(`${BASE}logs/?webhook=${w.id}&status_code__gte=500`))).results[0].status_code).toBe(500);
+    expect((await json(await as1(`${BASE}logs/?webhook=${w.id}&event=webhook.test&created_at=${today}`))).count).toBe(
+      2,
+    );
+    expect((await json(await as1(`${BASE}logs/?webhook=${w.id}&status_code__gte=500`))).results[0].status_code).toBe(
+      500,
+    );
     const bad = await as1(`${BASE}logs/?outcome=failed`);
     expect(bad.status).toBe(400);
     expect((await problem(bad)).errors).toHaveProperty(["outcome"]);

@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../core/context";
 import { ApiError } from "../../core/errors";
-import { listPage, searchColumns, type Envelope, type ListSpec } from "../../core/listing";
+import { type Envelope, type ListSpec, listPage, searchColumns } from "../../core/listing";
 import { nowIso } from "../../core/time";
 import { emit, insertedRowEvent, newEvent } from "../../events/outbox";
 import type { CreateBundleCategorySchema, ItemBundleCategorySchema, UpdateBundleCategorySchema } from "./schemas";
@@ -44,13 +44,20 @@ export const BUNDLE_CATEGORY_LIST: ListSpec = {
 };
 
 async function found(ctx: ServiceContext, id: number): Promise<Row> {
-  const row = await ctx.db.select().from(bundleCategories).where(and(live(ctx.appId), eq(bundleCategories.id, id))).get();
+  const row = await ctx.db
+    .select()
+    .from(bundleCategories)
+    .where(and(live(ctx.appId), eq(bundleCategories.id, id)))
+    .get();
   if (!row) throw ApiError.notFound(`Bundle category ${id}`);
   return row;
 }
 
 export async function listBundleCategories(ctx: ServiceContext, url: URL): Promise<Envelope<BundleCategory>> {
-  const page = await listPage(ctx.db, url, BUNDLE_CATEGORY_LIST, { table: bundleCategories, scope: () => live(ctx.appId) });
+  const page = await listPage(ctx.db, url, BUNDLE_CATEGORY_LIST, {
+    table: bundleCategories,
+    scope: () => live(ctx.appId),
+  });
   return { ...page, results: page.results.map(bundleCategoryView) };
 }
 
@@ -58,7 +65,10 @@ export async function getBundleCategory(ctx: ServiceContext, id: number): Promis
   return bundleCategoryView(await found(ctx, id));
 }
 
-export async function createBundleCategory(ctx: ServiceContext, input: z.infer<typeof CreateBundleCategorySchema>): Promise<BundleCategory> {
+export async function createBundleCategory(
+  ctx: ServiceContext,
+  input: z.infer<typeof CreateBundleCategorySchema>,
+): Promise<BundleCategory> {
   const { results } = await emit(
     ctx.db,
     ctx.events,
@@ -66,14 +76,14 @@ export async function createBundleCategory(ctx: ServiceContext, input: z.infer<t
       ctx.db
         .insert(bundleCategories)
         .values({
-      appId: ctx.appId,
-      nameEn: input.name_en,
-      nameAr: input.name_ar,
-      isSelectable: input.is_selectable ?? true,
-      isOptional: input.is_optional ?? false,
-      minSelections: input.min_selections ?? 0,
-      maxSelections: input.max_selections ?? 1,
-      ordering: input.ordering ?? 0,
+          appId: ctx.appId,
+          nameEn: input.name_en,
+          nameAr: input.name_ar,
+          isSelectable: input.is_selectable ?? true,
+          isOptional: input.is_optional ?? false,
+          minSelections: input.min_selections ?? 0,
+          maxSelections: input.max_selections ?? 1,
+          ordering: input.ordering ?? 0,
         })
         .returning(),
     ],
@@ -82,7 +92,11 @@ export async function createBundleCategory(ctx: ServiceContext, input: z.infer<t
   return bundleCategoryView((results[0] as Row[])[0]!);
 }
 
-export async function updateBundleCategory(ctx: ServiceContext, id: number, input: z.infer<typeof UpdateBundleCategorySchema>): Promise<BundleCategory> {
+export async function updateBundleCategory(
+  ctx: ServiceContext,
+  id: number,
+  input: z.infer<typeof UpdateBundleCategorySchema>,
+): Promise<BundleCategory> {
   const current = await found(ctx, id);
   const next = {
     nameEn: input.name_en ?? current.nameEn,
@@ -99,7 +113,12 @@ export async function updateBundleCategory(ctx: ServiceContext, id: number, inpu
   await emit(
     ctx.db,
     ctx.events,
-    [ctx.db.update(bundleCategories).set({ ...next, modifiedAt: nowIso() }).where(eq(bundleCategories.id, id))],
+    [
+      ctx.db
+        .update(bundleCategories)
+        .set({ ...next, modifiedAt: nowIso() })
+        .where(eq(bundleCategories.id, id)),
+    ],
     [newEvent(ctx.appId, "bundle_category.updated", { id })],
   );
   return getBundleCategory(ctx, id);
@@ -115,13 +134,22 @@ export async function deleteBundleCategory(ctx: ServiceContext, id: number): Pro
     .where(and(eq(itemBundleCategories.bundleCategoryId, id), eq(items.appId, ctx.appId), eq(items.isDeleted, false)));
   if (users.length) {
     const ids = users.map((u) => u.id);
-    throw ApiError.conflict("bundle_category_in_use", `Items ${ids.join(", ")} use this bundle category; remove it from them first.`, { items: ids });
+    throw ApiError.conflict(
+      "bundle_category_in_use",
+      `Items ${ids.join(", ")} use this bundle category; remove it from them first.`,
+      { items: ids },
+    );
   }
   const at = nowIso();
   await emit(
     ctx.db,
     ctx.events,
-    [ctx.db.update(bundleCategories).set({ isDeleted: true, deletedAt: at, modifiedAt: at }).where(eq(bundleCategories.id, id))],
+    [
+      ctx.db
+        .update(bundleCategories)
+        .set({ isDeleted: true, deletedAt: at, modifiedAt: at })
+        .where(eq(bundleCategories.id, id)),
+    ],
     [newEvent(ctx.appId, "bundle_category.deleted", { id })],
   );
 }

@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../core/context";
 import { ApiError } from "../../core/errors";
-import { listPage, searchColumns, type Envelope, type ListSpec } from "../../core/listing";
+import { type Envelope, type ListSpec, listPage, searchColumns } from "../../core/listing";
 import { nowIso } from "../../core/time";
 import { emit, insertedRowEvent, newEvent } from "../../events/outbox";
 import type { CreateItemCategorySchema, ItemCategorySchema, UpdateItemCategorySchema } from "./schemas";
@@ -11,7 +11,13 @@ import { itemCategories, itemCategoryLinks, items } from "./tables";
 type Row = typeof itemCategories.$inferSelect;
 export type ItemCategory = z.infer<typeof ItemCategorySchema>;
 
-const view = (c: Row): ItemCategory => ({ id: c.id, name_en: c.nameEn, name_ar: c.nameAr, ordering: c.ordering, created_at: c.createdAt });
+const view = (c: Row): ItemCategory => ({
+  id: c.id,
+  name_en: c.nameEn,
+  name_ar: c.nameAr,
+  ordering: c.ordering,
+  created_at: c.createdAt,
+});
 const live = (appId: number) => and(eq(itemCategories.appId, appId), eq(itemCategories.isDeleted, false))!;
 
 export const ITEM_CATEGORY_LIST: ListSpec = {
@@ -28,7 +34,11 @@ export const ITEM_CATEGORY_LIST: ListSpec = {
 };
 
 async function found(ctx: ServiceContext, id: number): Promise<Row> {
-  const row = await ctx.db.select().from(itemCategories).where(and(live(ctx.appId), eq(itemCategories.id, id))).get();
+  const row = await ctx.db
+    .select()
+    .from(itemCategories)
+    .where(and(live(ctx.appId), eq(itemCategories.id, id)))
+    .get();
   if (!row) throw ApiError.notFound(`Item category ${id}`);
   return row;
 }
@@ -42,17 +52,29 @@ export async function getItemCategory(ctx: ServiceContext, id: number): Promise<
   return view(await found(ctx, id));
 }
 
-export async function createItemCategory(ctx: ServiceContext, input: z.infer<typeof CreateItemCategorySchema>): Promise<ItemCategory> {
+export async function createItemCategory(
+  ctx: ServiceContext,
+  input: z.infer<typeof CreateItemCategorySchema>,
+): Promise<ItemCategory> {
   const { results } = await emit(
     ctx.db,
     ctx.events,
-    [ctx.db.insert(itemCategories).values({ appId: ctx.appId, nameEn: input.name_en, nameAr: input.name_ar, ordering: input.ordering ?? 0 }).returning()],
+    [
+      ctx.db
+        .insert(itemCategories)
+        .values({ appId: ctx.appId, nameEn: input.name_en, nameAr: input.name_ar, ordering: input.ordering ?? 0 })
+        .returning(),
+    ],
     insertedRowEvent("item_category.created", itemCategories),
   );
   return view((results[0] as Row[])[0]!);
 }
 
-export async function updateItemCategory(ctx: ServiceContext, id: number, input: z.infer<typeof UpdateItemCategorySchema>): Promise<ItemCategory> {
+export async function updateItemCategory(
+  ctx: ServiceContext,
+  id: number,
+  input: z.infer<typeof UpdateItemCategorySchema>,
+): Promise<ItemCategory> {
   await found(ctx, id);
   const set = {
     modifiedAt: nowIso(),
@@ -60,7 +82,12 @@ export async function updateItemCategory(ctx: ServiceContext, id: number, input:
     ...(input.name_ar !== undefined && { nameAr: input.name_ar }),
     ...(input.ordering !== undefined && { ordering: input.ordering }),
   };
-  await emit(ctx.db, ctx.events, [ctx.db.update(itemCategories).set(set).where(eq(itemCategories.id, id))], [newEvent(ctx.appId, "item_category.updated", { id })]);
+  await emit(
+    ctx.db,
+    ctx.events,
+    [ctx.db.update(itemCategories).set(set).where(eq(itemCategories.id, id))],
+    [newEvent(ctx.appId, "item_category.updated", { id })],
+  );
   return getItemCategory(ctx, id);
 }
 
@@ -74,13 +101,22 @@ export async function deleteItemCategory(ctx: ServiceContext, id: number): Promi
     .where(and(eq(itemCategoryLinks.categoryId, id), eq(items.appId, ctx.appId), eq(items.isDeleted, false)));
   if (users.length) {
     const ids = users.map((u) => u.id);
-    throw ApiError.conflict("item_category_in_use", `Items ${ids.join(", ")} are in this category; take them out first.`, { items: ids });
+    throw ApiError.conflict(
+      "item_category_in_use",
+      `Items ${ids.join(", ")} are in this category; take them out first.`,
+      { items: ids },
+    );
   }
   const at = nowIso();
   await emit(
     ctx.db,
     ctx.events,
-    [ctx.db.update(itemCategories).set({ isDeleted: true, deletedAt: at, modifiedAt: at }).where(eq(itemCategories.id, id))],
+    [
+      ctx.db
+        .update(itemCategories)
+        .set({ isDeleted: true, deletedAt: at, modifiedAt: at })
+        .where(eq(itemCategories.id, id)),
+    ],
     [newEvent(ctx.appId, "item_category.deleted", { id })],
   );
 }

@@ -57,7 +57,9 @@ const itemBase = {
   discount: ItemDiscountSchema,
   stock: ItemStockSchema,
   modifiers: z.array(ModifierCategorySchema),
-  varies_on: z.string().openapi({ description: "Id (as a string) of the modifier category the variants vary on; empty when the item has no variants." }),
+  varies_on: z.string().openapi({
+    description: "Id (as a string) of the modifier category the variants vary on; empty when the item has no variants.",
+  }),
   bundle_categories: z.array(ItemBundleCategorySchema),
   plan_config: z.record(z.string(), z.unknown()).nullable(),
   off_days: z.array(z.string()).openapi({ description: "Weekdays the item is not served: sunday … saturday." }),
@@ -103,7 +105,6 @@ export type Variant = z.infer<typeof VariantSchema>;
 
 // ---- inputs ----
 
-
 const modifierValueInput = z.object({ name_en: nameText, name_ar: nameText, ordering: ordering.optional() }).strict();
 const VALUES_MAX = 100;
 
@@ -112,7 +113,11 @@ export const CreateModifierCategorySchema = z
     name_en: nameText,
     name_ar: nameText,
     ordering: ordering.optional(),
-    values: z.array(modifierValueInput).min(1).max(VALUES_MAX).openapi({ description: `The category's values, 1 to ${VALUES_MAX}, in order.` }),
+    values: z
+      .array(modifierValueInput)
+      .min(1)
+      .max(VALUES_MAX)
+      .openapi({ description: `The category's values, 1 to ${VALUES_MAX}, in order.` }),
   })
   .strict()
   .openapi("CreateModifierCategory");
@@ -126,7 +131,10 @@ export const UpdateModifierCategorySchema = z
       .array(modifierValueInput.extend({ id: z.number().int().positive().optional() }).strict())
       .min(1)
       .max(VALUES_MAX)
-      .refine((vs) => new Set(vs.filter((v) => v.id).map((v) => v.id)).size === vs.filter((v) => v.id).length, "A value id must not repeat.")
+      .refine(
+        (vs) => new Set(vs.filter((v) => v.id).map((v) => v.id)).size === vs.filter((v) => v.id).length,
+        "A value id must not repeat.",
+      )
       .openapi({
         description:
           "The complete list of values: an entry with an `id` renames or reorders that value, one without adds a value, and a value left out is removed (refused with 409 while a variant uses it).",
@@ -171,14 +179,29 @@ export const UpdateBundleCategorySchema = z
 
 // ---- items ----
 
-const ids = (what: string) => z.array(z.number().int().positive()).max(100).refine((xs) => new Set(xs).size === xs.length, "Ids must not repeat.").openapi({ description: `Ids of the store's ${what}.` });
-const sku = z.string().trim().min(1).max(64).regex(/^[\w.\-/]+$/, "Letters, digits, `_`, `-`, `.` and `/` only.");
+const ids = (what: string) =>
+  z
+    .array(z.number().int().positive())
+    .max(100)
+    .refine((xs) => new Set(xs).size === xs.length, "Ids must not repeat.")
+    .openapi({ description: `Ids of the store's ${what}.` });
+const sku = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[\w.\-/]+$/, "Letters, digits, `_`, `-`, `.` and `/` only.");
 
 export const VARIANTS_MAX = 50;
 
 export const VariantInputSchema = z
   .object({
-    id: z.number().int().positive().optional().openapi({ description: "On update: the variant to change; leave out to add one." }),
+    id: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .openapi({ description: "On update: the variant to change; leave out to add one." }),
     sku,
     price: money,
     variant_title_en: nameText,
@@ -201,7 +224,10 @@ const itemFields = {
   custom_fields: customFields,
   is_plan_only: z.boolean(),
   is_plan_enabled: z.boolean(),
-  plan_config: z.record(z.string().max(100), z.unknown()).nullable().refine((o) => o === null || JSON.stringify(o).length <= 10_000, "At most 10 KB."),
+  plan_config: z
+    .record(z.string().max(100), z.unknown())
+    .nullable()
+    .refine((o) => o === null || JSON.stringify(o).length <= 10_000, "At most 10 KB."),
   off_days: weekdays,
   off_dates: z.array(isoDate).max(366),
   served_from_date: isoDate,
@@ -209,28 +235,65 @@ const itemFields = {
   served_from_time: timeOfDay,
   served_to_time: timeOfDay,
   weight: z.number().min(0).max(1_000_000),
-  stock_qty: z.number().int().min(0).max(1_000_000_000).openapi({ description: "Units on hand; `stock.qty` is this less the units reservations hold." }),
+  stock_qty: z
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000_000)
+    .openapi({ description: "Units on hand; `stock.qty` is this less the units reservations hold." }),
   ordering,
   modifiers: ids("modifier categories offered with the item"),
   categories: ids("item categories"),
   bundle_categories: ids("bundle categories"),
-  varies_on: z.number().int().positive().nullable().openapi({ description: "The modifier category the variants vary on; one of `modifiers`." }),
-  variants: z.array(VariantInputSchema).max(VARIANTS_MAX).openapi({
-    description: `Up to ${VARIANTS_MAX}. On update, the complete list: entries with an \`id\` change that variant, entries without add one, variants left out are deleted.`,
-  }),
+  varies_on: z
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .openapi({ description: "The modifier category the variants vary on; one of `modifiers`." }),
+  variants: z
+    .array(VariantInputSchema)
+    .max(VARIANTS_MAX)
+    .openapi({
+      description: `Up to ${VARIANTS_MAX}. On update, the complete list: entries with an \`id\` change that variant, entries without add one, variants left out are deleted.`,
+    }),
 };
 
-type ItemInputShape = { served_from_date?: string; served_to_date?: string; served_from_time?: string; served_to_time?: string; variants?: unknown[]; varies_on?: number | null; modifiers?: number[] };
+type ItemInputShape = {
+  served_from_date?: string;
+  served_to_date?: string;
+  served_from_time?: string;
+  served_to_time?: string;
+  variants?: unknown[];
+  varies_on?: number | null;
+  modifiers?: number[];
+};
 /** On update, `varies_on` may already be stored: the service checks variants against it. */
 const itemChecks = <T extends z.ZodType<ItemInputShape>>(schema: T, opts: { variantsNeedVariesOn: boolean }) =>
   schema
-    .refine((b) => !b.served_from_date || !b.served_to_date || b.served_from_date <= b.served_to_date, { message: "Must not be after served_to_date.", path: ["served_from_date"] })
-    .refine((b) => !b.served_from_time || !b.served_to_time || b.served_from_time <= b.served_to_time, { message: "Must not be after served_to_time.", path: ["served_from_time"] })
-    .refine((b) => !opts.variantsNeedVariesOn || !b.variants?.length || (b.varies_on ?? null) !== null, { message: "Variants need `varies_on`.", path: ["varies_on"] })
-    .refine((b) => b.varies_on == null || !b.modifiers || b.modifiers.includes(b.varies_on), { message: "Must be one of `modifiers`.", path: ["varies_on"] });
+    .refine((b) => !b.served_from_date || !b.served_to_date || b.served_from_date <= b.served_to_date, {
+      message: "Must not be after served_to_date.",
+      path: ["served_from_date"],
+    })
+    .refine((b) => !b.served_from_time || !b.served_to_time || b.served_from_time <= b.served_to_time, {
+      message: "Must not be after served_to_time.",
+      path: ["served_from_time"],
+    })
+    .refine((b) => !opts.variantsNeedVariesOn || !b.variants?.length || (b.varies_on ?? null) !== null, {
+      message: "Variants need `varies_on`.",
+      path: ["varies_on"],
+    })
+    .refine((b) => b.varies_on == null || !b.modifiers || b.modifiers.includes(b.varies_on), {
+      message: "Must be one of `modifiers`.",
+      path: ["varies_on"],
+    });
 
 export const CreateItemSchema = itemChecks(
-  z.object(itemFields).partial().required({ type: true, service_type: true, sku: true, price: true, name_en: true, name_ar: true }).strict(),
+  z
+    .object(itemFields)
+    .partial()
+    .required({ type: true, service_type: true, sku: true, price: true, name_en: true, name_ar: true })
+    .strict(),
   { variantsNeedVariesOn: true },
 ).openapi("CreateItem");
 
@@ -248,22 +311,40 @@ export const ItemListSchema = envelopeSchema(ItemSchema, "ItemList");
 export const ReserveItemSchema = z
   .object({
     qty: z.number().int().min(1).max(1000),
-    minutes: z.number().int().min(1).max(60).optional().openapi({ description: "How long the units are held: 1 to 60 minutes; by default the store's `reservation_minutes` (Item Config)." }),
+    minutes: z.number().int().min(1).max(60).optional().openapi({
+      description:
+        "How long the units are held: 1 to 60 minutes; by default the store's `reservation_minutes` (Item Config).",
+    }),
   })
   .strict()
   .openapi("ReserveItem");
 
 export const ReservationSchema = z
-  .object({ id: z.number().int(), item: z.number().int(), qty: z.number().int(), expires_at: z.string().openapi({ format: "date-time" }) })
+  .object({
+    id: z.number().int(),
+    item: z.number().int(),
+    qty: z.number().int(),
+    expires_at: z.string().openapi({ format: "date-time" }),
+  })
   .openapi("ItemReservation");
 
 export const PurchaseItemSchema = z
   .object({
-    qty: z.number().int().min(1).max(1000).optional().openapi({ description: "Units bought; with `reservation_id`, defaults to (and must equal) the units it holds." }),
-    reservation_id: z.number().int().positive().optional().openapi({ description: "A live reservation of this item to consume." }),
+    qty: z.number().int().min(1).max(1000).optional().openapi({
+      description: "Units bought; with `reservation_id`, defaults to (and must equal) the units it holds.",
+    }),
+    reservation_id: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .openapi({ description: "A live reservation of this item to consume." }),
   })
   .strict()
-  .refine((b) => b.qty !== undefined || b.reservation_id !== undefined, { message: "Give qty, or a reservation_id.", path: ["qty"] })
+  .refine((b) => b.qty !== undefined || b.reservation_id !== undefined, {
+    message: "Give qty, or a reservation_id.",
+    path: ["qty"],
+  })
   .openapi("PurchaseItem");
 
 export const BULK_ITEMS_MAX = 100;
@@ -285,9 +366,22 @@ export const BulkUpdateItemPricesSchema = z
 const bulkItemFields = z
   .object(itemFields)
   .pick({
-    name_en: true, name_ar: true, description_en: true, description_ar: true, price: true, stock_qty: true, ordering: true,
-    is_plan_only: true, is_plan_enabled: true, off_days: true, off_dates: true,
-    served_from_date: true, served_to_date: true, served_from_time: true, served_to_time: true, weight: true,
+    name_en: true,
+    name_ar: true,
+    description_en: true,
+    description_ar: true,
+    price: true,
+    stock_qty: true,
+    ordering: true,
+    is_plan_only: true,
+    is_plan_enabled: true,
+    off_days: true,
+    off_dates: true,
+    served_from_date: true,
+    served_to_date: true,
+    served_from_time: true,
+    served_to_time: true,
+    weight: true,
   })
   .partial();
 
@@ -303,18 +397,31 @@ export const BulkUpdateItemsSchema = z
       .min(1)
       .max(BULK_ITEMS_MAX)
       .refine(distinctIds, "Ids must not repeat.")
-      .openapi({ description: `1 to ${BULK_ITEMS_MAX} items or variants, each with the fields to change (links and variants change through Update Item).` }),
+      .openapi({
+        description: `1 to ${BULK_ITEMS_MAX} items or variants, each with the fields to change (links and variants change through Update Item).`,
+      }),
   })
   .strict()
   .openapi("BulkUpdateItems");
 
-export const BulkUpdateItemsResultSchema = z.object({ count: z.number().int(), results: z.array(ItemSchema) }).openapi("BulkUpdateItemsResult");
+export const BulkUpdateItemsResultSchema = z
+  .object({ count: z.number().int(), results: z.array(ItemSchema) })
+  .openapi("BulkUpdateItemsResult");
 
 export const ItemCategorySchema = z
-  .object({ id: z.number().int(), name_en: z.string(), name_ar: z.string(), ordering: z.number().int(), created_at: z.string().openapi({ format: "date-time" }) })
+  .object({
+    id: z.number().int(),
+    name_en: z.string(),
+    name_ar: z.string(),
+    ordering: z.number().int(),
+    created_at: z.string().openapi({ format: "date-time" }),
+  })
   .openapi("ItemCategory");
 export const ItemCategoryListSchema = envelopeSchema(ItemCategorySchema, "ItemCategoryList");
-export const CreateItemCategorySchema = z.object({ name_en: nameText, name_ar: nameText, ordering: ordering.optional() }).strict().openapi("CreateItemCategory");
+export const CreateItemCategorySchema = z
+  .object({ name_en: nameText, name_ar: nameText, ordering: ordering.optional() })
+  .strict()
+  .openapi("CreateItemCategory");
 export const UpdateItemCategorySchema = z
   .object({ name_en: nameText, name_ar: nameText, ordering })
   .partial()
@@ -326,29 +433,62 @@ export const UpdateItemCategorySchema = z
 
 const dateTime = z.string().datetime({ offset: true }).openapi({ format: "date-time" });
 const discountFields = {
-  kind: z.enum(["percentage", "fixed"]).openapi({ description: "`percentage` of the price (value 0–100), or a `fixed` amount off in major units." }),
+  kind: z
+    .enum(["percentage", "fixed"])
+    .openapi({ description: "`percentage` of the price (value 0–100), or a `fixed` amount off in major units." }),
   value: z.number().min(0).max(99_999_999),
   trial_kind: z.enum(["percentage", "fixed"]).nullable(),
-  trial_value: z.number().min(0).max(99_999_999).nullable().openapi({ description: "The first-purchase reduction, instead of the regular one." }),
+  trial_value: z
+    .number()
+    .min(0)
+    .max(99_999_999)
+    .nullable()
+    .openapi({ description: "The first-purchase reduction, instead of the regular one." }),
   is_usage_price: z.boolean(),
   starts_at: dateTime.nullable(),
   ends_at: dateTime.nullable(),
 };
-type DiscountShape = { kind?: string; value?: number; trial_kind?: string | null; trial_value?: number | null; starts_at?: string | null; ends_at?: string | null };
+type DiscountShape = {
+  kind?: string;
+  value?: number;
+  trial_kind?: string | null;
+  trial_value?: number | null;
+  starts_at?: string | null;
+  ends_at?: string | null;
+};
 const twoDecimals = (n: number) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
 const discountChecks = <T extends z.ZodType<DiscountShape>>(schema: T) =>
   schema
     .refine((d) => d.value === undefined || twoDecimals(d.value), { message: "At most 2 decimals.", path: ["value"] })
-    .refine((d) => d.kind !== "percentage" || d.value === undefined || d.value <= 100, { message: "A percentage is at most 100.", path: ["value"] })
-    .refine((d) => d.trial_value == null || (twoDecimals(d.trial_value) && (d.trial_kind !== "percentage" || d.trial_value <= 100)), { message: "At most 2 decimals; a percentage at most 100.", path: ["trial_value"] })
-    .refine((d) => (d.trial_kind == null) === (d.trial_value == null) || (d.trial_kind === undefined && d.trial_value === undefined), { message: "Give trial_kind and trial_value together.", path: ["trial_value"] })
-    .refine((d) => !d.starts_at || !d.ends_at || Date.parse(d.starts_at) < Date.parse(d.ends_at), { message: "Must be after starts_at.", path: ["ends_at"] });
+    .refine((d) => d.kind !== "percentage" || d.value === undefined || d.value <= 100, {
+      message: "A percentage is at most 100.",
+      path: ["value"],
+    })
+    .refine(
+      (d) =>
+        d.trial_value == null ||
+        (twoDecimals(d.trial_value) && (d.trial_kind !== "percentage" || d.trial_value <= 100)),
+      { message: "At most 2 decimals; a percentage at most 100.", path: ["trial_value"] },
+    )
+    .refine(
+      (d) =>
+        (d.trial_kind == null) === (d.trial_value == null) ||
+        (d.trial_kind === undefined && d.trial_value === undefined),
+      { message: "Give trial_kind and trial_value together.", path: ["trial_value"] },
+    )
+    .refine((d) => !d.starts_at || !d.ends_at || Date.parse(d.starts_at) < Date.parse(d.ends_at), {
+      message: "Must be after starts_at.",
+      path: ["ends_at"],
+    });
 
 export const DiscountSchema = z
   .object({ id: z.number().int(), item: z.number().int(), ...discountFields })
   .openapi("Discount");
 export const CreateDiscountSchema = discountChecks(
-  z.object(discountFields).partial({ trial_kind: true, trial_value: true, is_usage_price: true, starts_at: true, ends_at: true }).strict(),
+  z
+    .object(discountFields)
+    .partial({ trial_kind: true, trial_value: true, is_usage_price: true, starts_at: true, ends_at: true })
+    .strict(),
 ).openapi("CreateDiscount");
 export const UpdateDiscountSchema = discountChecks(
   z
@@ -360,12 +500,21 @@ export const UpdateDiscountSchema = discountChecks(
 
 export const IMAGES_MAX = 20;
 const imageFields = {
-  url: z.string().url().max(2048).refine((u) => u.startsWith("https://"), "Must be an https URL.").openapi({ example: "https://cdn.example.com/latte.jpg" }),
+  url: z
+    .string()
+    .url()
+    .max(2048)
+    .refine((u) => u.startsWith("https://"), "Must be an https URL.")
+    .openapi({ example: "https://cdn.example.com/latte.jpg" }),
   alt_en: z.string().max(NAME_MAX),
   alt_ar: z.string().max(NAME_MAX),
   ordering,
 };
-export const CreateItemImageSchema = z.object(imageFields).partial({ alt_en: true, alt_ar: true, ordering: true }).strict().openapi("CreateItemImage");
+export const CreateItemImageSchema = z
+  .object(imageFields)
+  .partial({ alt_en: true, alt_ar: true, ordering: true })
+  .strict()
+  .openapi("CreateItemImage");
 export const UpdateItemImageSchema = z
   .object(imageFields)
   .partial()
@@ -375,9 +524,14 @@ export const UpdateItemImageSchema = z
 
 // ---- tags and config ----
 
-export const ItemTagSchema = z.object({ id: z.number().int(), name_en: z.string(), name_ar: z.string(), ordering: z.number().int() }).openapi("ItemTag");
+export const ItemTagSchema = z
+  .object({ id: z.number().int(), name_en: z.string(), name_ar: z.string(), ordering: z.number().int() })
+  .openapi("ItemTag");
 export const ItemTagListSchema = envelopeSchema(ItemTagSchema, "ItemTagList");
-export const CreateItemTagSchema = z.object({ name_en: nameText, name_ar: nameText, ordering: ordering.optional() }).strict().openapi("CreateItemTag");
+export const CreateItemTagSchema = z
+  .object({ name_en: nameText, name_ar: nameText, ordering: ordering.optional() })
+  .strict()
+  .openapi("CreateItemTag");
 export const UpdateItemTagSchema = z
   .object({ name_en: nameText, name_ar: nameText, ordering })
   .partial()
@@ -387,8 +541,18 @@ export const UpdateItemTagSchema = z
 
 export const ItemConfigSchema = z
   .object({
-    reservation_minutes: z.number().int().min(1).max(60).openapi({ description: "How long Reserve an Item holds units when the request does not say." }),
-    max_reservation_qty: z.number().int().min(1).max(1000).openapi({ description: "The most units one reservation may hold." }),
+    reservation_minutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(60)
+      .openapi({ description: "How long Reserve an Item holds units when the request does not say." }),
+    max_reservation_qty: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .openapi({ description: "The most units one reservation may hold." }),
   })
   .openapi("ItemConfig");
 export const UpdateItemConfigSchema = ItemConfigSchema.partial()

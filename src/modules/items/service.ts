@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { toMajor } from "../../core/money";
 import { inList } from "../../core/sql";
 import { nowIso } from "../../core/time";
+import type { Db } from "../../db/client";
 import { bundleCategoryView } from "./bundle-categories";
 import type { Item, Variant } from "./schemas";
 import {
@@ -31,7 +31,13 @@ function reduce(priceMinor: number, kind: "percentage" | "fixed", value: number)
 export function discountOf(priceMinor: number, d: DiscountRow | undefined, at = nowIso()) {
   const active = !!d && !d.isDeleted && (!d.startsAt || d.startsAt <= at) && (!d.endsAt || at < d.endsAt);
   if (!active || !d) {
-    return { is_applied: false, is_trial_applied: false, is_usage_price: false, price_after_discount_no_trial: toMajor(priceMinor), price_after_discount: toMajor(priceMinor) };
+    return {
+      is_applied: false,
+      is_trial_applied: false,
+      is_usage_price: false,
+      price_after_discount_no_trial: toMajor(priceMinor),
+      price_after_discount: toMajor(priceMinor),
+    };
   }
   const noTrial = reduce(priceMinor, d.kind, d.value);
   const trial = d.trialKind && d.trialValue !== null ? reduce(priceMinor, d.trialKind, d.trialValue) : null;
@@ -72,13 +78,34 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
   // The items and their live variants, as a subquery every statement of the batch reuses.
   const family = sql`(SELECT id FROM items WHERE app_id = ${appId} AND (${inList(sql`id`, wanted)} OR (${inList(sql`parent_id`, wanted)} AND is_deleted = 0)))`;
   const now = nowIso();
-  const [itemRows, modLinks, categoryRows, valueRows, variantValues, categoryLinks, images, discounts, bundleLinks, holds, bundleRows] = await db.batch([
-    db.select().from(items).where(and(eq(items.appId, appId), sql`${items.id} IN ${family}`)).orderBy(asc(items.ordering), asc(items.id)),
+  const [
+    itemRows,
+    modLinks,
+    categoryRows,
+    valueRows,
+    variantValues,
+    categoryLinks,
+    images,
+    discounts,
+    bundleLinks,
+    holds,
+    bundleRows,
+  ] = await db.batch([
+    db
+      .select()
+      .from(items)
+      .where(and(eq(items.appId, appId), sql`${items.id} IN ${family}`))
+      .orderBy(asc(items.ordering), asc(items.id)),
     db.select().from(itemModifierCategories).where(sql`${itemModifierCategories.itemId} IN ${family}`),
     db
       .select()
       .from(modifierCategories)
-      .where(and(eq(modifierCategories.appId, appId), sql`${modifierCategories.id} IN (SELECT category_id FROM item_modifier_categories WHERE item_id IN ${family})`)),
+      .where(
+        and(
+          eq(modifierCategories.appId, appId),
+          sql`${modifierCategories.id} IN (SELECT category_id FROM item_modifier_categories WHERE item_id IN ${family})`,
+        ),
+      ),
     db
       .select()
       .from(modifierValues)
@@ -102,7 +129,13 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
     db
       .select({ itemId: itemReservations.itemId, held: sql<number>`sum(${itemReservations.qty})`.mapWith(Number) })
       .from(itemReservations)
-      .where(and(sql`${itemReservations.itemId} IN ${family}`, isNull(itemReservations.consumedAt), gt(itemReservations.expiresAt, now)))
+      .where(
+        and(
+          sql`${itemReservations.itemId} IN ${family}`,
+          isNull(itemReservations.consumedAt),
+          gt(itemReservations.expiresAt, now),
+        ),
+      )
       .groupBy(itemReservations.itemId),
     db
       .select()
@@ -130,7 +163,13 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
   const base = (row: ItemRow, variesOn: number | null) => ({
     id: row.id,
     custom_fields: row.customFields ?? null,
-    images: (imagesByItem.get(row.id) ?? []).map((i) => ({ id: i.id, url: i.url, alt_en: i.altEn, alt_ar: i.altAr, ordering: i.ordering })),
+    images: (imagesByItem.get(row.id) ?? []).map((i) => ({
+      id: i.id,
+      url: i.url,
+      alt_en: i.altEn,
+      alt_ar: i.altAr,
+      ordering: i.ordering,
+    })),
     discount: discountOf(row.priceMinor, discountByItem.get(row.id), now),
     stock: stockOf(row.stockQty, heldByItem.get(row.id) ?? 0),
     modifiers: (modLinksByItem.get(row.id) ?? [])
@@ -142,7 +181,12 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
         ordering: c.ordering,
         name_en: c.nameEn,
         name_ar: c.nameAr,
-        values: (valuesByCategory.get(c.id) ?? []).map((v) => ({ id: v.id, ordering: v.ordering, name_en: v.nameEn, name_ar: v.nameAr })),
+        values: (valuesByCategory.get(c.id) ?? []).map((v) => ({
+          id: v.id,
+          ordering: v.ordering,
+          name_en: v.nameEn,
+          name_ar: v.nameAr,
+        })),
       })),
     varies_on: variesOn === null ? "" : String(variesOn),
     bundle_categories: (bundlesByItem.get(row.id) ?? [])
@@ -194,4 +238,3 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
   }
   return out;
 }
-

@@ -60,7 +60,9 @@ export const modifierValues = sqliteTable(
   {
     id: integer("id").primaryKey(),
     ...auditColumns(),
-    categoryId: integer("category_id").notNull().references(() => modifierCategories.id),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => modifierCategories.id),
     nameEn: text("name_en").notNull(),
     nameAr: text("name_ar").notNull(),
   },
@@ -72,10 +74,17 @@ export const itemModifierCategories = sqliteTable(
   "item_modifier_categories",
   {
     appId: integer("app_id").notNull(),
-    itemId: integer("item_id").notNull().references(() => items.id),
-    categoryId: integer("category_id").notNull().references(() => modifierCategories.id),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => modifierCategories.id),
   },
-  (t) => [primaryKey({ columns: [t.itemId, t.categoryId] }), index("item_modifier_categories_category_idx").on(t.categoryId)],
+  (t) => [
+    primaryKey({ columns: [t.itemId, t.categoryId] }),
+    index("item_modifier_categories_category_idx").on(t.categoryId),
+  ],
 );
 
 /** The modifier values that define a variant. */
@@ -83,8 +92,12 @@ export const variantModifierValues = sqliteTable(
   "variant_modifier_values",
   {
     appId: integer("app_id").notNull(),
-    itemId: integer("item_id").notNull().references(() => items.id),
-    valueId: integer("value_id").notNull().references(() => modifierValues.id),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id),
+    valueId: integer("value_id")
+      .notNull()
+      .references(() => modifierValues.id),
   },
   (t) => [primaryKey({ columns: [t.itemId, t.valueId] })],
 );
@@ -104,10 +117,17 @@ export const itemCategoryLinks = sqliteTable(
   "item_category_links",
   {
     appId: integer("app_id").notNull(),
-    itemId: integer("item_id").notNull().references(() => items.id),
-    categoryId: integer("category_id").notNull().references(() => itemCategories.id),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => itemCategories.id),
   },
-  (t) => [primaryKey({ columns: [t.itemId, t.categoryId] }), index("item_category_links_category_idx").on(t.categoryId)],
+  (t) => [
+    primaryKey({ columns: [t.itemId, t.categoryId] }),
+    index("item_category_links_category_idx").on(t.categoryId),
+  ],
 );
 
 export const itemImages = sqliteTable(
@@ -115,7 +135,9 @@ export const itemImages = sqliteTable(
   {
     id: integer("id").primaryKey(),
     ...auditColumns(),
-    itemId: integer("item_id").notNull().references(() => items.id),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id),
     url: text("url").notNull(),
     altEn: text("alt_en").notNull().default(""),
     altAr: text("alt_ar").notNull().default(""),
@@ -134,7 +156,9 @@ export const itemDiscounts = sqliteTable(
   {
     id: integer("id").primaryKey(),
     ...auditColumns(),
-    itemId: integer("item_id").notNull().references(() => items.id),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id),
     kind: text("kind", { enum: DISCOUNT_KINDS }).notNull(),
     /** Basis points for a percentage (1500 = 15%), minor units for a fixed amount. */
     value: integer("value").notNull(),
@@ -166,10 +190,17 @@ export const itemBundleCategories = sqliteTable(
   "item_bundle_categories",
   {
     appId: integer("app_id").notNull(),
-    itemId: integer("item_id").notNull().references(() => items.id),
-    bundleCategoryId: integer("bundle_category_id").notNull().references(() => bundleCategories.id),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id),
+    bundleCategoryId: integer("bundle_category_id")
+      .notNull()
+      .references(() => bundleCategories.id),
   },
-  (t) => [primaryKey({ columns: [t.itemId, t.bundleCategoryId] }), index("item_bundle_categories_category_idx").on(t.bundleCategoryId)],
+  (t) => [
+    primaryKey({ columns: [t.itemId, t.bundleCategoryId] }),
+    index("item_bundle_categories_category_idx").on(t.bundleCategoryId),
+  ],
 );
 
 /** A hold on units of an item (or variant) until `expires_at`, unless a purchase consumes it first. */
@@ -178,13 +209,18 @@ export const itemReservations = sqliteTable(
   {
     id: integer("id").primaryKey(),
     appId: integer("app_id").notNull(),
-    itemId: integer("item_id").notNull().references(() => items.id),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id),
     qty: integer("qty").notNull(),
     expiresAt: text("expires_at").notNull(),
     consumedAt: text("consumed_at"),
     createdAt: text("created_at").notNull(),
   },
-  (t) => [index("item_reservations_item_idx").on(t.itemId, t.consumedAt, t.expiresAt), index("item_reservations_app_idx").on(t.appId)],
+  (t) => [
+    index("item_reservations_item_idx").on(t.itemId, t.consumedAt, t.expiresAt),
+    index("item_reservations_app_idx").on(t.appId),
+  ],
 );
 
 /** The store's item tags (a vocabulary of labels managed on its own). */

@@ -1,7 +1,15 @@
 import type { Context } from "hono";
 import { invalidatesPublicCache } from "../../core/cache";
-import { serviceContext, type ServiceContext } from "../../core/context";
-import { createRouter, idParam, jsonBody, jsonContent, merchantRoute, problemResponses, type z } from "../../core/openapi";
+import { type ServiceContext, serviceContext } from "../../core/context";
+import {
+  createRouter,
+  idParam,
+  jsonBody,
+  jsonContent,
+  merchantRoute,
+  problemResponses,
+  type z,
+} from "../../core/openapi";
 import type { AppEnv } from "../../env";
 import * as S from "./schemas";
 import * as W from "./writes";
@@ -46,7 +54,8 @@ router.use(`${BASE}*`, invalidatesPublicCache());
 function resource(r: Resource) {
   const parentParams = r.parent ? idParam(r.parent) : undefined;
   const memberParams = idParam(r.param);
-  const valid = (c: Context<AppEnv>, target: "json" | "param") => (c.req.valid as (t: string) => Record<string, number> & object)(target);
+  const valid = (c: Context<AppEnv>, target: "json" | "param") =>
+    (c.req.valid as (t: string) => Record<string, number> & object)(target);
   const note = `Needs \`${permission}\`. Makes the store's cached public reads fresh at once.${r.refs ? ` ${r.refs}` : ""}`;
 
   const create = merchantRoute({
@@ -59,7 +68,10 @@ function resource(r: Resource) {
     tags: [r.tag],
     description: note,
     request: { ...(parentParams && { params: parentParams }), body: jsonBody(r.createBody) },
-    responses: { 201: jsonContent(r.view, `The new ${r.name.toLowerCase()}.`), ...problemResponses(404, 409, 413, 415) },
+    responses: {
+      201: jsonContent(r.view, `The new ${r.name.toLowerCase()}.`),
+      ...problemResponses(404, 409, 413, 415),
+    },
   });
   const update = merchantRoute({
     permission,
@@ -71,7 +83,10 @@ function resource(r: Resource) {
     tags: [r.tag],
     description: `Changes the fields given. ${note}`,
     request: { params: memberParams, body: jsonBody(r.updateBody) },
-    responses: { 200: jsonContent(r.view, `The ${r.name.toLowerCase()} as it is now.`), ...problemResponses(404, 409, 413, 415) },
+    responses: {
+      200: jsonContent(r.view, `The ${r.name.toLowerCase()} as it is now.`),
+      ...problemResponses(404, 409, 413, 415),
+    },
   });
   const remove = merchantRoute({
     permission,
@@ -88,8 +103,12 @@ function resource(r: Resource) {
 
   // The factory's routes differ only in their schemas, which the hook has validated: the handlers take the parsed values.
   router.openapi(create, (async (c: Context<AppEnv>) =>
-    c.json(await r.create(serviceContext(c), r.parent ? valid(c, "param")[r.parent] : undefined, valid(c, "json") as never), 201)) as never);
-  router.openapi(update, (async (c: Context<AppEnv>) => c.json(await r.update(serviceContext(c), valid(c, "param")[r.param]!, valid(c, "json") as never), 200)) as never);
+    c.json(
+      await r.create(serviceContext(c), r.parent ? valid(c, "param")[r.parent] : undefined, valid(c, "json") as never),
+      201,
+    )) as never);
+  router.openapi(update, (async (c: Context<AppEnv>) =>
+    c.json(await r.update(serviceContext(c), valid(c, "param")[r.param]!, valid(c, "json") as never), 200)) as never);
   router.openapi(remove, (async (c: Context<AppEnv>) => {
     await r.remove(serviceContext(c), valid(c, "param")[r.param]!);
     return c.body(null, 204);
@@ -109,7 +128,8 @@ resource({
   update: W.updateRestaurant,
   remove: W.deleteRestaurant,
   refs: "`category_id` must be a restaurant category of the store, `menu_id` a menu of this restaurant. `delivery_windows` and `delivery_zones` replace the restaurant's.",
-  deleteNote: "409 `restaurant_in_use` while live plans sell its meals; its branches, delivery areas, menus and products go with it.",
+  deleteNote:
+    "409 `restaurant_in_use` while live plans sell its meals; its branches, delivery areas, menus and products go with it.",
 });
 
 resource({
@@ -142,7 +162,8 @@ resource({
   update: W.updateMenu,
   remove: W.deleteMenu,
   refs: "`restaurant_id` must be a restaurant of the store.",
-  deleteNote: "409 `menu_in_use` while a restaurant serves it on demand or a plan uses it; its categories and combos go with it, and its products stay, out of any category.",
+  deleteNote:
+    "409 `menu_in_use` while a restaurant serves it on demand or a plan uses it; its categories and combos go with it, and its products stay, out of any category.",
 });
 
 resource({

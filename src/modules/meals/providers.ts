@@ -1,5 +1,5 @@
-import type { ChannelProvider } from "./schemas";
 import type { ProviderData } from "./reads";
+import type { ChannelProvider } from "./schemas";
 import { locationView, providerBase, windowView } from "./views";
 
 /** List Channel Providers: who can serve a user at a location. Pure: computed from the cached provider data. */
@@ -54,7 +54,9 @@ export function channelProviders(data: ProviderData, at: UserLocation): ChannelP
     let available = false;
     if (r.supportsDelivery && point) {
       zoneId = zones.find((z) => insidePolygon(point, z.polygon))?.id ?? null;
-      const byRadius = branches.find((b) => b.deliveryRadiusKm !== null && distanceKm(point, [b.lat, b.lng]) <= b.deliveryRadiusKm);
+      const byRadius = branches.find(
+        (b) => b.deliveryRadiusKm !== null && distanceKm(point, [b.lat, b.lng]) <= b.deliveryRadiusKm,
+      );
       available = zoneId !== null || byRadius !== undefined;
       reason = zoneId !== null ? "inside_delivery_zone" : byRadius ? "within_branch_radius" : "outside_delivery_area";
     } else if (r.supportsDelivery && at.city_id !== undefined) {
@@ -72,9 +74,19 @@ export function channelProviders(data: ProviderData, at: UserLocation): ChannelP
       ...providerBase(r),
       is_available_for_user: available,
       delivery_windows: r.supportsDelivery ? data.windows.filter((w) => w.restaurantId === r.id).map(windowView) : [],
-      pickup_branches: pickup.map((b) => ({ id: b.id, name_en: b.nameEn, name_ar: b.nameAr, location: locationView(b) })),
+      pickup_branches: pickup.map((b) => ({
+        id: b.id,
+        name_en: b.nameEn,
+        name_ar: b.nameAr,
+        location: locationView(b),
+      })),
       ...(at.debug && {
-        debug: { reason, zone_id: zoneId, nearest_branch_id: nearest?.id ?? null, nearest_branch_km: nearest ? Math.round(nearest.km * 1000) / 1000 : null },
+        debug: {
+          reason,
+          zone_id: zoneId,
+          nearest_branch_id: nearest?.id ?? null,
+          nearest_branch_km: nearest ? Math.round(nearest.km * 1000) / 1000 : null,
+        },
       }),
     };
   });

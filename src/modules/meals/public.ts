@@ -6,27 +6,27 @@ import { channelProviders } from "./providers";
 import {
   ALLERGEN_LIST,
   BRANCH_LIST,
-  PLAN_LIST,
-  PLAN_TAG_LIST,
-  PRODUCT_LIST,
-  RESTAURANT_CATEGORY_LIST,
-  RESTAURANT_LIST,
-  RESTAURANT_VARIANT_LIST,
   getCombo,
   getProduct,
   getRestaurant,
   listAllergens,
   listBranches,
-  listPlanTags,
   listPlans,
+  listPlanTags,
   listProductVariants,
   listRestaurantCategories,
-  listRestaurantVariants,
   listRestaurants,
+  listRestaurantVariants,
   listWalletCreditProducts,
   loadProviderData,
   menuDetails,
+  PLAN_LIST,
+  PLAN_TAG_LIST,
+  PRODUCT_LIST,
   planDetails,
+  RESTAURANT_CATEGORY_LIST,
+  RESTAURANT_LIST,
+  RESTAURANT_VARIANT_LIST,
   restaurantMenu,
 } from "./reads";
 import {
@@ -105,7 +105,8 @@ const allergensRoute = publicRoute({
   tags: restaurantTags,
   specId: "R10",
   cached: true,
-  description: "Allergens and dislikes a customer can declare; products name theirs in `allergies` and `allergens_dislikes`.",
+  description:
+    "Allergens and dislikes a customer can declare; products name theirs in `allergies` and `allergens_dislikes`.",
   request: { query: listQuerySchema(ALLERGEN_LIST) },
   responses: { 200: jsonContent(AllergenListSchema, "A page of allergens and dislikes.") },
 });
@@ -187,7 +188,8 @@ const restaurantRoute = publicRoute({
   tags: restaurantTags,
   specId: "R2",
   cached: true,
-  description: "One active restaurant, with its main branch's location. An unknown id, another store's or an inactive restaurant is a 404.",
+  description:
+    "One active restaurant, with its main branch's location. An unknown id, another store's or an inactive restaurant is a 404.",
   request: { params: restaurantId },
   responses: { 200: jsonContent(RestaurantSchema, "The restaurant."), ...problemResponses(404) },
 });
@@ -228,25 +230,63 @@ const providersRoute = publicRoute({
   description:
     "The store's active restaurants as providers of a sales channel, each with `is_available_for_user`: true when it delivers to the user's point (inside one of its delivery zones, or within a branch's delivery radius), or has a pickup branch in the user's city. Give `lat` and `lng` together, `city_id`, or both; `city_id` narrows zones and branches to that city. With `debug`, each provider says why. Not paginated: a store has few providers. The providers' data is cached at the edge; availability is computed per request.",
   request: { body: jsonBody(ProvidersQuerySchema) },
-  responses: { 200: jsonContent(z.array(ChannelProviderSchema).openapi("ChannelProviderList"), "The providers, in their `ordering`."), ...problemResponses(413, 415) },
+  responses: {
+    200: jsonContent(
+      z.array(ChannelProviderSchema).openapi("ChannelProviderList"),
+      "The providers, in their `ordering`.",
+    ),
+    ...problemResponses(413, 415),
+  },
 });
 
 export const restaurantsPublicRouter = createRouter()
-  .openapi(listRestaurantsRoute, (c) => cachedJson(c, async () => ({ body: await listRestaurants(serviceContext(c), new URL(c.req.url), { onDemand: false }) })))
-  .openapi(onDemandRestaurantsRoute, (c) => cachedJson(c, async () => ({ body: await listRestaurants(serviceContext(c), new URL(c.req.url), { onDemand: true }) })))
-  .openapi(restaurantCategoriesRoute, (c) => cachedJson(c, async () => ({ body: await listRestaurantCategories(serviceContext(c), new URL(c.req.url)) })))
-  .openapi(allergensRoute, (c) => cachedJson(c, async () => ({ body: await listAllergens(serviceContext(c), new URL(c.req.url)) })))
-  .openapi(walletCreditRoute, (c) => cachedJson(c, async () => ({ body: await listWalletCreditProducts(serviceContext(c), new URL(c.req.url)) })))
-  .openapi(productRoute, (c) => cachedJson(c, async () => ({ body: await getProduct(serviceContext(c), c.req.valid("param").product_id) })))
-  .openapi(productVariantsRoute, (c) =>
-    cachedJson(c, async () => ({ body: await listProductVariants(serviceContext(c), new URL(c.req.url), c.req.valid("param").product_id) })),
+  .openapi(listRestaurantsRoute, (c) =>
+    cachedJson(c, async () => ({
+      body: await listRestaurants(serviceContext(c), new URL(c.req.url), { onDemand: false }),
+    })),
   )
-  .openapi(comboRoute, (c) => cachedJson(c, async () => ({ body: await getCombo(serviceContext(c), c.req.valid("param").combo_id) })))
-  .openapi(restaurantMenuRoute, (c) => cachedJson(c, () => restaurantMenu(serviceContext(c), c.req.valid("param").restaurant_id, c.req.valid("query").order_date)))
-  .openapi(restaurantRoute, (c) => cachedJson(c, async () => ({ body: await getRestaurant(serviceContext(c), c.req.valid("param").restaurant_id) })))
-  .openapi(branchesRoute, (c) => cachedJson(c, async () => ({ body: await listBranches(serviceContext(c), new URL(c.req.url), c.req.valid("param").restaurant_id) })))
+  .openapi(onDemandRestaurantsRoute, (c) =>
+    cachedJson(c, async () => ({
+      body: await listRestaurants(serviceContext(c), new URL(c.req.url), { onDemand: true }),
+    })),
+  )
+  .openapi(restaurantCategoriesRoute, (c) =>
+    cachedJson(c, async () => ({ body: await listRestaurantCategories(serviceContext(c), new URL(c.req.url)) })),
+  )
+  .openapi(allergensRoute, (c) =>
+    cachedJson(c, async () => ({ body: await listAllergens(serviceContext(c), new URL(c.req.url)) })),
+  )
+  .openapi(walletCreditRoute, (c) =>
+    cachedJson(c, async () => ({ body: await listWalletCreditProducts(serviceContext(c), new URL(c.req.url)) })),
+  )
+  .openapi(productRoute, (c) =>
+    cachedJson(c, async () => ({ body: await getProduct(serviceContext(c), c.req.valid("param").product_id) })),
+  )
+  .openapi(productVariantsRoute, (c) =>
+    cachedJson(c, async () => ({
+      body: await listProductVariants(serviceContext(c), new URL(c.req.url), c.req.valid("param").product_id),
+    })),
+  )
+  .openapi(comboRoute, (c) =>
+    cachedJson(c, async () => ({ body: await getCombo(serviceContext(c), c.req.valid("param").combo_id) })),
+  )
+  .openapi(restaurantMenuRoute, (c) =>
+    cachedJson(c, () =>
+      restaurantMenu(serviceContext(c), c.req.valid("param").restaurant_id, c.req.valid("query").order_date),
+    ),
+  )
+  .openapi(restaurantRoute, (c) =>
+    cachedJson(c, async () => ({ body: await getRestaurant(serviceContext(c), c.req.valid("param").restaurant_id) })),
+  )
+  .openapi(branchesRoute, (c) =>
+    cachedJson(c, async () => ({
+      body: await listBranches(serviceContext(c), new URL(c.req.url), c.req.valid("param").restaurant_id),
+    })),
+  )
   .openapi(restaurantVariantsRoute, (c) =>
-    cachedJson(c, async () => ({ body: await listRestaurantVariants(serviceContext(c), new URL(c.req.url), c.req.valid("param").restaurant_id) })),
+    cachedJson(c, async () => ({
+      body: await listRestaurantVariants(serviceContext(c), new URL(c.req.url), c.req.valid("param").restaurant_id),
+    })),
   )
   .openapi(providersRoute, async (c) => {
     const data = await cachedData(c, "providers", () => loadProviderData(serviceContext(c)));
@@ -278,7 +318,10 @@ const listPlansRoute = publicRoute({
   description:
     "Active plans matching the filters of the body (all optional; an empty object lists every plan). `page`, `page_size` and `order_by` go in the query, as on every list; `next` and `previous` are to be POSTed with the same body.",
   request: { query: listQuerySchema(PLAN_LIST), body: jsonBody(ListPlansSchema) },
-  responses: { 200: jsonContent(PlanListSchema, "A page of plans, without dates and masters (see Plan Details)."), ...problemResponses(413, 415) },
+  responses: {
+    200: jsonContent(PlanListSchema, "A page of plans, without dates and masters (see Plan Details)."),
+    ...problemResponses(413, 415),
+  },
 });
 
 const planDetailsRoute = publicRoute({
@@ -303,13 +346,22 @@ const menuDetailsRoute = publicRoute({
   tags: planTags,
   specId: "P4",
   cached: true,
-  description: "A menu (a plan's `menu_id`, or a restaurant's `menu`) with all its active categories, products and combos, for any date (`order_date` null).",
+  description:
+    "A menu (a plan's `menu_id`, or a restaurant's `menu`) with all its active categories, products and combos, for any date (`order_date` null).",
   request: { params: idParam("menu_id") },
   responses: { 200: jsonContent(MenuSchema, "The menu."), ...problemResponses(404) },
 });
 
 export const plansPublicRouter = createRouter()
-  .openapi(planTagsRoute, (c) => cachedJson(c, async () => ({ body: await listPlanTags(serviceContext(c), new URL(c.req.url)) })))
-  .openapi(listPlansRoute, async (c) => c.json(await listPlans(serviceContext(c), new URL(c.req.url), c.req.valid("json")), 200))
-  .openapi(planDetailsRoute, (c) => cachedJson(c, () => planDetails(serviceContext(c), c.req.valid("param").plan_id, c.req.valid("query"))))
-  .openapi(menuDetailsRoute, (c) => cachedJson(c, async () => ({ body: await menuDetails(serviceContext(c), c.req.valid("param").menu_id) })));
+  .openapi(planTagsRoute, (c) =>
+    cachedJson(c, async () => ({ body: await listPlanTags(serviceContext(c), new URL(c.req.url)) })),
+  )
+  .openapi(listPlansRoute, async (c) =>
+    c.json(await listPlans(serviceContext(c), new URL(c.req.url), c.req.valid("json")), 200),
+  )
+  .openapi(planDetailsRoute, (c) =>
+    cachedJson(c, () => planDetails(serviceContext(c), c.req.valid("param").plan_id, c.req.valid("query"))),
+  )
+  .openapi(menuDetailsRoute, (c) =>
+    cachedJson(c, async () => ({ body: await menuDetails(serviceContext(c), c.req.valid("param").menu_id) })),
+  );

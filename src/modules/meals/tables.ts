@@ -1,6 +1,6 @@
 import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { auditColumns } from "../../db/columns";
 import type { Weekday } from "../../core/fields";
+import { auditColumns } from "../../db/columns";
 
 /**
  * The meals side: restaurants (the providers of the sales channel) with their branches, delivery
@@ -164,7 +164,10 @@ export const products = sqliteTable(
     /** Wallet credit products sell store credit of this amount. */
     walletCreditMinor: integer("wallet_credit_minor"),
   },
-  (t) => [index("meal_products_app_idx").on(t.appId, t.restaurantId, t.isDeleted), index("meal_products_category_idx").on(t.categoryId)],
+  (t) => [
+    index("meal_products_app_idx").on(t.appId, t.restaurantId, t.isDeleted),
+    index("meal_products_category_idx").on(t.categoryId),
+  ],
 );
 
 /** A product's nutrition facts: the row without `size` is `nutritions`, sized rows are `nutrition_options`. */
@@ -344,7 +347,10 @@ export const planCategories = sqliteTable(
     maxSelectedOptions: integer("max_selected_options").notNull().default(1),
     categoryMasterId: integer("category_master_id"),
   },
-  (t) => [index("plan_categories_plan_idx").on(t.planId, t.isDeleted), index("plan_categories_day_idx").on(t.planDayId)],
+  (t) => [
+    index("plan_categories_plan_idx").on(t.planId, t.isDeleted),
+    index("plan_categories_day_idx").on(t.planDayId),
+  ],
 );
 
 export const planOptions = sqliteTable(
@@ -358,5 +364,9 @@ export const planOptions = sqliteTable(
     isRecommended: integer("is_recommended", { mode: "boolean" }).notNull().default(false),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
   },
-  (t) => [index("plan_options_plan_idx").on(t.planId, t.isDeleted), index("plan_options_category_idx").on(t.planCategoryId), index("plan_options_product_idx").on(t.productId)],
+  (t) => [
+    index("plan_options_plan_idx").on(t.planId, t.isDeleted),
+    index("plan_options_category_idx").on(t.planCategoryId),
+    index("plan_options_product_idx").on(t.productId),
+  ],
 );

@@ -10,9 +10,9 @@ import type {
   planCategories,
   planDays,
   planOptions,
+  plans,
   planTags,
   planVersions,
-  plans,
   products,
   restaurantBranches,
   restaurantCategories,
@@ -29,7 +29,14 @@ export type NutritionRow = typeof nutritions.$inferSelect;
 export type ComboRow = typeof combos.$inferSelect;
 export type PlanRow = typeof plans.$inferSelect;
 
-type Audited = { appId: number; createdAt: string; modifiedAt: string; deletedAt: string | null; isDeleted: boolean; ordering: number };
+type Audited = {
+  appId: number;
+  createdAt: string;
+  modifiedAt: string;
+  deletedAt: string | null;
+  isDeleted: boolean;
+  ordering: number;
+};
 
 export const auditView = (r: Audited) => ({
   app_id: r.appId,
@@ -84,10 +91,16 @@ export const branchView = (b: BranchRow) => ({
   delivery_radius_km: b.deliveryRadiusKm,
 });
 
-export const windowView = (w: Pick<typeof deliveryWindows.$inferSelect, "id" | "fromTime" | "toTime">) => ({ id: w.id, from_time: w.fromTime, to_time: w.toTime });
+export const windowView = (w: Pick<typeof deliveryWindows.$inferSelect, "id" | "fromTime" | "toTime">) => ({
+  id: w.id,
+  from_time: w.fromTime,
+  to_time: w.toTime,
+});
 
 /** The provider fields that do not depend on the user; `is_available_for_user` is computed per request. */
-export const providerBase = (r: RestaurantRow): Omit<ChannelProvider, "is_available_for_user" | "delivery_windows" | "pickup_branches" | "debug"> => ({
+export const providerBase = (
+  r: RestaurantRow,
+): Omit<ChannelProvider, "is_available_for_user" | "delivery_windows" | "pickup_branches" | "debug"> => ({
   id: r.id,
   name_en: r.nameEn,
   name_ar: r.nameAr,
@@ -231,8 +244,21 @@ export const menuCategoryRecordView = (c: typeof menuCategories.$inferSelect) =>
   menu: c.menuId,
 });
 
-export const restaurantCategoryView = (c: typeof restaurantCategories.$inferSelect) => ({ id: c.id, ...auditView(c), name_en: c.nameEn, name_ar: c.nameAr, image: c.image });
-export const allergenView = (a: typeof allergens.$inferSelect) => ({ id: a.id, ...auditView(a), kind: a.kind, name_en: a.nameEn, name_ar: a.nameAr, icon: a.icon });
+export const restaurantCategoryView = (c: typeof restaurantCategories.$inferSelect) => ({
+  id: c.id,
+  ...auditView(c),
+  name_en: c.nameEn,
+  name_ar: c.nameAr,
+  image: c.image,
+});
+export const allergenView = (a: typeof allergens.$inferSelect) => ({
+  id: a.id,
+  ...auditView(a),
+  kind: a.kind,
+  name_en: a.nameEn,
+  name_ar: a.nameAr,
+  icon: a.icon,
+});
 export const restaurantVariantView = (v: typeof restaurantVariants.$inferSelect) => ({
   id: v.id,
   ...auditView(v),
@@ -272,7 +298,11 @@ export const planVersionView = (v: typeof planVersions.$inferSelect) => ({
   min_of_pause_days: v.minOfPauseDays,
 });
 
-export const planVersionRecordView = (v: typeof planVersions.$inferSelect) => ({ ...planVersionView(v), ...auditView(v), plan: v.planId });
+export const planVersionRecordView = (v: typeof planVersions.$inferSelect) => ({
+  ...planVersionView(v),
+  ...auditView(v),
+  plan: v.planId,
+});
 
 export const planDayView = (d: typeof planDays.$inferSelect) => ({
   ...auditView(d),
@@ -337,7 +367,18 @@ export const planSummaryView = (p: PlanRow, parts: PlanParts): PlanSummary => ({
   menu_id: p.menuId,
   repetition: p.repetition,
   skip_option_selection: p.skipOptionSelection,
-  size: { id: p.id, title: p.sizeTitle, protein_amount: p.sizeProteinAmount, carb_amount: p.sizeCarbAmount, unit: p.sizeUnit },
+  size: {
+    id: p.id,
+    title: p.sizeTitle,
+    protein_amount: p.sizeProteinAmount,
+    carb_amount: p.sizeCarbAmount,
+    unit: p.sizeUnit,
+  },
   versions: parts.versions.map(planVersionView),
-  restaurant: { id: parts.restaurant.id, name_en: parts.restaurant.nameEn, name_ar: parts.restaurant.nameAr, logo: parts.restaurant.logo },
+  restaurant: {
+    id: parts.restaurant.id,
+    name_en: parts.restaurant.nameEn,
+    name_ar: parts.restaurant.nameAr,
+    logo: parts.restaurant.logo,
+  },
 });

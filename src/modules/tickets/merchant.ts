@@ -1,6 +1,6 @@
-import { createRouter, jsonBody, jsonContent, merchantRoute, problemResponses } from "../../core/openapi";
-import { listQuerySchema } from "../../core/listing";
 import { serviceContext } from "../../core/context";
+import { listQuerySchema } from "../../core/listing";
+import { createRouter, jsonBody, jsonContent, merchantRoute, problemResponses } from "../../core/openapi";
 import {
   BulkUpdateTicketsResultSchema,
   BulkUpdateTicketsSchema,
@@ -8,7 +8,7 @@ import {
   CheckInSchema,
   TicketListSchema,
 } from "./schemas";
-import { TICKET_LIST, bulkUpdateTickets, checkInTicket, listTickets } from "./service";
+import { bulkUpdateTickets, checkInTicket, listTickets, TICKET_LIST } from "./service";
 
 const tags = ["Tickets"];
 
@@ -62,5 +62,7 @@ export const checkInTicketRoute = merchantRoute({
 
 export const ticketsMerchantRouter = createRouter()
   .openapi(listTicketsRoute, async (c) => c.json(await listTickets(serviceContext(c), new URL(c.req.url)), 200))
-  .openapi(bulkUpdateTicketsRoute, async (c) => c.json(await bulkUpdateTickets(serviceContext(c), c.req.valid("json")), 200))
+  .openapi(bulkUpdateTicketsRoute, async (c) =>
+    c.json(await bulkUpdateTickets(serviceContext(c), c.req.valid("json")), 200),
+  )
   .openapi(checkInTicketRoute, async (c) => c.json(await checkInTicket(serviceContext(c), c.req.valid("json")), 200));

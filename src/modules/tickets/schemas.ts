@@ -28,10 +28,18 @@ export const TicketListSchema = envelopeSchema(TicketSchema, "TicketList");
 
 export const BULK_UPDATE_MAX = 100;
 
-const dateField = z.string().refine(isIsoDate, "Must be a date, YYYY-MM-DD.").openapi({ format: "date", example: "2026-12-01" });
+const dateField = z
+  .string()
+  .refine(isIsoDate, "Must be a date, YYYY-MM-DD.")
+  .openapi({ format: "date", example: "2026-12-01" });
 const timeField = z
   .string()
-  .transform((s, ctx) => normaliseTime(s) ?? (ctx.addIssue({ code: "custom", message: "Must be a time, HH:MM:SS." }), z.NEVER))
+  .transform((s, ctx) => {
+    const t = normaliseTime(s);
+    if (t) return t;
+    ctx.addIssue({ code: "custom", message: "Must be a time, HH:MM:SS." });
+    return z.NEVER;
+  })
   .openapi({ type: "string", example: "18:30:00" });
 
 export const BulkUpdateTicketsSchema = z
@@ -61,7 +69,11 @@ export const BulkUpdateTicketsResultSchema = z
 
 export const CheckInSchema = z
   .object({
-    token: z.string().min(1).max(200).openapi({ description: "The token printed in the ticket's QR code.", example: "tkt_Q2hlY2staW4gdG9rZW4" }),
+    token: z
+      .string()
+      .min(1)
+      .max(200)
+      .openapi({ description: "The token printed in the ticket's QR code.", example: "tkt_Q2hlY2staW4gdG9rZW4" }),
     validate_only: z.boolean().default(false).openapi({
       description: "When true, only checks that the ticket would be admitted; nothing changes.",
     }),

@@ -1,15 +1,15 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../core/context";
-import { ApiError } from "../../core/errors";
-import { listPage, offIndex, searchColumns, type Envelope, type ListSpec } from "../../core/listing";
-import { toMajor } from "../../core/money";
 import { randomToken } from "../../core/crypto";
+import { ApiError } from "../../core/errors";
+import { type Envelope, type ListSpec, listPage, offIndex, searchColumns } from "../../core/listing";
+import { toMajor } from "../../core/money";
 import { chunkRows, inList } from "../../core/sql";
 import { nowIso } from "../../core/time";
 import { emit, eventPayloadSql, newEvent, newEventId } from "../../events/outbox";
 import { loadItems } from "../items/service";
 import type { Ticket } from "./schemas";
-import { TICKET_STATUSES, tickets, type TicketStatus } from "./tables";
+import { TICKET_STATUSES, type TicketStatus, tickets } from "./tables";
 
 type TicketRow = typeof tickets.$inferSelect;
 
@@ -25,7 +25,13 @@ export const TRANSITIONS: Record<TicketStatus, readonly TicketStatus[]> = {
 };
 const ADMITTABLE: TicketStatus[] = ["pending", "confirmed"];
 
-const searchTicket = searchColumns(tickets.nameEn, tickets.nameAr, tickets.customerName, tickets.customerEmail, tickets.customerPhone);
+const searchTicket = searchColumns(
+  tickets.nameEn,
+  tickets.nameAr,
+  tickets.customerName,
+  tickets.customerEmail,
+  tickets.customerPhone,
+);
 
 /**
  * Search goes through the FTS index of migration 0001: a term matches the words of the ticket's
@@ -36,7 +42,10 @@ const searchTicket = searchColumns(tickets.nameEn, tickets.nameAr, tickets.custo
 function ticketSearch(term: string) {
   if ([...term].length < 2 || !/[\p{L}\p{N}]/u.test(term)) return searchTicket(term);
   const prefixPhrase = `"${term.replaceAll('"', '""')}" *`;
-  return { where: sql`${tickets.id} IN (SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${prefixPhrase})`, indexed: true };
+  return {
+    where: sql`${tickets.id} IN (SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${prefixPhrase})`,
+    indexed: true,
+  };
 }
 
 export const TICKET_LIST: ListSpec = {
@@ -66,7 +75,11 @@ const live = (appId: number) => and(eq(tickets.appId, appId), eq(tickets.isDelet
 const liveOffIndex = (appId: number) => and(eq(offIndex(tickets.appId), appId), eq(offIndex(tickets.isDeleted), 0))!;
 
 async function shape(ctx: ServiceContext, rows: TicketRow[]): Promise<Ticket[]> {
-  const itemsById = await loadItems(ctx.db, ctx.appId, rows.map((r) => r.itemId));
+  const itemsById = await loadItems(
+    ctx.db,
+    ctx.appId,
+    rows.map((r) => r.itemId),
+  );
   return rows.map((r) => {
     const item = itemsById.get(r.itemId);
     // A ticket's item is never hard-deleted (items are soft-deleted), so this is a broken invariant.
@@ -114,14 +127,21 @@ export type NewTicket = {
 /** Issues tickets (status `pending`, each with a fresh token) and emits `ticket.created`. */
 export async function createTickets(ctx: ServiceContext, input: NewTicket[]): Promise<{ id: number; token: string }[]> {
   if (input.length === 0) return [];
-  const rows = input.map((t) => ({ ...t, appId: ctx.appId, status: "pending" as const, token: randomToken("tkt_", 24) }));
+  const rows = input.map((t) => ({
+    ...t,
+    appId: ctx.appId,
+    status: "pending" as const,
+    token: randomToken("tkt_", 24),
+  }));
   const keys = JSON.stringify(rows.map((r) => ({ token: r.token, event: newEventId() })));
   // Ticket ids are assigned by the insert, so the events are selected from the new rows in the
   // same batch: the tickets and their `ticket.created` events land together.
   const { results } = await emit(
     ctx.db,
     ctx.events,
-    chunkRows(tickets, rows).map((chunk) => ctx.db.insert(tickets).values(chunk).returning({ id: tickets.id, token: tickets.token })),
+    chunkRows(tickets, rows).map((chunk) =>
+      ctx.db.insert(tickets).values(chunk).returning({ id: tickets.id, token: tickets.token }),
+    ),
     sql`SELECT j.value ->> '$.event' AS id, t.app_id, 'ticket.created' AS type,
           ${eventPayloadSql("ticket.created", sql`j.value ->> '$.event'`, sql`t.app_id`, sql`json_object('id', t.id, 'status', t.status, 'item', t.item_id, 'date', t.date, 'time', t.time)`)} AS payload
         FROM json_each(${keys}) AS j JOIN tickets AS t ON t.token = j.value ->> '$.token'`,
@@ -129,13 +149,21 @@ export async function createTickets(ctx: ServiceContext, input: NewTicket[]): Pr
   return (results as { id: number; token: string }[][]).flat();
 }
 
-export type BulkUpdate = { ids: number[]; status?: Exclude<TicketStatus, "checked_in">; date?: string; time?: string | null };
+export type BulkUpdate = {
+  ids: number[];
+  status?: Exclude<TicketStatus, "checked_in">;
+  date?: string;
+  time?: string | null;
+};
 
 /**
  * Bulk Update Tickets: all or nothing. Every id must be a live ticket of this tenant whose status
  * allows the change; otherwise nothing is written and the refusal names each offending id.
  */
-export async function bulkUpdateTickets(ctx: ServiceContext, input: BulkUpdate): Promise<{ count: number; results: Ticket[] }> {
+export async function bulkUpdateTickets(
+  ctx: ServiceContext,
+  input: BulkUpdate,
+): Promise<{ count: number; results: Ticket[] }> {
   const scope = and(live(ctx.appId), inList(tickets.id, input.ids))!;
   const current = await ctx.db.select({ id: tickets.id, status: tickets.status }).from(tickets).where(scope);
   const refusal = refuseBulk(input, current);
@@ -154,13 +182,26 @@ export async function bulkUpdateTickets(ctx: ServiceContext, input: BulkUpdate):
     newEvent(ctx.appId, "ticket.updated", {
       id,
       previous_status: before.get(id),
-      changes: { ...(input.status !== undefined && { status: input.status }), ...(input.date !== undefined && { date: input.date }), ...(input.time !== undefined && { time: input.time }) },
+      changes: {
+        ...(input.status !== undefined && { status: input.status }),
+        ...(input.date !== undefined && { date: input.date }),
+        ...(input.time !== undefined && { time: input.time }),
+      },
     }),
   );
-  const { applied } = await emit(ctx.db, ctx.events, [ctx.db.update(tickets).set(set).where(and(scope, guard))], events, { guard });
+  const { applied } = await emit(
+    ctx.db,
+    ctx.events,
+    [ctx.db.update(tickets).set(set).where(and(scope, guard))],
+    events,
+    { guard },
+  );
   if (!applied) {
     const now = await ctx.db.select({ id: tickets.id, status: tickets.status }).from(tickets).where(scope);
-    throw refuseBulk(input, now) ?? ApiError.conflict("concurrent_update", "The tickets changed while updating them; retry.");
+    throw (
+      refuseBulk(input, now) ??
+      ApiError.conflict("concurrent_update", "The tickets changed while updating them; retry.")
+    );
   }
   const rows = await ctx.db.select().from(tickets).where(scope).orderBy(tickets.id);
   return { count: rows.length, results: await shape(ctx, rows) };
@@ -175,24 +216,33 @@ function refuseBulk(input: BulkUpdate, current: { id: number; status: TicketStat
   const found = new Map(current.map((t) => [t.id, t.status]));
   const missing = input.ids.filter((id) => !found.has(id));
   if (missing.length) {
-    return new ApiError(404, "tickets_not_found", `No ticket with id ${missing.join(", ")} in this store; nothing was changed.`, {
-      errors: Object.fromEntries(missing.map((id) => [String(id), ["Not found."]])),
-    });
+    return new ApiError(
+      404,
+      "tickets_not_found",
+      `No ticket with id ${missing.join(", ")} in this store; nothing was changed.`,
+      {
+        errors: Object.fromEntries(missing.map((id) => [String(id), ["Not found."]])),
+      },
+    );
   }
   const blocked = current.filter((t) => !allowsBulk(t.status, input));
   if (blocked.length) {
-    return ApiError.conflict("invalid_transition", "Some tickets cannot take this change; nothing was changed. See `errors` per ticket id.", {
-      errors: Object.fromEntries(
-        blocked.map((t) => [
-          String(t.id),
-          [
-            t.status === "checked_in" || t.status === "cancelled"
-              ? `The ticket is ${t.status}, which is final.`
-              : `A ${t.status} ticket cannot become ${input.status}.`,
-          ],
-        ]),
-      ),
-    });
+    return ApiError.conflict(
+      "invalid_transition",
+      "Some tickets cannot take this change; nothing was changed. See `errors` per ticket id.",
+      {
+        errors: Object.fromEntries(
+          blocked.map((t) => [
+            String(t.id),
+            [
+              t.status === "checked_in" || t.status === "cancelled"
+                ? `The ticket is ${t.status}, which is final.`
+                : `A ${t.status} ticket cannot become ${input.status}.`,
+            ],
+          ]),
+        ),
+      },
+    );
   }
   return null;
 }
@@ -233,5 +283,6 @@ function refuseAdmission(row: TicketRow): void {
       ticket_id: row.id,
     });
   }
-  if (row.status === "cancelled") throw ApiError.conflict("ticket_cancelled", "This ticket was cancelled and cannot be used.", { ticket_id: row.id });
+  if (row.status === "cancelled")
+    throw ApiError.conflict("ticket_cancelled", "This ticket was cancelled and cannot be used.", { ticket_id: row.id });
 }

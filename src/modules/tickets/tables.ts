@@ -13,7 +13,9 @@ export const tickets = sqliteTable(
     id: integer("id").primaryKey(),
     ...auditColumns(),
     invoiceItemId: integer("invoice_item_id").notNull(),
-    itemId: integer("item_id").notNull().references(() => items.id),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id),
     nameEn: text("name_en").notNull(),
     nameAr: text("name_ar").notNull(),
     status: text("status", { enum: TICKET_STATUSES }).notNull().default("pending"),

@@ -16,8 +16,6 @@ import {
   WebhookSchema,
 } from "./schemas";
 import {
-  WEBHOOK_LIST,
-  WEBHOOK_LOG_LIST,
   createWebhook,
   deleteWebhook,
   deleteWebhooksByUrl,
@@ -26,6 +24,8 @@ import {
   rotateSecret,
   testWebhook,
   updateWebhook,
+  WEBHOOK_LIST,
+  WEBHOOK_LOG_LIST,
 } from "./service";
 
 const tags = ["Webhooks"];
@@ -54,7 +54,8 @@ export const createWebhookRoute = merchantRoute({
   summary: "Create Webhook",
   specId: "W3",
   permission: "can_update_app_config",
-  description: "Subscribes an https URL on a public host to events. The service generates `secret_key`; deliveries are signed with it (Standard Webhooks).",
+  description:
+    "Subscribes an https URL on a public host to events. The service generates `secret_key`; deliveries are signed with it (Standard Webhooks).",
   request: { body: jsonBody(CreateWebhookSchema) },
   responses: { 201: jsonContent(WebhookSchema, "The webhook, with its secret."), ...problemResponses(413, 415) },
 });
@@ -79,7 +80,8 @@ export const listWebhookLogsRoute = merchantRoute({
   summary: "List Webhook Logs",
   specId: "W5",
   permission: "can_retrieve_app_config",
-  description: "Every delivery attempt, newest first: filter by `webhook`, `event`, `status`, `status_code`, `created_at`…",
+  description:
+    "Every delivery attempt, newest first: filter by `webhook`, `event`, `status`, `status_code`, `created_at`…",
   request: { query: listQuerySchema(WEBHOOK_LOG_LIST) },
   responses: { 200: jsonContent(WebhookLogListSchema, "A page of delivery attempts.") },
 });
@@ -116,9 +118,13 @@ export const testWebhookRoute = merchantRoute({
   summary: "Test Webhook",
   specId: "W6",
   permission: "can_update_app_config",
-  description: "Sends a signed `webhook.test` event now, through the same sender as deliveries, and returns the attempt (not retried). At most 10 a minute per webhook.",
+  description:
+    "Sends a signed `webhook.test` event now, through the same sender as deliveries, and returns the attempt (not retried). At most 10 a minute per webhook.",
   request: { params: webhookId },
-  responses: { 200: jsonContent(WebhookLogSchema, "The attempt: its status code, duration, response and outcome."), ...problemResponses(404) },
+  responses: {
+    200: jsonContent(WebhookLogSchema, "The attempt: its status code, duration, response and outcome."),
+    ...problemResponses(404),
+  },
 });
 
 export const rotateWebhookSecretRoute = merchantRoute({
@@ -129,23 +135,34 @@ export const rotateWebhookSecretRoute = merchantRoute({
   summary: "Rotate Webhook Secret",
   specId: "W1",
   permission: "can_update_app_config",
-  description: "Generates a new `secret_key`. For 24 hours deliveries carry two signatures, with the new and the previous secret, so that receivers can switch without losing any.",
+  description:
+    "Generates a new `secret_key`. For 24 hours deliveries carry two signatures, with the new and the previous secret, so that receivers can switch without losing any.",
   request: { params: webhookId },
   responses: { 200: jsonContent(WebhookSchema, "The webhook, with its new secret."), ...problemResponses(404) },
 });
 
 async function limitTests(c: Context<AppEnv>, id: number) {
   const { success } = await c.env.TEST_WEBHOOK_LIMITER.limit({ key: `webhook:${c.get("appId")}:${id}` });
-  if (!success) throw new ApiError(429, "rate_limited", "At most 10 tests a minute per webhook; retry in a minute.", { headers: { "Retry-After": "60" } });
+  if (!success)
+    throw new ApiError(429, "rate_limited", "At most 10 tests a minute per webhook; retry in a minute.", {
+      headers: { "Retry-After": "60" },
+    });
 }
 
 export const webhooksMerchantRouter = createRouter()
   .openapi(listWebhooksRoute, async (c) => c.json(await listWebhooks(serviceContext(c), new URL(c.req.url)), 200))
-  .openapi(createWebhookRoute, async (c) => c.json(await createWebhook(serviceContext(c), c.req.valid("json"), targetPolicy(c.env)), 201))
-  .openapi(deleteWebhooksByUrlRoute, async (c) => c.json({ deleted: await deleteWebhooksByUrl(serviceContext(c), c.req.valid("query").url) }, 200))
+  .openapi(createWebhookRoute, async (c) =>
+    c.json(await createWebhook(serviceContext(c), c.req.valid("json"), targetPolicy(c.env)), 201),
+  )
+  .openapi(deleteWebhooksByUrlRoute, async (c) =>
+    c.json({ deleted: await deleteWebhooksByUrl(serviceContext(c), c.req.valid("query").url) }, 200),
+  )
   .openapi(listWebhookLogsRoute, async (c) => c.json(await listWebhookLogs(serviceContext(c), new URL(c.req.url)), 200))
   .openapi(updateWebhookRoute, async (c) =>
-    c.json(await updateWebhook(serviceContext(c), c.req.valid("param").webhook_id, c.req.valid("json"), targetPolicy(c.env)), 200),
+    c.json(
+      await updateWebhook(serviceContext(c), c.req.valid("param").webhook_id, c.req.valid("json"), targetPolicy(c.env)),
+      200,
+    ),
   )
   .openapi(deleteWebhookRoute, async (c) => {
     await deleteWebhook(serviceContext(c), c.req.valid("param").webhook_id);
@@ -156,4 +173,6 @@ export const webhooksMerchantRouter = createRouter()
     await limitTests(c, id);
     return c.json(await testWebhook(serviceContext(c), id, targetPolicy(c.env)), 200);
   })
-  .openapi(rotateWebhookSecretRoute, async (c) => c.json(await rotateSecret(serviceContext(c), c.req.valid("param").webhook_id), 200));
+  .openapi(rotateWebhookSecretRoute, async (c) =>
+    c.json(await rotateSecret(serviceContext(c), c.req.valid("param").webhook_id), 200),
+  );

@@ -7,7 +7,10 @@ export const WebhookSchema = z
   .object({
     id: z.number().int(),
     url: z.string().openapi({ example: "https://hooks.example.com/commerce" }),
-    secret_key: z.string().openapi({ description: "`whsec_` + base64 of 32 random bytes: verify deliveries with it (Standard Webhooks).", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
+    secret_key: z.string().openapi({
+      description: "`whsec_` + base64 of 32 random bytes: verify deliveries with it (Standard Webhooks).",
+      example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    }),
     is_active: z.boolean(),
     events: z.array(z.string()),
     headers: z.record(z.string(), z.string()),
@@ -19,7 +22,17 @@ export const WebhookListSchema = envelopeSchema(WebhookSchema, "WebhookList");
 
 const EVENT_NAMES = Object.keys(EVENT_TYPES) as EventType[];
 /** Our own delivery headers, and those the transport owns: custom headers may not set them. */
-export const RESERVED_HEADERS = ["webhook-id", "webhook-timestamp", "webhook-signature", "content-type", "content-length", "user-agent", "host", "connection", "transfer-encoding"];
+export const RESERVED_HEADERS = [
+  "webhook-id",
+  "webhook-timestamp",
+  "webhook-signature",
+  "content-type",
+  "content-length",
+  "user-agent",
+  "host",
+  "connection",
+  "transfer-encoding",
+];
 export const HEADERS_MAX = 20;
 
 const eventsField = z
@@ -28,28 +41,54 @@ const eventsField = z
   .max(EVENT_NAMES.length)
   .superRefine((events, ctx) => {
     const unknown = events.filter((e) => !(EVENT_NAMES as string[]).includes(e));
-    if (unknown.length) ctx.addIssue({ code: "custom", message: `Unknown event ${unknown.join(", ")}. Valid: ${EVENT_NAMES.join(", ")}.` });
+    if (unknown.length)
+      ctx.addIssue({
+        code: "custom",
+        message: `Unknown event ${unknown.join(", ")}. Valid: ${EVENT_NAMES.join(", ")}.`,
+      });
     if (new Set(events).size !== events.length) ctx.addIssue({ code: "custom", message: "Events must not repeat." });
   })
-  .openapi({ description: "Event names to deliver; see the document's `webhooks` for each payload.", example: ["order.created", "ticket.checked_in"], items: { type: "string", enum: EVENT_NAMES } });
+  .openapi({
+    description: "Event names to deliver; see the document's `webhooks` for each payload.",
+    example: ["order.created", "ticket.checked_in"],
+    items: { type: "string", enum: EVENT_NAMES },
+  });
 
 const headersField = z
   .record(
     z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/, "Must be an HTTP header name."),
-    z.string().max(1000).regex(/^[^\r\n\0]*$/, "Must not contain line breaks."),
+    z
+      .string()
+      .max(1000)
+      .regex(/^[^\r\n\0]*$/, "Must not contain line breaks."),
   )
   .superRefine((headers, ctx) => {
     const names = Object.keys(headers);
     if (names.length > HEADERS_MAX) ctx.addIssue({ code: "custom", message: `At most ${HEADERS_MAX} headers.` });
     const reserved = names.filter((n) => RESERVED_HEADERS.includes(n.toLowerCase()));
-    if (reserved.length) ctx.addIssue({ code: "custom", message: `These headers are set by the service and cannot be overridden: ${reserved.join(", ")}.` });
+    if (reserved.length)
+      ctx.addIssue({
+        code: "custom",
+        message: `These headers are set by the service and cannot be overridden: ${reserved.join(", ")}.`,
+      });
   })
-  .openapi({ description: `Sent with every delivery; at most ${HEADERS_MAX}. Cannot override ${RESERVED_HEADERS.join(", ")}.`, example: { "X-Api-Key": "secret" } });
+  .openapi({
+    description: `Sent with every delivery; at most ${HEADERS_MAX}. Cannot override ${RESERVED_HEADERS.join(", ")}.`,
+    example: { "X-Api-Key": "secret" },
+  });
 
-const urlField = z.string().max(2048).openapi({ description: "https on a public host.", example: "https://hooks.example.com/commerce" });
+const urlField = z
+  .string()
+  .max(2048)
+  .openapi({ description: "https on a public host.", example: "https://hooks.example.com/commerce" });
 
 export const CreateWebhookSchema = z
-  .object({ url: urlField, events: eventsField, is_active: z.boolean().default(true), headers: headersField.default({}) })
+  .object({
+    url: urlField,
+    events: eventsField,
+    is_active: z.boolean().default(true),
+    headers: headersField.default({}),
+  })
   .strict()
   .openapi("CreateWebhook");
 
@@ -57,14 +96,19 @@ export const UpdateWebhookSchema = z
   .object({ url: urlField, events: eventsField, is_active: z.boolean(), headers: headersField })
   .partial()
   .strict()
-  .refine((b) => Object.keys(b).length > 0, { message: "Give at least one of url, events, is_active, headers.", path: ["body"] })
+  .refine((b) => Object.keys(b).length > 0, {
+    message: "Give at least one of url, events, is_active, headers.",
+    path: ["body"],
+  })
   .openapi("UpdateWebhook");
 
 export const WebhookLogSchema = z
   .object({
     id: z.number().int(),
     webhook: z.number().int(),
-    delivery_id: z.string().openapi({ description: "The `webhook-id` header: the same for every attempt of one event to one webhook." }),
+    delivery_id: z
+      .string()
+      .openapi({ description: "The `webhook-id` header: the same for every attempt of one event to one webhook." }),
     event_id: z.string(),
     event: z.string(),
     attempt: z.number().int(),
@@ -82,7 +126,11 @@ export const WebhookLogSchema = z
 export const WebhookLogListSchema = envelopeSchema(WebhookLogSchema, "WebhookLogList");
 
 export const DeleteByUrlQuerySchema = z.object({
-  url: z.string().min(1).max(2048).openapi({ description: "Deletes every webhook of the store with exactly this URL." }),
+  url: z
+    .string()
+    .min(1)
+    .max(2048)
+    .openapi({ description: "Deletes every webhook of the store with exactly this URL." }),
 });
 
 export const DeletedSchema = z.object({ deleted: z.number().int() }).openapi("Deleted");

@@ -1,16 +1,16 @@
+import type { z } from "@hono/zod-openapi";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../core/context";
 import { ApiError } from "../../core/errors";
-import { listPage, type Envelope, type ListSpec } from "../../core/listing";
+import { type Envelope, type ListSpec, listPage } from "../../core/listing";
 import { nowIso } from "../../core/time";
 import type { Db } from "../../db/client";
-import { deliver, type DeliveryResult } from "../../events/delivery";
-import { emit, newEvent, type EventMessage } from "../../events/outbox";
+import { type DeliveryResult, deliver } from "../../events/delivery";
+import { type EventMessage, emit, newEvent } from "../../events/outbox";
 import { newSecret } from "../../events/signing";
-import type { z } from "@hono/zod-openapi";
 import type { CreateWebhookSchema, UpdateWebhookSchema, Webhook, WebhookLog } from "./schemas";
-import { refuseTarget, type TargetPolicy } from "./target";
 import { DELIVERY_OUTCOMES, DELIVERY_TRIGGERS, webhookLogs, webhooks } from "./tables";
+import { refuseTarget, type TargetPolicy } from "./target";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 type LogRow = typeof webhookLogs.$inferSelect;
@@ -19,7 +19,15 @@ type LogRow = typeof webhookLogs.$inferSelect;
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
 export function webhookView(row: WebhookRow): Webhook {
-  return { id: row.id, url: row.url, secret_key: row.secretKey, is_active: row.isActive, events: row.events, headers: row.headers, created_at: row.createdAt };
+  return {
+    id: row.id,
+    url: row.url,
+    secret_key: row.secretKey,
+    is_active: row.isActive,
+    events: row.events,
+    headers: row.headers,
+    created_at: row.createdAt,
+  };
 }
 
 export function logView(row: LogRow): WebhookLog {
@@ -49,7 +57,11 @@ function checkTarget(url: string, policy: TargetPolicy) {
 }
 
 async function found(ctx: ServiceContext, id: number): Promise<WebhookRow> {
-  const row = await ctx.db.select().from(webhooks).where(and(live(ctx.appId), eq(webhooks.id, id))).get();
+  const row = await ctx.db
+    .select()
+    .from(webhooks)
+    .where(and(live(ctx.appId), eq(webhooks.id, id)))
+    .get();
   if (!row) throw ApiError.notFound(`Webhook ${id}`);
   return row;
 }
@@ -70,16 +82,32 @@ export async function listWebhooks(ctx: ServiceContext, url: URL): Promise<Envel
   return { ...page, results: page.results.map(webhookView) };
 }
 
-export async function createWebhook(ctx: ServiceContext, input: z.infer<typeof CreateWebhookSchema>, policy: TargetPolicy): Promise<Webhook> {
+export async function createWebhook(
+  ctx: ServiceContext,
+  input: z.infer<typeof CreateWebhookSchema>,
+  policy: TargetPolicy,
+): Promise<Webhook> {
   checkTarget(input.url, policy);
   const [row] = await ctx.db
     .insert(webhooks)
-    .values({ appId: ctx.appId, url: input.url, secretKey: newSecret(), isActive: input.is_active, events: input.events, headers: input.headers })
+    .values({
+      appId: ctx.appId,
+      url: input.url,
+      secretKey: newSecret(),
+      isActive: input.is_active,
+      events: input.events,
+      headers: input.headers,
+    })
     .returning();
   return webhookView(row!);
 }
 
-export async function updateWebhook(ctx: ServiceContext, id: number, input: z.infer<typeof UpdateWebhookSchema>, policy: TargetPolicy): Promise<Webhook> {
+export async function updateWebhook(
+  ctx: ServiceContext,
+  id: number,
+  input: z.infer<typeof UpdateWebhookSchema>,
+  policy: TargetPolicy,
+): Promise<Webhook> {
   await found(ctx, id);
   if (input.url !== undefined) checkTarget(input.url, policy);
   const [row] = await ctx.db
@@ -90,7 +118,10 @@ export async function updateWebhook(ctx: ServiceContext, id: number, input: z.in
       ...(input.events !== undefined && { events: input.events }),
       ...(input.headers !== undefined && { headers: input.headers }),
       // Turning a webhook back on starts its failure clock again.
-      ...(input.is_active !== undefined && { isActive: input.is_active, ...(input.is_active && { failingSince: null, disabledReason: null }) }),
+      ...(input.is_active !== undefined && {
+        isActive: input.is_active,
+        ...(input.is_active && { failingSince: null, disabledReason: null }),
+      }),
     })
     .where(and(live(ctx.appId), eq(webhooks.id, id)))
     .returning();
@@ -118,11 +149,18 @@ const softDelete = () => ({ isDeleted: true, isActive: false, deletedAt: nowIso(
 
 export async function deleteWebhook(ctx: ServiceContext, id: number): Promise<void> {
   await found(ctx, id);
-  await ctx.db.update(webhooks).set(softDelete()).where(and(live(ctx.appId), eq(webhooks.id, id)));
+  await ctx.db
+    .update(webhooks)
+    .set(softDelete())
+    .where(and(live(ctx.appId), eq(webhooks.id, id)));
 }
 
 export async function deleteWebhooksByUrl(ctx: ServiceContext, url: string): Promise<number> {
-  const rows = await ctx.db.update(webhooks).set(softDelete()).where(and(live(ctx.appId), eq(webhooks.url, url))).returning({ id: webhooks.id });
+  const rows = await ctx.db
+    .update(webhooks)
+    .set(softDelete())
+    .where(and(live(ctx.appId), eq(webhooks.url, url)))
+    .returning({ id: webhooks.id });
   if (rows.length === 0) throw ApiError.notFound("A webhook with that URL");
   return rows.length;
 }
@@ -145,7 +183,10 @@ export const WEBHOOK_LOG_LIST: ListSpec = {
 };
 
 export async function listWebhookLogs(ctx: ServiceContext, url: URL): Promise<Envelope<WebhookLog>> {
-  const page = await listPage(ctx.db, url, WEBHOOK_LOG_LIST, { table: webhookLogs, scope: () => eq(webhookLogs.appId, ctx.appId) });
+  const page = await listPage(ctx.db, url, WEBHOOK_LOG_LIST, {
+    table: webhookLogs,
+    scope: () => eq(webhookLogs.appId, ctx.appId),
+  });
   return { ...page, results: page.results.map(logView) };
 }
 
@@ -156,7 +197,14 @@ export async function testWebhook(ctx: ServiceContext, id: number, policy: Targe
   const result = await deliver(webhook, event, deliveryIdOf(event, webhook.id), policy);
   const [log] = await ctx.db
     .insert(webhookLogs)
-    .values(logRow(webhook, event, result, { attempt: 1, trigger: "test", outcome: result.ok ? "delivered" : "failed", nextAttemptAt: null }))
+    .values(
+      logRow(webhook, event, result, {
+        attempt: 1,
+        trigger: "test",
+        outcome: result.ok ? "delivered" : "failed",
+        nextAttemptAt: null,
+      }),
+    )
     .returning();
   return logView(log!);
 }
@@ -171,15 +219,31 @@ export async function subscribers(db: Db, appId: number, type: string): Promise<
   return db
     .select()
     .from(webhooks)
-    .where(and(live(appId), eq(webhooks.isActive, true), sql`EXISTS (SELECT 1 FROM json_each(${webhooks.events}) WHERE value = ${type})`));
+    .where(
+      and(
+        live(appId),
+        eq(webhooks.isActive, true),
+        sql`EXISTS (SELECT 1 FROM json_each(${webhooks.events}) WHERE value = ${type})`,
+      ),
+    );
 }
 
 export async function webhookForDelivery(db: Db, appId: number, id: number): Promise<WebhookRow | undefined> {
-  return db.select().from(webhooks).where(and(live(appId), eq(webhooks.id, id))).get();
+  return db
+    .select()
+    .from(webhooks)
+    .where(and(live(appId), eq(webhooks.id, id)))
+    .get();
 }
 
 export async function lastAttempt(db: Db, deliveryId: string): Promise<LogRow | undefined> {
-  return db.select().from(webhookLogs).where(eq(webhookLogs.deliveryId, deliveryId)).orderBy(desc(webhookLogs.attempt)).limit(1).get();
+  return db
+    .select()
+    .from(webhookLogs)
+    .where(eq(webhookLogs.deliveryId, deliveryId))
+    .orderBy(desc(webhookLogs.attempt))
+    .limit(1)
+    .get();
 }
 
 export function logRow(
@@ -221,7 +285,10 @@ export async function recordAttempt(
     await db.batch([insert, db.update(webhooks).set({ failingSince: null }).where(scope)]);
     return;
   }
-  const failing = db.update(webhooks).set({ failingSince: sql`coalesce(${webhooks.failingSince}, ${log.createdAt})` }).where(scope);
+  const failing = db
+    .update(webhooks)
+    .set({ failingSince: sql`coalesce(${webhooks.failingSince}, ${log.createdAt})` })
+    .where(scope);
   if (!effect.disable) {
     await db.batch([insert, failing]);
     return;
@@ -229,7 +296,10 @@ export async function recordAttempt(
   await emit(
     db,
     ctx.events,
-    [insert, db.update(webhooks).set({ isActive: false, disabledReason: effect.disable, modifiedAt: nowIso() }).where(scope)],
+    [
+      insert,
+      db.update(webhooks).set({ isActive: false, disabledReason: effect.disable, modifiedAt: nowIso() }).where(scope),
+    ],
     [newEvent(webhook.appId, "webhook.disabled", { id: webhook.id, url: webhook.url, reason: effect.disable })],
   );
 }

@@ -18,7 +18,10 @@ function ipv4(host: string): number[] | null {
 
 function reservedV4([a = 0, b = 0]: number[]): boolean {
   return (
-    a === 0 || a === 10 || a === 127 || a >= 224 ||
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    a >= 224 ||
     (a === 100 && b >= 64 && b <= 127) || // CGNAT
     (a === 169 && b === 254) || // link-local
     (a === 172 && b >= 16 && b <= 31) ||
@@ -51,11 +54,14 @@ export function refuseTarget(raw: string, policy: TargetPolicy): string | null {
   }
   if (url.username || url.password) return "Must not carry credentials; use `headers` for authentication.";
   const host = url.hostname.toLowerCase();
-  if (policy.allowLocalhost && isLocalhost(host) && (url.protocol === "http:" || url.protocol === "https:")) return null;
+  if (policy.allowLocalhost && isLocalhost(host) && (url.protocol === "http:" || url.protocol === "https:"))
+    return null;
   if (url.protocol !== "https:") return "Must use https.";
-  if (host.startsWith("[")) return reservedV6(host.slice(1, -1)) ? "Must be a public address, not a reserved IPv6 one." : null;
+  if (host.startsWith("["))
+    return reservedV6(host.slice(1, -1)) ? "Must be a public address, not a reserved IPv6 one." : null;
   const v4 = ipv4(host);
-  if (v4) return reservedV4(v4) ? "Must be a public address, not a private, loopback, link-local or reserved one." : null;
+  if (v4)
+    return reservedV4(v4) ? "Must be a public address, not a private, loopback, link-local or reserved one." : null;
   if (/^[\d.]+$/.test(host) || /^0x/i.test(host)) return "Must be a host name or a dotted IPv4 address.";
   if (!host.includes(".") || LOCAL_NAMES.test(host)) return "Must be a public host name.";
   return null;
