@@ -1,9 +1,12 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
+import { ASSETS_DIR, buildDocsAssets } from "./scripts/docs-assets.js";
 
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  // wrangler.toml's [assets] directory (the /docs files) must exist before the pool reads it.
+  buildDocsAssets();
   return {
     test: {
       // The JSON report lets .ci/run print the plain "N passed, N failed" line.
@@ -14,8 +17,16 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
-              // Migrations reach the setup file through a test-only binding.
-              miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+              // Migrations reach the setup file through a test-only binding. So do the static assets:
+              // calls to the Worker in this pool skip the assets router, so test/core/docs.test.ts asks it.
+              miniflare: {
+                // A fixed secret for customer access tokens, as `.dev.vars` gives `wrangler dev` one.
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  CUSTOMER_JWT_SECRET: "test-only-customer-jwt-secret-0123456789",
+                },
+                assets: { binding: "TEST_ASSETS", directory: ASSETS_DIR },
+              },
             }),
           ],
           test: {
@@ -32,6 +43,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
             name: "node",
             include: ["test/node/**/*.test.ts"],
             environment: "node",
+            // One at a time: the end-to-end test times real deliveries under `wrangler dev`, and the
+            // others (type generation, Spectral, a local platform proxy) would starve it on 2 cores.
+            fileParallelism: false,
             testTimeout: 200_000,
             hookTimeout: 200_000,
           },

@@ -75,6 +75,7 @@ function benchConfig(): string {
   const text = readFileSync("wrangler.toml", "utf8")
     .replace(/^main = "(.*)"$/m, 'main = "../$1"')
     .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../$1"')
+    .replace(/^directory = "\.\/(.*)"$/m, 'directory = "../$1"')
     .replace(/simple = \{ limit = \d+/, "simple = { limit = 100000000");
   mkdirSync(".bench", { recursive: true });
   writeFileSync(".bench/wrangler.toml", text);
@@ -220,7 +221,7 @@ async function measureEmit() {
   // The Worker's modules are typed for workerd: imported by a non-literal path (see test/node).
   const paths = {
     client: "../src/db/client",
-    outbox: "../src/events/outbox",
+    outbox: "../src/core/events/outbox",
     tables: "../src/modules/tickets/tables",
     orm: "drizzle-orm",
   };

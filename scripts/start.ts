@@ -15,6 +15,8 @@ const step = (what: string, cmd: string, args: string[]) => {
   return execFileSync(cmd, args, { stdio: ["ignore", "pipe", "inherit"], env }).toString();
 };
 
+step("copying the /docs assets from node_modules", "npx", ["tsx", "scripts/docs-assets.ts"]);
+step("writing local secrets to .dev.vars (once)", "npx", ["tsx", "scripts/dev-vars.ts"]);
 step("applying local D1 migrations", "npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"]);
 step("seeding demo data (idempotent)", "npm", ["run", "-s", "seed"]);
 const token = step("minting a merchant token for app 1", "npm", [

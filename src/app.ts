@@ -1,4 +1,3 @@
-import { swaggerUI } from "@hono/swagger-ui";
 import { sql } from "drizzle-orm";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -6,16 +5,19 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { getPath } from "hono/utils/url";
-import { ApiError, renderProblem } from "./core/errors";
+import { DOCS_CSP, docsPage } from "./core/docs";
+import { API_DESCRIPTION, API_TAGS } from "./core/document";
+import { ApiError, CORE_ERROR_CODES, type ErrorCode, renderProblem } from "./core/errors";
+import type { EventType } from "./core/events/registry";
+import { requestLog } from "./core/logging";
 import { requireJsonBody } from "./core/middleware";
-import { createRoute, createRouter, jsonContent, problemResponses, z } from "./core/openapi";
+import { createRoute, createRouter, jsonContent, problemResponsesFor, z } from "./core/openapi";
+import { methodRouting } from "./core/routing";
 import { BOOKMARK_HEADER, dbSession } from "./db/client";
-import { EVENT_CATALOGUE, type EventType, eventEnvelopeSchema } from "./events/catalogue";
-import { catalogueMerchantRouter } from "./modules/items/merchant";
-import { mealsMerchantRouter } from "./modules/meals/merchant";
-import { plansPublicRouter, restaurantsPublicRouter } from "./modules/meals/public";
-import { ticketsMerchantRouter } from "./modules/tickets/merchant";
-import { webhooksMerchantRouter } from "./modules/webhooks/merchant";
+import { catalogueMerchantRouter, itemErrorCodes } from "./modules/items";
+import { mealErrorCodes, mealsMerchantRouter, plansPublicRouter, restaurantsPublicRouter } from "./modules/meals";
+import { ticketErrorCodes, ticketsMerchantRouter } from "./modules/tickets";
+import { EVENT_CATALOGUE, eventEnvelopeSchema, webhookErrorCodes, webhooksMerchantRouter } from "./modules/webhooks";
 
 /** Where each family is mounted: the one place that knows the prefixes. */
 export const PREFIXES = {
@@ -26,14 +28,32 @@ export const PREFIXES = {
   api: "/api/v1",
 } as const;
 
+/**
+ * Every problem `code` with what it means: core's and each module's. `satisfies` makes a code
+ * added to the typed union without its meaning here a compile error.
+ */
+export const ERROR_CODES = {
+  ...CORE_ERROR_CODES,
+  ...ticketErrorCodes,
+  ...itemErrorCodes,
+  ...mealErrorCodes,
+  ...webhookErrorCodes,
+} satisfies Record<ErrorCode, string>;
+
 export const OPENAPI_INFO = {
   openapi: "3.1.0",
   info: {
     title: "Commerce and Meals API",
     version: "1.0.0",
-    description:
-      "Multi-tenant commerce and meal-subscription API. Every request names its store with the `app-id` header. Errors are RFC 9457 problem details (`application/problem+json`).",
+    description: `${API_DESCRIPTION}\n\n## Error codes\n\nEvery \`code\` a problem can carry (each operation lists, per status, the ones it can answer):\n\n${Object.entries(
+      ERROR_CODES,
+    )
+      .map(([code, meaning]) => `- \`${code}\`: ${meaning}`)
+      .join("\n")}`,
   },
+  tags: API_TAGS,
+  /** The same codes, for tools: code → meaning. */
+  "x-error-codes": ERROR_CODES,
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -48,7 +68,7 @@ const healthRoute = createRoute({
   security: [],
   responses: {
     200: jsonContent(z.object({ status: z.literal("ok") }).openapi("Health"), "The Worker and its database answer."),
-    ...problemResponses(500),
+    ...problemResponsesFor({ 500: ["internal_error"] }),
   },
 });
 
@@ -64,22 +84,11 @@ function pathWithSlash(req: Request): string {
 export function createApp() {
   const app = createRouter({ getPath: pathWithSlash });
 
+  // The CORS middleware below answers OPTIONS on every path, so every 405's `Allow` names it too.
+  const routing = methodRouting({ app, alwaysAllowed: ["OPTIONS"] });
   app.use(requestId({ headerName: "X-Request-Id" }));
-  app.use(
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) =>
-        renderProblem(
-          new ApiError(
-            405,
-            "method_not_allowed",
-            `${c.req.method} is not allowed here. Allowed: ${methods.join(", ")}.`,
-            { headers: { Allow: methods.join(", ") } },
-          ),
-          c,
-        ),
-    }),
-  );
+  app.use(requestLog());
+  app.use(methodNotAllowed({ app, onMethodNotAllowed: routing.onMethodNotAllowed }));
   app.use(secureHeaders({ crossOriginResourcePolicy: "cross-origin" }));
   app.use(
     cors({
@@ -98,6 +107,8 @@ export function createApp() {
       maxAge: 86400,
     }),
   );
+  // After CORS (preflights are answered, a 405 carries CORS headers), before the body checks and auth.
+  app.use(routing.fixedPaths);
   app.use(
     bodyLimit({
       maxSize: BODY_LIMIT_BYTES,
@@ -121,10 +132,17 @@ export function createApp() {
     return c.json({ status: "ok" as const }, 200);
   });
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+  app.openAPIRegistry.registerComponent("securitySchemes", "merchantToken", {
     type: "http",
     scheme: "bearer",
     description: "A merchant API token (`cmk_…`), with the permissions each operation names.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "customerToken", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description:
+      "A customer's access token (a JWT of 15 minutes) from the customer login; refresh it with its refresh token.",
   });
   for (const type of Object.keys(EVENT_CATALOGUE) as EventType[]) {
     app.openAPIRegistry.registerWebhook({
@@ -141,7 +159,11 @@ export function createApp() {
     });
   }
   app.doc31("/openapi.json", (c) => ({ ...OPENAPI_INFO, servers: [{ url: new URL(c.req.url).origin }] }));
-  app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Commerce and Meals API" }));
+  // The page only: its Swagger UI files are static assets (src/core/docs.ts), served before the Worker.
+  app.get("/docs", (c) => {
+    c.header("Content-Security-Policy", DOCS_CSP);
+    return c.html(docsPage(OPENAPI_INFO.info.title, "/openapi.json"));
+  });
 
   app.notFound((c) =>
     renderProblem(

@@ -1,8 +1,12 @@
-import type { Principal } from "./core/auth";
-import type { Db } from "./db/client";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { Principal } from "./core/principal";
 
-/** Hono environment shared by every router: the bindings from `wrangler types` and per-request values. */
+/** The per-request database: drizzle over a D1 session (see db/client.ts). */
+export type Db = DrizzleD1Database<Record<string, never>>;
+
+/** Hono environment shared by every router: the bindings and secrets, and per-request values. */
 export type AppEnv = {
+  /** The bindings, vars and declared secrets, from `wrangler types`. */
   Bindings: Env;
   Variables: {
     requestId: string;

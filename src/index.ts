@@ -1,7 +1,8 @@
 import { createApp } from "./app";
+import { resendStale } from "./core/events/outbox";
+import { logTaskFailure } from "./core/logging";
 import { createDb } from "./db/client";
-import { consumeDeadLetters, consumeEvents, type QueueMessage } from "./events/consumer";
-import { resendStale } from "./events/outbox";
+import { consumeDeadLetters, consumeEvents, type QueueMessage } from "./modules/webhooks";
 
 const app = createApp();
 
@@ -12,6 +13,7 @@ export default {
     else await consumeEvents(batch, env, ctx);
   },
   async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
-    ctx.waitUntil(resendStale(createDb(env.DB), env.EVENTS));
+    // The outbox rows stay un-enqueued on failure, so the next run retries; the log is the trace.
+    ctx.waitUntil(resendStale(createDb(env.DB), env.EVENTS).catch((error) => logTaskFailure("resend outbox", error)));
   },
 } satisfies ExportedHandler<Env, QueueMessage>;

@@ -1,11 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { sign, verify } from "hono/jwt";
+import { JwtTokenExpired } from "hono/utils/jwt/types";
 import type { Db } from "../db/client";
 import type { AppEnv } from "../env";
 import { randomToken, sha256Hex } from "./crypto";
 import { ApiError } from "./errors";
 import { PERMISSIONS, type Permission, TOKEN_PREFIX } from "./permissions";
+import type { CustomerPrincipal, MerchantPrincipal, Principal } from "./principal";
 import { apps, readTenant } from "./tenancy";
 import { nowIso } from "./time";
 
@@ -33,7 +36,7 @@ export const merchantApiTokens = sqliteTable(
   (t) => [uniqueIndex("merchant_api_tokens_hash_uq").on(t.tokenHash), index("merchant_api_tokens_app_idx").on(t.appId)],
 );
 
-export type Principal = { kind: "merchant"; tokenId: number; appId: number; permissions: ReadonlySet<Permission> };
+export type { CustomerPrincipal, MerchantPrincipal, Principal };
 
 /** Creates a merchant token and returns it in clear, once. */
 export async function mintMerchantToken(
@@ -63,23 +66,109 @@ export async function revokeMerchantToken(db: Db, appId: number, id: number): Pr
     .where(and(eq(merchantApiTokens.id, id), eq(merchantApiTokens.appId, appId)));
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]{8,512}=*)$/;
+// RFC 9110 §11.1: the scheme is case-insensitive.
+const BEARER = /^bearer ([A-Za-z0-9_\-.~+/]{8,2048}=*)$/i;
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The claims of a customer access token (a JWT signed with the `CUSTOMER_JWT_SECRET` secret). */
+export type CustomerClaims = { sub: string; app_id: number; kind: "customer"; iat: number; exp: number };
+
+/** Signs a customer access token; the customers module mints them at login and refresh. */
+export async function signCustomerToken(secret: string, claims: CustomerClaims): Promise<string> {
+  return sign(claims, secret, "HS256");
+}
+
+async function merchantPrincipal(c: Context<AppEnv>, token: string, appId: number): Promise<MerchantPrincipal> {
+  const row = await c
+    .get("db")
+    .select({
+      id: merchantApiTokens.id,
+      appId: merchantApiTokens.appId,
+      permissions: merchantApiTokens.permissions,
+      expiresAt: merchantApiTokens.expiresAt,
+      revokedAt: merchantApiTokens.revokedAt,
+      orgId: apps.orgId,
+    })
+    .from(merchantApiTokens)
+    .innerJoin(apps, eq(apps.id, merchantApiTokens.appId))
+    .where(eq(merchantApiTokens.tokenHash, await sha256Hex(token)))
+    .get();
+  if (!row) throw ApiError.unauthorized("The token is not valid.", "invalid_token");
+  if (row.revokedAt) throw ApiError.unauthorized("The token has been revoked.", "token_revoked");
+  if (row.expiresAt && row.expiresAt <= nowIso())
+    throw ApiError.unauthorized("The token has expired.", "token_expired");
+  if (row.appId !== appId) {
+    throw ApiError.forbidden("This token belongs to another store than the `app-id` header names.", "wrong_tenant");
+  }
+  return { kind: "merchant", tokenId: row.id, appId, orgId: row.orgId, permissions: new Set(row.permissions) };
+}
+
+async function customerPrincipal(c: Context<AppEnv>, token: string, appId: number): Promise<CustomerPrincipal> {
+  const secret = c.env.CUSTOMER_JWT_SECRET;
+  if (!secret) throw new Error("CUSTOMER_JWT_SECRET is not set (see README, Secrets)");
+  let claims: Record<string, unknown>;
+  try {
+    claims = await verify(token, secret, "HS256");
+  } catch (error) {
+    if (error instanceof JwtTokenExpired)
+      throw ApiError.unauthorized("The access token has expired; refresh it.", "token_expired");
+    throw ApiError.unauthorized("The token is not valid.", "invalid_token");
+  }
+  const customerId = Number(claims.sub);
+  if (
+    claims.kind !== "customer" ||
+    !Number.isSafeInteger(customerId) ||
+    customerId < 1 ||
+    typeof claims.app_id !== "number"
+  ) {
+    throw ApiError.unauthorized("The token is not valid.", "invalid_token");
+  }
+  if (claims.app_id !== appId) {
+    throw ApiError.forbidden("This token belongs to another store than the `app-id` header names.", "wrong_tenant");
+  }
+  return { kind: "customer", customerId, appId };
+}
 
 /**
- * The one auth path for merchant operations: bearer token → tenant → permission → rate limit.
- * The order decides the status: no token 401, bad `app-id` (or, with `org`, `org-id`) 400,
- * unknown/expired/revoked 401, other tenant or an org that does not own the app 403, missing
- * permission 403 naming it, over the ceiling 429.
+ * The one auth path: bearer token → tenant → principal (a merchant API token, or a customer's
+ * access token) → rate limit. The order decides the status: no token 401, bad `app-id` 400,
+ * unknown, expired or revoked token 401, another store's token 403, over the ceiling 429. What
+ * the principal may do is the route's guard (`requirePermission`, `requireCustomer`).
+ */
+export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const header = c.req.header("authorization");
+  if (!header) throw ApiError.unauthorized("Send `Authorization: Bearer <token>`.");
+  const m = BEARER.exec(header.trim());
+  if (!m) throw ApiError.unauthorized("The Authorization header must be `Bearer <token>`.", "malformed_token");
+  const token = m[1]!;
+  const appId = readTenant(c);
+  let principal: Principal;
+  if (token.startsWith(TOKEN_PREFIX)) principal = await merchantPrincipal(c, token, appId);
+  else if (JWT_SHAPE.test(token)) principal = await customerPrincipal(c, token, appId);
+  else throw ApiError.unauthorized("The token is not valid.", "invalid_token");
+  const key =
+    principal.kind === "merchant" ? `token:${principal.tokenId}` : `customer:${appId}:${principal.customerId}`;
+  const { success } = await c.env.TOKEN_LIMITER.limit({ key });
+  if (!success) {
+    throw new ApiError(429, "rate_limited", "Too many requests with this token; retry in a minute.", {
+      headers: { "Retry-After": "60" },
+    });
+  }
+  c.set("principal", principal);
+  await next();
+};
+
+/**
+ * A merchant operation's guard: a merchant principal whose token has `permission`. With `org`,
+ * the operation also takes `org-id`, which must name the organization that owns the store.
  */
 export function requirePermission(permission: Permission, opts: { org?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const header = c.req.header("authorization");
-    if (!header) throw ApiError.unauthorized("Send `Authorization: Bearer <token>` with a merchant API token.");
-    const m = BEARER.exec(header.trim());
-    if (!m) throw ApiError.unauthorized("The Authorization header must be `Bearer <token>`.", "malformed_token");
-    const appId = readTenant(c);
-    const orgId = c.get("orgId");
-    if (opts.org && orgId === null) {
+    const principal = c.get("principal");
+    if (principal.kind !== "merchant") {
+      throw ApiError.forbidden("This operation is for merchants: send a merchant API token.", "wrong_principal");
+    }
+    if (opts.org && c.get("orgId") === null) {
       throw new ApiError(
         400,
         "missing_org_id",
@@ -89,36 +178,13 @@ export function requirePermission(permission: Permission, opts: { org?: boolean 
         },
       );
     }
-
-    const row = await c
-      .get("db")
-      .select({
-        id: merchantApiTokens.id,
-        appId: merchantApiTokens.appId,
-        permissions: merchantApiTokens.permissions,
-        expiresAt: merchantApiTokens.expiresAt,
-        revokedAt: merchantApiTokens.revokedAt,
-        orgId: apps.orgId,
-      })
-      .from(merchantApiTokens)
-      .innerJoin(apps, eq(apps.id, merchantApiTokens.appId))
-      .where(eq(merchantApiTokens.tokenHash, await sha256Hex(m[1]!)))
-      .get();
-    if (!row) throw ApiError.unauthorized("The token is not valid.", "invalid_token");
-    if (row.revokedAt) throw ApiError.unauthorized("The token has been revoked.", "token_revoked");
-    if (row.expiresAt && row.expiresAt <= nowIso())
-      throw ApiError.unauthorized("The token has expired.", "token_expired");
-    if (row.appId !== appId) {
-      throw ApiError.forbidden("This token belongs to another store than the `app-id` header names.", "wrong_tenant");
-    }
-    if (opts.org && row.orgId !== orgId) {
+    if (opts.org && principal.orgId !== c.get("orgId")) {
       throw ApiError.forbidden(
         "The organization in `org-id` does not own the store in `app-id`.",
         "wrong_organization",
       );
     }
-    const permissions = new Set(row.permissions);
-    if (!permissions.has(permission)) {
+    if (!principal.permissions.has(permission)) {
       throw ApiError.forbidden(
         `This operation needs the \`${permission}\` permission, which the token lacks.`,
         "missing_permission",
@@ -127,13 +193,21 @@ export function requirePermission(permission: Permission, opts: { org?: boolean 
         },
       );
     }
-    const { success } = await c.env.TOKEN_LIMITER.limit({ key: `token:${row.id}` });
-    if (!success) {
-      throw new ApiError(429, "rate_limited", "This token has made too many requests; retry in a minute.", {
-        headers: { "Retry-After": "60" },
-      });
-    }
-    c.set("principal", { kind: "merchant", tokenId: row.id, appId, permissions });
     await next();
   };
+}
+
+/** A customer operation's guard: the customer's own access token. */
+export const requireCustomer = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (c.get("principal").kind !== "customer") {
+    throw ApiError.forbidden("This operation is for customers: send the customer's access token.", "wrong_principal");
+  }
+  await next();
+};
+
+/** The customer principal of a customer route (its guard has run). */
+export function customerOf(c: Context<AppEnv>): CustomerPrincipal {
+  const p = c.get("principal");
+  if (p.kind !== "customer") throw new Error("customerOf() on a route without requireCustomer()");
+  return p;
 }

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { Db } from "../db/client";
 import type { AppEnv } from "../env";
-import type { EventSink } from "../events/outbox";
+import type { EventSink } from "./events/outbox";
 
 /** What a service needs of the request: the tenant's db scope and where its events go. */
 export type ServiceContext = { db: Db; appId: number; events: EventSink };

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { errorText, log } from "./logging";
 
 /** Field → messages, as RFC 9457 extension member `errors`. */
 export type FieldErrors = Record<string, string[]>;
@@ -27,13 +28,65 @@ const TITLES: Record<number, string> = {
 };
 
 /**
+ * Every `code` a problem body can carry: a closed set that clients can switch on. Core declares
+ * the codes of the request path (auth, tenancy, validation, transport); each module adds its own
+ * in its `errors.ts` with `defineErrorCodes` and declaration merging,
+ *
+ *   declare module "../../core/errors" {
+ *     interface ErrorCodeRegistry extends RegisteredCodes<typeof itemErrorCodes> {}
+ *   }
+ *
+ * Every route declares, per status, the codes it can answer; the document lists them as an enum.
+ */
+/** A module's error codes, each with what it means (for the document). */
+export function defineErrorCodes<const T extends Record<string, string>>(codes: T): T {
+  return codes;
+}
+
+/** The registry entries of a module's `defineErrorCodes` result. */
+export type RegisteredCodes<T extends Record<string, string>> = { [K in keyof T]: string };
+
+export const CORE_ERROR_CODES = defineErrorCodes({
+  validation_error: "A body, query or path parameter failed validation; `errors` names each field.",
+  malformed_request: "The body is not parseable JSON.",
+  missing_app_id: "The `app-id` header is missing.",
+  missing_org_id: "The `org-id` header is missing on an operation that takes it.",
+  invalid_header: "A header (`app-id`, `org-id`, `x-d1-bookmark`) is malformed.",
+  not_authenticated: "No `Authorization: Bearer` token was sent.",
+  malformed_token: "The Authorization header is not `Bearer <token>`.",
+  invalid_token: "The token is unknown, forged or not of a kind this API issues.",
+  token_expired: "The token has expired (a customer refreshes it).",
+  token_revoked: "The merchant token was revoked.",
+  wrong_tenant: "The token belongs to another store than `app-id` names.",
+  wrong_organization: "`org-id` does not own the store in `app-id`.",
+  missing_permission: "The merchant token lacks the permission the operation names (`permission`).",
+  wrong_principal: "A customer token on a merchant path, or a merchant token on a customer path.",
+  app_not_found: "`app-id` names no store.",
+  route_not_found: "No operation at this method and path.",
+  method_not_allowed: "The path exists but not with this method (`Allow` lists them).",
+  payload_too_large: "The body is larger than 1 MiB.",
+  unsupported_media_type: "The body is not JSON.",
+  rate_limited: "Too many requests; retry after `Retry-After` seconds.",
+  conflict: "Two requests created the same unique values at once; retry to see the winner.",
+  concurrent_update: "The records changed while the request ran; nothing was changed, retry.",
+  internal_error: "Something failed on our side; retry later, quoting the request id.",
+});
+
+export interface ErrorCodeRegistry extends RegisteredCodes<typeof CORE_ERROR_CODES> {}
+
+export type ErrorCode = keyof ErrorCodeRegistry & string;
+
+/** The codes of 404s: `<resource>_not_found`. */
+export type NotFoundCode = Extract<ErrorCode, `${string}_not_found`>;
+
+/**
  * The one error type. Services and middleware throw it; `renderProblem` turns it into
- * `application/problem+json`. `code` is a stable snake_case string clients can switch on.
+ * `application/problem+json`. `code` is a member of the typed union clients can switch on.
  */
 export class ApiError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly detail: string,
     readonly extra: { errors?: FieldErrors; headers?: Record<string, string>; [k: string]: unknown } = {},
   ) {
@@ -44,16 +97,17 @@ export class ApiError extends Error {
   static validation(errors: FieldErrors, detail = "The request has invalid fields; see `errors`.") {
     return new ApiError(400, "validation_error", detail, { errors });
   }
-  static unauthorized(detail: string, code = "not_authenticated") {
+  static unauthorized(detail: string, code: ErrorCode = "not_authenticated") {
     return new ApiError(401, code, detail, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
   }
-  static forbidden(detail: string, code = "permission_denied", extra: Record<string, unknown> = {}) {
+  static forbidden(detail: string, code: ErrorCode, extra: Record<string, unknown> = {}) {
     return new ApiError(403, code, detail, extra);
   }
-  static notFound(what: string, code = "not_found") {
+  /** `what` names the record in the detail: "Item 12", "A discount of item 3". */
+  static notFound(code: NotFoundCode, what: string) {
     return new ApiError(404, code, `${what} was not found.`);
   }
-  static conflict(code: string, detail: string, extra: Record<string, unknown> = {}) {
+  static conflict(code: ErrorCode, detail: string, extra: Record<string, unknown> = {}) {
     return new ApiError(409, code, detail, extra);
   }
 }
@@ -90,14 +144,13 @@ export function problemBody(err: ApiError, instance?: string, requestId?: string
 export function renderProblem(err: unknown, c: Context): Response {
   const apiError = toApiError(err);
   if (apiError.status >= 500) {
-    console.error(
-      JSON.stringify({
-        msg: "unhandled error",
-        request_id: c.get("requestId"),
-        error: String(err),
-        stack: (err as Error)?.stack,
-      }),
-    );
+    log({
+      msg: "unhandled error",
+      level: "error",
+      request_id: c.get("requestId") ?? null,
+      error: errorText(err),
+      stack: (err as Error)?.stack ?? null,
+    });
   }
   const body = problemBody(apiError, new URL(c.req.url).pathname, c.get("requestId"));
   const headers = new Headers({ "content-type": "application/problem+json" });
@@ -123,7 +176,11 @@ function toApiError(err: unknown): ApiError {
     if (status === 400) {
       return new ApiError(400, "malformed_request", err.message || "The request could not be parsed.");
     }
-    return new ApiError(status, "http_error", err.message || TITLES[status] || "Error");
+    return new ApiError(
+      500,
+      "internal_error",
+      "Something went wrong on our side. Retry later, quoting the request id.",
+    );
   }
   if (/UNIQUE constraint failed/.test(String((err as Error)?.message ?? ""))) {
     // A race the service's own checks could not see (two requests creating the same SKU at once).

@@ -17,11 +17,28 @@ import {
   sql,
 } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Context } from "hono";
 import type { Db } from "../db/client";
 import { ApiError, addFieldError, type FieldErrors } from "./errors";
+import {
+  IN_MAX,
+  type ListField,
+  type ListSpec,
+  PAGE_MAX,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+  RANGE_KINDS,
+  SEARCH_MAX,
+  STRING_FILTER_MAX,
+  TERM_MAX,
+} from "./list-spec";
 import { toMinor } from "./money";
 import { inList, likeContains } from "./sql";
 import { isIsoDate, isIsoDateTime, normaliseTime } from "./time";
+
+export { listQuerySchema } from "./list-document";
+export type { FieldKind, ListField, ListSpec } from "./list-spec";
+export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "./list-spec";
 
 /**
  * The one list helper: `page`, `page_size`, repeated `search`, `order_by` (`-field` descending,
@@ -29,39 +46,6 @@ import { isIsoDate, isIsoDateTime, normaliseTime } from "./time";
  * spec's envelope. Filters take Django-style suffixes: `field`, `field__in` (comma-separated),
  * `field__gte`/`__lte`/`__gt`/`__lt` on ordered kinds, `field__isnull` on nullable fields.
  */
-
-export type FieldKind = "integer" | "number" | "money" | "string" | "date" | "datetime" | "time" | "boolean";
-
-export type ListField = {
-  column: Column;
-  kind: FieldKind;
-  /** Allowed values, for enumerations such as `status`. */
-  values?: readonly string[];
-  nullable?: boolean;
-  /** Defaults to true: every field of the resource can be ordered on. */
-  orderable?: boolean;
-};
-
-export type ListSpec = {
-  fields: Record<string, ListField>;
-  /**
-   * Builds the condition one search term must meet. `indexed` says it goes through a search
-   * index: the query is then driven by the matches of the search (usually far fewer rows than a
-   * filter's range), so the filters and the tenant scope are kept off their indexes.
-   */
-  search?: (term: string) => { where: SQL; indexed: boolean };
-  searchDescription?: string;
-  /** `order_by` used when the client sends none; `id` is always the last tie-breaker. */
-  defaultOrder: string;
-  idColumn: Column;
-};
-
-export const PAGE_SIZE_DEFAULT = 20;
-export const PAGE_SIZE_MAX = 100;
-const SEARCH_MAX = 5;
-const TERM_MAX = 100;
-
-const RANGE_KINDS = new Set<FieldKind>(["integer", "number", "money", "date", "datetime", "time"]);
 
 export type ListQuery = {
   page: number;
@@ -119,7 +103,7 @@ function parseValue(
       if (v === "false" || v === "0") return { ok: true, value: false };
       return { ok: false, message: "Must be true or false." };
     case "string":
-      if (v.length > 200) return { ok: false, message: "At most 200 characters." };
+      if (v.length > STRING_FILTER_MAX) return { ok: false, message: `At most ${STRING_FILTER_MAX} characters.` };
       if (f.values && !f.values.includes(v)) return { ok: false, message: `Must be one of: ${f.values.join(", ")}.` };
       return { ok: true, value: v };
   }
@@ -149,7 +133,7 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
     }
     return Number(raw);
   };
-  const page = intParam("page", 1, 1_000_000);
+  const page = intParam("page", 1, PAGE_MAX);
   const pageSize = intParam("page_size", PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX);
 
   const terms = params
@@ -176,8 +160,8 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
         continue;
       }
       const parts = op === "__in" ? raw.split(",") : [raw];
-      if (op === "__in" && (parts.length === 0 || parts.length > 100)) {
-        fail(key, "Give 1 to 100 comma-separated values.");
+      if (op === "__in" && (parts.length === 0 || parts.length > IN_MAX)) {
+        fail(key, `Give 1 to ${IN_MAX} comma-separated values.`);
         continue;
       }
       const values: (string | number | boolean)[] = [];
@@ -223,6 +207,7 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
     .filter(([, f]) => f.orderable !== false)
     .map(([n]) => n);
   const orderRaw = params.get("order_by") ?? spec.defaultOrder;
+  const ordered = new Set<string>();
   for (const part of orderRaw.split(",")) {
     const desc_ = part.startsWith("-");
     const name = desc_ ? part.slice(1) : part;
@@ -231,6 +216,12 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
       fail("order_by", `Unknown field \`${name}\`. Allowed: ${orderable.join(", ")} (prefix with - for descending).`);
       continue;
     }
+    // Once each: a repeat orders nothing more, and D1 refuses an ORDER BY of more than 100 terms.
+    if (ordered.has(name)) {
+      fail("order_by", `\`${name}\` is given twice; give each field once.`);
+      continue;
+    }
+    ordered.add(name);
     orderBy.push(desc_ ? desc(f.column) : asc(f.column));
   }
   if (!orderRaw.split(",").some((p) => p.replace(/^-/, "") === "id")) orderBy.push(desc(spec.idColumn));
@@ -241,25 +232,52 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
 
 export type Envelope<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
+/** One page of a list, as a service returns it; the route wraps it in the envelope (`envelopeOf`). */
+export type Page<T> = { count: number; page: number; pageSize: number; results: T[] };
+
+/** A page whose rows are shaped by `view`. */
+export function mapPage<A, B>(page: Page<A>, view: (row: A) => B): Page<B> {
+  return { ...page, results: page.results.map(view) };
+}
+
 function pageUrl(url: URL, page: number): string {
   const u = new URL(url);
   u.searchParams.set("page", String(page));
   return u.toString();
 }
 
+/** The spec's envelope of a page: `next` and `previous` are absolute URLs of the same request. */
+export function toEnvelope<T>(url: URL, page: Page<T>): Envelope<T> {
+  const lastPage = Math.max(1, Math.ceil(page.count / page.pageSize));
+  return {
+    count: page.count,
+    next: page.page < lastPage ? pageUrl(url, page.page + 1) : null,
+    previous: page.page > 1 ? pageUrl(url, page.page - 1) : null,
+    results: page.results,
+  };
+}
+
+/** The route side of a list: the request's query parsed against the resource's spec. */
+export function listQueryOf(c: Context, spec: ListSpec): ListQuery {
+  return parseListQuery(new URL(c.req.url).searchParams, spec);
+}
+
+/** The route side of a list: the envelope of the page, with links to the request's neighbours. */
+export function envelopeOf<T>(c: Context, page: Page<T>): Envelope<T> {
+  return toEnvelope(new URL(c.req.url), page);
+}
+
 /**
- * A page of `table`'s rows for a list request: validates the query against `spec`, then runs the
- * count and the page in one D1 batch (two statements, one round trip) and wraps the rows in the
- * envelope. `scope` is the tenant condition every row must meet; when the search drives the
- * query it gets `true`, and should keep its columns off their indexes (`offIndex`).
+ * A page of `table`'s rows for a parsed list query: the count and the page in one D1 batch (two
+ * statements, one round trip). `scope` is the tenant condition every row must meet; when the
+ * search drives the query it gets `true`, and should keep its columns off their indexes
+ * (`liveOffIndex`). A page past the last is a 400 naming how many there are.
  */
 export async function listPage<T extends SQLiteTable>(
   db: Db,
-  url: URL,
-  spec: ListSpec,
+  q: ListQuery,
   opts: { table: T; scope: (searchDriven: boolean) => SQL },
-): Promise<Envelope<T["$inferSelect"]>> {
-  const q = parseListQuery(url.searchParams, spec);
+): Promise<Page<T["$inferSelect"]>> {
   const scope = opts.scope(q.searchDriven);
   const where = q.where ? and(scope, q.where) : scope;
   const countQuery = db
@@ -282,67 +300,7 @@ export async function listPage<T extends SQLiteTable>(
       "Invalid query parameters; see `errors`.",
     );
   }
-  return {
-    count: total,
-    next: q.page < lastPage ? pageUrl(url, q.page + 1) : null,
-    previous: q.page > 1 ? pageUrl(url, q.page - 1) : null,
-    results: rows as T["$inferSelect"][],
-  };
-}
-
-/**
- * The query parameters of a list, for the OpenAPI document, generated from the same spec.
- * `parseListQuery` is their validator (it names every allowed parameter in its errors), so the
- * schemas here only describe them.
- */
-export function listQuerySchema(spec: ListSpec) {
-  const param = (meta: Record<string, unknown>) => z.unknown().optional().openapi(meta);
-  const shape: Record<string, z.ZodType> = {
-    page: param({ type: "integer", minimum: 1, description: "Page number, from 1.", example: 1 }),
-    page_size: param({
-      type: "integer",
-      minimum: 1,
-      maximum: PAGE_SIZE_MAX,
-      description: `Results per page (default ${PAGE_SIZE_DEFAULT}).`,
-    }),
-    order_by: param({
-      type: "string",
-      description: `Comma-separated fields, \`-field\` for descending. Default \`${spec.defaultOrder}\`. Fields: ${Object.keys(spec.fields).join(", ")}.`,
-    }),
-  };
-  if (spec.search) {
-    shape.search = param({
-      type: "array",
-      items: { type: "string", maxLength: TERM_MAX },
-      maxItems: SEARCH_MAX,
-      description: spec.searchDescription ?? "Search term; may repeat (all terms must match).",
-    });
-  }
-  for (const [name, f] of Object.entries(spec.fields)) {
-    const type =
-      f.kind === "integer"
-        ? "integer"
-        : f.kind === "number" || f.kind === "money"
-          ? "number"
-          : f.kind === "boolean"
-            ? "boolean"
-            : "string";
-    const format = f.kind === "date" ? "date" : f.kind === "datetime" ? "date-time" : undefined;
-    shape[name] = param({
-      type,
-      format,
-      enum: f.values ? [...f.values] : undefined,
-      description: `Exact match on \`${name}\`.`,
-    });
-    shape[`${name}__in`] = param({ type: "string", description: `Comma-separated values of \`${name}\`.` });
-    if (RANGE_KINDS.has(f.kind)) {
-      for (const op of ["gte", "lte", "gt", "lt"]) {
-        shape[`${name}__${op}`] = param({ type, format, description: `\`${name}\` ${op} the value.` });
-      }
-    }
-    if (f.nullable) shape[`${name}__isnull`] = param({ type: "boolean", description: `\`${name}\` is (not) null.` });
-  }
-  return z.object(shape);
+  return { count: total, page: q.page, pageSize: q.pageSize, results: rows as T["$inferSelect"][] };
 }
 
 /** A search condition over plain columns: the term appears in any of them (case-insensitive for ASCII). */

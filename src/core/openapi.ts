@@ -1,7 +1,9 @@
 import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import type { AppEnv } from "../env";
-import { ApiError, addFieldError, type FieldErrors } from "./errors";
+import { ApiError, addFieldError, type ErrorCode, type FieldErrors, problemBody } from "./errors";
+// Installs the plain-words validation messages before any schema parses.
+import "./validation";
 
 /** RFC 9457 problem details, as every error response of this API is shaped. */
 export const ProblemSchema = z
@@ -21,7 +23,9 @@ export const ProblemSchema = z
       .openapi({ description: "Field (or query parameter, or header) → messages; present on validation errors." }),
   })
   .passthrough()
-  .openapi("Problem");
+  .openapi("Problem", {
+    description: "RFC 9457 problem details. Each operation lists, per status, the `code` values it can answer.",
+  });
 
 const PROBLEM_DESCRIPTIONS = {
   400: "Invalid request: a field, query parameter or header is malformed; `errors` names each one.",
@@ -38,12 +42,61 @@ const PROBLEM_DESCRIPTIONS = {
 
 export type ProblemStatus = keyof typeof PROBLEM_DESCRIPTIONS;
 
-const problemContent = { "application/problem+json": { schema: ProblemSchema } };
+/** Per status, the error codes an operation can answer with. */
+export type ErrorsByStatus = { readonly [S in ProblemStatus]?: readonly ErrorCode[] };
 
-export function problemResponses<S extends ProblemStatus>(...statuses: S[]) {
-  return Object.fromEntries(
-    statuses.map((s) => [s, { description: PROBLEM_DESCRIPTIONS[s], content: problemContent }]),
-  ) as unknown as { [K in S]: { description: string; content: typeof problemContent } };
+/** The union of several `ErrorsByStatus`, per status. */
+export function mergeErrors(...all: (ErrorsByStatus | undefined)[]): ErrorsByStatus {
+  const out: { [S in ProblemStatus]?: ErrorCode[] } = {};
+  for (const errors of all) {
+    for (const [key, codes] of Object.entries(errors ?? {})) {
+      const status = Number(key) as ProblemStatus;
+      out[status] = [...new Set([...(out[status] ?? []), ...codes])];
+    }
+  }
+  return out;
+}
+
+const RETRY_AFTER = {
+  "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" as const, minimum: 1 } },
+};
+
+/**
+ * The problem responses of an operation: for each status, the Problem schema with `code` narrowed
+ * to the codes that operation can answer, so that a client can switch on them.
+ */
+export function problemResponsesFor(errors: ErrorsByStatus) {
+  const out: Record<number, { description: string; headers?: typeof RETRY_AFTER; content: object }> = {};
+  for (const [status, codes] of Object.entries(errors) as [`${ProblemStatus}`, readonly ErrorCode[]][]) {
+    if (!codes.length) continue;
+    const s = Number(status) as ProblemStatus;
+    const schema = z.intersection(
+      ProblemSchema,
+      z.object({ status: z.literal(s), code: z.enum([...codes].sort() as [ErrorCode, ...ErrorCode[]]) }),
+    );
+    out[s] = {
+      description: PROBLEM_DESCRIPTIONS[s],
+      ...(s === 429 && { headers: RETRY_AFTER }),
+      content: { "application/problem+json": { schema, example: problemExample(s, codes) } },
+    };
+  }
+  return out;
+}
+
+/**
+ * A body of this status as the server renders it, with one of the operation's codes: the
+ * Problem component's own examples are a 400's, which a 404 must not show.
+ */
+function problemExample(status: ProblemStatus, codes: readonly ErrorCode[]) {
+  // Every operation reads `app-id`: its 400 shows `errors`. Otherwise the last code, the operation's own.
+  if (status === 400 && codes.includes("invalid_header")) {
+    return problemBody(
+      new ApiError(400, "invalid_header", "The `app-id` header must be a positive integer.", {
+        errors: { "app-id": ["Must be a positive integer."] },
+      }),
+    );
+  }
+  return problemBody(new ApiError(status, codes[codes.length - 1]!, PROBLEM_DESCRIPTIONS[status]));
 }
 
 export function jsonContent<T extends z.ZodType>(schema: T, description: string) {
@@ -100,81 +153,15 @@ export function idParam<N extends string>(name: N) {
     .regex(/^[1-9]\d{0,15}$/, "Must be a positive integer.")
     .transform(Number)
     .refine(Number.isSafeInteger, "Too large.")
-    .openapi({ param: { name, in: "path" }, type: "integer", example: "1" });
+    .openapi({
+      param: { name, in: "path" },
+      type: "integer",
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      example: 1,
+    });
   return z.object({ [name]: id } as Record<N, typeof id>);
 }
 
 export type { RouteConfig };
 export { createRoute, z };
-
-import { type Permission, requirePermission } from "./auth";
-import { tenantHeaders, tenantOrgHeaders } from "./tenancy";
-
-type MerchantRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
-  /** The operation id of spec/operations.tsv this route implements. */
-  specId?: string;
-  /** For an operation the interface does not name: why the service has it. */
-  beyondSpec?: string;
-  permission: Permission;
-  /** The operation also takes `org-id`, and the organization must own the app. */
-  org?: boolean;
-};
-
-/**
- * A merchant operation: bearer auth with one permission, the tenant headers, and every problem
- * status the auth path and validation can give, declared in the OpenAPI document.
- */
-export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
-  const { specId, beyondSpec, permission, org, ...rest } = route;
-  if (!specId === !beyondSpec)
-    throw new Error(`${rest.operationId}: give a specId, or say why the operation is beyond the spec`);
-  return createRoute({
-    ...rest,
-    security: [{ bearerAuth: [] }],
-    middleware: [requirePermission(permission, { org })] as const,
-    ...(specId ? { "x-spec-id": specId } : { "x-beyond-spec": beyondSpec }),
-    "x-permission": permission,
-    description: `${rest.description ?? ""}\n\nPermission: \`${permission}\`.`.trim(),
-    request: { ...rest.request, headers: org ? tenantOrgHeaders : tenantHeaders },
-    responses: { ...rest.responses, ...problemResponses(400, 401, 403, 429, 500) },
-  });
-}
-
-import { CACHE_CONTROL } from "./cache";
-import { tenant } from "./tenancy";
-
-type PublicRouteInput = Omit<RouteConfig, "security" | "middleware"> & { specId: string; cached?: boolean };
-
-/**
- * A public read (or search) of the meals side: no token, only `app-id`. With `cached`, it is served
- * from KV with `ETag` and `Cache-Control`, and `If-None-Match` gets 304.
- */
-export function publicRoute<const R extends PublicRouteInput>(route: R) {
-  const { specId, cached, ...rest } = route;
-  const cacheHeaders = {
-    ETag: {
-      description: "Strong validator of the body; send it back in `If-None-Match`.",
-      schema: { type: "string" as const },
-    },
-    "Cache-Control": { description: `\`${CACHE_CONTROL}\``, schema: { type: "string" as const } },
-  };
-  const responses = { ...rest.responses, ...problemResponses(400, 500) } as R["responses"] &
-    ReturnType<typeof problemResponses<400 | 500>>;
-  if (cached) {
-    const ok = responses[200 as keyof typeof responses] as { headers?: object };
-    Object.assign(ok, { headers: { ...ok.headers, ...cacheHeaders } });
-    Object.assign(responses, {
-      304: { description: "Not modified: the `If-None-Match` ETag is current.", headers: cacheHeaders },
-    });
-  }
-  return createRoute({
-    ...rest,
-    security: [],
-    middleware: [tenant()] as const,
-    "x-spec-id": specId,
-    description:
-      `${rest.description ?? ""}\n\nPublic: needs only \`app-id\`, no token.${cached ? " Cached at the edge: a write shows at once where it was made, within 60 s elsewhere." : ""}`.trim(),
-    request: { ...rest.request, headers: tenantHeaders },
-    responses,
-  });
-}

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
@@ -49,17 +50,34 @@ export function readTenant(c: Context<AppEnv>): number {
   return appId;
 }
 
+/** Stores known to exist, per isolate: a store is never deleted, so a hit never goes stale. */
+const knownApps = new Set<number>();
+
+/**
+ * `app-id` must name a store: a 404 `app_not_found` otherwise, not an empty page. Checked once
+ * per isolate and store; for public and customer routes (a merchant token names its own store).
+ */
+export const knownApp = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const appId = readTenant(c);
+  if (!knownApps.has(appId)) {
+    const row = await c.get("db").select({ id: apps.id }).from(apps).where(eq(apps.id, appId)).get();
+    if (!row) throw new ApiError(404, "app_not_found", `No store has the id ${appId}; check the \`app-id\` header.`);
+    knownApps.add(appId);
+  }
+  await next();
+};
+
 /** For routes that need a tenant but no token (public reads). */
 export const tenant = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   readTenant(c);
   await next();
 };
 
-/** The headers every operation takes, for the OpenAPI document. */
-export const tenantHeaders = z.object({
-  "app-id": z.string().openapi({ description: "The store (app) id.", example: "1", type: "integer" }),
-});
+/** A positive integer header, as `intHeader` reads it (the zod schema only carries the document's words). */
+const intHeaderDoc = (description: string) =>
+  z.string().openapi({ description, type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER, example: 1 });
 
-export const tenantOrgHeaders = tenantHeaders.extend({
-  "org-id": z.string().openapi({ description: "The organization that owns the app.", example: "1", type: "integer" }),
-});
+/** The headers every operation takes, for the OpenAPI document. */
+export const tenantHeaders = z.object({ "app-id": intHeaderDoc("The store (app) id.") });
+
+export const tenantOrgHeaders = tenantHeaders.extend({ "org-id": intHeaderDoc("The organization that owns the app.") });

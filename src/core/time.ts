@@ -2,7 +2,8 @@
 export const nowIso = () => new Date().toISOString();
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
+/** HH:MM or HH:MM:SS, as `normaliseTime` accepts it. */
+export const TIME_OF_DAY = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 
 /** True for a real calendar date in YYYY-MM-DD. */
 export function isIsoDate(s: string): boolean {
@@ -14,7 +15,7 @@ export function isIsoDate(s: string): boolean {
 
 /** Normalises HH:MM or HH:MM:SS to HH:MM:SS; null when malformed. */
 export function normaliseTime(s: string): string | null {
-  const m = TIME.exec(s);
+  const m = TIME_OF_DAY.exec(s);
   return m ? `${m[1]}:${m[2]}:${m[3] ?? "00"}` : null;
 }
 

@@ -1,9 +1,9 @@
-import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import { drizzle } from "drizzle-orm/d1";
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../core/errors";
-import type { AppEnv } from "../env";
+import type { AppEnv, Db } from "../env";
 
-export type Db = DrizzleD1Database<Record<string, never>>;
+export type { Db };
 
 type StatementObserver = (sql: string) => void;
 let observer: StatementObserver | undefined;

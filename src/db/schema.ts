@@ -1,8 +1,8 @@
 // Every table, for drizzle-kit: a module's tables live in its own tables.ts.
 
 export * from "../core/auth";
+export * from "../core/events/outbox";
 export * from "../core/tenancy";
-export * from "../events/outbox";
 export * from "../modules/items/tables";
 export * from "../modules/meals/tables";
 export * from "../modules/tickets/tables";

@@ -32,8 +32,16 @@ import {
   restaurants,
   restaurantVariants,
 } from "../../src/modules/meals/tables";
-import { sharedAuthCases } from "../helpers/auth-cases";
-import { createPlainItem, createTicketsFor, createWebhookFor, db, ensureTenant, tokenFor } from "../helpers/factories";
+import { sharedAuthCases, sharedCustomerAuthCases } from "../helpers/auth-cases";
+import {
+  createPlainItem,
+  createTicketsFor,
+  createWebhookFor,
+  customerTokenFor,
+  db,
+  ensureTenant,
+  tokenFor,
+} from "../helpers/factories";
 import {
   deref,
   type JsonSchema,
@@ -250,7 +258,7 @@ const TENANT_PROBES: Record<
   bulkUpdateTickets: (f) => ({ body: { ids: [f.bTicket.id], status: "cancelled" } }),
   checkInTicket: (f) => ({ body: { token: f.bTicket.token } }),
   listWebhooks: (f) => ({ query: `?id=${f.bWebhook.id}` }),
-  createWebhook: () => ({ body: { url: "https://hooks.tenant-a.example.org/in", events: ["order.created"] } }),
+  createWebhook: () => ({ body: { url: "https://hooks.tenant-a.example.org/in", events: ["ticket.created"] } }),
   deleteWebhooksByUrl: (f) => ({ query: `?url=${encodeURIComponent(f.bWebhook.url)}` }),
   listWebhookLogs: (f) => ({ query: `?webhook=${f.bWebhook.id}` }),
   updateWebhook: (f) => ({ path: { webhook_id: String(f.bWebhook.id) }, body: { is_active: false } }),
@@ -481,12 +489,14 @@ function brokenBodies(schema: JsonSchema, valid: Record<string, unknown>) {
 
 describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
   const where = `${method} ${path} (${op.operationId})`;
+  const isCustomer = op["x-audience"] === "customer";
   const org = (op.parameters ?? []).some((p) => p.in === "header" && p.name === "org-id");
   const asA = { token: "", appId: A, ...(org && { orgId: A }) };
   // A token of its own per operation, so that the per-token rate limit never answers for the suite.
   let tokenA = "";
   beforeAll(async () => {
-    tokenA = await tokenFor(A, [...PERMISSIONS]);
+    // A customer operation is called by tenant A's first customer; the others by a merchant.
+    tokenA = isCustomer ? await customerTokenFor(A, 1) : await tokenFor(A, [...PERMISSIONS]);
   });
   const schema = requestSchema(op);
   const validBody = schema ? (minimalValue(schema) as Record<string, unknown>) : undefined;
@@ -501,7 +511,8 @@ describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
       expect(op.responses["500"]?.content?.["application/problem+json"], `${where} 500`).toBeDefined();
       return;
     }
-    expect(PERMISSIONS as readonly string[], where).toContain(op["x-permission"]);
+    if (isCustomer) expect(op["x-permission"], where).toBeUndefined();
+    else expect(PERMISSIONS as readonly string[], where).toContain(op["x-permission"]);
     // An operation of the interface, or one it needs that the interface does not name, saying why.
     expect(op["x-spec-id"] ?? op["x-beyond-spec"], where).toBeTruthy();
     for (const s of ["400", "401", "403", "429", "500"]) {
@@ -519,6 +530,8 @@ describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
         expect((await conforms(where, op, res)) as object).toHaveProperty("errors.app-id");
       }
     });
+  } else if (isCustomer) {
+    sharedCustomerAuthCases({ method, path: concretePath(path), body: validBody });
   } else {
     sharedAuthCases({
       method,
@@ -563,6 +576,11 @@ describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
           const problem = (await conforms(`${where} ${kind}`, op, res)) as { errors?: Record<string, string[]> };
           if (res.status === 400 && kind !== "not an object")
             expect(problem.errors, `${where} ${kind}: no field errors`).toBeDefined();
+          // Plain words, never the validator's internals ("expected string, received undefined").
+          for (const message of Object.values(problem.errors ?? {}).flat())
+            expect(message, `${where} ${kind}`).not.toMatch(
+              /expected|received|Invalid input|nonoptional|Too (small|big)/i,
+            );
         }),
         { numRuns: 40 },
       );

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ItemSchema, VariantSchema } from "../../src/modules/items/schemas";
+import { ItemSchema, VariantSchema } from "../../src/modules/items";
 import { TicketListSchema, TicketSchema } from "../../src/modules/tickets/schemas";
 import { APP_1, createFullItem, createTicketsFor, tokenFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EVENT_CATALOGUE, type EventType, eventEnvelopeSchema } from "../../src/events/catalogue";
+import type { EventType } from "../../src/core/events/registry";
+import { EVENT_CATALOGUE, eventEnvelopeSchema } from "../../src/modules/webhooks/catalogue";
 import { APP_1, createPlainItem, createTicketsFor, tokenFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";
 
@@ -28,9 +29,11 @@ function operations(doc: Awaited<ReturnType<typeof document>>) {
 }
 
 describe("OpenAPI document", () => {
-  it("declares the bearer scheme", async () => {
-    expect((await document()).components.securitySchemes.bearerAuth).toEqual(
-      expect.objectContaining({ type: "http", scheme: "bearer" }),
+  it("declares the merchant and customer bearer schemes", async () => {
+    const schemes = (await document()).components.securitySchemes;
+    expect(schemes.merchantToken).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
+    expect(schemes.customerToken).toEqual(
+      expect.objectContaining({ type: "http", scheme: "bearer", bearerFormat: "JWT" }),
     );
   });
 

@@ -7,7 +7,7 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { EventMessage } from "../../src/events/outbox";
+import type { EventMessage } from "../../src/core/events/outbox";
 import worker from "../../src/index";
 import { APP_1, createPlainItem, createTicketsFor } from "../helpers/factories";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PERMISSIONS, type Permission } from "../../src/core/auth";
-import { APP_1, APP_2, revokedTokenFor, tokenFor } from "./factories";
+import { APP_1, APP_2, customerTokenFor, revokedTokenFor, tokenFor } from "./factories";
 import { call, problem } from "./request";
 
 export type ProtectedRoute = {
@@ -19,13 +19,13 @@ export type ProtectedRoute = {
  * tenant-1 token sent with tenant 2's app-id 403; with `org`, a missing org-id 400 and an org that
  * does not own the app 403. (Tenant n is organization n with app n.)
  */
-export function sharedAuthCases(route: ProtectedRoute) {
+export function sharedAuthCases(route: ProtectedRoute, fetcher: typeof call = call) {
   describe(`auth: ${route.method} ${route.path}`, () => {
     const send = (
       token: string | null,
       appId: number | string | null = APP_1,
       orgId: number | string | undefined = route.org ? (appId ?? APP_1) : undefined,
-    ) => call(route.path, { method: route.method, token, appId, orgId, body: route.body });
+    ) => fetcher(route.path, { method: route.method, token, appId, orgId, body: route.body });
 
     it("401 without a token", async () => {
       const res = await send(null);
@@ -35,7 +35,7 @@ export function sharedAuthCases(route: ProtectedRoute) {
     });
 
     it("401 with a malformed Authorization header", async () => {
-      const res = await call(route.path, {
+      const res = await fetcher(route.path, {
         method: route.method,
         headers: { authorization: "Token abc" },
         orgId: route.org ? APP_1 : undefined,
@@ -82,10 +82,16 @@ export function sharedAuthCases(route: ProtectedRoute) {
       expect(body.detail).toContain(route.permission);
     });
 
+    it("403 for a customer's access token", async () => {
+      const res = await send(await customerTokenFor(APP_1, 1));
+      expect(res.status).toBe(403);
+      expect((await problem(res)).code).toBe("wrong_principal");
+    });
+
     if (route.org) {
       it("400 without org-id, 403 when org-id does not own the app", async () => {
         const token = await tokenFor(APP_1, [route.permission]);
-        const missing = await call(route.path, { method: route.method, token, appId: APP_1, body: route.body });
+        const missing = await fetcher(route.path, { method: route.method, token, appId: APP_1, body: route.body });
         expect(missing.status).toBe(400);
         expect((await problem(missing)).errors).toHaveProperty(["org-id"]);
         const other = await send(token, APP_1, APP_2);
@@ -98,6 +104,75 @@ export function sharedAuthCases(route: ProtectedRoute) {
       const res = await send(await tokenFor(APP_1, [route.permission]), APP_2);
       expect(res.status).toBe(403);
       expect((await problem(res)).code).toBe("wrong_tenant");
+    });
+  });
+}
+
+export type CustomerRoute = {
+  method: string;
+  path: string;
+  /** A body that would pass validation, so that only auth decides the outcome. */
+  body?: unknown;
+};
+
+/**
+ * The auth cases every customer route must pass: no token 401, malformed 401, a forged, expired or
+ * wrongly typed access token 401, missing or malformed app-id 400, an app-id naming no store 404,
+ * a merchant token on a customer path 403 `wrong_principal`, and another store's customer 403
+ * `wrong_tenant`. `send` defaults to the Worker; a test of the auth path may give its own app.
+ */
+export function sharedCustomerAuthCases(route: CustomerRoute, send: typeof call = call) {
+  describe(`customer auth: ${route.method} ${route.path}`, () => {
+    const as = (token: string | null, appId: number | string | null = APP_1) =>
+      send(route.path, { method: route.method, token, appId, body: route.body });
+
+    it("401 without a token, and with a malformed Authorization header", async () => {
+      const res = await as(null);
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toContain("Bearer");
+      expect((await problem(res)).code).toBe("not_authenticated");
+      const malformed = await send(route.path, {
+        method: route.method,
+        headers: { authorization: "Basic abc" },
+        body: route.body,
+      });
+      expect(malformed.status).toBe(401);
+      expect((await problem(malformed)).code).toBe("malformed_token");
+    });
+
+    it("401 with a forged, expired or non-customer access token", async () => {
+      const cases = [
+        [await customerTokenFor(APP_1, 1, { secret: "not-the-server-secret-000000000000" }), "invalid_token"],
+        [await customerTokenFor(APP_1, 1, { expiresIn: -60 }), "token_expired"],
+        [await customerTokenFor(APP_1, 1, { kind: "merchant" }), "invalid_token"],
+        ["eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.", "invalid_token"],
+      ] as const;
+      for (const [token, code] of cases) {
+        const res = await as(token);
+        expect(res.status, code).toBe(401);
+        expect((await problem(res)).code).toBe(code);
+      }
+    });
+
+    it("400 without app-id or with a malformed one, 404 when it names no store", async () => {
+      const token = await customerTokenFor(APP_1, 1);
+      for (const appId of [null, "abc", "-1"]) {
+        const res = await as(token, appId);
+        expect(res.status, `app-id ${appId}`).toBe(400);
+        expect((await problem(res)).errors).toHaveProperty("app-id");
+      }
+      const unknown = await as(token, 987654);
+      expect(unknown.status).toBe(404);
+      expect((await problem(unknown)).code).toBe("app_not_found");
+    });
+
+    it("403 for a merchant token, and for another store's customer", async () => {
+      const merchant = await as(await tokenFor(APP_1, [...PERMISSIONS]));
+      expect(merchant.status).toBe(403);
+      expect((await problem(merchant)).code).toBe("wrong_principal");
+      const other = await as(await customerTokenFor(APP_2, 1));
+      expect(other.status).toBe(403);
+      expect((await problem(other)).code).toBe("wrong_tenant");
     });
   });
 }

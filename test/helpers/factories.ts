@@ -1,9 +1,14 @@
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
-import { mintMerchantToken, PERMISSIONS, type Permission, revokeMerchantToken } from "../../src/core/auth";
+import {
+  mintMerchantToken,
+  PERMISSIONS,
+  type Permission,
+  revokeMerchantToken,
+  signCustomerToken,
+} from "../../src/core/auth";
 import type { ServiceContext } from "../../src/core/context";
 import { createDb } from "../../src/db/client";
-import { newSecret } from "../../src/events/signing";
 import {
   bundleCategories,
   itemBundleCategories,
@@ -18,6 +23,7 @@ import {
   variantModifierValues,
 } from "../../src/modules/items/tables";
 import { createTickets, type NewTicket } from "../../src/modules/tickets/service";
+import { newSecret } from "../../src/modules/webhooks/signing";
 import { webhooks } from "../../src/modules/webhooks/tables";
 
 export const APP_1 = 1;
@@ -251,3 +257,23 @@ export async function countRows(table: string, where = "1"): Promise<number> {
 }
 
 export { sql };
+
+/**
+ * A customer access token as the login issues it (a JWT signed with the Worker's secret), for
+ * customer `customerId` of store `appId`; `expiresIn` may be negative for an expired one.
+ */
+export async function customerTokenFor(
+  appId: number,
+  customerId: number,
+  opts: { expiresIn?: number; secret?: string; kind?: string } = {},
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const secret = opts.secret ?? env.CUSTOMER_JWT_SECRET;
+  return signCustomerToken(secret, {
+    sub: String(customerId),
+    app_id: appId,
+    kind: (opts.kind ?? "customer") as "customer",
+    iat: now,
+    exp: now + (opts.expiresIn ?? 900),
+  });
+}

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { observeStatements } from "../../src/db/client";
-import { ItemSchema, VariantSchema } from "../../src/modules/items/schemas";
+import { ItemSchema, VariantSchema } from "../../src/modules/items";
 import { APP_1, APP_2, countRows, createFullItem, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 

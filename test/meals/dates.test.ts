@@ -8,7 +8,7 @@ import {
   todayIn,
   weekdayOf,
 } from "../../src/modules/meals/dates";
-import { distanceKm, insidePolygon } from "../../src/modules/meals/providers";
+import { distanceKm, insidePolygon } from "../../src/modules/meals/geometry";
 
 describe("calendar arithmetic", () => {
   it("adds days across months, leap days and years, and names weekdays", () => {

@@ -5,3 +5,11 @@ import { seedTenants } from "../helpers/factories";
 // Setup files run before each test file; applying migrations is idempotent.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 await seedTenants();
+
+// One request line per request (core/logging.ts) would drown the suite's output in thousands of
+// lines; the tests that check those lines spy on console.log, which still sees every call.
+const print = console.log.bind(console);
+console.log = (...args: unknown[]) => {
+  if (typeof args[0] === "string" && args[0].startsWith('{"msg":"request"')) return;
+  print(...args);
+};

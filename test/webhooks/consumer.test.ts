@@ -2,9 +2,9 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { DeliveryMessage, QueueMessage } from "../../src/events/consumer";
-import { newEvent } from "../../src/events/outbox";
+import { newEvent } from "../../src/core/events/outbox";
 import worker from "../../src/index";
+import type { DeliveryMessage, QueueMessage } from "../../src/modules/webhooks/consumer";
 import { APP_1, countRows, createWebhookFor } from "../helpers/factories";
 import { fakeReceiver } from "../helpers/receiver";
 
@@ -33,7 +33,7 @@ async function consume(body: QueueMessage, queue = "commerce-events") {
 
 const delivery = (webhookId: number, type: "ticket.updated" = "ticket.updated"): DeliveryMessage => ({
   kind: "delivery",
-  event: newEvent(APP_1, type, { id: 7, changes: { status: "confirmed" } }),
+  event: newEvent(APP_1, type, { id: 7, previous_status: "pending", changes: { status: "confirmed" } }),
   webhook_id: webhookId,
 });
 
@@ -67,11 +67,11 @@ async function priorAttempts(webhookId: number, msg: DeliveryMessage, n: number,
 
 describe("fan-out", () => {
   it("turns an event into one delivery message per active webhook subscribed to it", async () => {
-    const a = await createWebhookFor(APP_1, { events: ["order.created", "item.deleted"] });
+    const a = await createWebhookFor(APP_1, { events: ["ticket.created", "item.deleted"] });
     const b = await createWebhookFor(APP_1, { events: ["item.deleted"] });
     await createWebhookFor(APP_1, { events: ["item.deleted"], isActive: false });
     await createWebhookFor(APP_1, { events: ["item.deleted"], isDeleted: true });
-    await createWebhookFor(APP_1, { events: ["order.created"] });
+    await createWebhookFor(APP_1, { events: ["ticket.created"] });
     const event = newEvent(APP_1, "item.deleted", { id: 1 });
     const { result, sent } = await consume(event);
     expect(result.explicitAcks).toEqual(["m1"]);

@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { newSecret, sign, signatureHeader } from "../../src/events/signing";
+import { newSecret, sign, signatureHeader } from "../../src/modules/webhooks/signing";
 import { refuseTarget } from "../../src/modules/webhooks/target";
 
 describe("Standard Webhooks signing", () => {

@@ -1,6 +1,7 @@
 import { serviceContext } from "../../core/context";
-import { listQuerySchema } from "../../core/listing";
-import { createRouter, jsonBody, jsonContent, merchantRoute, problemResponses } from "../../core/openapi";
+import { envelopeOf, listQueryOf, listQuerySchema } from "../../core/listing";
+import { createRouter, jsonBody, jsonContent } from "../../core/openapi";
+import { merchantRoute } from "../../core/routes";
 import {
   BulkUpdateTicketsResultSchema,
   BulkUpdateTicketsSchema,
@@ -33,13 +34,13 @@ export const bulkUpdateTicketsRoute = merchantRoute({
   summary: "Bulk Update Tickets",
   tags,
   specId: "T2",
+  errors: { 404: ["tickets_not_found"], 409: ["invalid_transition", "concurrent_update"] },
   permission: "can_write_order",
   description:
     "Changes the status, date or time of up to 100 tickets at once, all or nothing: when any id is unknown (404) or cannot take the change (409), nothing is written and `errors` names each such id.",
   request: { body: jsonBody(BulkUpdateTicketsSchema) },
   responses: {
     200: jsonContent(BulkUpdateTicketsResultSchema, "The updated tickets."),
-    ...problemResponses(404, 409, 413, 415),
   },
 });
 
@@ -50,18 +51,20 @@ export const checkInTicketRoute = merchantRoute({
   summary: "Validate Token and Check in Ticket",
   tags,
   specId: "T3",
+  errors: { 404: ["ticket_not_found"], 409: ["ticket_already_checked_in", "ticket_cancelled"] },
   permission: "can_write_order",
   description:
     "Finds the ticket by the token printed in its QR code and checks it in once. `validate_only: true` only tells whether it would be admitted. A used ticket gets 409 `ticket_already_checked_in` (with `checked_in_at`), a cancelled one 409 `ticket_cancelled`, an unknown token or another store's 404: a retry after a lost response is told the ticket is already in.",
   request: { body: jsonBody(CheckInSchema) },
   responses: {
     200: jsonContent(CheckInResultSchema, "The ticket, checked in (or validated)."),
-    ...problemResponses(404, 409, 413, 415),
   },
 });
 
 export const ticketsMerchantRouter = createRouter()
-  .openapi(listTicketsRoute, async (c) => c.json(await listTickets(serviceContext(c), new URL(c.req.url)), 200))
+  .openapi(listTicketsRoute, async (c) =>
+    c.json(envelopeOf(c, await listTickets(serviceContext(c), listQueryOf(c, TICKET_LIST))), 200),
+  )
   .openapi(bulkUpdateTicketsRoute, async (c) =>
     c.json(await bulkUpdateTickets(serviceContext(c), c.req.valid("json")), 200),
   )

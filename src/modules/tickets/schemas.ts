@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../core/listing";
 import { isIsoDate, normaliseTime } from "../../core/time";
-import { ItemSchema } from "../items/schemas";
+import { ItemSchema } from "../items";
 import { TICKET_STATUSES } from "./tables";
 
 export const TicketSchema = z
@@ -49,7 +49,7 @@ export const BulkUpdateTicketsSchema = z
       .min(1)
       .max(BULK_UPDATE_MAX)
       .refine((ids) => new Set(ids).size === ids.length, "Ids must not repeat.")
-      .openapi({ description: `The tickets to change: 1 to ${BULK_UPDATE_MAX} ids.` }),
+      .openapi({ description: `The tickets to change: 1 to ${BULK_UPDATE_MAX} ids.`, uniqueItems: true }),
     status: z.enum(TICKET_STATUSES).exclude(["checked_in"]).optional().openapi({
       description: "New status. `checked_in` is reached only through check-in, with the ticket's token.",
     }),

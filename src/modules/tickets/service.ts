@@ -1,13 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../core/context";
+import { live, liveOffIndex } from "../../core/crud/tenant-table";
 import { randomToken } from "../../core/crypto";
 import { ApiError } from "../../core/errors";
-import { type Envelope, type ListSpec, listPage, offIndex, searchColumns } from "../../core/listing";
+import { emit, eventPayloadSql, newEvent, newEventId } from "../../core/events/outbox";
+import { type ListQuery, type ListSpec, listPage, type Page, searchColumns } from "../../core/listing";
 import { toMajor } from "../../core/money";
 import { chunkRows, inList } from "../../core/sql";
 import { nowIso } from "../../core/time";
-import { emit, eventPayloadSql, newEvent, newEventId } from "../../events/outbox";
-import { loadItems } from "../items/service";
+import { loadItems } from "../items";
 import type { Ticket } from "./schemas";
 import { TICKET_STATUSES, type TicketStatus, tickets } from "./tables";
 
@@ -71,9 +72,6 @@ export const TICKET_LIST: ListSpec = {
   idColumn: tickets.id,
 };
 
-const live = (appId: number) => and(eq(tickets.appId, appId), eq(tickets.isDeleted, false))!;
-const liveOffIndex = (appId: number) => and(eq(offIndex(tickets.appId), appId), eq(offIndex(tickets.isDeleted), 0))!;
-
 async function shape(ctx: ServiceContext, rows: TicketRow[]): Promise<Ticket[]> {
   const itemsById = await loadItems(
     ctx.db,
@@ -103,10 +101,10 @@ async function shape(ctx: ServiceContext, rows: TicketRow[]): Promise<Ticket[]> 
 }
 
 /** List Tickets: two statements for the page, one batch for their items, whatever the sizes. */
-export async function listTickets(ctx: ServiceContext, url: URL): Promise<Envelope<Ticket>> {
-  const page = await listPage(ctx.db, url, TICKET_LIST, {
+export async function listTickets(ctx: ServiceContext, q: ListQuery): Promise<Page<Ticket>> {
+  const page = await listPage(ctx.db, q, {
     table: tickets,
-    scope: (searchDriven) => (searchDriven ? liveOffIndex(ctx.appId) : live(ctx.appId)),
+    scope: (searchDriven) => (searchDriven ? liveOffIndex(tickets, ctx.appId) : live(tickets, ctx.appId)),
   });
   return { ...page, results: await shape(ctx, page.results) };
 }
@@ -164,7 +162,7 @@ export async function bulkUpdateTickets(
   ctx: ServiceContext,
   input: BulkUpdate,
 ): Promise<{ count: number; results: Ticket[] }> {
-  const scope = and(live(ctx.appId), inList(tickets.id, input.ids))!;
+  const scope = and(live(tickets, ctx.appId), inList(tickets.id, input.ids))!;
   const current = await ctx.db.select({ id: tickets.id, status: tickets.status }).from(tickets).where(scope);
   const refusal = refuseBulk(input, current);
   if (refusal) throw refusal;
@@ -181,7 +179,8 @@ export async function bulkUpdateTickets(
   const events = input.ids.map((id) =>
     newEvent(ctx.appId, "ticket.updated", {
       id,
-      previous_status: before.get(id),
+      // Every id was found above (refuseBulk), so each has its status.
+      previous_status: before.get(id)!,
       changes: {
         ...(input.status !== undefined && { status: input.status }),
         ...(input.date !== undefined && { date: input.date }),
@@ -255,7 +254,7 @@ export async function checkInTicket(
   ctx: ServiceContext,
   input: { token: string; validate_only: boolean },
 ): Promise<{ checked_in: boolean; checked_in_at: string | null; ticket: Ticket }> {
-  const byToken = and(live(ctx.appId), eq(tickets.token, input.token))!;
+  const byToken = and(live(tickets, ctx.appId), eq(tickets.token, input.token))!;
   const row = await ctx.db.select().from(tickets).where(byToken).get();
   if (!row) throw new ApiError(404, "ticket_not_found", "No ticket of this store has that token.");
   refuseAdmission(row);

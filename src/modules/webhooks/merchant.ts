@@ -1,10 +1,11 @@
 import type { Context } from "hono";
 import { serviceContext } from "../../core/context";
 import { ApiError } from "../../core/errors";
-import { listQuerySchema } from "../../core/listing";
-import { createRouter, idParam, jsonBody, jsonContent, merchantRoute, problemResponses } from "../../core/openapi";
+import { envelopeOf, listQueryOf, listQuerySchema } from "../../core/listing";
+import { createRouter, idParam, jsonBody, jsonContent } from "../../core/openapi";
+import { merchantRoute } from "../../core/routes";
 import type { AppEnv } from "../../env";
-import { targetPolicy } from "../../events/consumer";
+import { targetPolicy } from "./consumer";
 import {
   CreateWebhookSchema,
   DeleteByUrlQuerySchema,
@@ -57,7 +58,7 @@ export const createWebhookRoute = merchantRoute({
   description:
     "Subscribes an https URL on a public host to events. The service generates `secret_key`; deliveries are signed with it (Standard Webhooks).",
   request: { body: jsonBody(CreateWebhookSchema) },
-  responses: { 201: jsonContent(WebhookSchema, "The webhook, with its secret."), ...problemResponses(413, 415) },
+  responses: { 201: jsonContent(WebhookSchema, "The webhook, with its secret.") },
 });
 
 export const deleteWebhooksByUrlRoute = merchantRoute({
@@ -69,7 +70,8 @@ export const deleteWebhooksByUrlRoute = merchantRoute({
   specId: "W7",
   permission: "can_update_app_config",
   request: { query: DeleteByUrlQuerySchema },
-  responses: { 200: jsonContent(DeletedSchema, "How many webhooks were deleted."), ...problemResponses(404) },
+  errors: { 404: ["webhook_not_found"] },
+  responses: { 200: jsonContent(DeletedSchema, "How many webhooks were deleted.") },
 });
 
 export const listWebhookLogsRoute = merchantRoute({
@@ -95,7 +97,8 @@ export const updateWebhookRoute = merchantRoute({
   specId: "W1",
   permission: "can_update_app_config",
   request: { params: webhookId, body: jsonBody(UpdateWebhookSchema) },
-  responses: { 200: jsonContent(WebhookSchema, "The webhook, with its secret."), ...problemResponses(404, 413, 415) },
+  errors: { 404: ["webhook_not_found"] },
+  responses: { 200: jsonContent(WebhookSchema, "The webhook, with its secret.") },
 });
 
 export const deleteWebhookRoute = merchantRoute({
@@ -107,7 +110,8 @@ export const deleteWebhookRoute = merchantRoute({
   specId: "W4",
   permission: "can_update_app_config",
   request: { params: webhookId },
-  responses: { 204: { description: "Deleted." }, ...problemResponses(404) },
+  errors: { 404: ["webhook_not_found"] },
+  responses: { 204: { description: "Deleted." } },
 });
 
 export const testWebhookRoute = merchantRoute({
@@ -121,9 +125,9 @@ export const testWebhookRoute = merchantRoute({
   description:
     "Sends a signed `webhook.test` event now, through the same sender as deliveries, and returns the attempt (not retried). At most 10 a minute per webhook.",
   request: { params: webhookId },
+  errors: { 404: ["webhook_not_found"], 429: ["rate_limited"] },
   responses: {
     200: jsonContent(WebhookLogSchema, "The attempt: its status code, duration, response and outcome."),
-    ...problemResponses(404),
   },
 });
 
@@ -138,7 +142,8 @@ export const rotateWebhookSecretRoute = merchantRoute({
   description:
     "Generates a new `secret_key`. For 24 hours deliveries carry two signatures, with the new and the previous secret, so that receivers can switch without losing any.",
   request: { params: webhookId },
-  responses: { 200: jsonContent(WebhookSchema, "The webhook, with its new secret."), ...problemResponses(404) },
+  errors: { 404: ["webhook_not_found"] },
+  responses: { 200: jsonContent(WebhookSchema, "The webhook, with its new secret.") },
 });
 
 async function limitTests(c: Context<AppEnv>, id: number) {
@@ -150,14 +155,18 @@ async function limitTests(c: Context<AppEnv>, id: number) {
 }
 
 export const webhooksMerchantRouter = createRouter()
-  .openapi(listWebhooksRoute, async (c) => c.json(await listWebhooks(serviceContext(c), new URL(c.req.url)), 200))
+  .openapi(listWebhooksRoute, async (c) =>
+    c.json(envelopeOf(c, await listWebhooks(serviceContext(c), listQueryOf(c, WEBHOOK_LIST))), 200),
+  )
   .openapi(createWebhookRoute, async (c) =>
     c.json(await createWebhook(serviceContext(c), c.req.valid("json"), targetPolicy(c.env)), 201),
   )
   .openapi(deleteWebhooksByUrlRoute, async (c) =>
     c.json({ deleted: await deleteWebhooksByUrl(serviceContext(c), c.req.valid("query").url) }, 200),
   )
-  .openapi(listWebhookLogsRoute, async (c) => c.json(await listWebhookLogs(serviceContext(c), new URL(c.req.url)), 200))
+  .openapi(listWebhookLogsRoute, async (c) =>
+    c.json(envelopeOf(c, await listWebhookLogs(serviceContext(c), listQueryOf(c, WEBHOOK_LOG_LIST))), 200),
+  )
   .openapi(updateWebhookRoute, async (c) =>
     c.json(
       await updateWebhook(serviceContext(c), c.req.valid("param").webhook_id, c.req.valid("json"), targetPolicy(c.env)),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../core/listing";
-import { EVENT_TYPES, type EventType } from "../../events/catalogue";
+import { EVENT_TYPES } from "./catalogue";
 import { DELIVERY_OUTCOMES, DELIVERY_TRIGGERS, ERROR_CLASSES } from "./tables";
 
 export const WebhookSchema = z
@@ -20,7 +20,7 @@ export const WebhookSchema = z
 
 export const WebhookListSchema = envelopeSchema(WebhookSchema, "WebhookList");
 
-const EVENT_NAMES = Object.keys(EVENT_TYPES) as EventType[];
+const EVENT_NAMES = EVENT_TYPES;
 /** Our own delivery headers, and those the transport owns: custom headers may not set them. */
 export const RESERVED_HEADERS = [
   "webhook-id",
@@ -50,7 +50,8 @@ const eventsField = z
   })
   .openapi({
     description: "Event names to deliver; see the document's `webhooks` for each payload.",
-    example: ["order.created", "ticket.checked_in"],
+    uniqueItems: true,
+    example: ["ticket.created", "ticket.checked_in"],
     items: { type: "string", enum: EVENT_NAMES },
   });
 

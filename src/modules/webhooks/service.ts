@@ -1,18 +1,20 @@
 import type { z } from "@hono/zod-openapi";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../core/context";
+import { live } from "../../core/crud/tenant-table";
 import { ApiError } from "../../core/errors";
-import { type Envelope, type ListSpec, listPage } from "../../core/listing";
+import { type EventMessage, emit, newEvent } from "../../core/events/outbox";
+import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../../core/listing";
 import { nowIso } from "../../core/time";
 import type { Db } from "../../db/client";
-import { type DeliveryResult, deliver } from "../../events/delivery";
-import { type EventMessage, emit, newEvent } from "../../events/outbox";
-import { newSecret } from "../../events/signing";
+import { type DeliveryResult, deliver } from "./delivery";
 import type { CreateWebhookSchema, UpdateWebhookSchema, Webhook, WebhookLog } from "./schemas";
-import { DELIVERY_OUTCOMES, DELIVERY_TRIGGERS, webhookLogs, webhooks } from "./tables";
+import { newSecret } from "./signing";
+import { DELIVERY_OUTCOMES, DELIVERY_TRIGGERS, type WebhookRow, webhookLogs, webhooks } from "./tables";
 import { refuseTarget, type TargetPolicy } from "./target";
 
-export type WebhookRow = typeof webhooks.$inferSelect;
+export type { WebhookRow };
+
 type LogRow = typeof webhookLogs.$inferSelect;
 
 /** How long a rotated-out secret still signs. */
@@ -49,8 +51,6 @@ export function logView(row: LogRow): WebhookLog {
   };
 }
 
-const live = (appId: number) => and(eq(webhooks.appId, appId), eq(webhooks.isDeleted, false))!;
-
 function checkTarget(url: string, policy: TargetPolicy) {
   const why = refuseTarget(url, policy);
   if (why) throw ApiError.validation({ url: [why] }, "The webhook URL cannot be used; see `errors`.");
@@ -60,9 +60,9 @@ async function found(ctx: ServiceContext, id: number): Promise<WebhookRow> {
   const row = await ctx.db
     .select()
     .from(webhooks)
-    .where(and(live(ctx.appId), eq(webhooks.id, id)))
+    .where(and(live(webhooks, ctx.appId), eq(webhooks.id, id)))
     .get();
-  if (!row) throw ApiError.notFound(`Webhook ${id}`);
+  if (!row) throw ApiError.notFound("webhook_not_found", `Webhook ${id}`);
   return row;
 }
 
@@ -77,9 +77,8 @@ export const WEBHOOK_LIST: ListSpec = {
   idColumn: webhooks.id,
 };
 
-export async function listWebhooks(ctx: ServiceContext, url: URL): Promise<Envelope<Webhook>> {
-  const page = await listPage(ctx.db, url, WEBHOOK_LIST, { table: webhooks, scope: () => live(ctx.appId) });
-  return { ...page, results: page.results.map(webhookView) };
+export async function listWebhooks(ctx: ServiceContext, q: ListQuery): Promise<Page<Webhook>> {
+  return mapPage(await listPage(ctx.db, q, { table: webhooks, scope: () => live(webhooks, ctx.appId) }), webhookView);
 }
 
 export async function createWebhook(
@@ -123,7 +122,7 @@ export async function updateWebhook(
         ...(input.is_active && { failingSince: null, disabledReason: null }),
       }),
     })
-    .where(and(live(ctx.appId), eq(webhooks.id, id)))
+    .where(and(live(webhooks, ctx.appId), eq(webhooks.id, id)))
     .returning();
   return webhookView(row!);
 }
@@ -140,7 +139,7 @@ export async function rotateSecret(ctx: ServiceContext, id: number): Promise<Web
       previousSecretExpiresAt: new Date(at.getTime() + ROTATION_OVERLAP_MS).toISOString(),
       modifiedAt: at.toISOString(),
     })
-    .where(and(live(ctx.appId), eq(webhooks.id, id)))
+    .where(and(live(webhooks, ctx.appId), eq(webhooks.id, id)))
     .returning();
   return webhookView(row!);
 }
@@ -152,16 +151,16 @@ export async function deleteWebhook(ctx: ServiceContext, id: number): Promise<vo
   await ctx.db
     .update(webhooks)
     .set(softDelete())
-    .where(and(live(ctx.appId), eq(webhooks.id, id)));
+    .where(and(live(webhooks, ctx.appId), eq(webhooks.id, id)));
 }
 
 export async function deleteWebhooksByUrl(ctx: ServiceContext, url: string): Promise<number> {
   const rows = await ctx.db
     .update(webhooks)
     .set(softDelete())
-    .where(and(live(ctx.appId), eq(webhooks.url, url)))
+    .where(and(live(webhooks, ctx.appId), eq(webhooks.url, url)))
     .returning({ id: webhooks.id });
-  if (rows.length === 0) throw ApiError.notFound("A webhook with that URL");
+  if (rows.length === 0) throw ApiError.notFound("webhook_not_found", "A webhook with that URL");
   return rows.length;
 }
 
@@ -182,12 +181,10 @@ export const WEBHOOK_LOG_LIST: ListSpec = {
   idColumn: webhookLogs.id,
 };
 
-export async function listWebhookLogs(ctx: ServiceContext, url: URL): Promise<Envelope<WebhookLog>> {
-  const page = await listPage(ctx.db, url, WEBHOOK_LOG_LIST, {
-    table: webhookLogs,
-    scope: () => eq(webhookLogs.appId, ctx.appId),
-  });
-  return { ...page, results: page.results.map(logView) };
+export async function listWebhookLogs(ctx: ServiceContext, q: ListQuery): Promise<Page<WebhookLog>> {
+  // Logs are never deleted, so only the tenant scopes them.
+  const page = await listPage(ctx.db, q, { table: webhookLogs, scope: () => eq(webhookLogs.appId, ctx.appId) });
+  return mapPage(page, logView);
 }
 
 /** Test Webhook: sends a signed `webhook.test` event now, through the same sender, and returns the attempt. */
@@ -221,7 +218,7 @@ export async function subscribers(db: Db, appId: number, type: string): Promise<
     .from(webhooks)
     .where(
       and(
-        live(appId),
+        live(webhooks, appId),
         eq(webhooks.isActive, true),
         sql`EXISTS (SELECT 1 FROM json_each(${webhooks.events}) WHERE value = ${type})`,
       ),
@@ -232,7 +229,7 @@ export async function webhookForDelivery(db: Db, appId: number, id: number): Pro
   return db
     .select()
     .from(webhooks)
-    .where(and(live(appId), eq(webhooks.id, id)))
+    .where(and(live(webhooks, appId), eq(webhooks.id, id)))
     .get();
 }
 

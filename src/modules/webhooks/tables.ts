@@ -53,3 +53,5 @@ export const webhookLogs = sqliteTable(
     index("webhook_logs_delivery_idx").on(t.deliveryId, t.attempt),
   ],
 );
+
+export type WebhookRow = typeof webhooks.$inferSelect;

@@ -1,0 +1,56 @@
+/**
+ * Fills the Workers Static Assets directory (`[assets]` in wrangler.toml, git-ignored) with the
+ * files of the `/docs` page: Swagger UI from the pinned `swagger-ui-dist` in node_modules, and the
+ * page's start-up script. Runs before `wrangler dev` (npm start, npm run dev), the tests
+ * (vitest.config.ts) and `npm run deploy`; run it alone with `npx tsx scripts/docs-assets.ts`.
+ * A file is written only when its content changed, so that `wrangler dev` does not reload for nothing.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { DOCS_ASSETS_PATH, DOCS_INIT_FILE, DOCS_INIT_SCRIPT, SWAGGER_UI_FILES } from "../src/core/docs.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+/** `[assets] directory` in wrangler.toml. */
+export const ASSETS_DIR = path.join(ROOT, "public");
+
+function writeIfChanged(file: string, content: Buffer): boolean {
+  let old: Buffer | undefined;
+  try {
+    old = readFileSync(file);
+  } catch {
+    // a new file
+  }
+  if (old?.equals(content)) return false;
+  writeFileSync(file, content);
+  return true;
+}
+
+/** Copies the files; returns how many it wrote. */
+export function buildDocsAssets(): number {
+  const require = createRequire(path.join(ROOT, "package.json"));
+  const pkgFile = require.resolve("swagger-ui-dist/package.json");
+  const from = path.dirname(pkgFile);
+  const installed = JSON.parse(readFileSync(pkgFile, "utf8")).version as string;
+  const root = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+  const pinned = root.devDependencies?.["swagger-ui-dist"] ?? root.dependencies?.["swagger-ui-dist"];
+  if (pinned !== installed)
+    throw new Error(`swagger-ui-dist ${installed} is installed but package.json pins ${pinned}: run npm ci.`);
+
+  const to = path.join(ASSETS_DIR, DOCS_ASSETS_PATH);
+  mkdirSync(to, { recursive: true });
+  const files = new Map<string, Buffer>(SWAGGER_UI_FILES.map((f) => [f, readFileSync(path.join(from, f))]));
+  files.set(DOCS_INIT_FILE, Buffer.from(DOCS_INIT_SCRIPT));
+  let written = 0;
+  for (const [name, content] of files) if (writeIfChanged(path.join(to, name), content)) written++;
+  for (const name of readdirSync(to)) if (!files.has(name)) rmSync(path.join(to, name), { recursive: true });
+  return written;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const written = buildDocsAssets();
+  process.stdout.write(
+    `> docs assets: swagger-ui-dist into ${path.relative(ROOT, ASSETS_DIR)}/ (${written} updated)\n`,
+  );
+}

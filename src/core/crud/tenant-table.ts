@@ -1,0 +1,144 @@
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteInsertValue, SQLiteTable, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import type { ServiceContext } from "../context";
+import { ApiError, type ErrorCode, type NotFoundCode } from "../errors";
+import { emit, insertedRowEvent, newEvent } from "../events/outbox";
+import type { EventData, EventType } from "../events/registry";
+import { inList } from "../sql";
+
+/** The event types whose payload is just `{ id }`: what the generic create, change and remove emit. */
+type IdEvent = { [K in EventType]: { id: number } extends EventData<K> ? K : never }[EventType];
+
+/** A tenant-owned table: the audit columns of `db/columns.ts` and an integer `id`. */
+export type TenantTable = SQLiteTable & {
+  id: SQLiteColumn;
+  appId: SQLiteColumn;
+  isDeleted: SQLiteColumn;
+  deletedAt: SQLiteColumn;
+  modifiedAt: SQLiteColumn;
+};
+
+/**
+ * The tenant filter, written once: the store's rows that are not soft-deleted. Every read of a
+ * tenant-owned table goes through it (or `liveOffIndex`).
+ */
+export function live(table: TenantTable, appId: number): SQL {
+  return and(eq(table.appId, appId), eq(table.isDeleted, false)) as SQL;
+}
+
+/** The same filter kept off its index (`+column`), for queries a search index drives. */
+export function liveOffIndex(table: TenantTable, appId: number): SQL {
+  return sql`+${table.appId} = ${appId} AND +${table.isDeleted} = 0`;
+}
+
+/** The columns a soft delete sets. */
+export function softDeleted(at = new Date().toISOString()) {
+  return { isDeleted: true, deletedAt: at, modifiedAt: at } as const;
+}
+
+/**
+ * The rows of one tenant-owned table as a service sees them: find-or-404 with the table's
+ * `<resource>_not_found` code, the statements of a create, an update and a soft delete (to put
+ * in the batch of `emit`), and the "still in use" 409.
+ */
+export function tenantTable<T extends TenantTable>(
+  table: T,
+  opts: {
+    label: string;
+    notFound: NotFoundCode;
+    /** The `{ id }` events of `create`, `change` and `remove`, when the resource emits its own. */
+    events?: { created: IdEvent; updated: IdEvent; deleted: IdEvent };
+  },
+) {
+  type Row = T["$inferSelect"];
+  const eventsOf = () => {
+    if (!opts.events) throw new Error(`${opts.label}: create/change/remove need the resource's events`);
+    return opts.events;
+  };
+  const byId = (ctx: ServiceContext, id: number) => and(live(table, ctx.appId), eq(table.id, id));
+
+  return {
+    table,
+    /** What the 404 detail calls one record: "Item category 12". */
+    label: opts.label,
+    live: (ctx: ServiceContext) => live(table, ctx.appId),
+
+    /** The live row `id` of the store, or undefined. */
+    async get(ctx: ServiceContext, id: number): Promise<Row | undefined> {
+      const rows = await ctx.db
+        .select()
+        .from(table as SQLiteTable)
+        .where(byId(ctx, id))
+        .limit(1);
+      return rows[0] as Row | undefined;
+    },
+
+    /** The live row `id` of the store, or the 404 with this table's code. */
+    async find(ctx: ServiceContext, id: number): Promise<Row> {
+      const row = await this.get(ctx, id);
+      if (!row) throw ApiError.notFound(opts.notFound, `${opts.label} ${id}`);
+      return row;
+    },
+
+    /** The ids among `ids` that are live rows of the store. */
+    async existing(ctx: ServiceContext, ids: readonly number[]): Promise<Set<number>> {
+      if (!ids.length) return new Set();
+      const rows = await ctx.db
+        .select({ id: table.id })
+        .from(table as SQLiteTable)
+        .where(and(live(table, ctx.appId), inList(table.id, ids)));
+      return new Set(rows.map((r) => r.id as number));
+    },
+
+    /** INSERT … RETURNING of one row of the store. */
+    insert(ctx: ServiceContext, values: SQLiteInsertValue<T>) {
+      return ctx.db.insert(table).values(values).returning();
+    },
+
+    /** UPDATE of the live row `id` of the store; `modified_at` is set by the caller's values or now. */
+    update(ctx: ServiceContext, id: number, set: SQLiteUpdateSetSource<T>) {
+      return ctx.db.update(table).set(set).where(byId(ctx, id));
+    },
+
+    /** Soft delete of the live row `id` of the store. */
+    softDelete(ctx: ServiceContext, id: number) {
+      return ctx.db
+        .update(table)
+        .set(softDeleted() as SQLiteUpdateSetSource<T>)
+        .where(byId(ctx, id));
+    },
+
+    /** Creates a row and its `created` event in one batch; returns the row. */
+    async create(ctx: ServiceContext, values: SQLiteInsertValue<T>): Promise<Row> {
+      const { results } = await emit(
+        ctx.db,
+        ctx.events,
+        [this.insert(ctx, values)],
+        insertedRowEvent(eventsOf().created, table),
+      );
+      return (results[0] as Row[])[0]!;
+    },
+
+    /** Changes the live row `id` (404 if none) with its `updated` event in one batch; returns it as it is now. */
+    async change(ctx: ServiceContext, id: number, set: SQLiteUpdateSetSource<T>): Promise<Row> {
+      await this.find(ctx, id);
+      await emit(ctx.db, ctx.events, [this.update(ctx, id, set)], [newEvent(ctx.appId, eventsOf().updated, { id })]);
+      return this.find(ctx, id);
+    },
+
+    /** Soft-deletes the live row `id` (404 if none) with its `deleted` event in one batch. */
+    async remove(ctx: ServiceContext, id: number): Promise<void> {
+      await this.find(ctx, id);
+      await emit(ctx.db, ctx.events, [this.softDelete(ctx, id)], [newEvent(ctx.appId, eventsOf().deleted, { id })]);
+    },
+  };
+}
+
+/**
+ * The "still in use" 409: refuses a delete while live records point at the one being deleted,
+ * naming them (`users` under their kind, e.g. `{ items: [3, 4] }`).
+ */
+export function refuseWhileUsed(code: ErrorCode, users: Record<string, readonly number[]>, detail: string): void {
+  const named = Object.fromEntries(Object.entries(users).filter(([, ids]) => ids.length));
+  if (Object.keys(named).length) throw ApiError.conflict(code, detail, named);
+}

@@ -1,0 +1,68 @@
+/**
+ * The prose of the OpenAPI document: its introduction and the description of every tag the
+ * operations use. The document's lint test fails on a tag used without a description here.
+ */
+
+export const API_DESCRIPTION = `Multi-tenant commerce and meal-subscription API.
+
+Every request names its store with the \`app-id\` header (an integer). Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable snake_case \`code\`; each operation lists, per status, the codes it can answer.
+
+## Authentication
+
+- **Merchant operations** take a merchant API token, \`Authorization: Bearer cmk_…\`, that carries the permission each operation names. Locally, mint one with \`npm run token -- --app-id 1 --permissions can_read_order\` (comma-separate several permissions). In production, merchant API tokens are issued per store.
+- **Customer operations** will take a customer's access token: the customer OTP login (\`POST /api/v1/customer/...\`) yields it as \`access_token\`, once the customers module ships.
+- **Public reads** need no token, only \`app-id\`.
+
+## Lists
+
+Lists answer \`count\`, \`next\`, \`previous\` and \`results\`. They take \`page\` and \`page_size\` (default 20, at most 100), \`order_by\` (comma-separated fields, \`-field\` for descending), \`search\` (may repeat; every term must match) and filters named after the fields, with the suffixes \`__in\` (comma-separated values), \`__gte\`, \`__lte\`, \`__gt\`, \`__lt\` and \`__isnull\`. An unknown parameter is a 400 that names the allowed ones.`;
+
+/** Every tag, in the order the reference shows them. */
+export const API_TAGS = [
+  {
+    name: "Items",
+    description: "The store's catalogue items, their variants, discounts, images and stock reservations.",
+  },
+  { name: "Item categories", description: "Categories that group the catalogue's items." },
+  { name: "Item tags", description: "Labels on catalogue items." },
+  {
+    name: "Modifier categories",
+    description: "Modifier categories and their values, chosen with an item (sizes, extras).",
+  },
+  {
+    name: "Bundle categories",
+    description: "Groups of a bundle item's choices, each with how many of them a customer selects.",
+  },
+  {
+    name: "Tickets",
+    description:
+      "Tickets, each the fulfillment of one invoice line: list them, update them in bulk, check them in by their token.",
+  },
+  {
+    name: "Webhooks",
+    description: "Subscriptions of URLs to the store's events, and the log of their deliveries.",
+  },
+  {
+    name: "Meals: restaurants",
+    description: "Merchant writes of restaurants, their branches, categories and variants.",
+  },
+  {
+    name: "Meals: menus",
+    description: "Merchant writes of menus, menu categories, meal products, combos, allergens and dislikes.",
+  },
+  {
+    name: "Meals: plans",
+    description: "Merchant writes of meal plans, their versions, days, categories, options and tags.",
+  },
+  {
+    name: "Restaurants",
+    description: "Public reads of restaurants, their branches, menus, products and combos; cached with an `ETag`.",
+  },
+  { name: "Meal plans", description: "Public reads of meal plans, their tags and menus." },
+  { name: "Sales channels", description: "Providers that serve a customer's location." },
+  {
+    name: "Events",
+    description: "The events a webhook receives, each a signed POST to the subscribed URL (Standard Webhooks).",
+  },
+  { name: "Meta", description: "The service's own health." },
+];

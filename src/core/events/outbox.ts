@@ -1,0 +1,151 @@
+import { and, isNull, lt, type SQL, sql, type Table } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Db } from "../../db/client";
+import { logTaskFailure } from "../logging";
+import { inList, insertedId } from "../sql";
+import { nowIso } from "../time";
+import type { EventData, EventType } from "./registry";
+
+/** The outbox: every event is written in the same D1 batch as the change it reports. */
+export const outboxEvents = sqliteTable(
+  "outbox_events",
+  {
+    id: text("id").primaryKey(),
+    appId: integer("app_id").notNull(),
+    type: text("type").notNull(),
+    payload: text("payload", { mode: "json" }).$type<EventMessage>().notNull(),
+    createdAt: text("created_at").notNull(),
+    enqueuedAt: text("enqueued_at"),
+  },
+  (t) => [
+    index("outbox_events_pending_idx").on(t.enqueuedAt, t.createdAt),
+    index("outbox_events_app_idx").on(t.appId, t.createdAt),
+  ],
+);
+
+/** The message put on the queue, and the body of a webhook delivery. */
+export type EventMessage = {
+  id: string;
+  type: EventType;
+  /** The same name as `type`, for receivers written against the peer system's envelope. */
+  event: EventType;
+  app_id: number;
+  /** Unix seconds. */
+  timestamp: number;
+  data: unknown;
+};
+
+export type EventSink = {
+  queue: Queue;
+  /** Runs work after the response (ctx.waitUntil); the outbox row makes it safe to lose. */
+  defer: (p: Promise<unknown>) => void;
+};
+
+export const newEventId = () => `evt_${crypto.randomUUID().replaceAll("-", "")}`;
+
+export function newEvent<T extends EventType>(appId: number, type: T, data: EventData<T>): EventMessage {
+  return { id: newEventId(), type, event: type, app_id: appId, timestamp: Math.floor(Date.now() / 1000), data };
+}
+
+/**
+ * Writes `changes` and the outbox rows of their events in one D1 batch (one transaction), then
+ * sends the events to the queue after the response.
+ *
+ * `events` is either the events themselves or, where they carry ids that the change assigns, a
+ * SELECT of `(id, app_id, type, payload)` that runs after the change inside the same batch.
+ *
+ * With `guard` (a condition over the rows before the change), the outbox rows are written only
+ * where the guard holds, and `applied` tells whether it did: the caller puts the same guard on its
+ * UPDATE, so that the change and its events land together or not at all, even under a race.
+ */
+export async function emit(
+  db: Db,
+  sink: EventSink,
+  changes: readonly BatchItem<"sqlite">[],
+  events: EventMessage[] | SQL,
+  opts: { guard?: SQL } = {},
+): Promise<{ results: unknown[]; applied: boolean }> {
+  const createdAt = nowIso();
+  const derived = !Array.isArray(events);
+  // Columns in table order: id, app_id, type, payload, created_at, enqueued_at.
+  const outbox = derived
+    ? db
+        .insert(outboxEvents)
+        .select(sql`SELECT id, app_id, type, payload, ${createdAt}, NULL FROM (${events})`)
+        .returning({ payload: outboxEvents.payload })
+    : db.insert(outboxEvents).select(
+        sql`SELECT value ->> '$.id', value ->> '$.app_id', value ->> '$.type', value -> '$', ${createdAt}, NULL
+            FROM json_each(${JSON.stringify(events)}) WHERE ${opts.guard ?? sql`1`}`,
+      );
+  // A guarded outbox insert goes first so that its guard sees the rows as they were before the change.
+  const all = derived ? [...changes, outbox] : [outbox, ...changes];
+  const results = (await db.batch(all as unknown as [BatchItem<"sqlite">])) as unknown[];
+  let published: EventMessage[];
+  let applied = true;
+  if (derived) {
+    published = (results.at(-1) as { payload: EventMessage }[]).map((r) => r.payload);
+  } else {
+    applied = events.length === 0 || ((results[0] as D1Result).meta?.changes ?? 0) > 0;
+    published = applied ? events : [];
+  }
+  // A failed send leaves the rows un-enqueued for the scheduled re-send; this line is its only trace.
+  if (published.length)
+    sink.defer(
+      publish(db, sink.queue, published).catch((error) =>
+        logTaskFailure("publish events", error, { app_id: published[0]!.app_id }),
+      ),
+    );
+  return { results: derived ? results.slice(0, -1) : results.slice(1), applied };
+}
+
+/** The event envelope built in SQL, for events derived inside a batch (see `emit`). */
+export function eventPayloadSql(type: EventType, id: SQL, appId: SQL, data: SQL): SQL {
+  return sql`json_object('id', ${id}, 'type', ${type}, 'event', ${type}, 'app_id', ${appId},
+    'timestamp', CAST(unixepoch() AS INTEGER), 'data', ${data})`;
+}
+
+const SEND_BATCH_MAX = 100;
+
+/** Sends events to the queue and marks their outbox rows enqueued. */
+export async function publish(db: Db, queue: Queue, events: EventMessage[]): Promise<void> {
+  for (let i = 0; i < events.length; i += SEND_BATCH_MAX) {
+    const chunk = events.slice(i, i + SEND_BATCH_MAX);
+    await queue.sendBatch(chunk.map((body) => ({ body, contentType: "json" as const })));
+    await db
+      .update(outboxEvents)
+      .set({ enqueuedAt: nowIso() })
+      .where(
+        inList(
+          outboxEvents.id,
+          chunk.map((e) => e.id),
+        ),
+      );
+  }
+}
+
+/** Re-sends outbox rows that were written but never enqueued (the Worker died in between). */
+export async function resendStale(db: Db, queue: Queue, olderThanMs = 60_000): Promise<number> {
+  const cutoff = new Date(Date.now() - olderThanMs).toISOString();
+  const rows = await db
+    .select({ payload: outboxEvents.payload })
+    .from(outboxEvents)
+    .where(and(isNull(outboxEvents.enqueuedAt), lt(outboxEvents.createdAt, cutoff)))
+    .orderBy(outboxEvents.createdAt)
+    .limit(500);
+  if (rows.length)
+    await publish(
+      db,
+      queue,
+      rows.map((r) => r.payload),
+    );
+  return rows.length;
+}
+
+/** The `{ id }` event of the row the batch just inserted into `table`, as `emit()` takes derived events. */
+export function insertedRowEvent(type: EventType, table: Table): SQL {
+  const id = newEventId();
+  return sql`SELECT ${id} AS id, app_id, ${type} AS type,
+      ${eventPayloadSql(type, sql`${id}`, sql`app_id`, sql`json_object('id', id)`)} AS payload
+    FROM ${table} WHERE id = ${insertedId(table)}`;
+}

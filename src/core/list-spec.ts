@@ -1,0 +1,43 @@
+import type { Column, SQL } from "drizzle-orm";
+
+/**
+ * What a list is made of: its fields, their kinds and the bounds of its parameters. Shared by the
+ * parser of list queries (listing.ts) and their declaration in the document (list-document.ts).
+ */
+
+export type FieldKind = "integer" | "number" | "money" | "string" | "date" | "datetime" | "time" | "boolean";
+
+export type ListField = {
+  column: Column;
+  kind: FieldKind;
+  /** Allowed values, for enumerations such as `status`. */
+  values?: readonly string[];
+  nullable?: boolean;
+  /** Defaults to true: every field of the resource can be ordered on. */
+  orderable?: boolean;
+};
+
+export type ListSpec = {
+  fields: Record<string, ListField>;
+  /**
+   * Builds the condition one search term must meet. `indexed` says it goes through a search
+   * index: the query is then driven by the matches of the search (usually far fewer rows than a
+   * filter's range), so the filters and the tenant scope are kept off their indexes.
+   */
+  search?: (term: string) => { where: SQL; indexed: boolean };
+  searchDescription?: string;
+  /** `order_by` used when the client sends none; `id` is always the last tie-breaker. */
+  defaultOrder: string;
+  idColumn: Column;
+};
+
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 100;
+export const PAGE_MAX = 1_000_000;
+export const SEARCH_MAX = 5;
+export const TERM_MAX = 100;
+export const IN_MAX = 100;
+export const STRING_FILTER_MAX = 200;
+
+/** Kinds that take `__gte`, `__lte`, `__gt` and `__lt`. */
+export const RANGE_KINDS = new Set<FieldKind>(["integer", "number", "money", "date", "datetime", "time"]);

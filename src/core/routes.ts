@@ -1,0 +1,152 @@
+import type { RouteConfig } from "@hono/zod-openapi";
+import { authenticate, type Permission, requireCustomer, requirePermission } from "./auth";
+import { CACHE_CONTROL } from "./cache";
+import type { ErrorCode } from "./errors";
+import { createRoute, type ErrorsByStatus, mergeErrors, type ProblemStatus, problemResponsesFor, z } from "./openapi";
+import { knownApp, tenant, tenantHeaders, tenantOrgHeaders } from "./tenancy";
+
+/**
+ * The route factories, one per audience: each adds its auth path, the tenant headers, and every
+ * problem response the route can give, with the codes of each status as an enum in the document.
+ * A route declares only its own codes (`errors`); the factory adds those of the request path.
+ */
+
+type Base = Omit<RouteConfig, "security" | "middleware"> & {
+  /** The codes this operation answers with beyond the request path's own, by status. */
+  errors?: ErrorsByStatus;
+};
+
+type SpecLink = { specId: string; beyondSpec?: never } | { specId?: never; beyondSpec: string };
+
+const hasBody = (r: RouteConfig) => r.method !== "get" && r.method !== "head" && r.request?.body !== undefined;
+const hasInput = (r: RouteConfig) => Boolean(r.request?.params || r.request?.query || r.request?.body);
+
+/** What any route can answer before its handler runs: headers, validation, transport, crashes. */
+function requestPathErrors(r: RouteConfig): ErrorsByStatus {
+  const body = hasBody(r);
+  const invalid: ErrorCode[] = ["missing_app_id", "invalid_header"];
+  if (hasInput(r)) invalid.push("validation_error");
+  if (body) invalid.push("malformed_request");
+  const writes = r.method === "post" || r.method === "put" || r.method === "patch";
+  return {
+    400: invalid,
+    ...(body && { 413: ["payload_too_large"], 415: ["unsupported_media_type"] }),
+    ...(writes && { 409: ["conflict"] }),
+    500: ["internal_error"],
+  };
+}
+
+const TOKEN_ERRORS: ErrorsByStatus = {
+  401: ["not_authenticated", "malformed_token", "invalid_token", "token_expired", "token_revoked"],
+  403: ["wrong_tenant", "wrong_principal"],
+  429: ["rate_limited"],
+};
+
+/**
+ * The responses of a route: its own success responses, then its problem responses from the codes.
+ * Problem statuses the route lists without codes keep the generic Problem schema until it declares them.
+ */
+function responsesWith<R extends RouteConfig["responses"]>(responses: R, errors: ErrorsByStatus) {
+  return { ...responses, ...(problemResponsesFor(errors) as Record<never, never>) };
+}
+
+const specLink = (link: SpecLink, operationId: string | undefined) => {
+  if (!link.specId === !link.beyondSpec) {
+    throw new Error(`${operationId}: give a specId, or say why the operation is beyond the spec`);
+  }
+  return link.specId ? { "x-spec-id": link.specId } : { "x-beyond-spec": link.beyondSpec };
+};
+
+type MerchantRouteInput = Base &
+  SpecLink & {
+    permission: Permission;
+    /** The operation also takes `org-id`, and the organization must own the app. */
+    org?: boolean;
+  };
+
+/** A merchant operation: a merchant API token with one permission, for the store in `app-id`. */
+export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
+  const { specId, beyondSpec, permission, org, errors, ...rest } = route;
+  const all = mergeErrors(requestPathErrors(rest), TOKEN_ERRORS, errors, {
+    403: ["missing_permission", ...(org ? (["wrong_organization"] as const) : [])],
+    ...(org && { 400: ["missing_org_id"] }),
+  });
+  return createRoute({
+    ...rest,
+    security: [{ merchantToken: [] }],
+    middleware: [authenticate(), requirePermission(permission, { org })] as const,
+    ...specLink({ specId, beyondSpec } as SpecLink, rest.operationId),
+    "x-permission": permission,
+    "x-audience": "merchant",
+    description: `${rest.description ?? ""}\n\nPermission: \`${permission}\`.`.trim(),
+    request: { ...rest.request, headers: org ? tenantOrgHeaders : tenantHeaders },
+    responses: responsesWith(rest.responses, all),
+  });
+}
+
+type CustomerRouteInput = Base & SpecLink;
+
+/** A customer-app operation: the customer's own access token, for the store in `app-id`. */
+export function customerRoute<const R extends CustomerRouteInput>(route: R) {
+  const { specId, beyondSpec, errors, ...rest } = route;
+  const all = mergeErrors(requestPathErrors(rest), TOKEN_ERRORS, { 404: ["app_not_found"] }, errors);
+  return createRoute({
+    ...rest,
+    security: [{ customerToken: [] }],
+    middleware: [knownApp(), authenticate(), requireCustomer()] as const,
+    ...specLink({ specId, beyondSpec } as SpecLink, rest.operationId),
+    "x-audience": "customer",
+    description: `${rest.description ?? ""}\n\nCustomer: the customer's own access token.`.trim(),
+    request: { ...rest.request, headers: tenantHeaders },
+    responses: responsesWith(rest.responses, all),
+  });
+}
+
+type PublicRouteInput = Base & SpecLink & { cached?: boolean };
+
+const CACHE_HEADERS = {
+  ETag: {
+    description: "Strong validator of the body; send it back in `If-None-Match`.",
+    schema: { type: "string" as const },
+  },
+  "Cache-Control": { description: `\`${CACHE_CONTROL}\``, schema: { type: "string" as const } },
+};
+
+/**
+ * A public read (or search): no token, only `app-id`, which must name a store. With `cached`, it
+ * is served from KV with `ETag` and `Cache-Control`, and `If-None-Match` gets 304.
+ */
+export function publicRoute<const R extends PublicRouteInput>(route: R) {
+  const { specId, beyondSpec, cached, errors, ...rest } = route;
+  const all = mergeErrors(requestPathErrors(rest), { 404: ["app_not_found"] }, errors);
+  const responses = responsesWith(rest.responses, all);
+  const extra = responses as Record<number, { headers?: object }>;
+  const request = { ...rest.request, headers: tenantHeaders };
+  if (cached) {
+    const ok = extra[200]!;
+    extra[200] = { ...ok, headers: { ...ok.headers, ...CACHE_HEADERS } };
+    extra[304] = {
+      description: "Not modified: the `If-None-Match` ETag is current.",
+      headers: CACHE_HEADERS,
+    } as never;
+    request.headers = tenantHeaders.extend({
+      "If-None-Match": z
+        .string()
+        .optional()
+        .openapi({ description: "An ETag this read returned; a match gets 304.", example: '"3Qx9c2hh"' }),
+    }) as never;
+  }
+  return createRoute({
+    ...rest,
+    security: [],
+    middleware: [tenant(), knownApp()] as const,
+    ...specLink({ specId, beyondSpec } as SpecLink, rest.operationId),
+    "x-audience": "public",
+    description:
+      `${rest.description ?? ""}\n\nPublic: needs only \`app-id\`, no token.${cached ? " Cached at the edge: a write shows at once where it was made, within 60 s elsewhere." : ""}`.trim(),
+    request,
+    responses,
+  });
+}
+
+export type { ProblemStatus };

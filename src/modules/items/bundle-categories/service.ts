@@ -1,0 +1,123 @@
+import { and, eq } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
+import { ApiError } from "../../../core/errors";
+import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
+import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
+import { nowIso } from "../../../core/time";
+import { bundleCategories, itemBundleCategories, items } from "../tables";
+import type { BundleCategory, CreateBundleCategory, UpdateBundleCategory } from "./schemas";
+
+type Row = typeof bundleCategories.$inferSelect;
+
+const records = tenantTable(bundleCategories, { label: "Bundle category", notFound: "bundle_category_not_found" });
+
+export function bundleCategoryView(b: Row): BundleCategory {
+  return {
+    id: b.id,
+    name_en: b.nameEn,
+    name_ar: b.nameAr,
+    is_selectable: b.isSelectable,
+    is_optional: b.isOptional,
+    min_selections: b.minSelections,
+    max_selections: b.maxSelections,
+    ordering: b.ordering,
+  };
+}
+
+export const BUNDLE_CATEGORY_LIST: ListSpec = {
+  fields: {
+    id: { column: bundleCategories.id, kind: "integer" },
+    name_en: { column: bundleCategories.nameEn, kind: "string" },
+    name_ar: { column: bundleCategories.nameAr, kind: "string" },
+    is_selectable: { column: bundleCategories.isSelectable, kind: "boolean" },
+    is_optional: { column: bundleCategories.isOptional, kind: "boolean" },
+    min_selections: { column: bundleCategories.minSelections, kind: "integer" },
+    max_selections: { column: bundleCategories.maxSelections, kind: "integer" },
+    ordering: { column: bundleCategories.ordering, kind: "integer" },
+    created_at: { column: bundleCategories.createdAt, kind: "datetime" },
+  },
+  search: searchColumns(bundleCategories.nameEn, bundleCategories.nameAr),
+  defaultOrder: "ordering",
+  idColumn: bundleCategories.id,
+};
+
+export async function listBundleCategories(ctx: ServiceContext, q: ListQuery): Promise<Page<BundleCategory>> {
+  const page = await listPage(ctx.db, q, { table: bundleCategories, scope: () => records.live(ctx) });
+  return mapPage(page, bundleCategoryView);
+}
+
+export async function getBundleCategory(ctx: ServiceContext, id: number): Promise<BundleCategory> {
+  return bundleCategoryView(await records.find(ctx, id));
+}
+
+export async function createBundleCategory(ctx: ServiceContext, input: CreateBundleCategory): Promise<BundleCategory> {
+  const { results } = await emit(
+    ctx.db,
+    ctx.events,
+    [
+      records.insert(ctx, {
+        appId: ctx.appId,
+        nameEn: input.name_en,
+        nameAr: input.name_ar,
+        isSelectable: input.is_selectable ?? true,
+        isOptional: input.is_optional ?? false,
+        minSelections: input.min_selections ?? 0,
+        maxSelections: input.max_selections ?? 1,
+        ordering: input.ordering ?? 0,
+      }),
+    ],
+    insertedRowEvent("bundle_category.created", bundleCategories),
+  );
+  return bundleCategoryView((results[0] as Row[])[0]!);
+}
+
+/** Any fields; `min_selections` must stay at most `max_selections`, against the stored values too (400). */
+export async function updateBundleCategory(
+  ctx: ServiceContext,
+  id: number,
+  input: UpdateBundleCategory,
+): Promise<BundleCategory> {
+  const current = await records.find(ctx, id);
+  const next = {
+    nameEn: input.name_en ?? current.nameEn,
+    nameAr: input.name_ar ?? current.nameAr,
+    isSelectable: input.is_selectable ?? current.isSelectable,
+    isOptional: input.is_optional ?? current.isOptional,
+    minSelections: input.min_selections ?? current.minSelections,
+    maxSelections: input.max_selections ?? current.maxSelections,
+    ordering: input.ordering ?? current.ordering,
+  };
+  if (next.minSelections > next.maxSelections) {
+    throw ApiError.validation({ min_selections: [`Must not be above max_selections (${next.maxSelections}).`] });
+  }
+  await emit(
+    ctx.db,
+    ctx.events,
+    [records.update(ctx, id, { ...next, modifiedAt: nowIso() })],
+    [newEvent(ctx.appId, "bundle_category.updated", { id })],
+  );
+  return getBundleCategory(ctx, id);
+}
+
+/** Refused with 409 and the item ids while live items use the category (see modifier categories). */
+export async function deleteBundleCategory(ctx: ServiceContext, id: number): Promise<void> {
+  await records.find(ctx, id);
+  const users = await ctx.db
+    .select({ id: items.id })
+    .from(itemBundleCategories)
+    .innerJoin(items, eq(items.id, itemBundleCategories.itemId))
+    .where(and(eq(itemBundleCategories.bundleCategoryId, id), live(items, ctx.appId)));
+  const ids = users.map((u) => u.id);
+  refuseWhileUsed(
+    "bundle_category_in_use",
+    { items: ids },
+    `Items ${ids.join(", ")} use this bundle category; remove it from them first.`,
+  );
+  await emit(
+    ctx.db,
+    ctx.events,
+    [records.softDelete(ctx, id)],
+    [newEvent(ctx.appId, "bundle_category.deleted", { id })],
+  );
+}

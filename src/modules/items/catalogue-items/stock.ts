@@ -1,0 +1,128 @@
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { ServiceContext } from "../../../core/context";
+import { ApiError } from "../../../core/errors";
+import { emit, newEvent } from "../../../core/events/outbox";
+import { nowIso } from "../../../core/time";
+import { readItemConfig } from "../config/service";
+import { findItem } from "../shared";
+import { itemReservations, items } from "../tables";
+import type { Item, PurchaseItem, Reservation, ReserveItem } from "./schemas";
+import { fullItem } from "./service";
+import { loadItems } from "./views";
+
+/** Units the item's live reservations hold (not consumed, not expired), leaving out reservation `except`. */
+const heldSql = (itemId: number, at: string, except?: number) =>
+  sql`coalesce((SELECT sum(qty) FROM item_reservations WHERE item_id = ${itemId} AND consumed_at IS NULL AND expires_at > ${at}${except ? sql` AND id <> ${except}` : sql``}), 0)`;
+
+/**
+ * Reserve an Item: holds units for a few minutes. One guarded INSERT decides: of two requests
+ * racing for the last unit, one gets it and the other a 409.
+ */
+export async function reserveItem(ctx: ServiceContext, id: number, input: ReserveItem): Promise<Reservation> {
+  const item = await findItem(ctx, id, { variantsToo: true });
+  const config = await readItemConfig(ctx.db, ctx.appId);
+  if (input.qty > config.max_reservation_qty) {
+    throw ApiError.validation({
+      qty: [`At most ${config.max_reservation_qty} units a reservation in this store (Item Config).`],
+    });
+  }
+  const at = nowIso();
+  const expiresAt = new Date(Date.now() + (input.minutes ?? config.reservation_minutes) * 60_000).toISOString();
+  const enough = sql`(SELECT stock_qty FROM items WHERE id = ${item.id} AND is_deleted = 0) - ${heldSql(item.id, at)} >= ${input.qty}`;
+  // The hold changes the Item's `stock.qty`: `item.updated` goes with it, under the same guard.
+  const { results, applied } = await emit(
+    ctx.db,
+    ctx.events,
+    [
+      ctx.db
+        .insert(itemReservations)
+        .select(sql`SELECT NULL, ${ctx.appId}, ${item.id}, ${input.qty}, ${expiresAt}, NULL, ${at} WHERE ${enough}`)
+        .returning({ id: itemReservations.id }),
+    ],
+    [newEvent(ctx.appId, "item.updated", { id: item.id, reserved: input.qty })],
+    { guard: enough },
+  );
+  const rows = results[0] as { id: number }[];
+  if (!applied || !rows.length) throw await insufficient(ctx, item.id);
+  return { id: rows[0]!.id, item: item.id, qty: input.qty, expires_at: expiresAt };
+}
+
+async function insufficient(ctx: ServiceContext, itemId: number) {
+  const stock = (await loadItems(ctx.db, ctx.appId, [itemId])).get(itemId)?.stock.qty ?? 0;
+  return ApiError.conflict("insufficient_stock", `Only ${stock} unit(s) are available.`, { available: stock });
+}
+
+/**
+ * Record Item Purchase: takes units out of stock, never below zero, consuming a reservation when
+ * one is given. Guarded statements in one batch: the stock and the reservation change together.
+ */
+export async function purchaseItem(ctx: ServiceContext, id: number, input: PurchaseItem): Promise<Item> {
+  const item = await findItem(ctx, id, { variantsToo: true });
+  const at = nowIso();
+  // `enough`: the condition, over the item's row before the purchase, under which it applies. The
+  // stock UPDATE and the event's guard both use it, so they land together or not at all.
+  let enough: SQL;
+  let qty: number;
+  const consume: BatchItem<"sqlite">[] = [];
+  if (input.reservation_id !== undefined) {
+    const r = await ctx.db
+      .select()
+      .from(itemReservations)
+      .where(
+        and(
+          eq(itemReservations.id, input.reservation_id),
+          eq(itemReservations.itemId, item.id),
+          eq(itemReservations.appId, ctx.appId),
+        ),
+      )
+      .get();
+    if (!r)
+      throw ApiError.validation({ reservation_id: [`No reservation ${input.reservation_id} of item ${item.id}.`] });
+    if (r.consumedAt) throw ApiError.conflict("reservation_used", "This reservation was already used by a purchase.");
+    if (input.qty !== undefined && input.qty !== r.qty)
+      throw ApiError.validation({ qty: [`The reservation holds ${r.qty} unit(s); buy exactly those.`] });
+    qty = r.qty;
+    // The reservation's units were already counted out of what can be sold: only on-hand stock matters.
+    enough = sql`${items.stockQty} >= ${qty} AND EXISTS (SELECT 1 FROM item_reservations WHERE id = ${r.id} AND consumed_at IS NULL AND expires_at > ${at})`;
+    consume.push(
+      ctx.db
+        .update(itemReservations)
+        .set({ consumedAt: at })
+        .where(
+          and(
+            eq(itemReservations.id, r.id),
+            isNull(itemReservations.consumedAt),
+            sql`${itemReservations.expiresAt} > ${at}`,
+          ),
+        ),
+    );
+  } else {
+    qty = input.qty!;
+    enough = sql`${items.isDeleted} = 0 AND ${items.stockQty} - ${heldSql(item.id, at)} >= ${qty}`;
+  }
+  const changes = [
+    ctx.db
+      .update(items)
+      .set({ stockQty: sql`${items.stockQty} - ${qty}`, modifiedAt: at })
+      .where(and(eq(items.id, item.id), enough)),
+    ...consume,
+  ];
+  const guard = sql`EXISTS (SELECT 1 FROM items WHERE ${eq(items.id, item.id)} AND ${enough})`;
+  const { applied } = await emit(
+    ctx.db,
+    ctx.events,
+    changes,
+    [newEvent(ctx.appId, "item.updated", { id: item.id, purchased: qty })],
+    { guard },
+  );
+  if (!applied) {
+    if (input.reservation_id !== undefined)
+      throw ApiError.conflict(
+        "reservation_expired",
+        "The reservation expired or the stock no longer covers it; reserve again.",
+      );
+    throw await insufficient(ctx, item.id);
+  }
+  return fullItem(ctx, item.id);
+}

@@ -1,0 +1,135 @@
+import { and, eq } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live, tenantTable } from "../../../core/crud/tenant-table";
+import { ApiError } from "../../../core/errors";
+import { emit, newEvent } from "../../../core/events/outbox";
+import { toMajor, toMinor } from "../../../core/money";
+import { nowIso } from "../../../core/time";
+import { findItem } from "../shared";
+import { type DISCOUNT_KINDS, itemDiscounts } from "../tables";
+import type { CreateDiscount, Discount, UpdateDiscount } from "./schemas";
+
+type DiscountRow = typeof itemDiscounts.$inferSelect;
+type Kind = (typeof DISCOUNT_KINDS)[number];
+
+const records = tenantTable(itemDiscounts, { label: "Discount", notFound: "discount_not_found" });
+
+/** Percentages are kept in basis points, fixed amounts in minor units. */
+const stored = (kind: Kind, value: number) =>
+  kind === "percentage" ? Math.round(value * 100) : toMinor(value.toFixed(2))!;
+const served = (kind: Kind, value: number) => (kind === "percentage" ? value / 100 : toMajor(value));
+const instant = (at: string | null) => (at ? new Date(at).toISOString() : null);
+
+function discountView(d: DiscountRow): Discount {
+  return {
+    id: d.id,
+    item: d.itemId,
+    kind: d.kind,
+    value: served(d.kind, d.value),
+    trial_kind: d.trialKind,
+    trial_value: d.trialKind && d.trialValue !== null ? served(d.trialKind, d.trialValue) : null,
+    is_usage_price: d.isUsagePrice,
+    starts_at: d.startsAt,
+    ends_at: d.endsAt,
+  };
+}
+
+/** The item's live discount (one per item), if any. */
+async function currentDiscount(ctx: ServiceContext, itemId: number): Promise<DiscountRow | undefined> {
+  return ctx.db
+    .select()
+    .from(itemDiscounts)
+    .where(and(live(itemDiscounts, ctx.appId), eq(itemDiscounts.itemId, itemId)))
+    .get();
+}
+
+/** The live item or variant and its discount: 404 `item_not_found`, then 404 `discount_not_found`. */
+async function findDiscount(ctx: ServiceContext, itemId: number): Promise<DiscountRow> {
+  await findItem(ctx, itemId, { variantsToo: true });
+  const d = await currentDiscount(ctx, itemId);
+  if (!d) throw ApiError.notFound("discount_not_found", `A discount of item ${itemId}`);
+  return d;
+}
+
+export async function getDiscount(ctx: ServiceContext, itemId: number): Promise<Discount> {
+  return discountView(await findDiscount(ctx, itemId));
+}
+
+/** An item has at most one discount: a second is 409 `discount_exists` (update that one). */
+export async function createDiscount(ctx: ServiceContext, itemId: number, input: CreateDiscount): Promise<Discount> {
+  await findItem(ctx, itemId, { variantsToo: true });
+  if (await currentDiscount(ctx, itemId))
+    throw ApiError.conflict("discount_exists", `Item ${itemId} has a discount already; update it instead.`);
+  // A deleted discount row keeps its place (one row per item): it is brought back with the new values.
+  const values = {
+    kind: input.kind,
+    value: stored(input.kind, input.value),
+    trialKind: input.trial_kind ?? null,
+    trialValue: input.trial_kind && input.trial_value != null ? stored(input.trial_kind, input.trial_value) : null,
+    isUsagePrice: input.is_usage_price ?? false,
+    startsAt: instant(input.starts_at ?? null),
+    endsAt: instant(input.ends_at ?? null),
+    isDeleted: false,
+    deletedAt: null,
+    modifiedAt: nowIso(),
+  };
+  await emit(
+    ctx.db,
+    ctx.events,
+    [
+      ctx.db
+        .insert(itemDiscounts)
+        .values({ appId: ctx.appId, itemId, ...values })
+        .onConflictDoUpdate({ target: itemDiscounts.itemId, set: values }),
+    ],
+    [newEvent(ctx.appId, "item.updated", { id: itemId })],
+  );
+  return getDiscount(ctx, itemId);
+}
+
+/** Any fields, checked together with the stored ones (a percentage at most 100, trial fields together, ends after starts). */
+export async function updateDiscount(ctx: ServiceContext, itemId: number, input: UpdateDiscount): Promise<Discount> {
+  const d = await findDiscount(ctx, itemId);
+  const kind = input.kind ?? d.kind;
+  const value = input.value ?? served(d.kind, d.value);
+  if (kind === "percentage" && value > 100) throw ApiError.validation({ value: ["A percentage is at most 100."] });
+  const trialKind = input.trial_kind !== undefined ? input.trial_kind : d.trialKind;
+  const trialValue =
+    input.trial_value !== undefined
+      ? input.trial_value
+      : d.trialKind && d.trialValue !== null
+        ? served(d.trialKind, d.trialValue)
+        : null;
+  if ((trialKind === null) !== (trialValue === null))
+    throw ApiError.validation({ trial_value: ["Give trial_kind and trial_value together."] });
+  const startsAt = input.starts_at !== undefined ? instant(input.starts_at) : d.startsAt;
+  const endsAt = input.ends_at !== undefined ? instant(input.ends_at) : d.endsAt;
+  if (startsAt && endsAt && startsAt >= endsAt) throw ApiError.validation({ ends_at: ["Must be after starts_at."] });
+  const set = {
+    kind,
+    value: stored(kind, value),
+    trialKind,
+    trialValue: trialKind && trialValue !== null ? stored(trialKind, trialValue) : null,
+    isUsagePrice: input.is_usage_price ?? d.isUsagePrice,
+    startsAt,
+    endsAt,
+    modifiedAt: nowIso(),
+  };
+  await emit(
+    ctx.db,
+    ctx.events,
+    [records.update(ctx, d.id, set)],
+    [newEvent(ctx.appId, "item.updated", { id: itemId })],
+  );
+  return getDiscount(ctx, itemId);
+}
+
+export async function deleteDiscount(ctx: ServiceContext, itemId: number): Promise<void> {
+  const d = await findDiscount(ctx, itemId);
+  await emit(
+    ctx.db,
+    ctx.events,
+    [records.softDelete(ctx, d.id)],
+    [newEvent(ctx.appId, "item.updated", { id: itemId })],
+  );
+}

@@ -1,0 +1,206 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { ServiceContext } from "../../../core/context";
+import { live, refuseWhileUsed, softDeleted, tenantTable } from "../../../core/crud/tenant-table";
+import { ApiError } from "../../../core/errors";
+import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
+import { type ListQuery, type ListSpec, listPage, type Page, searchColumns } from "../../../core/listing";
+import { chunkRows, inList, insertedId } from "../../../core/sql";
+import { nowIso } from "../../../core/time";
+import { items, modifierCategories, modifierValues, variantModifierValues } from "../tables";
+import type { CreateModifierCategory, ModifierCategory, UpdateModifierCategory } from "./schemas";
+
+type CategoryRow = typeof modifierCategories.$inferSelect;
+type ValueRow = typeof modifierValues.$inferSelect;
+
+const categories = tenantTable(modifierCategories, {
+  label: "Modifier category",
+  notFound: "modifier_category_not_found",
+});
+
+export const MODIFIER_CATEGORY_LIST: ListSpec = {
+  fields: {
+    id: { column: modifierCategories.id, kind: "integer" },
+    name_en: { column: modifierCategories.nameEn, kind: "string" },
+    name_ar: { column: modifierCategories.nameAr, kind: "string" },
+    ordering: { column: modifierCategories.ordering, kind: "integer" },
+    created_at: { column: modifierCategories.createdAt, kind: "datetime" },
+  },
+  search: searchColumns(modifierCategories.nameEn, modifierCategories.nameAr),
+  defaultOrder: "ordering",
+  idColumn: modifierCategories.id,
+};
+
+export const modifierValueView = (v: ValueRow) => ({
+  id: v.id,
+  ordering: v.ordering,
+  name_en: v.nameEn,
+  name_ar: v.nameAr,
+});
+
+/** Categories with their live values: one statement for all the values, whatever the count. */
+async function withValues(ctx: ServiceContext, rows: CategoryRow[]): Promise<ModifierCategory[]> {
+  if (rows.length === 0) return [];
+  const values = await ctx.db
+    .select()
+    .from(modifierValues)
+    .where(
+      and(
+        live(modifierValues, ctx.appId),
+        inList(
+          modifierValues.categoryId,
+          rows.map((r) => r.id),
+        ),
+      ),
+    )
+    .orderBy(asc(modifierValues.ordering), asc(modifierValues.id));
+  return rows.map((c) => ({
+    id: c.id,
+    ordering: c.ordering,
+    name_en: c.nameEn,
+    name_ar: c.nameAr,
+    values: values.filter((v) => v.categoryId === c.id).map(modifierValueView),
+  }));
+}
+
+export async function listModifierCategories(ctx: ServiceContext, q: ListQuery): Promise<Page<ModifierCategory>> {
+  const page = await listPage(ctx.db, q, { table: modifierCategories, scope: () => categories.live(ctx) });
+  return { ...page, results: await withValues(ctx, page.results) };
+}
+
+export async function getModifierCategory(ctx: ServiceContext, id: number): Promise<ModifierCategory> {
+  return (await withValues(ctx, [await categories.find(ctx, id)]))[0]!;
+}
+
+/** Creates the category and its values in one batch, with its `modifier_category.created` event. */
+export async function createModifierCategory(
+  ctx: ServiceContext,
+  input: CreateModifierCategory,
+): Promise<ModifierCategory> {
+  const values = input.values.map((v, i) => ({
+    appId: ctx.appId,
+    categoryId: insertedId(modifierCategories),
+    nameEn: v.name_en,
+    nameAr: v.name_ar,
+    ordering: v.ordering ?? i + 1,
+  }));
+  const { results } = await emit(
+    ctx.db,
+    ctx.events,
+    [
+      categories.insert(ctx, {
+        appId: ctx.appId,
+        nameEn: input.name_en,
+        nameAr: input.name_ar,
+        ordering: input.ordering ?? 0,
+      }),
+      ...chunkRows(modifierValues, values).map((chunk) => ctx.db.insert(modifierValues).values(chunk)),
+    ],
+    insertedRowEvent("modifier_category.created", modifierCategories),
+  );
+  const [created] = results[0] as CategoryRow[];
+  return getModifierCategory(ctx, created!.id);
+}
+
+/** Variants (live items) that use any of `valueIds`. */
+async function variantsUsing(ctx: ServiceContext, valueIds: number[]): Promise<number[]> {
+  if (valueIds.length === 0) return [];
+  const rows = await ctx.db
+    .select({ id: variantModifierValues.itemId })
+    .from(variantModifierValues)
+    .innerJoin(items, eq(items.id, variantModifierValues.itemId))
+    .where(and(live(items, ctx.appId), inList(variantModifierValues.valueId, valueIds)));
+  return [...new Set(rows.map((r) => r.id))];
+}
+
+/** The columns an update sets, from the body's fields that are present. */
+const categoryColumns = (input: UpdateModifierCategory, at: string) => ({
+  modifiedAt: at,
+  nameEn: input.name_en,
+  nameAr: input.name_ar,
+  ordering: input.ordering,
+});
+
+/**
+ * Renames or reorders the category; `values` replaces its values (an entry with an id changes
+ * that value, one without adds one, one left out is removed unless a variant uses it: 409).
+ */
+export async function updateModifierCategory(
+  ctx: ServiceContext,
+  id: number,
+  input: UpdateModifierCategory,
+): Promise<ModifierCategory> {
+  const category = await categories.find(ctx, id);
+  const at = nowIso();
+  const changes: BatchItem<"sqlite">[] = [categories.update(ctx, category.id, categoryColumns(input, at))];
+  if (input.values) {
+    const current = (await withValues(ctx, [category]))[0]!.values;
+    const currentIds = new Set(current.map((v) => v.id));
+    const unknown = input.values.filter((v) => v.id !== undefined && !currentIds.has(v.id));
+    if (unknown.length) {
+      throw ApiError.validation(
+        Object.fromEntries(
+          unknown.map((v) => [`values.${input.values!.indexOf(v)}.id`, [`No value ${v.id} in this category.`]]),
+        ),
+        "Some values are not in this category; see `errors`.",
+      );
+    }
+    const kept = new Set(input.values.flatMap((v) => (v.id ? [v.id] : [])));
+    const removed = current.filter((v) => !kept.has(v.id)).map((v) => v.id);
+    const using = await variantsUsing(ctx, removed);
+    refuseWhileUsed(
+      "modifier_value_in_use",
+      { items: using },
+      `Values that variants use cannot be removed; change or delete variants ${using.join(", ")} first.`,
+    );
+    input.values.forEach((v, i) => {
+      const fields = { nameEn: v.name_en, nameAr: v.name_ar, ordering: v.ordering ?? i + 1, modifiedAt: at };
+      changes.push(
+        v.id
+          ? ctx.db
+              .update(modifierValues)
+              .set(fields)
+              .where(and(eq(modifierValues.id, v.id), eq(modifierValues.categoryId, category.id)))
+          : ctx.db.insert(modifierValues).values({ ...fields, appId: ctx.appId, categoryId: category.id }),
+      );
+    });
+    if (removed.length) {
+      changes.push(ctx.db.update(modifierValues).set(softDeleted(at)).where(inList(modifierValues.id, removed)));
+    }
+  }
+  await emit(ctx.db, ctx.events, changes, [newEvent(ctx.appId, "modifier_category.updated", { id: category.id })]);
+  return getModifierCategory(ctx, category.id);
+}
+
+/**
+ * Deleting a category that live items offer, or that variants vary on, is refused with 409 and
+ * the ids of those items: detaching them silently would change what customers can choose.
+ */
+export async function deleteModifierCategory(ctx: ServiceContext, id: number): Promise<void> {
+  const category = await categories.find(ctx, id);
+  const users = await ctx.db
+    .select({ id: items.id })
+    .from(items)
+    .where(
+      and(
+        live(items, ctx.appId),
+        sql`(${items.variesOnId} = ${category.id} OR ${items.id} IN (SELECT item_id FROM item_modifier_categories WHERE category_id = ${category.id}))`,
+      ),
+    );
+  const ids = users.map((u) => u.id);
+  refuseWhileUsed(
+    "modifier_category_in_use",
+    { items: ids },
+    `Items ${ids.join(", ")} use this category; remove it from them first.`,
+  );
+  const at = nowIso();
+  await emit(
+    ctx.db,
+    ctx.events,
+    [
+      categories.softDelete(ctx, category.id),
+      ctx.db.update(modifierValues).set(softDeleted(at)).where(eq(modifierValues.categoryId, category.id)),
+    ],
+    [newEvent(ctx.appId, "modifier_category.deleted", { id: category.id })],
+  );
+}

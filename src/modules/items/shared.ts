@@ -1,0 +1,21 @@
+import type { ServiceContext } from "../../core/context";
+import { tenantTable } from "../../core/crud/tenant-table";
+import { ApiError } from "../../core/errors";
+import { items } from "./tables";
+
+/** The store's items and variants (a variant is an item with a `parent_id`). */
+export const itemRecords = tenantTable(items, { label: "Item", notFound: "item_not_found" });
+
+/**
+ * The live item `id` of the store, or 404 `item_not_found`. A variant is an item only where the
+ * operation accepts one (`variantsToo`): Item Details and Update Item serve items, not variants.
+ */
+export async function findItem(ctx: ServiceContext, id: number, opts: { variantsToo?: boolean } = {}) {
+  const row = await itemRecords.find(ctx, id);
+  if (row.parentId !== null && !opts.variantsToo) throw ApiError.notFound("item_not_found", `Item ${id}`);
+  return row;
+}
+
+/** What the delete of a category says about the 409 it may answer. */
+export const IN_USE =
+  "Deleting a category that live items still use is refused with 409 `…_in_use`, naming the items (`items`): remove it from them first.";

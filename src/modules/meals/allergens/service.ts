@@ -1,0 +1,73 @@
+import type { z } from "@hono/zod-openapi";
+import type { ServiceContext } from "../../../core/context";
+import { live, tenantTable } from "../../../core/crud/tenant-table";
+import { insertedRowEvent } from "../../../core/events/outbox";
+import { type ListQuery, listPage, mapPage } from "../../../core/listing";
+import { nowIso } from "../../../core/time";
+import { changed, insertedRow, namedList, write } from "../shared";
+import { ALLERGEN_KINDS, allergens } from "../tables";
+import { auditView } from "../views";
+import type { CreateAllergenSchema, UpdateAllergenSchema } from "./schemas";
+
+/** Allergens and dislikes a customer can declare; products name theirs by `name_en`. */
+
+type AllergenRow = typeof allergens.$inferSelect;
+
+const allergenRows = tenantTable(allergens, { label: "Allergen or dislike", notFound: "allergen_not_found" });
+
+export const allergenView = (a: AllergenRow) => ({
+  id: a.id,
+  ...auditView(a),
+  kind: a.kind,
+  name_en: a.nameEn,
+  name_ar: a.nameAr,
+  icon: a.icon,
+});
+
+export const ALLERGEN_LIST = namedList(allergens, {
+  kind: { column: allergens.kind, kind: "string", values: ALLERGEN_KINDS },
+});
+
+/** Allergen Dislikes List. */
+export async function listAllergens(ctx: ServiceContext, q: ListQuery) {
+  const page = await listPage(ctx.db, q, { table: allergens, scope: () => live(allergens, ctx.appId) });
+  return mapPage(page, allergenView);
+}
+
+type AllergenFields = z.infer<typeof UpdateAllergenSchema>;
+
+/** The body's fields → the allergen's columns (drizzle leaves the undefined ones out). */
+const allergenColumns = (b: AllergenFields) => ({
+  kind: b.kind,
+  nameEn: b.name_en,
+  nameAr: b.name_ar,
+  icon: b.icon,
+  ordering: b.ordering,
+});
+
+export async function createAllergen(ctx: ServiceContext, body: z.infer<typeof CreateAllergenSchema>) {
+  const [inserted] = await write(ctx, insertedRowEvent("allergen.created", allergens), [
+    allergenRows.insert(ctx, {
+      ...allergenColumns(body),
+      appId: ctx.appId,
+      kind: body.kind,
+      nameEn: body.name_en,
+      nameAr: body.name_ar,
+    }),
+  ]);
+  return allergenView(insertedRow<AllergenRow>(inserted));
+}
+
+export async function updateAllergen(ctx: ServiceContext, id: number, body: AllergenFields) {
+  await allergenRows.find(ctx, id);
+  await write(ctx, changed(ctx, "allergen.updated", id), [
+    allergenRows.update(ctx, id, { ...allergenColumns(body), modifiedAt: nowIso() }),
+  ]);
+  return allergenView(await allergenRows.find(ctx, id));
+}
+
+/** Never refused: products name allergens by text, and keep the names they have. */
+export async function deleteAllergen(ctx: ServiceContext, id: number): Promise<void> {
+  await allergenRows.find(ctx, id);
+  await write(ctx, changed(ctx, "allergen.deleted", id), [allergenRows.softDelete(ctx, id)]);
+}

@@ -1,0 +1,246 @@
+import type { z } from "@hono/zod-openapi";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live, refuseWhileUsed, softDeleted, tenantTable } from "../../../core/crud/tenant-table";
+import { ApiError } from "../../../core/errors";
+import { insertedRowEvent } from "../../../core/events/outbox";
+import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../../../core/listing";
+import { inList, insertedId } from "../../../core/sql";
+import { nowIso } from "../../../core/time";
+import { liveRestaurant, ownRestaurant } from "../restaurants/service";
+import { restaurantVariantView } from "../restaurants/views";
+import {
+  type Audience,
+  bodyError,
+  changed,
+  insertedRow,
+  merchantView,
+  minor,
+  namedList,
+  type Stmt,
+  write,
+} from "../shared";
+import {
+  combos,
+  menuCategories,
+  menus,
+  nutritions,
+  planOptions,
+  products,
+  restaurants,
+  restaurantVariants,
+} from "../tables";
+import type { CreateProductSchema, ProductDetails, UpdateProductSchema } from "./schemas";
+import { factsByProduct, productDetailsView } from "./views";
+
+/** Meal products with their nutrition facts: Product Details, the wallet credit products, and the writes. */
+
+const productRows = tenantTable(products, { label: "Product", notFound: "product_not_found" });
+
+/** Products the public sees: live, active, of an active restaurant. */
+const visibleProduct = (appId: number) =>
+  and(
+    live(products, appId),
+    eq(products.isActive, true),
+    sql`${products.restaurantId} IN (SELECT id FROM ${restaurants} WHERE ${liveRestaurant(appId)})`,
+  )!;
+
+/** The live nutrition facts of the products `productIds` (a subquery) selects. */
+export const nutritionsOf = (ctx: ServiceContext, productIds: SQL) =>
+  ctx.db
+    .select()
+    .from(nutritions)
+    .where(and(live(nutritions, ctx.appId), sql`${nutritions.productId} IN (${productIds})`))
+    .orderBy(asc(nutritions.ordering), asc(nutritions.id));
+
+export const PRODUCT_LIST: ListSpec = namedList(products, {
+  restaurant_id: { column: products.restaurantId, kind: "integer" },
+  category_id: { column: products.categoryId, kind: "integer", nullable: true },
+  original_price: { column: products.priceMinor, kind: "money" },
+});
+
+export async function getProduct(
+  ctx: ServiceContext,
+  id: number,
+  audience: Audience = { activeOnly: true },
+): Promise<ProductDetails> {
+  const [rows, facts] = await ctx.db.batch([
+    ctx.db
+      .select()
+      .from(products)
+      .where(and(audience.activeOnly ? visibleProduct(ctx.appId) : live(products, ctx.appId), eq(products.id, id))),
+    nutritionsOf(ctx, sql`${id}`),
+  ]);
+  if (!rows[0]) throw ApiError.notFound("product_not_found", `Product ${id}`);
+  return productDetailsView(rows[0], factsByProduct(facts));
+}
+
+/** Wallet Credit Products: the products that sell store credit. */
+export async function listWalletCreditProducts(ctx: ServiceContext, q: ListQuery): Promise<Page<ProductDetails>> {
+  const page = await listPage(ctx.db, q, {
+    table: products,
+    scope: () => and(visibleProduct(ctx.appId), sql`${products.walletCreditMinor} IS NOT NULL`)!,
+  });
+  const ids = page.results.map((p) => p.id);
+  const facts = ids.length ? await nutritionsOf(ctx, sql`SELECT value FROM json_each(${JSON.stringify(ids)})`) : [];
+  const byProduct = factsByProduct(facts);
+  return mapPage(page, (p) => productDetailsView(p, byProduct));
+}
+
+/** Product Variants List: the restaurant's variants that the product names in `variant`. */
+export async function listProductVariants(ctx: ServiceContext, q: ListQuery, productId: number) {
+  const product = await ctx.db
+    .select()
+    .from(products)
+    .where(and(visibleProduct(ctx.appId), eq(products.id, productId)))
+    .get();
+  if (!product) throw ApiError.notFound("product_not_found", `Product ${productId}`);
+  const page = await listPage(ctx.db, q, {
+    table: restaurantVariants,
+    scope: () =>
+      and(
+        live(restaurantVariants, ctx.appId),
+        eq(restaurantVariants.restaurantId, product.restaurantId),
+        inList(restaurantVariants.nameEn, product.variant),
+      )!,
+  });
+  return mapPage(page, restaurantVariantView);
+}
+
+// ---- merchant writes ----
+
+type CreateProduct = z.infer<typeof CreateProductSchema>;
+type ProductFields = z.infer<typeof UpdateProductSchema>;
+
+/** The body's fields → the product's columns (drizzle leaves the undefined ones out); prices in minor units. */
+const productColumns = (b: ProductFields) => ({
+  nameEn: b.name_en,
+  nameAr: b.name_ar,
+  descriptionEn: b.description_en,
+  descriptionAr: b.description_ar,
+  categoryId: b.category_id,
+  priceMinor: b.price === undefined ? undefined : minor(b.price),
+  discountPercentage: b.discount_percentage,
+  image: b.image,
+  originalImage: b.original_image,
+  isSub: b.is_sub,
+  isActive: b.is_active,
+  isSpecial: b.is_special,
+  inStock: b.in_stock,
+  allergies: b.allergies,
+  tags: b.tags,
+  allergensDislikes: b.allergens_dislikes,
+  variant: b.variant,
+  offDays: b.off_days,
+  walletCreditMinor:
+    b.wallet_credit === undefined ? undefined : b.wallet_credit === null ? null : minor(b.wallet_credit),
+  ordering: b.ordering,
+});
+
+/** A product's category must be one of a menu of its own restaurant. */
+async function checkProductCategory(ctx: ServiceContext, restaurantId: number, categoryId: number | null | undefined) {
+  if (categoryId == null) return;
+  const c = await ctx.db
+    .select({ restaurantId: menus.restaurantId })
+    .from(menuCategories)
+    .innerJoin(menus, eq(menus.id, menuCategories.menuId))
+    .where(and(live(menuCategories, ctx.appId), eq(menuCategories.id, categoryId), live(menus, ctx.appId)))
+    .get();
+  if (!c || c.restaurantId !== restaurantId)
+    throw bodyError("category_id", "Must be a category of a menu of the product's restaurant.");
+}
+
+type FactsInput = { calories?: number | null; carbs?: number | null; protein?: number | null; fat?: number | null };
+const factColumns = (n: FactsInput) => ({
+  calories: n.calories ?? null,
+  carbs: n.carbs ?? null,
+  protein: n.protein ?? null,
+  fat: n.fat ?? null,
+});
+
+/** The facts given, replacing the product's (`replace`), in the batch of its change. */
+function nutritionStatements(
+  ctx: ServiceContext,
+  productId: number | SQL,
+  body: Pick<ProductFields, "nutritions" | "nutrition_options">,
+  replace: boolean,
+): Stmt[] {
+  const out: Stmt[] = [];
+  const ofProduct = (sized: boolean) =>
+    and(
+      live(nutritions, ctx.appId),
+      eq(nutritions.productId, productId),
+      sized ? sql`${nutritions.size} IS NOT NULL` : sql`${nutritions.size} IS NULL`,
+    );
+  if (body.nutritions !== undefined) {
+    if (replace) out.push(ctx.db.update(nutritions).set(softDeleted()).where(ofProduct(false)));
+    if (body.nutritions)
+      out.push(ctx.db.insert(nutritions).values({ appId: ctx.appId, productId, ...factColumns(body.nutritions) }));
+  }
+  if (body.nutrition_options !== undefined) {
+    if (replace) out.push(ctx.db.update(nutritions).set(softDeleted()).where(ofProduct(true)));
+    for (const [i, n] of body.nutrition_options.entries())
+      out.push(
+        ctx.db.insert(nutritions).values({ appId: ctx.appId, productId, size: n.size, ordering: i, ...factColumns(n) }),
+      );
+  }
+  return out;
+}
+
+export async function createProduct(ctx: ServiceContext, body: CreateProduct): Promise<ProductDetails> {
+  await ownRestaurant(ctx, body.restaurant_id);
+  await checkProductCategory(ctx, body.restaurant_id, body.category_id);
+  const [inserted] = await write(ctx, insertedRowEvent("meal_product.created", products), [
+    productRows.insert(ctx, {
+      ...productColumns(body),
+      appId: ctx.appId,
+      restaurantId: body.restaurant_id,
+      nameEn: body.name_en,
+      nameAr: body.name_ar,
+      priceMinor: minor(body.price),
+    }),
+    ...nutritionStatements(ctx, insertedId(products), body, false),
+  ]);
+  return getProduct(ctx, insertedRow<typeof products.$inferSelect>(inserted).id, merchantView);
+}
+
+export async function updateProduct(ctx: ServiceContext, id: number, body: ProductFields): Promise<ProductDetails> {
+  const product = await productRows.find(ctx, id);
+  await checkProductCategory(ctx, product.restaurantId, body.category_id);
+  await write(ctx, changed(ctx, "meal_product.updated", id), [
+    productRows.update(ctx, id, { ...productColumns(body), modifiedAt: nowIso() }),
+    ...nutritionStatements(ctx, id, body, true),
+  ]);
+  return getProduct(ctx, id, merchantView);
+}
+
+/** Refused while plan options offer it or combos contain it. */
+export async function deleteProduct(ctx: ServiceContext, id: number): Promise<void> {
+  await productRows.find(ctx, id);
+  const [options, comboRows] = await ctx.db.batch([
+    ctx.db
+      .select({ id: planOptions.id, planId: planOptions.planId })
+      .from(planOptions)
+      .where(and(live(planOptions, ctx.appId), eq(planOptions.productId, id))),
+    ctx.db
+      .select({ id: combos.id })
+      .from(combos)
+      .where(
+        and(live(combos, ctx.appId), sql`EXISTS (SELECT 1 FROM json_each(${combos.productIds}) WHERE value = ${id})`),
+      ),
+  ]);
+  const planIds = [...new Set(options.map((o) => o.planId))];
+  const comboIds = comboRows.map((k) => k.id);
+  refuseWhileUsed(
+    "product_in_use",
+    { plans: planIds, combos: comboIds },
+    `Plans ${planIds.join(", ") || "none"} offer this product and combos ${comboIds.join(", ") || "none"} contain it; remove it from them first.`,
+  );
+  await write(ctx, changed(ctx, "meal_product.deleted", id), [
+    productRows.softDelete(ctx, id),
+    ctx.db
+      .update(nutritions)
+      .set(softDeleted())
+      .where(and(live(nutritions, ctx.appId), eq(nutritions.productId, id))),
+  ]);
+}

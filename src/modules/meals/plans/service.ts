@@ -1,0 +1,270 @@
+import type { z } from "@hono/zod-openapi";
+import { and, asc, type Column, eq, inArray, max, type SQL, sql } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live, softDeleted, type TenantTable, tenantTable } from "../../../core/crud/tenant-table";
+import { ApiError } from "../../../core/errors";
+import { insertedRowEvent } from "../../../core/events/outbox";
+import { type ListQuery, type ListSpec, listPage, type Page, searchColumns } from "../../../core/listing";
+import { nowIso } from "../../../core/time";
+import { liveRestaurant, ownRestaurant } from "../restaurants/service";
+import { bodyError, changed, insertedRow, write } from "../shared";
+import {
+  menus,
+  planCategories,
+  planDays,
+  planOptions,
+  plans,
+  planTags,
+  planVersions,
+  restaurants,
+  type SUBSCRIPTION_TYPES,
+} from "../tables";
+import type { CreatePlanSchema, PlanSummary, UpdatePlanSchema } from "./schemas";
+import { type PlanRow, planSummaryView } from "./views";
+
+/** Meal plans: List Plans, and the merchant's writes of a plan (its levels have their own). */
+
+export const planRows = tenantTable(plans, { label: "Plan", notFound: "plan_not_found" });
+
+/** Plans the public sees: live, active, of an active restaurant. */
+export const visiblePlan = (appId: number) =>
+  and(
+    live(plans, appId),
+    eq(plans.isActive, true),
+    sql`${plans.restaurantId} IN (SELECT id FROM ${restaurants} WHERE ${liveRestaurant(appId)})`,
+  )!;
+
+export const PLAN_LIST: ListSpec = {
+  fields: {
+    id: { column: plans.id, kind: "integer" },
+    name_en: { column: plans.nameEn, kind: "string" },
+    ordering: { column: plans.ordering, kind: "integer" },
+    avg_daily_meal_calories: { column: plans.avgDailyMealCalories, kind: "number" },
+  },
+  defaultOrder: "ordering",
+  idColumn: plans.id,
+};
+
+/** List Plans' filters, from its body. */
+export type PlanFilters = {
+  restaurant_id?: number;
+  tag_ids?: number[];
+  subscription_type?: (typeof SUBSCRIPTION_TYPES)[number];
+  gender?: string;
+  supported_service?: string;
+  is_featured?: boolean;
+  is_marketplace_featured?: boolean;
+  min_calories?: number;
+  max_calories?: number;
+  search?: string;
+};
+
+function planConditions(appId: number, f: PlanFilters): SQL {
+  const conditions: SQL[] = [visiblePlan(appId)];
+  if (f.restaurant_id !== undefined) conditions.push(eq(plans.restaurantId, f.restaurant_id));
+  if (f.tag_ids?.length)
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM json_each(${plans.tagIds}) WHERE value IN (SELECT value FROM json_each(${JSON.stringify(f.tag_ids)})))`,
+    );
+  if (f.subscription_type !== undefined) conditions.push(eq(plans.subscriptionType, f.subscription_type));
+  if (f.gender !== undefined) conditions.push(eq(plans.gender, f.gender));
+  if (f.supported_service !== undefined) conditions.push(eq(plans.supportedService, f.supported_service));
+  if (f.is_featured !== undefined) conditions.push(eq(plans.isFeatured, f.is_featured));
+  if (f.is_marketplace_featured !== undefined)
+    conditions.push(eq(plans.isMarketplaceFeatured, f.is_marketplace_featured));
+  if (f.min_calories !== undefined) conditions.push(sql`${plans.avgDailyMealCalories} >= ${f.min_calories}`);
+  if (f.max_calories !== undefined) conditions.push(sql`${plans.avgDailyMealCalories} <= ${f.max_calories}`);
+  if (f.search !== undefined)
+    conditions.push(searchColumns(plans.nameEn, plans.nameAr, plans.subtitleEn, plans.subtitleAr)(f.search).where);
+  return and(...conditions)!;
+}
+
+/** List Plans: the page of plans matching the filters, with their versions, tags and restaurants in one more batch. */
+export async function listPlans(ctx: ServiceContext, q: ListQuery, filters: PlanFilters): Promise<Page<PlanSummary>> {
+  const page = await listPage(ctx.db, q, { table: plans, scope: () => planConditions(ctx.appId, filters) });
+  if (!page.results.length) return { ...page, results: [] };
+  const ids = JSON.stringify(page.results.map((p) => p.id));
+  const [versions, tags, rs] = await ctx.db.batch([
+    ctx.db
+      .select()
+      .from(planVersions)
+      .where(and(live(planVersions, ctx.appId), sql`${planVersions.planId} IN (SELECT value FROM json_each(${ids}))`))
+      .orderBy(asc(planVersions.ordering), asc(planVersions.id)),
+    ctx.db
+      .select()
+      .from(planTags)
+      .where(
+        and(
+          live(planTags, ctx.appId),
+          sql`${planTags.id} IN (SELECT t.value FROM ${plans}, json_each(${plans.tagIds}) t WHERE ${plans.id} IN (SELECT value FROM json_each(${ids})))`,
+        ),
+      ),
+    ctx.db
+      .select()
+      .from(restaurants)
+      .where(
+        and(
+          live(restaurants, ctx.appId),
+          sql`${restaurants.id} IN (SELECT ${plans.restaurantId} FROM ${plans} WHERE ${plans.id} IN (SELECT value FROM json_each(${ids})))`,
+        ),
+      ),
+  ]);
+  return {
+    ...page,
+    results: page.results.map((p) =>
+      planSummaryView(p, {
+        tags,
+        versions: versions.filter((v) => v.planId === p.id),
+        restaurant: rs.find((r) => r.id === p.restaurantId)!,
+      }),
+    ),
+  };
+}
+
+// ---- merchant writes ----
+
+type CreatePlan = z.infer<typeof CreatePlanSchema>;
+type PlanFields = z.infer<typeof UpdatePlanSchema>;
+
+/** The body's fields → the plan's columns (drizzle leaves the undefined ones out); `size` spreads over four. */
+const planColumns = (b: PlanFields) => ({
+  menuId: b.menu_id,
+  nameEn: b.name_en,
+  nameAr: b.name_ar,
+  subtitleEn: b.subtitle_en,
+  subtitleAr: b.subtitle_ar,
+  descriptionEn: b.description_en,
+  descriptionAr: b.description_ar,
+  image: b.image,
+  imageAr: b.image_ar,
+  tagIds: b.tag_ids,
+  dailyNumOfItems: b.daily_num_of_items,
+  avgDailyMealCalories: b.avg_daily_meal_calories,
+  startAfter: b.start_after,
+  specialProductSelectionLimit: b.special_product_selection_limit,
+  featuredTitleEn: b.featured_title_en,
+  featuredTitleAr: b.featured_title_ar,
+  isFeatured: b.is_featured,
+  isMarketplaceFeatured: b.is_marketplace_featured,
+  isMarketplaceActive: b.is_marketplace_active,
+  isActive: b.is_active,
+  supportedService: b.supported_service,
+  gender: b.gender,
+  subscriptionType: b.subscription_type,
+  repetition: b.repetition,
+  skipOptionSelection: b.skip_option_selection,
+  sizeTitle: b.size?.title,
+  sizeProteinAmount: b.size?.protein_amount,
+  sizeCarbAmount: b.size?.carb_amount,
+  sizeUnit: b.size?.unit,
+  ordering: b.ordering,
+});
+
+/** The plan as the merchant sees it (inactive too), with its versions, tags and restaurant, in one batch. */
+async function planRecord(ctx: ServiceContext, id: number): Promise<PlanSummary> {
+  const [rows, versions, tags, rs] = await ctx.db.batch([
+    ctx.db
+      .select()
+      .from(plans)
+      .where(and(live(plans, ctx.appId), eq(plans.id, id))),
+    ctx.db
+      .select()
+      .from(planVersions)
+      .where(and(live(planVersions, ctx.appId), eq(planVersions.planId, id)))
+      .orderBy(planVersions.ordering, planVersions.id),
+    ctx.db
+      .select()
+      .from(planTags)
+      .where(
+        and(
+          live(planTags, ctx.appId),
+          sql`${planTags.id} IN (SELECT value FROM ${plans}, json_each(${plans.tagIds}) WHERE ${plans.id} = ${id})`,
+        ),
+      ),
+    ctx.db
+      .select()
+      .from(restaurants)
+      .where(sql`${restaurants.id} = (SELECT ${plans.restaurantId} FROM ${plans} WHERE ${plans.id} = ${id})`),
+  ]);
+  return planSummaryView(rows[0]!, { versions, tags, restaurant: rs[0]! });
+}
+
+async function checkPlanRefs(
+  ctx: ServiceContext,
+  restaurantId: number,
+  body: { menu_id?: number; tag_ids?: number[] },
+) {
+  if (body.menu_id !== undefined) {
+    const m = await ctx.db
+      .select({ restaurantId: menus.restaurantId })
+      .from(menus)
+      .where(and(live(menus, ctx.appId), eq(menus.id, body.menu_id)))
+      .get();
+    if (!m || m.restaurantId !== restaurantId) throw bodyError("menu_id", "Must be a menu of the plan's restaurant.");
+  }
+  if (body.tag_ids?.length) {
+    const found = await ctx.db
+      .select({ id: planTags.id })
+      .from(planTags)
+      .where(and(live(planTags, ctx.appId), inArray(planTags.id, body.tag_ids)));
+    const missing = body.tag_ids.filter((t) => !found.some((f) => f.id === t));
+    if (missing.length) throw bodyError("tag_ids", `No such plan tags in this store: ${missing.join(", ")}.`);
+  }
+}
+
+export async function createPlan(ctx: ServiceContext, body: CreatePlan): Promise<PlanSummary> {
+  await ownRestaurant(ctx, body.restaurant_id);
+  await checkPlanRefs(ctx, body.restaurant_id, body);
+  const [inserted] = await write(ctx, insertedRowEvent("plan.created", plans), [
+    planRows.insert(ctx, {
+      ...planColumns(body),
+      appId: ctx.appId,
+      restaurantId: body.restaurant_id,
+      menuId: body.menu_id,
+      nameEn: body.name_en,
+      nameAr: body.name_ar,
+      dailyNumOfItems: body.daily_num_of_items,
+      subscriptionType: body.subscription_type,
+      repetition: body.repetition,
+      sizeTitle: body.size.title,
+      sizeProteinAmount: body.size.protein_amount,
+    }),
+  ]);
+  return planRecord(ctx, insertedRow<PlanRow>(inserted).id);
+}
+
+export async function updatePlan(ctx: ServiceContext, id: number, body: PlanFields): Promise<PlanSummary> {
+  const plan = await planRows.find(ctx, id);
+  await checkPlanRefs(ctx, plan.restaurantId, body);
+  if (body.repetition !== undefined) {
+    const top = await ctx.db
+      .select({ n: max(planDays.repetitionCounter) })
+      .from(planDays)
+      .where(and(live(planDays, ctx.appId), eq(planDays.planId, id)))
+      .get();
+    if (top?.n && top.n > body.repetition) {
+      throw ApiError.conflict(
+        "plan_days_beyond_repetition",
+        `The plan has a day at place ${top.n} of its cycle; delete the days beyond ${body.repetition} first.`,
+      );
+    }
+  }
+  await write(ctx, changed(ctx, "plan.updated", id), [
+    planRows.update(ctx, id, { ...planColumns(body), modifiedAt: nowIso() }),
+  ]);
+  return planRecord(ctx, id);
+}
+
+/** The plan's versions, days, categories and options go with it. */
+export async function deletePlan(ctx: ServiceContext, id: number): Promise<void> {
+  await planRows.find(ctx, id);
+  const gone = softDeleted();
+  const ofPlan = (t: TenantTable & { planId: Column }) => and(live(t, ctx.appId), eq(t.planId, id));
+  await write(ctx, changed(ctx, "plan.deleted", id), [
+    planRows.softDelete(ctx, id),
+    ctx.db.update(planVersions).set(gone).where(ofPlan(planVersions)),
+    ctx.db.update(planDays).set(gone).where(ofPlan(planDays)),
+    ctx.db.update(planCategories).set(gone).where(ofPlan(planCategories)),
+    ctx.db.update(planOptions).set(gone).where(ofPlan(planOptions)),
+  ]);
+}

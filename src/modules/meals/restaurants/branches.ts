@@ -1,0 +1,103 @@
+import type { z } from "@hono/zod-openapi";
+import { and, eq, ne, type SQL } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live, tenantTable } from "../../../core/crud/tenant-table";
+import { type ListQuery, type ListSpec, listPage, mapPage, searchColumns } from "../../../core/listing";
+import { insertedId } from "../../../core/sql";
+import { nowIso } from "../../../core/time";
+import { changed, insertedRow, write } from "../shared";
+import { restaurantBranches } from "../tables";
+import type { CreateBranchSchema, UpdateBranchSchema } from "./schemas";
+import { activeRestaurant, restaurantRows } from "./service";
+import { type BranchRow, branchView } from "./views";
+
+/** A restaurant's branches: where it is, picks up and delivers by radius. A change is the restaurant's (`restaurant.updated`). */
+
+const branchRows = tenantTable(restaurantBranches, { label: "Branch", notFound: "branch_not_found" });
+
+export const BRANCH_LIST: ListSpec = {
+  fields: {
+    id: { column: restaurantBranches.id, kind: "integer" },
+    name_en: { column: restaurantBranches.nameEn, kind: "string" },
+    name_ar: { column: restaurantBranches.nameAr, kind: "string" },
+    city_id: { column: restaurantBranches.cityId, kind: "integer" },
+    is_main: { column: restaurantBranches.isMain, kind: "boolean" },
+    supports_pickup: { column: restaurantBranches.supportsPickup, kind: "boolean" },
+    ordering: { column: restaurantBranches.ordering, kind: "integer" },
+  },
+  search: searchColumns(restaurantBranches.nameEn, restaurantBranches.nameAr, restaurantBranches.address1),
+  defaultOrder: "ordering",
+  idColumn: restaurantBranches.id,
+};
+
+/** List Restaurant Branch: the branches of an active restaurant. */
+export async function listBranches(ctx: ServiceContext, q: ListQuery, restaurantId: number) {
+  await activeRestaurant(ctx, restaurantId);
+  const page = await listPage(ctx.db, q, {
+    table: restaurantBranches,
+    scope: () => and(live(restaurantBranches, ctx.appId), eq(restaurantBranches.restaurantId, restaurantId))!,
+  });
+  return mapPage(page, branchView);
+}
+
+type CreateBranch = z.infer<typeof CreateBranchSchema>;
+type BranchFields = z.infer<typeof UpdateBranchSchema>;
+
+/** The body's fields → the branch's columns (drizzle leaves the undefined ones out). */
+const branchColumns = (b: BranchFields) => ({
+  nameEn: b.name_en,
+  nameAr: b.name_ar,
+  cityId: b.city_id,
+  address1: b.address1,
+  lat: b.lat,
+  lng: b.lng,
+  isMain: b.is_main,
+  supportsPickup: b.supports_pickup,
+  deliveryRadiusKm: b.delivery_radius_km,
+  ordering: b.ordering,
+});
+
+/** At most one main branch: making one main clears the others'. */
+const clearMain = (ctx: ServiceContext, restaurantId: number, except: number | SQL) =>
+  ctx.db
+    .update(restaurantBranches)
+    .set({ isMain: false, modifiedAt: nowIso() })
+    .where(
+      and(
+        live(restaurantBranches, ctx.appId),
+        eq(restaurantBranches.restaurantId, restaurantId),
+        ne(restaurantBranches.id, except),
+      ),
+    );
+
+export async function createBranch(ctx: ServiceContext, restaurantId: number, body: CreateBranch) {
+  await restaurantRows.find(ctx, restaurantId);
+  const [inserted] = await write(ctx, changed(ctx, "restaurant.updated", restaurantId), [
+    branchRows.insert(ctx, {
+      ...branchColumns(body),
+      appId: ctx.appId,
+      restaurantId,
+      nameEn: body.name_en,
+      nameAr: body.name_ar,
+      cityId: body.city_id,
+      lat: body.lat,
+      lng: body.lng,
+    }),
+    ...(body.is_main ? [clearMain(ctx, restaurantId, insertedId(restaurantBranches))] : []),
+  ]);
+  return branchView(insertedRow<BranchRow>(inserted));
+}
+
+export async function updateBranch(ctx: ServiceContext, id: number, body: BranchFields) {
+  const branch = await branchRows.find(ctx, id);
+  await write(ctx, changed(ctx, "restaurant.updated", branch.restaurantId), [
+    branchRows.update(ctx, id, { ...branchColumns(body), modifiedAt: nowIso() }),
+    ...(body.is_main ? [clearMain(ctx, branch.restaurantId, id)] : []),
+  ]);
+  return branchView(await branchRows.find(ctx, id));
+}
+
+export async function deleteBranch(ctx: ServiceContext, id: number): Promise<void> {
+  const branch = await branchRows.find(ctx, id);
+  await write(ctx, changed(ctx, "restaurant.updated", branch.restaurantId), [branchRows.softDelete(ctx, id)]);
+}

@@ -1,0 +1,76 @@
+import type { z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live, tenantTable } from "../../../core/crud/tenant-table";
+import { type ListQuery, listPage, mapPage } from "../../../core/listing";
+import { nowIso } from "../../../core/time";
+import { changed, insertedRow, namedList, write } from "../shared";
+import { restaurantVariants } from "../tables";
+import type { CreateRestaurantVariantSchema, UpdateRestaurantVariantSchema } from "./schemas";
+import { activeRestaurant, restaurantRows } from "./service";
+import { restaurantVariantView } from "./views";
+
+/**
+ * The variants (diets such as keto or low carb) a restaurant offers; products name theirs by
+ * `name_en`. A change is the restaurant's (`restaurant.updated`).
+ */
+
+const restaurantVariantRows = tenantTable(restaurantVariants, {
+  label: "Restaurant variant",
+  notFound: "restaurant_variant_not_found",
+});
+
+export const RESTAURANT_VARIANT_LIST = namedList(restaurantVariants);
+
+/** Restaurant Variants List: the variants of an active restaurant. */
+export async function listRestaurantVariants(ctx: ServiceContext, q: ListQuery, restaurantId: number) {
+  await activeRestaurant(ctx, restaurantId);
+  const page = await listPage(ctx.db, q, {
+    table: restaurantVariants,
+    scope: () => and(live(restaurantVariants, ctx.appId), eq(restaurantVariants.restaurantId, restaurantId))!,
+  });
+  return mapPage(page, restaurantVariantView);
+}
+
+type RestaurantVariantFields = z.infer<typeof UpdateRestaurantVariantSchema>;
+
+/** The body's fields → the variant's columns (drizzle leaves the undefined ones out). */
+const restaurantVariantColumns = (b: RestaurantVariantFields) => ({
+  nameEn: b.name_en,
+  nameAr: b.name_ar,
+  ordering: b.ordering,
+});
+
+export async function createRestaurantVariant(
+  ctx: ServiceContext,
+  restaurantId: number,
+  body: z.infer<typeof CreateRestaurantVariantSchema>,
+) {
+  await restaurantRows.find(ctx, restaurantId);
+  const [inserted] = await write(ctx, changed(ctx, "restaurant.updated", restaurantId), [
+    restaurantVariantRows.insert(ctx, {
+      ...restaurantVariantColumns(body),
+      appId: ctx.appId,
+      restaurantId,
+      nameEn: body.name_en,
+      nameAr: body.name_ar,
+    }),
+  ]);
+  return restaurantVariantView(insertedRow<typeof restaurantVariants.$inferSelect>(inserted));
+}
+
+export async function updateRestaurantVariant(ctx: ServiceContext, id: number, body: RestaurantVariantFields) {
+  const variant = await restaurantVariantRows.find(ctx, id);
+  await write(ctx, changed(ctx, "restaurant.updated", variant.restaurantId), [
+    restaurantVariantRows.update(ctx, id, { ...restaurantVariantColumns(body), modifiedAt: nowIso() }),
+  ]);
+  return restaurantVariantView(await restaurantVariantRows.find(ctx, id));
+}
+
+/** Never refused: products name variants by text, and keep the names they have. */
+export async function deleteRestaurantVariant(ctx: ServiceContext, id: number): Promise<void> {
+  const variant = await restaurantVariantRows.find(ctx, id);
+  await write(ctx, changed(ctx, "restaurant.updated", variant.restaurantId), [
+    restaurantVariantRows.softDelete(ctx, id),
+  ]);
+}

@@ -1,0 +1,5 @@
+/** What other modules may use of the tickets module. */
+export { ticketErrorCodes } from "./errors";
+export { ticketEvents } from "./events";
+export { ticketsMerchantRouter } from "./merchant";
+export { createTickets, type NewTicket } from "./service";

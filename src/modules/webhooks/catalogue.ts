@@ -1,0 +1,32 @@
+import { z } from "@hono/zod-openapi";
+import type { EventDefinition, EventType } from "../../core/events/registry";
+import { itemEvents } from "../items/events";
+import { mealEvents } from "../meals/events";
+import { ticketEvents } from "../tickets/events";
+import { webhookEvents } from "./events";
+
+/**
+ * Every event this API emits, composed from the modules' own declarations. Webhooks subscribe to
+ * these names; each delivery's body is the envelope `{ id, type, event, app_id, timestamp, data }`.
+ * The OpenAPI document lists them under `webhooks`.
+ */
+export const EVENT_CATALOGUE: Record<EventType, EventDefinition> = {
+  ...ticketEvents,
+  ...itemEvents,
+  ...mealEvents,
+  ...webhookEvents,
+};
+
+export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
+
+/** The delivery body of one event type, for the OpenAPI document. */
+export function eventEnvelopeSchema(type: EventType) {
+  return z.object({
+    id: z.string().openapi({ description: "The event id (`evt_…`); deduplicate on the `webhook-id` header." }),
+    type: z.literal(type),
+    event: z.literal(type).openapi({ description: "Repeats `type`." }),
+    app_id: z.number().int(),
+    timestamp: z.number().int().openapi({ description: "Unix seconds." }),
+    data: EVENT_CATALOGUE[type].data,
+  });
+}

@@ -1,0 +1,18 @@
+import { z } from "@hono/zod-openapi";
+import { defineEvents, type RegisteredEvents } from "../../core/events/registry";
+
+/** The events the webhooks module emits, with the schema of their `data`. */
+export const webhookEvents = defineEvents({
+  "webhook.test": {
+    description: "Sent by Test Webhook to the one webhook tested.",
+    data: z.object({ webhook: z.number().int(), message: z.string() }),
+  },
+  "webhook.disabled": {
+    description: "A webhook was disabled: its target answered 410 Gone, or every attempt failed for 5 days.",
+    data: z.object({ id: z.number().int(), url: z.string(), reason: z.string() }),
+  },
+});
+
+declare module "../../core/events/registry" {
+  interface EventRegistry extends RegisteredEvents<typeof webhookEvents> {}
+}

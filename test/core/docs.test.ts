@@ -1,0 +1,102 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { BASE, call, json } from "../helpers/request";
+
+/** wrangler.toml's `[assets]` directory, bound for the tests only (vitest.config.ts). */
+const ASSETS = (env as unknown as { TEST_ASSETS: Fetcher }).TEST_ASSETS;
+
+/**
+ * What a browser gets, as Cloudflare routes it: a static asset when one matches the path, else the
+ * Worker. Calls to the Worker in this pool skip that router, so the test asks the assets first.
+ */
+async function browse(path: string): Promise<Response> {
+  const asset = await ASSETS.fetch(new URL(path, BASE));
+  if (asset.status !== 404) return asset;
+  return call(path, { appId: null });
+}
+
+const TYPES: Record<string, RegExp> = {
+  css: /^text\/css/,
+  js: /^(text|application)\/javascript/,
+  png: /^image\/png$/,
+  json: /^application\/json/,
+};
+
+/** Every URL the page names: src and href attributes, CSS url(), and data-*-url attributes. */
+function referencedUrls(html: string): string[] {
+  const attrs = [...html.matchAll(/\s(?:src|href|data-[\w-]*url)\s*=\s*["']([^"']*)["']/gi)].map((m) => m[1]!);
+  const cssUrls = [...html.matchAll(/url\(\s*["']?([^"')]*)/gi)].map((m) => m[1]!);
+  return [...attrs, ...cssUrls];
+}
+
+const isLocalPath = (url: string) => url.startsWith("/") && !url.startsWith("//") && !url.includes("\\");
+
+describe("/docs", () => {
+  it("is an HTML page that needs no token and no app-id, and names no other host", async () => {
+    const res = await browse("/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await res.text();
+
+    const urls = referencedUrls(html);
+    expect(urls.length).toBeGreaterThan(2);
+    expect(urls.filter((u) => !isLocalPath(u))).toEqual([]);
+    expect(html).not.toMatch(/https?:\/\//i);
+    expect(html).not.toMatch(/["'(]\s*\/\//); // no protocol-relative URL either
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/i); // no inline script: the CSP allows none
+
+    // The browser itself refuses anything from another host.
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toMatch(/https?:|\*/);
+  });
+
+  it("serves every asset the page references, with its content type, and nothing in them loads from elsewhere", async () => {
+    const html = await (await browse("/docs")).text();
+    const assets = [...html.matchAll(/\s(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith("/swagger-ui-bundle.js"))).toBe(true);
+    expect(assets.some((a) => a.endsWith("/swagger-ui.css"))).toBe(true);
+    for (const asset of assets) {
+      const res = await browse(asset);
+      expect(res.status, asset).toBe(200);
+      const ext = asset.split(".").pop()!;
+      expect(res.headers.get("content-type"), asset).toMatch(TYPES[ext] ?? /^$/);
+      const bytes = await res.arrayBuffer();
+      expect(bytes.byteLength, asset).toBeGreaterThan(100);
+      if (ext === "css") {
+        const body = new TextDecoder().decode(bytes);
+        // Images are inlined as data: URIs; there are no fonts or imports to fetch.
+        const external = [...body.matchAll(/url\(\s*["']?([^"')]*)/gi)]
+          .map((m) => m[1]!)
+          .filter((u) => !/^data:/.test(u));
+        expect(
+          external.filter((u) => !isLocalPath(u)),
+          asset,
+        ).toEqual([]);
+        expect(body, asset).not.toMatch(/@import/);
+      }
+    }
+  });
+
+  it("loads /openapi.json from this origin", async () => {
+    const html = await (await browse("/docs")).text();
+    const url = /data-openapi-url="([^"]+)"/.exec(html)?.[1];
+    expect(url).toBe("/openapi.json");
+
+    // The start-up script hands that attribute to Swagger UI, and only it.
+    const init = /<script src="([^"]*\/docs\.js)"/.exec(html)?.[1];
+    expect(init).toBeDefined();
+    const script = await (await browse(init!)).text();
+    expect(script).toContain("url: root.dataset.openapiUrl");
+    expect(script).not.toMatch(/https?:\/\//);
+
+    const doc = await browse(url!);
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get("content-type")).toMatch(/^application\/json/);
+    const body = await json<{ openapi: string; servers: { url: string }[] }>(doc);
+    expect(body.openapi).toBe("3.1.0");
+    expect(body.servers).toEqual([{ url: BASE }]);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { ERROR_CODES } from "../../src/app";
+import { deref, openApiDocument, operations } from "../helpers/openapi";
+
+/** The codes of each operation's problem responses, per status, as the document declares them. */
+function declaredCodes() {
+  const doc = openApiDocument();
+  const out: { where: string; status: string; codes: string[] }[] = [];
+  for (const { path, method, op } of operations(doc)) {
+    for (const [status, response] of Object.entries(op.responses)) {
+      const schema = response.content?.["application/problem+json"]?.schema;
+      if (!schema) continue;
+      const parts = (deref(doc, schema).allOf ?? []) as { properties?: { code?: { enum?: string[] } } }[];
+      const codes = parts.flatMap((p) => p.properties?.code?.enum ?? []);
+      out.push({ where: `${method} ${path}`, status, codes });
+    }
+  }
+  return { doc, out };
+}
+
+describe("error codes", () => {
+  it("every problem response of every operation narrows `code` to an enum", () => {
+    const { out } = declaredCodes();
+    expect(out.length).toBeGreaterThan(300);
+    for (const { where, status, codes } of out) expect(codes.length, `${where} ${status}`).toBeGreaterThan(0);
+  });
+
+  it("404 codes name their resource, and every code is snake_case", () => {
+    const { out } = declaredCodes();
+    for (const { where, status, codes } of out) {
+      for (const code of codes) {
+        expect(code, where).toMatch(/^[a-z]+(_[a-z]+)*$/);
+        if (status === "404") expect(code, `${where} 404`).toMatch(/_not_found$/);
+      }
+    }
+  });
+
+  it("every code of the catalogue is answered by some operation, and the document lists the catalogue", () => {
+    const { doc, out } = declaredCodes();
+    const used = new Set(out.flatMap((o) => o.codes));
+    // Answered by the app itself, before any operation matches.
+    const appLevel = new Set(["route_not_found", "method_not_allowed"]);
+    const unused = Object.keys(ERROR_CODES).filter((c) => !used.has(c) && !appLevel.has(c));
+    expect(unused, "codes no operation declares: declare them where they are thrown, or remove them").toEqual([]);
+    const listed = (doc as unknown as { "x-error-codes": Record<string, string> })["x-error-codes"];
+    expect(Object.keys(listed).sort()).toEqual(Object.keys(ERROR_CODES).sort());
+  });
+});
