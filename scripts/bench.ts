@@ -408,7 +408,8 @@ async function main() {
     const lines = [
       "# Benchmarks",
       "",
-      "Written by `npm run bench` (do not edit by hand). The API and a bare Hono JSON route (the baseline) run under `wrangler dev`",
+      "Written by `npm run bench` (do not edit by hand). The API and a bare Hono JSON route " +
+        "(the baseline) run under `wrangler dev`",
       `(workerd with local D1) on the same machine in the same run; load from autocannon, ${CONNECTIONS} connections, ${DURATION_S} s a run`,
       `after a warm-up, ${REPEATS} interleaved runs a scenario, median of each figure. Latencies in ms. Absolute numbers depend on the`,
       "machine and on local D1's overhead per statement; the goals are set on the ratios.",
@@ -417,7 +418,8 @@ async function main() {
       "",
       ...SCENARIOS.map((sc) => `- ${sc.name}: \`GET /order/v1/merchant/fulfillments/tickets/?${sc.query}\``),
       "",
-      "| scenario | tickets in store | matching | req/s | p50 | p99 | bare req/s | bare p50 | req/s vs bare | p50 vs bare | errors |",
+      "| scenario | tickets in store | matching | req/s | p50 | p99 | bare req/s | bare p50 | " +
+        "req/s vs bare | p50 vs bare | errors |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
       ...rows.map(
         ({ scenario, tickets, matched, r, bare }) =>
@@ -429,7 +431,9 @@ async function main() {
       "",
       "## List Items",
       "",
-      "10,000 items in the store (half offering a modifier category, all in a category): `GET /order/v1/merchant/items/?type=product&order_by=-price&page_size=20`, each result the full Item object (variants, modifiers, images, discount, stock).",
+      "10,000 items in the store (half offering a modifier category, all in a category): `GET " +
+        "/order/v1/merchant/items/?type=product&order_by=-price&page_size=20`, each result the " +
+        "full Item object (variants, modifiers, images, discount, stock).",
       "",
       "| scenario | req/s | p50 | p99 | bare req/s | bare p50 | req/s vs bare | p50 vs bare | errors |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -437,10 +441,14 @@ async function main() {
       "",
       "## Meals reads: KV cache",
       "",
-      "Public reads (only `app-id`), served cache-aside from KV, requested with `Accept-Encoding: gzip, deflate, br` as clients send it (bytes are as sent, gzipped).",
-      "*cached*: the same URL again (the tenant's generation read from KV, the body from the isolate's memory or from KV).",
-      "*304*: the same, with `If-None-Match` of the current ETag. *uncached*: each request with its own query parameter, so each one misses, reads D1",
-      "(one batch) and fills KV. Baselines: the bare Hono route, the same route reading one small KV value, and the API's own 404",
+      "Public reads (only `app-id`), served cache-aside from KV, requested with " +
+        "`Accept-Encoding: gzip, deflate, br` as clients send it (bytes are as sent, gzipped).",
+      "*cached*: the same URL again (the tenant's generation read from KV, the body from the " +
+        "isolate's memory or from KV).",
+      "*304*: the same, with `If-None-Match` of the current ETag. *uncached*: each request with " +
+        "its own query parameter, so each one misses, reads D1",
+      "(one batch) and fills KV. Baselines: the bare Hono route, the same route reading one " +
+        "small KV value, and the API's own 404",
       "(all its middleware, no I/O), which together split what a cached read costs.",
       "",
       "| read | bytes sent | mode | req/s | p50 | p99 | req/s vs bare | p50 vs bare | errors |",
@@ -461,7 +469,8 @@ async function main() {
         ),
       ),
       "",
-      "Goals: cached >= 0.7 of the bare route's req/s, 304 >= 0.75, cached p50 at most a third of uncached p50. Measured:",
+      "Goals: cached >= 0.7 of the bare route's req/s, 304 >= 0.75, cached p50 at most a third " +
+        "of uncached p50. Measured:",
       ...meals.meals.map((m) => {
         const cached = m.cached.rps / meals.bare.rps;
         const nm = m.notModified.rps / meals.bare.rps;
@@ -478,14 +487,17 @@ async function main() {
       "## Events and webhooks",
       "",
       `What emitting an event adds to a write: the real \`emit()\` against local D1 (wrangler's platform proxy, in the bench process), ${EMIT_RUNS} runs each, interleaved; ms.`,
-      "The baseline is the same UPDATE in a batch of its own; `emit()` adds the outbox row to that batch (one transaction) and sends the event to the queue after the response.",
+      "The baseline is the same UPDATE in a batch of its own; `emit()` adds the outbox row to " +
+        "that batch (one transaction) and sends the event to the queue after the response.",
       "",
       "| write | p50 | p99 | p50 vs baseline |",
       "|---|---:|---:|---:|",
       ...emitRows.map((r) => `| ${r.name} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.p50 / emitRows[0]!.p50)} |`),
       "",
-      "Consumer throughput: 1,000 `ticket.updated` events (10 Bulk Update Tickets of 100) fanned out and delivered, signed, to one webhook on a local receiver,",
-      "through local Queues (batches of 10). The baseline is the same receiver taking 1,000 POSTs straight from autocannon (10 connections).",
+      "Consumer throughput: 1,000 `ticket.updated` events (10 Bulk Update Tickets of 100) " +
+        "fanned out and delivered, signed, to one webhook on a local receiver,",
+      "through local Queues (batches of 10). The baseline is the same receiver taking 1,000 " +
+        "POSTs straight from autocannon (10 connections).",
       "",
       "| path | deliveries | seconds | per second | vs baseline |",
       "|---|---:|---:|---:|---:|",

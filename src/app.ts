@@ -6,7 +6,7 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { getPath } from "hono/utils/url";
 import { DOCS_CSP, docsPage } from "./core/docs";
-import { API_DESCRIPTION, API_TAGS } from "./core/document";
+import { API_TAGS, apiDescription } from "./core/document";
 import { ApiError, CORE_ERROR_CODES, type ErrorCode, renderProblem } from "./core/errors";
 import type { EventType } from "./core/events/registry";
 import { requestLog } from "./core/logging";
@@ -45,11 +45,7 @@ export const OPENAPI_INFO = {
   info: {
     title: "Commerce and Meals API",
     version: "1.0.0",
-    description: `${API_DESCRIPTION}\n\n## Error codes\n\nEvery \`code\` a problem can carry (each operation lists, per status, the ones it can answer):\n\n${Object.entries(
-      ERROR_CODES,
-    )
-      .map(([code, meaning]) => `- \`${code}\`: ${meaning}`)
-      .join("\n")}`,
+    description: apiDescription(ERROR_CODES),
   },
   tags: API_TAGS,
   /** The same codes, for tools: code → meaning. */
@@ -150,7 +146,9 @@ export function createApp() {
       path: type,
       operationId: `event.${type}`,
       summary: type,
-      description: `${EVENT_CATALOGUE[type].description} Signed per Standard Webhooks: headers \`webhook-id\` (stable across retries), \`webhook-timestamp\`, \`webhook-signature\`.`,
+      description:
+        `${EVENT_CATALOGUE[type].description} Signed per Standard Webhooks: headers \`webhook-id\` ` +
+        "(stable across retries), `webhook-timestamp`, `webhook-signature`.",
       tags: ["Events"],
       request: { body: { content: { "application/json": { schema: eventEnvelopeSchema(type) } } } },
       responses: {

@@ -220,7 +220,10 @@ export async function cachedJson(c: Context<AppEnv>, load: () => Promise<Loaded>
   }) as CachedResponse;
 }
 
-/** A tenant's data set that several requests compute from (such as the providers with their zones), cached the same way. */
+/**
+ * A tenant's data set that several requests compute from (such as the providers with their zones), cached the same
+ * way.
+ */
 export async function cachedData<T>(c: Context<AppEnv>, name: string, load: () => Promise<T>): Promise<T> {
   const { held } = await readThrough(c, `data:${name}`, async () => ({ body: await load() }));
   return JSON.parse(new TextDecoder().decode(await plainOf(held))) as T;

@@ -3,19 +3,42 @@
  * operations use. The document's lint test fails on a tag used without a description here.
  */
 
-export const API_DESCRIPTION = `Multi-tenant commerce and meal-subscription API.
+export const API_INTRODUCTION = `Multi-tenant commerce and meal-subscription API.
 
-Every request names its store with the \`app-id\` header (an integer). Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable snake_case \`code\`; each operation lists, per status, the codes it can answer.
+Every request names its store with the \`app-id\` header (an integer). Errors are RFC 9457 problem details
+(\`application/problem+json\`) with a stable snake_case \`code\`; each operation lists, per status, the codes
+it can answer.
 
 ## Authentication
 
-- **Merchant operations** take a merchant API token, \`Authorization: Bearer cmk_…\`, that carries the permission each operation names. Locally, mint one with \`npm run token -- --app-id 1 --permissions can_read_order\` (comma-separate several permissions). In production, merchant API tokens are issued per store.
-- **Customer operations** will take a customer's access token: the customer OTP login (\`POST /api/v1/customer/...\`) yields it as \`access_token\`, once the customers module ships.
+- **Merchant operations** take a merchant API token, \`Authorization: Bearer cmk_…\`, that carries the
+  permission each operation names. Locally, mint one with \`npm run token -- --app-id 1 --permissions
+  can_read_order\` (comma-separate several permissions). In production, merchant API tokens are issued per
+  store.
+- **Customer operations** will take a customer's access token: the customer OTP login (\`POST
+  /api/v1/customer/...\`) yields it as \`access_token\`, once the customers module ships.
 - **Public reads** need no token, only \`app-id\`.
 
 ## Lists
 
-Lists answer \`count\`, \`next\`, \`previous\` and \`results\`. They take \`page\` and \`page_size\` (default 20, at most 100), \`order_by\` (comma-separated fields, \`-field\` for descending), \`search\` (may repeat; every term must match) and filters named after the fields, with the suffixes \`__in\` (comma-separated values), \`__gte\`, \`__lte\`, \`__gt\`, \`__lt\` and \`__isnull\`. An unknown parameter is a 400 that names the allowed ones.`;
+Lists answer \`count\`, \`next\`, \`previous\` and \`results\`. They take \`page\` and \`page_size\` (default
+20, at most 100), \`order_by\` (comma-separated fields, \`-field\` for descending), \`search\` (may repeat;
+every term must match) and filters named after the fields, with the suffixes \`__in\` (comma-separated
+values), \`__gte\`, \`__lte\`, \`__gt\`, \`__lt\` and \`__isnull\`. An unknown parameter is a 400 that names
+the allowed ones.`;
+
+/** The introduction, then every problem `code` with its meaning. */
+export function apiDescription(errorCodes: Record<string, string>): string {
+  const codes = Object.entries(errorCodes).map(([code, meaning]) => `- \`${code}\`: ${meaning}`);
+  return `${API_INTRODUCTION}
+
+## Error codes
+
+Every \`code\` a problem can carry (each operation lists, per status, the ones it can answer; the document's
+\`x-error-codes\` has the same list for tools):
+
+${codes.join("\n")}`;
+}
 
 /** Every tag, in the order the reference shows them. */
 export const API_TAGS = [
@@ -36,7 +59,8 @@ export const API_TAGS = [
   {
     name: "Tickets",
     description:
-      "Tickets, each the fulfillment of one invoice line: list them, update them in bulk, check them in by their token.",
+      "Tickets, each the fulfillment of one invoice line: list them, update them in bulk, check " +
+      "them in by their token.",
   },
   {
     name: "Webhooks",

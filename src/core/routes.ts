@@ -104,6 +104,8 @@ export function customerRoute<const R extends CustomerRouteInput>(route: R) {
 
 type PublicRouteInput = Base & SpecLink & { cached?: boolean };
 
+const CACHED_NOTE = " Cached at the edge: a write shows at once where it was made, within 60 s elsewhere.";
+
 const CACHE_HEADERS = {
   ETag: {
     description: "Strong validator of the body; send it back in `If-None-Match`.",
@@ -120,22 +122,21 @@ export function publicRoute<const R extends PublicRouteInput>(route: R) {
   const { specId, beyondSpec, cached, errors, ...rest } = route;
   const all = mergeErrors(requestPathErrors(rest), { 404: ["app_not_found"] }, errors);
   const responses = responsesWith(rest.responses, all);
-  const extra = responses as Record<number, { headers?: object }>;
-  const request = { ...rest.request, headers: tenantHeaders };
+  const extra = responses as Record<number, { description?: string; headers?: object }>;
   if (cached) {
     const ok = extra[200]!;
     extra[200] = { ...ok, headers: { ...ok.headers, ...CACHE_HEADERS } };
-    extra[304] = {
-      description: "Not modified: the `If-None-Match` ETag is current.",
-      headers: CACHE_HEADERS,
-    } as never;
-    request.headers = tenantHeaders.extend({
-      "If-None-Match": z
-        .string()
-        .optional()
-        .openapi({ description: "An ETag this read returned; a match gets 304.", example: '"3Qx9c2hh"' }),
-    }) as never;
+    extra[304] = { description: "Not modified: the `If-None-Match` ETag is current.", headers: CACHE_HEADERS };
   }
+  const headers = cached
+    ? tenantHeaders.extend({
+        "If-None-Match": z
+          .string()
+          .optional()
+          .openapi({ description: "An ETag this read returned; a match gets 304.", example: '"3Qx9c2hh"' }),
+      })
+    : tenantHeaders;
+  const request = { ...rest.request, headers };
   return createRoute({
     ...rest,
     security: [],
@@ -143,7 +144,7 @@ export function publicRoute<const R extends PublicRouteInput>(route: R) {
     ...specLink({ specId, beyondSpec } as SpecLink, rest.operationId),
     "x-audience": "public",
     description:
-      `${rest.description ?? ""}\n\nPublic: needs only \`app-id\`, no token.${cached ? " Cached at the edge: a write shows at once where it was made, within 60 s elsewhere." : ""}`.trim(),
+      `${rest.description ?? ""}\n\nPublic: needs only \`app-id\`, no token.${cached ? CACHED_NOTE : ""}`.trim(),
     request,
     responses,
   });

@@ -53,32 +53,35 @@ describe("/docs", () => {
     expect(csp).not.toMatch(/https?:|\*/);
   });
 
-  it("serves every asset the page references, with its content type, and nothing in them loads from elsewhere", async () => {
-    const html = await (await browse("/docs")).text();
-    const assets = [...html.matchAll(/\s(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    expect(assets.some((a) => a.endsWith("/swagger-ui-bundle.js"))).toBe(true);
-    expect(assets.some((a) => a.endsWith("/swagger-ui.css"))).toBe(true);
-    for (const asset of assets) {
-      const res = await browse(asset);
-      expect(res.status, asset).toBe(200);
-      const ext = asset.split(".").pop()!;
-      expect(res.headers.get("content-type"), asset).toMatch(TYPES[ext] ?? /^$/);
-      const bytes = await res.arrayBuffer();
-      expect(bytes.byteLength, asset).toBeGreaterThan(100);
-      if (ext === "css") {
-        const body = new TextDecoder().decode(bytes);
-        // Images are inlined as data: URIs; there are no fonts or imports to fetch.
-        const external = [...body.matchAll(/url\(\s*["']?([^"')]*)/gi)]
-          .map((m) => m[1]!)
-          .filter((u) => !/^data:/.test(u));
-        expect(
-          external.filter((u) => !isLocalPath(u)),
-          asset,
-        ).toEqual([]);
-        expect(body, asset).not.toMatch(/@import/);
+  it(
+    "serves every asset the page references, with its content type, and nothing in them loads " + "from elsewhere",
+    async () => {
+      const html = await (await browse("/docs")).text();
+      const assets = [...html.matchAll(/\s(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      expect(assets.some((a) => a.endsWith("/swagger-ui-bundle.js"))).toBe(true);
+      expect(assets.some((a) => a.endsWith("/swagger-ui.css"))).toBe(true);
+      for (const asset of assets) {
+        const res = await browse(asset);
+        expect(res.status, asset).toBe(200);
+        const ext = asset.split(".").pop()!;
+        expect(res.headers.get("content-type"), asset).toMatch(TYPES[ext] ?? /^$/);
+        const bytes = await res.arrayBuffer();
+        expect(bytes.byteLength, asset).toBeGreaterThan(100);
+        if (ext === "css") {
+          const body = new TextDecoder().decode(bytes);
+          // Images are inlined as data: URIs; there are no fonts or imports to fetch.
+          const external = [...body.matchAll(/url\(\s*["']?([^"')]*)/gi)]
+            .map((m) => m[1]!)
+            .filter((u) => !/^data:/.test(u));
+          expect(
+            external.filter((u) => !isLocalPath(u)),
+            asset,
+          ).toEqual([]);
+          expect(body, asset).not.toMatch(/@import/);
+        }
       }
-    }
-  });
+    },
+  );
 
   it("loads /openapi.json from this origin", async () => {
     const html = await (await browse("/docs")).text();

@@ -166,20 +166,23 @@ describe("Every fixed path of the route table", () => {
     }
   });
 
-  it("answers every method a fixed path lacks with 405 and exactly its methods, with and without the slash", async () => {
-    let checked = 0;
-    for (const path of fixedPaths) {
-      const allow = registeredMethods(path);
-      const forms = path.endsWith("/") ? [path, path.slice(0, -1)] : [path];
-      for (const method of METHODS.filter((m) => !allow.has(m))) {
-        for (const form of forms) {
-          await expect405(form, method, allow);
-          checked++;
+  it(
+    "answers every method a fixed path lacks with 405 and exactly its methods, with and " + "without the slash",
+    async () => {
+      let checked = 0;
+      for (const path of fixedPaths) {
+        const allow = registeredMethods(path);
+        const forms = path.endsWith("/") ? [path, path.slice(0, -1)] : [path];
+        for (const method of METHODS.filter((m) => !allow.has(m))) {
+          for (const form of forms) {
+            await expect405(form, method, allow);
+            checked++;
+          }
         }
       }
-    }
-    expect(checked).toBeGreaterThan(50);
-  });
+      expect(checked).toBeGreaterThan(50);
+    },
+  );
 
   it("answers every method a shadowed fixed path lacks with 405, which its {param} sibling has", async () => {
     const cases = shadowed.flatMap(({ path, params }) =>

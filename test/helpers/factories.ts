@@ -35,10 +35,13 @@ export const db = () => createDb(env.DB);
 export async function seedTenants(): Promise<void> {
   await env.DB.batch([
     env.DB.prepare(
-      "INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (1, 'Demo org', '2026-01-01T00:00:00.000Z'), (2, 'Other org', '2026-01-01T00:00:00.000Z')",
+      "INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (1, 'Demo org', " +
+        "'2026-01-01T00:00:00.000Z'), (2, 'Other org', '2026-01-01T00:00:00.000Z')",
     ),
     env.DB.prepare(
-      "INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (1, 1, 'Demo store', 'المتجر التجريبي', '2026-01-01T00:00:00.000Z'), (2, 2, 'Other store', 'متجر آخر', '2026-01-01T00:00:00.000Z')",
+      "INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (1, 1, " +
+        "'Demo store', 'المتجر التجريبي', '2026-01-01T00:00:00.000Z'), (2, 2, 'Other store', " +
+        "'متجر آخر', '2026-01-01T00:00:00.000Z')",
     ),
   ]);
 }
@@ -50,7 +53,8 @@ export async function ensureTenant(id: number): Promise<void> {
       "INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (?, ?, '2026-01-01T00:00:00.000Z')",
     ).bind(id, `Org ${id}`),
     env.DB.prepare(
-      "INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (?, ?, ?, ?, '2026-01-01T00:00:00.000Z')",
+      "INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (?, ?, ?, " +
+        "?, '2026-01-01T00:00:00.000Z')",
     ).bind(id, id, `Store ${id}`, `متجر ${id}`),
   ]);
 }

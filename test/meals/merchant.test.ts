@@ -181,7 +181,8 @@ describe("restaurants and branches", () => {
     expect(await row("restaurants", a.kabsa)).toMatchObject({ is_deleted: 1 });
     expect(
       await env.DB.prepare(
-        "SELECT count(*) AS n FROM outbox_events WHERE app_id = ? AND type = 'restaurant.deleted' AND payload ->> '$.data.id' = ?",
+        "SELECT count(*) AS n FROM outbox_events WHERE app_id = ? AND type = 'restaurant.deleted' " +
+          "AND payload ->> '$.data.id' = ?",
       )
         .bind(A, a.kabsa)
         .first(),

@@ -72,21 +72,24 @@ describe("Restaurant Details (2.5)", () => {
     expect((await json(await get(`/api/v1/restaurants/${a.kabsa}/`))).banner).toBeNull();
   });
 
-  it("is 404 for an unknown id, another tenant's restaurant, and an inactive one; 400 for a bad id or no app-id", async () => {
-    for (const id of [999_999, b.green]) {
-      const res = await get(`/api/v1/restaurants/${id}/`);
-      expect(res.status).toBe(404);
-      expect((await problem(res)).code).toBe("restaurant_not_found");
-    }
-    await env.DB.prepare("UPDATE restaurants SET is_active = 0 WHERE id = ?").bind(b.kabsa).run();
-    expect((await call(`/api/v1/restaurants/${b.kabsa}/`, { appId: B })).status).toBe(404);
-    const bad = await get("/api/v1/restaurants/abc/");
-    expect(bad.status).toBe(400);
-    expect((await problem(bad)).errors).toHaveProperty("restaurant_id");
-    const noTenant = await call(`/api/v1/restaurants/${a.green}/`, { appId: null });
-    expect(noTenant.status).toBe(400);
-    expect((await problem(noTenant)).code).toBe("missing_app_id");
-  });
+  it(
+    "is 404 for an unknown id, another tenant's restaurant, and an inactive one; 400 for a " + "bad id or no app-id",
+    async () => {
+      for (const id of [999_999, b.green]) {
+        const res = await get(`/api/v1/restaurants/${id}/`);
+        expect(res.status).toBe(404);
+        expect((await problem(res)).code).toBe("restaurant_not_found");
+      }
+      await env.DB.prepare("UPDATE restaurants SET is_active = 0 WHERE id = ?").bind(b.kabsa).run();
+      expect((await call(`/api/v1/restaurants/${b.kabsa}/`, { appId: B })).status).toBe(404);
+      const bad = await get("/api/v1/restaurants/abc/");
+      expect(bad.status).toBe(400);
+      expect((await problem(bad)).errors).toHaveProperty("restaurant_id");
+      const noTenant = await call(`/api/v1/restaurants/${a.green}/`, { appId: null });
+      expect(noTenant.status).toBe(400);
+      expect((await problem(noTenant)).code).toBe("missing_app_id");
+    },
+  );
 });
 
 describe("Restaurant lists and details", () => {
@@ -239,43 +242,51 @@ describe("Restaurant Menu (2.4, 4.4)", () => {
     ).toEqual([]);
   });
 
-  it("leaves out products that are off on the order date's weekday, and offers a combo only when all its products are served", async () => {
-    let saturday = addDays(today(), 2);
-    while (weekdayOf(saturday) !== "saturday" || saturday === "2026-12-31") saturday = addDays(saturday, 1);
-    const m = await json(await menu(a.green, `?order_date=${saturday}`));
-    expect(m.order_date).toBe(saturday);
-    expect(m.categories[0].products.map((p: { name_en: string }) => p.name_en)).not.toContain("Oat bowl");
-    expect(m.categories[0].products).toHaveLength(8);
+  it(
+    "leaves out products that are off on the order date's weekday, and offers a combo only " +
+      "when all its products are served",
+    async () => {
+      let saturday = addDays(today(), 2);
+      while (weekdayOf(saturday) !== "saturday" || saturday === "2026-12-31") saturday = addDays(saturday, 1);
+      const m = await json(await menu(a.green, `?order_date=${saturday}`));
+      expect(m.order_date).toBe(saturday);
+      expect(m.categories[0].products.map((p: { name_en: string }) => p.name_en)).not.toContain("Oat bowl");
+      expect(m.categories[0].products).toHaveLength(8);
 
-    const kabsa = await json(await menu(a.kabsa));
-    const mains = kabsa.categories.find((c: { name_en: string }) => c.name_en === "Mains");
-    expect(mains.combos.map((k: { name_en: string }) => k.name_en)).toEqual(["Family kabsa meal"]);
-    let friday = addDays(today(), 1);
-    while (weekdayOf(friday) !== "friday") friday = addDays(friday, 1);
-    const onFriday = await json(await menu(a.kabsa, `?order_date=${friday}`));
-    expect(onFriday.categories[0].products.map((p: { name_en: string }) => p.name_en)).toEqual([
-      "Chicken kabsa",
-      "Lamb kabsa",
-    ]);
-  });
+      const kabsa = await json(await menu(a.kabsa));
+      const mains = kabsa.categories.find((c: { name_en: string }) => c.name_en === "Mains");
+      expect(mains.combos.map((k: { name_en: string }) => k.name_en)).toEqual(["Family kabsa meal"]);
+      let friday = addDays(today(), 1);
+      while (weekdayOf(friday) !== "friday") friday = addDays(friday, 1);
+      const onFriday = await json(await menu(a.kabsa, `?order_date=${friday}`));
+      expect(onFriday.categories[0].products.map((p: { name_en: string }) => p.name_en)).toEqual([
+        "Chicken kabsa",
+        "Lamb kabsa",
+      ]);
+    },
+  );
 
-  it("refuses a malformed date, one in the past, one before the notice, one too far ahead and a closed day, naming the first good date", async () => {
-    const first = firstOpen(addDays(today(), 1), ["2026-12-31"]);
-    let friday = addDays(today(), 2);
-    while (weekdayOf(friday) !== "friday") friday = addDays(friday, 1);
-    for (const [q, words] of [
-      ["2026-02-30", "real date"],
-      ["tomorrow", "YYYY-MM-DD"],
-      [addDays(today(), -1), "In the past"],
-      [today(), `first date is ${first}`],
-      [addDays(today(), 120), "at most 90 days"],
-      [friday, `closed on ${friday} (friday)`],
-    ] as const) {
-      const res = await menu(a.green, `?order_date=${q}`);
-      expect(res.status, q).toBe(400);
-      expect((await problem(res)).errors?.order_date?.join(" "), q).toContain(words);
-    }
-  });
+  it(
+    "refuses a malformed date, one in the past, one before the notice, one too far ahead and " +
+      "a closed day, naming the first good date",
+    async () => {
+      const first = firstOpen(addDays(today(), 1), ["2026-12-31"]);
+      let friday = addDays(today(), 2);
+      while (weekdayOf(friday) !== "friday") friday = addDays(friday, 1);
+      for (const [q, words] of [
+        ["2026-02-30", "real date"],
+        ["tomorrow", "YYYY-MM-DD"],
+        [addDays(today(), -1), "In the past"],
+        [today(), `first date is ${first}`],
+        [addDays(today(), 120), "at most 90 days"],
+        [friday, `closed on ${friday} (friday)`],
+      ] as const) {
+        const res = await menu(a.green, `?order_date=${q}`);
+        expect(res.status, q).toBe(400);
+        expect((await problem(res)).errors?.order_date?.join(" "), q).toContain(words);
+      }
+    },
+  );
 
   it("is 404 for another tenant's restaurant, and Menu Details serves a whole menu by id", async () => {
     expect((await menu(b.green)).status).toBe(404);
@@ -499,18 +510,23 @@ describe("Plan Details (2.3, 4.3)", () => {
     }
   });
 
-  it("is 404 for an unknown plan and another tenant's, 409 for a plan without a version or past its last start", async () => {
-    expect((await plan(999_999)).status).toBe(404);
-    expect((await plan(b.balanced)).status).toBe(404);
-    await env.DB.prepare("UPDATE plan_versions SET max_start_date = '2026-01-31' WHERE id = ?").bind(b.ketoWeek).run();
-    const closed = await call(`/public-api/v1/plans/${b.keto}/`, { appId: B });
-    expect(closed.status).toBe(409);
-    expect((await problem(closed)).code).toBe("plan_version_closed");
-    await env.DB.prepare("UPDATE plan_versions SET is_deleted = 1 WHERE id = ?").bind(b.ketoWeek).run();
-    const none = await call(`/public-api/v1/plans/${b.keto}/`, { appId: B });
-    expect(none.status).toBe(409);
-    expect((await problem(none)).code).toBe("plan_has_no_versions");
-  });
+  it(
+    "is 404 for an unknown plan and another tenant's, 409 for a plan without a version or " + "past its last start",
+    async () => {
+      expect((await plan(999_999)).status).toBe(404);
+      expect((await plan(b.balanced)).status).toBe(404);
+      await env.DB.prepare("UPDATE plan_versions SET max_start_date = '2026-01-31' WHERE id = ?")
+        .bind(b.ketoWeek)
+        .run();
+      const closed = await call(`/public-api/v1/plans/${b.keto}/`, { appId: B });
+      expect(closed.status).toBe(409);
+      expect((await problem(closed)).code).toBe("plan_version_closed");
+      await env.DB.prepare("UPDATE plan_versions SET is_deleted = 1 WHERE id = ?").bind(b.ketoWeek).run();
+      const none = await call(`/public-api/v1/plans/${b.keto}/`, { appId: B });
+      expect(none.status).toBe(409);
+      expect((await problem(none)).code).toBe("plan_has_no_versions");
+    },
+  );
 
   it("runs the same number of D1 statements for 30 days × 5 × 10 options as for 7 days × 3 × 3", async () => {
     const counts: number[] = [];

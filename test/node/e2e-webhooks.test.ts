@@ -58,7 +58,8 @@ beforeAll(async () => {
       "-e",
       `
     import { executeLocal } from "./scripts/d1.ts";
-    executeLocal("INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, created_at) VALUES (1, 'e2e', '${await sha256Hex(token)}', 'e2e', '[\\"can_read_order\\",\\"can_write_order\\",\\"can_update_app_config\\",\\"can_retrieve_app_config\\"]', '2026-01-01T00:00:00Z')");
+    executeLocal("INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, " +
+      "created_at) VALUES (1, 'e2e', '${await sha256Hex(token)}', 'e2e', '[\\"can_read_order\\",\\"can_write_order\\",\\"can_update_app_config\\",\\"can_retrieve_app_config\\"]', '2026-01-01T00:00:00Z')");
   `,
     ],
     { env, stdio: "ignore" },

@@ -48,7 +48,9 @@ const webhookRow = (id: number) =>
 async function priorAttempts(webhookId: number, msg: DeliveryMessage, n: number, nextAttemptAt: string) {
   for (let i = 1; i <= n; i++) {
     await env.DB.prepare(
-      "INSERT INTO webhook_logs (app_id, webhook_id, delivery_id, event_id, event, attempt, trigger, status_code, duration_ms, outcome, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 500, 3, 'retrying', ?, ?)",
+      "INSERT INTO webhook_logs (app_id, webhook_id, delivery_id, event_id, event, attempt, " +
+        "trigger, status_code, duration_ms, outcome, next_attempt_at, created_at) VALUES (?, ?, " +
+        "?, ?, ?, ?, ?, 500, 3, 'retrying', ?, ?)",
     )
       .bind(
         APP_1,
@@ -184,16 +186,19 @@ describe("a delivery", () => {
     expect(sent.dlq).toEqual([{ ...msg, dead_lettered: true }]);
   });
 
-  it("a wait longer than Queues allows is made of hops of at most 12 hours, without contacting the target", async () => {
-    const w = await createWebhookFor(APP_1);
-    const msg = delivery(w.id);
-    await priorAttempts(w.id, msg, 7, new Date(Date.now() + 20 * 3600 * 1000).toISOString());
-    const received = fakeReceiver();
-    const { delays } = await consume(msg);
-    expect(received).toHaveLength(0);
-    expect(delays).toEqual([43_200]);
-    expect(await logsOf(w.id)).toHaveLength(7);
-  });
+  it(
+    "a wait longer than Queues allows is made of hops of at most 12 hours, without contacting " + "the target",
+    async () => {
+      const w = await createWebhookFor(APP_1);
+      const msg = delivery(w.id);
+      await priorAttempts(w.id, msg, 7, new Date(Date.now() + 20 * 3600 * 1000).toISOString());
+      const received = fakeReceiver();
+      const { delays } = await consume(msg);
+      expect(received).toHaveLength(0);
+      expect(delays).toEqual([43_200]);
+      expect(await logsOf(w.id)).toHaveLength(7);
+    },
+  );
 
   it("a webhook failing every attempt for 5 days is disabled", async () => {
     const w = await createWebhookFor(APP_1, {

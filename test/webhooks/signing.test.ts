@@ -14,19 +14,22 @@ describe("Standard Webhooks signing", () => {
     expect(await sign(secret, id, timestamp, body)).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
   });
 
-  it("is verified by the standardwebhooks library, one signature per secret while a rotated one still signs", async () => {
-    const fresh = newSecret();
-    expect(fresh).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(atob(fresh.slice(6))).toHaveLength(32);
-    const now = Math.floor(Date.now() / 1000);
-    const header = await signatureHeader([fresh, secret], id, now, body);
-    expect(header.split(" ")).toHaveLength(2);
-    const headers = { "webhook-id": id, "webhook-timestamp": String(now), "webhook-signature": header };
-    expect(new Webhook(fresh).verify(body, headers)).toEqual(JSON.parse(body));
-    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
-    expect(() => new Webhook(newSecret()).verify(body, headers)).toThrow();
-    expect(() => new Webhook(fresh).verify(`${body} `, headers)).toThrow();
-  });
+  it(
+    "is verified by the standardwebhooks library, one signature per secret while a rotated " + "one still signs",
+    async () => {
+      const fresh = newSecret();
+      expect(fresh).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(atob(fresh.slice(6))).toHaveLength(32);
+      const now = Math.floor(Date.now() / 1000);
+      const header = await signatureHeader([fresh, secret], id, now, body);
+      expect(header.split(" ")).toHaveLength(2);
+      const headers = { "webhook-id": id, "webhook-timestamp": String(now), "webhook-signature": header };
+      expect(new Webhook(fresh).verify(body, headers)).toEqual(JSON.parse(body));
+      expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+      expect(() => new Webhook(newSecret()).verify(body, headers)).toThrow();
+      expect(() => new Webhook(fresh).verify(`${body} `, headers)).toThrow();
+    },
+  );
 });
 
 describe("webhook targets", () => {

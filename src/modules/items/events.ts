@@ -6,7 +6,8 @@ export const itemEvents = defineEvents({
   "item.created": { description: "An item was created, with its links and variants.", data: ById },
   "item.updated": {
     description:
-      "An item or variant changed: its fields, links, variants, discount or images, or its stock (a purchase, a reservation).",
+      "An item or variant changed: its fields, links, variants, discount or images, or its " +
+      "stock (a purchase, a reservation).",
     data: z.object({
       id: z.number().int(),
       purchased: z.number().int().optional(),

@@ -18,4 +18,5 @@ export async function findItem(ctx: ServiceContext, id: number, opts: { variants
 
 /** What the delete of a category says about the 409 it may answer. */
 export const IN_USE =
-  "Deleting a category that live items still use is refused with 409 `…_in_use`, naming the items (`items`): remove it from them first.";
+  "Deleting a category that live items still use is refused with 409 `…_in_use`, naming the " +
+  "items (`items`): remove it from them first.";

@@ -19,7 +19,10 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
-/** The instant (epoch ms) at which `todayIn(timeZone)` next changes: what a response that depends on today is valid until. */
+/**
+ * The instant (epoch ms) at which `todayIn(timeZone)` next changes: what a response that depends on today is valid
+ * until.
+ */
 export function nextMidnight(timeZone: string, now: Date = new Date()): number {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-GB", {

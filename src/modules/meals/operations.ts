@@ -11,10 +11,12 @@ const beyondSpec = "The interface names the meals reads only; these writes manag
 /**
  * The create, update and delete operations of one record, named after the spec's name of it
  * ("Restaurant Branch" → `createRestaurantBranch`, "Create Restaurant Branch").
- * `refs` says what the body may name that must exist; `deleteNote` what makes a delete a 409 and what goes with the record.
+ * `refs` says what the body may name that must exist; `deleteNote` what makes a delete a 409 and what goes with the
+ * record.
  */
 export function writeOperations(name: string, notes: { refs?: string; deleteNote: string }) {
-  const note = `Needs \`${permission}\`. Makes the store's cached public reads fresh at once.${notes.refs ? ` ${notes.refs}` : ""}`;
+  const refs = notes.refs ? ` ${notes.refs}` : "";
+  const note = `Needs \`${permission}\`. Makes the store's cached public reads fresh at once.${refs}`;
   const operation = (verb: string, description: string) => ({
     operationId: verb.toLowerCase() + name.replace(/ /g, ""),
     summary: `${verb} ${name}`,

@@ -284,7 +284,10 @@ export const plans = sqliteTable(
     supportedService: text("supported_service"),
     gender: text("gender"),
     subscriptionType: text("subscription_type", { enum: SUBSCRIPTION_TYPES }).notNull(),
-    /** Days in the menu cycle: the n-th delivery date (from 0) is served by the day whose counter is n % repetition + 1. */
+    /**
+     * Days in the menu cycle: the n-th delivery date (from 0) is served by the day whose counter is n % repetition +
+     * 1.
+     */
     repetition: integer("repetition").notNull(),
     skipOptionSelection: integer("skip_option_selection", { mode: "boolean" }).notNull().default(false),
     sizeTitle: text("size_title").notNull(),

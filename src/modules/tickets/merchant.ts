@@ -22,7 +22,9 @@ export const listTicketsRoute = merchantRoute({
   specId: "T1",
   permission: "can_read_order",
   description:
-    "Tickets of the store, newest first. Filter on any ticket field by name (`status=pending`, `date__gte=2026-12-01`, `item=12`, `customer_email=…`), search with `search`, order with `order_by`.",
+    "Tickets of the store, newest first. Filter on any ticket field by name " +
+    "(`status=pending`, `date__gte=2026-12-01`, `item=12`, `customer_email=…`), search with " +
+    "`search`, order with `order_by`.",
   request: { query: listQuerySchema(TICKET_LIST) },
   responses: { 200: jsonContent(TicketListSchema, "A page of tickets.") },
 });
@@ -37,7 +39,9 @@ export const bulkUpdateTicketsRoute = merchantRoute({
   errors: { 404: ["tickets_not_found"], 409: ["invalid_transition", "concurrent_update"] },
   permission: "can_write_order",
   description:
-    "Changes the status, date or time of up to 100 tickets at once, all or nothing: when any id is unknown (404) or cannot take the change (409), nothing is written and `errors` names each such id.",
+    "Changes the status, date or time of up to 100 tickets at once, all or nothing: when any " +
+    "id is unknown (404) or cannot take the change (409), nothing is written and `errors` " +
+    "names each such id.",
   request: { body: jsonBody(BulkUpdateTicketsSchema) },
   responses: {
     200: jsonContent(BulkUpdateTicketsResultSchema, "The updated tickets."),
@@ -54,7 +58,11 @@ export const checkInTicketRoute = merchantRoute({
   errors: { 404: ["ticket_not_found"], 409: ["ticket_already_checked_in", "ticket_cancelled"] },
   permission: "can_write_order",
   description:
-    "Finds the ticket by the token printed in its QR code and checks it in once. `validate_only: true` only tells whether it would be admitted. A used ticket gets 409 `ticket_already_checked_in` (with `checked_in_at`), a cancelled one 409 `ticket_cancelled`, an unknown token or another store's 404: a retry after a lost response is told the ticket is already in.",
+    "Finds the ticket by the token printed in its QR code and checks it in once. " +
+    "`validate_only: true` only tells whether it would be admitted. A used ticket gets 409 " +
+    "`ticket_already_checked_in` (with `checked_in_at`), a cancelled one 409 " +
+    "`ticket_cancelled`, an unknown token or another store's 404: a retry after a lost " +
+    "response is told the ticket is already in.",
   request: { body: jsonBody(CheckInSchema) },
   responses: {
     200: jsonContent(CheckInResultSchema, "The ticket, checked in (or validated)."),

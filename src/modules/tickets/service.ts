@@ -67,7 +67,8 @@ export const TICKET_LIST: ListSpec = {
   },
   search: ticketSearch,
   searchDescription:
-    "Matches words, and the starts of words, in the ticket names (en, ar) and the customer name, email and phone. May repeat: every term must match.",
+    "Matches words, and the starts of words, in the ticket names (en, ar) and the customer " +
+    "name, email and phone. May repeat: every term must match.",
   defaultOrder: "-created_at",
   idColumn: tickets.id,
 };
@@ -134,6 +135,8 @@ export async function createTickets(ctx: ServiceContext, input: NewTicket[]): Pr
   const keys = JSON.stringify(rows.map((r) => ({ token: r.token, event: newEventId() })));
   // Ticket ids are assigned by the insert, so the events are selected from the new rows in the
   // same batch: the tickets and their `ticket.created` events land together.
+  const ticketCreatedData = sql`json_object('id', t.id, 'status', t.status, 'item', t.item_id, 'date', t.date,
+    'time', t.time)`;
   const { results } = await emit(
     ctx.db,
     ctx.events,
@@ -141,7 +144,7 @@ export async function createTickets(ctx: ServiceContext, input: NewTicket[]): Pr
       ctx.db.insert(tickets).values(chunk).returning({ id: tickets.id, token: tickets.token }),
     ),
     sql`SELECT j.value ->> '$.event' AS id, t.app_id, 'ticket.created' AS type,
-          ${eventPayloadSql("ticket.created", sql`j.value ->> '$.event'`, sql`t.app_id`, sql`json_object('id', t.id, 'status', t.status, 'item', t.item_id, 'date', t.date, 'time', t.time)`)} AS payload
+          ${eventPayloadSql("ticket.created", sql`j.value ->> '$.event'`, sql`t.app_id`, ticketCreatedData)} AS payload
         FROM json_each(${keys}) AS j JOIN tickets AS t ON t.token = j.value ->> '$.token'`,
   );
   return (results as { id: number; token: string }[][]).flat();
@@ -170,7 +173,8 @@ export async function bulkUpdateTickets(
   // Guard: every ticket still in a status that allows the change, as checked above; a concurrent
   // check-in or update between the read and the write makes the whole batch write nothing.
   const fromStatuses = TICKET_STATUSES.filter((s) => allowsBulk(s, input));
-  const guard = sql`(SELECT count(*) FROM tickets WHERE ${and(scope, inList(tickets.status, fromStatuses))}) = ${input.ids.length}`;
+  const guard = sql`(SELECT count(*) FROM tickets
+      WHERE ${and(scope, inList(tickets.status, fromStatuses))}) = ${input.ids.length}`;
   const set: Partial<TicketRow> = { modifiedAt: nowIso() };
   if (input.status !== undefined) set.status = input.status;
   if (input.date !== undefined) set.date = input.date;

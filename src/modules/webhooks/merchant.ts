@@ -56,7 +56,8 @@ export const createWebhookRoute = merchantRoute({
   specId: "W3",
   permission: "can_update_app_config",
   description:
-    "Subscribes an https URL on a public host to events. The service generates `secret_key`; deliveries are signed with it (Standard Webhooks).",
+    "Subscribes an https URL on a public host to events. The service generates `secret_key`; " +
+    "deliveries are signed with it (Standard Webhooks).",
   request: { body: jsonBody(CreateWebhookSchema) },
   responses: { 201: jsonContent(WebhookSchema, "The webhook, with its secret.") },
 });
@@ -123,7 +124,8 @@ export const testWebhookRoute = merchantRoute({
   specId: "W6",
   permission: "can_update_app_config",
   description:
-    "Sends a signed `webhook.test` event now, through the same sender as deliveries, and returns the attempt (not retried). At most 10 a minute per webhook.",
+    "Sends a signed `webhook.test` event now, through the same sender as deliveries, and " +
+    "returns the attempt (not retried). At most 10 a minute per webhook.",
   request: { params: webhookId },
   errors: { 404: ["webhook_not_found"], 429: ["rate_limited"] },
   responses: {
@@ -140,7 +142,8 @@ export const rotateWebhookSecretRoute = merchantRoute({
   specId: "W1",
   permission: "can_update_app_config",
   description:
-    "Generates a new `secret_key`. For 24 hours deliveries carry two signatures, with the new and the previous secret, so that receivers can switch without losing any.",
+    "Generates a new `secret_key`. For 24 hours deliveries carry two signatures, with the new " +
+    "and the previous secret, so that receivers can switch without losing any.",
   request: { params: webhookId },
   errors: { 404: ["webhook_not_found"] },
   responses: { 200: jsonContent(WebhookSchema, "The webhook, with its new secret.") },

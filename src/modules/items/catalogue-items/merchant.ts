@@ -23,7 +23,8 @@ const itemId = idParam("item_id");
 const tags = ["Items"];
 
 const BULK_DESCRIPTION =
-  "All or nothing: an unknown id is a 404 and an invalid entry a 400, each naming the id or entry, and nothing is written. Emits `item.updated` per item.";
+  "All or nothing: an unknown id is a 404 and an invalid entry a 400, each naming the id or " +
+  "entry, and nothing is written. Emits `item.updated` per item.";
 
 export const bulkUpdateItemsRoute = merchantRoute({
   method: "post",
@@ -62,7 +63,9 @@ export const reserveItemRoute = merchantRoute({
   specId: "MI7",
   permission: "can_write_item",
   description:
-    "Holds units of an item (or variant) for 1 to 60 minutes; `stock.qty` leaves them out until the hold expires or a purchase uses it. Not enough units: 409 `insufficient_stock` with `available`.",
+    "Holds units of an item (or variant) for 1 to 60 minutes; `stock.qty` leaves them out " +
+    "until the hold expires or a purchase uses it. Not enough units: 409 `insufficient_stock` " +
+    "with `available`.",
   errors: { 404: ["item_not_found"], 409: ["insufficient_stock"] },
   request: { params: itemId, body: jsonBody(ReserveItemSchema) },
   responses: { 201: jsonContent(ReservationSchema, "The reservation.") },
@@ -77,7 +80,9 @@ export const purchaseItemRoute = merchantRoute({
   specId: "MI8",
   permission: "can_write_item",
   description:
-    "Takes units out of stock, never below zero (409 `insufficient_stock`), consuming a reservation when `reservation_id` is given (409 `reservation_expired` / `reservation_used`).",
+    "Takes units out of stock, never below zero (409 `insufficient_stock`), consuming a " +
+    "reservation when `reservation_id` is given (409 `reservation_expired` / " +
+    "`reservation_used`).",
   errors: { 404: ["item_not_found"], 409: ["insufficient_stock", "reservation_used", "reservation_expired"] },
   request: { params: itemId, body: jsonBody(PurchaseItemSchema) },
   responses: { 200: jsonContent(ItemSchema, "The item, with its stock after the purchase.") },
@@ -106,7 +111,8 @@ crudRoutes(catalogueItemsRouter, {
     specId: "MI2",
     permission: "can_read_item",
     description:
-      "The store's items (variants inside their item), each the full Item object of 2.2. Filter on item fields, `search`, `order_by`.",
+      "The store's items (variants inside their item), each the full Item object of 2.2. Filter " +
+      "on item fields, `search`, `order_by`.",
     spec: ITEM_LIST,
     schema: ItemListSchema,
     run: listItems,
@@ -118,7 +124,8 @@ crudRoutes(catalogueItemsRouter, {
     specId: "MI4",
     permission: "can_write_item",
     description:
-      "Creates an item with its modifiers, categories, bundle categories and variants in one request. SKUs are unique in the store and never reused (409).",
+      "Creates an item with its modifiers, categories, bundle categories and variants in one " +
+      "request. SKUs are unique in the store and never reused (409).",
     errors: { 409: ["sku_taken"] },
     body: CreateItemSchema,
     run: createItem,

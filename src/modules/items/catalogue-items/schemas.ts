@@ -151,7 +151,9 @@ const itemFields = {
     .array(VariantInputSchema)
     .max(VARIANTS_MAX)
     .openapi({
-      description: `Up to ${VARIANTS_MAX}. On update, the complete list: entries with an \`id\` change that variant, entries without add one, variants left out are deleted.`,
+      description:
+        `Up to ${VARIANTS_MAX}. On update, the complete list: entries with an \`id\` change that variant, ` +
+        "entries without add one, variants left out are deleted.",
     }),
 };
 
@@ -294,7 +296,9 @@ export const BulkUpdateItemsSchema = z
       .max(BULK_ITEMS_MAX)
       .refine(distinctIds, "Ids must not repeat.")
       .openapi({
-        description: `1 to ${BULK_ITEMS_MAX} items or variants, each with the fields to change (links and variants change through Update Item).`,
+        description:
+          `1 to ${BULK_ITEMS_MAX} items or variants, each with the fields to change ` +
+          "(links and variants change through Update Item).",
       }),
   })
   .strict()

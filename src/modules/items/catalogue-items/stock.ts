@@ -13,7 +13,8 @@ import { loadItems } from "./views";
 
 /** Units the item's live reservations hold (not consumed, not expired), leaving out reservation `except`. */
 const heldSql = (itemId: number, at: string, except?: number) =>
-  sql`coalesce((SELECT sum(qty) FROM item_reservations WHERE item_id = ${itemId} AND consumed_at IS NULL AND expires_at > ${at}${except ? sql` AND id <> ${except}` : sql``}), 0)`;
+  sql`coalesce((SELECT sum(qty) FROM item_reservations WHERE item_id = ${itemId} AND consumed_at IS NULL
+      AND expires_at > ${at}${except ? sql` AND id <> ${except}` : sql``}), 0)`;
 
 /**
  * Reserve an Item: holds units for a few minutes. One guarded INSERT decides: of two requests
@@ -29,7 +30,8 @@ export async function reserveItem(ctx: ServiceContext, id: number, input: Reserv
   }
   const at = nowIso();
   const expiresAt = new Date(Date.now() + (input.minutes ?? config.reservation_minutes) * 60_000).toISOString();
-  const enough = sql`(SELECT stock_qty FROM items WHERE id = ${item.id} AND is_deleted = 0) - ${heldSql(item.id, at)} >= ${input.qty}`;
+  const enough = sql`(SELECT stock_qty FROM items WHERE id = ${item.id}
+      AND is_deleted = 0) - ${heldSql(item.id, at)} >= ${input.qty}`;
   // The hold changes the Item's `stock.qty`: `item.updated` goes with it, under the same guard.
   const { results, applied } = await emit(
     ctx.db,
@@ -84,7 +86,8 @@ export async function purchaseItem(ctx: ServiceContext, id: number, input: Purch
       throw ApiError.validation({ qty: [`The reservation holds ${r.qty} unit(s); buy exactly those.`] });
     qty = r.qty;
     // The reservation's units were already counted out of what can be sold: only on-hand stock matters.
-    enough = sql`${items.stockQty} >= ${qty} AND EXISTS (SELECT 1 FROM item_reservations WHERE id = ${r.id} AND consumed_at IS NULL AND expires_at > ${at})`;
+    enough = sql`${items.stockQty} >= ${qty} AND EXISTS (SELECT 1 FROM item_reservations WHERE id = ${r.id}
+        AND consumed_at IS NULL AND expires_at > ${at})`;
     consume.push(
       ctx.db
         .update(itemReservations)

@@ -79,7 +79,8 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
   if (ids.length === 0) return out;
   const wanted = [...new Set(ids)];
   // The items and their live variants, as a subquery every statement of the batch reuses.
-  const family = sql`(SELECT id FROM items WHERE app_id = ${appId} AND (${inList(sql`id`, wanted)} OR (${inList(sql`parent_id`, wanted)} AND is_deleted = 0)))`;
+  const family = sql`(SELECT id FROM items WHERE app_id = ${appId} AND (${inList(sql`id`, wanted)}
+      OR (${inList(sql`parent_id`, wanted)} AND is_deleted = 0)))`;
   const now = nowIso();
   const [
     itemRows,
@@ -106,7 +107,8 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
       .where(
         and(
           live(modifierCategories, appId),
-          sql`${modifierCategories.id} IN (SELECT category_id FROM item_modifier_categories WHERE item_id IN ${family})`,
+          sql`${modifierCategories.id} IN (SELECT category_id FROM item_modifier_categories
+              WHERE item_id IN ${family})`,
         ),
       ),
     db
@@ -115,7 +117,8 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
       .where(
         and(
           live(modifierValues, appId),
-          sql`${modifierValues.categoryId} IN (SELECT category_id FROM item_modifier_categories WHERE item_id IN ${family})`,
+          sql`${modifierValues.categoryId} IN (SELECT category_id FROM item_modifier_categories
+              WHERE item_id IN ${family})`,
         ),
       )
       .orderBy(asc(modifierValues.ordering), asc(modifierValues.id)),
@@ -145,7 +148,8 @@ export async function loadItems(db: Db, appId: number, ids: readonly number[]): 
       .where(
         and(
           live(bundleCategories, appId),
-          sql`${bundleCategories.id} IN (SELECT bundle_category_id FROM item_bundle_categories WHERE item_id IN ${family})`,
+          sql`${bundleCategories.id} IN (SELECT bundle_category_id FROM item_bundle_categories
+              WHERE item_id IN ${family})`,
         ),
       ),
   ]);

@@ -32,7 +32,8 @@ export const createDiscountRoute = merchantRoute({
   specId,
   permission: "can_write_item",
   description:
-    "Gives an item or variant its discount (one per item; a second is 409 `discount_exists`). The Item's `discount` object is computed from it.",
+    "Gives an item or variant its discount (one per item; a second is 409 `discount_exists`). " +
+    "The Item's `discount` object is computed from it.",
   errors: { 404: ["item_not_found"], 409: ["discount_exists"] },
   request: { params: itemId, body: jsonBody(CreateDiscountSchema) },
   responses: { 201: jsonContent(DiscountSchema, "The discount.") },

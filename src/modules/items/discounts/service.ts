@@ -87,7 +87,10 @@ export async function createDiscount(ctx: ServiceContext, itemId: number, input:
   return getDiscount(ctx, itemId);
 }
 
-/** Any fields, checked together with the stored ones (a percentage at most 100, trial fields together, ends after starts). */
+/**
+ * Any fields, checked together with the stored ones (a percentage at most 100, trial fields together, ends after
+ * starts).
+ */
 export async function updateDiscount(ctx: ServiceContext, itemId: number, input: UpdateDiscount): Promise<Discount> {
   const d = await findDiscount(ctx, itemId);
   const kind = input.kind ?? d.kind;

@@ -52,7 +52,9 @@ export const UpdateModifierCategorySchema = z
       )
       .openapi({
         description:
-          "The complete list of values: an entry with an `id` renames or reorders that value, one without adds a value, and a value left out is removed (refused with 409 while a variant uses it).",
+          "The complete list of values: an entry with an `id` renames or reorders that value, one " +
+          "without adds a value, and a value left out is removed (refused with 409 while a variant " +
+          "uses it).",
       }),
   })
   .partial()

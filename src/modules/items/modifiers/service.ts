@@ -184,7 +184,8 @@ export async function deleteModifierCategory(ctx: ServiceContext, id: number): P
     .where(
       and(
         live(items, ctx.appId),
-        sql`(${items.variesOnId} = ${category.id} OR ${items.id} IN (SELECT item_id FROM item_modifier_categories WHERE category_id = ${category.id}))`,
+        sql`(${items.variesOnId} = ${category.id} OR ${items.id} IN (SELECT item_id FROM item_modifier_categories
+            WHERE category_id = ${category.id}))`,
       ),
     );
   const ids = users.map((u) => u.id);

@@ -73,7 +73,8 @@ export async function deleteMenuCategory(ctx: ServiceContext, id: number): Promi
   refuseWhileUsed(
     "menu_category_in_use",
     { products: productIds, combos: comboIds },
-    `Products ${productIds.join(", ") || "none"} and combos ${comboIds.join(", ") || "none"} are in this category; move or delete them first.`,
+    `Products ${productIds.join(", ") || "none"} and combos ${comboIds.join(", ") || "none"} ` +
+      "are in this category; move or delete them first.",
   );
   await write(ctx, changed(ctx, "menu.updated", category.menuId), [menuCategoryRows.softDelete(ctx, id)]);
 }

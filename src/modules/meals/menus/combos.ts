@@ -22,7 +22,8 @@ const comboRows = tenantTable(combos, { label: "Combo", notFound: "combo_not_fou
 
 /** Combo Details: an active combo of an active restaurant, with its products, in one batch. */
 export async function getCombo(ctx: ServiceContext, id: number): Promise<Combo> {
-  const comboProducts = sql`SELECT value FROM ${combos}, json_each(${combos.productIds}) WHERE ${combos.id} = ${id} AND ${combos.appId} = ${ctx.appId}`;
+  const comboProducts = sql`SELECT value FROM ${combos}, json_each(${combos.productIds}) WHERE ${combos.id} = ${id}
+      AND ${combos.appId} = ${ctx.appId}`;
   const [rows, items, facts] = await ctx.db.batch([
     ctx.db
       .select()

@@ -28,7 +28,8 @@ export const menusMerchantRouter = createRouter();
 const menu = writeOperations("Menu", {
   refs: "`restaurant_id` must be a restaurant of the store.",
   deleteNote:
-    "409 `menu_in_use` while a restaurant serves it on demand or a plan uses it; its categories and combos go with it, and its products stay, out of any category.",
+    "409 `menu_in_use` while a restaurant serves it on demand or a plan uses it; its " +
+    "categories and combos go with it, and its products stay, out of any category.",
 });
 crudRoutes(menusMerchantRouter, {
   names: menu.names,
@@ -65,7 +66,9 @@ crudRoutes(menusMerchantRouter, {
 });
 
 const product = writeOperations("Meal Product", {
-  refs: "`restaurant_id` must be a restaurant of the store, `category_id` a category of one of its menus. `nutritions` and `nutrition_options` replace the product's.",
+  refs:
+    "`restaurant_id` must be a restaurant of the store, `category_id` a category of one of " +
+    "its menus. `nutritions` and `nutrition_options` replace the product's.",
   deleteNote: "409 `product_in_use` while plan options offer it or combos contain it, naming the plans and combos.",
 });
 crudRoutes(menusMerchantRouter, {
@@ -82,7 +85,9 @@ crudRoutes(menusMerchantRouter, {
 });
 
 const combo = writeOperations("Combo", {
-  refs: "`product_ids` must be products of the category's restaurant. Restaurant Menu offers a combo on a date only when all its products are served that day.",
+  refs:
+    "`product_ids` must be products of the category's restaurant. Restaurant Menu offers a " +
+    "combo on a date only when all its products are served that day.",
   deleteNote: "Never refused.",
 });
 crudRoutes(menusMerchantRouter, {

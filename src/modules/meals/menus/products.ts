@@ -234,7 +234,8 @@ export async function deleteProduct(ctx: ServiceContext, id: number): Promise<vo
   refuseWhileUsed(
     "product_in_use",
     { plans: planIds, combos: comboIds },
-    `Plans ${planIds.join(", ") || "none"} offer this product and combos ${comboIds.join(", ") || "none"} contain it; remove it from them first.`,
+    `Plans ${planIds.join(", ") || "none"} offer this product and combos ${comboIds.join(", ") || "none"} ` +
+      "contain it; remove it from them first.",
   );
   await write(ctx, changed(ctx, "meal_product.deleted", id), [
     productRows.softDelete(ctx, id),

@@ -84,7 +84,12 @@ const restaurantMenuRoute = publicRoute({
   cached: true,
   errors: { 404: ["restaurant_not_found", "menu_not_found"], 409: ["restaurant_closed"] },
   description:
-    "The restaurant's on-demand menu for one order date: its active categories, with the active products served that weekday (a product's `off_days` leave it out) and the combos whose products are all served. `order_date` defaults to the first date the restaurant takes orders for: today where it is, plus `start_after` days, skipping its off days and closed dates. A date in the past, before that, more than 90 days ahead or on a closed day is a 400 naming the first good date.",
+    "The restaurant's on-demand menu for one order date: its active categories, with the " +
+    "active products served that weekday (a product's `off_days` leave it out) and the combos " +
+    "whose products are all served. `order_date` defaults to the first date the restaurant " +
+    "takes orders for: today where it is, plus `start_after` days, skipping its off days and " +
+    "closed dates. A date in the past, before that, more than 90 days ahead or on a closed " +
+    "day is a 400 naming the first good date.",
   request: { params: idParam("restaurant_id"), query: MenuQuerySchema },
   responses: { 200: jsonContent(MenuSchema, "The menu for `order_date`.") },
 });
@@ -99,7 +104,8 @@ const menuDetailsRoute = publicRoute({
   cached: true,
   errors: { 404: ["menu_not_found"] },
   description:
-    "A menu (a plan's `menu_id`, or a restaurant's `menu`) with all its active categories, products and combos, for any date (`order_date` null).",
+    "A menu (a plan's `menu_id`, or a restaurant's `menu`) with all its active categories, " +
+    "products and combos, for any date (`order_date` null).",
   request: { params: idParam("menu_id") },
   responses: { 200: jsonContent(MenuSchema, "The menu.") },
 });

@@ -125,7 +125,8 @@ export const MenuCategoryRecordSchema = MenuCategorySchema.omit({ products: true
 
 export const MenuQuerySchema = z.object({
   order_date: queryDate(
-    "The day to order for; by default the first day the restaurant takes orders for (today plus `start_after`, skipping off days and closed dates).",
+    "The day to order for; by default the first day the restaurant takes orders for (today " +
+      "plus `start_after`, skipping off days and closed dates).",
   ),
 });
 

@@ -28,12 +28,15 @@ async function loadMenu(ctx: ServiceContext, by: { menuId: number } | { restaura
   const menuId =
     "menuId" in by
       ? sql`${by.menuId}`
-      : sql`(SELECT ${restaurants.menuId} FROM ${restaurants} WHERE ${restaurants.id} = ${by.restaurantId} AND ${restaurants.appId} = ${ctx.appId})`;
+      : sql`(SELECT ${restaurants.menuId} FROM ${restaurants} WHERE ${restaurants.id} = ${by.restaurantId}
+          AND ${restaurants.appId} = ${ctx.appId})`;
   const restaurantId =
     "restaurantId" in by
       ? sql`${by.restaurantId}`
-      : sql`(SELECT ${menus.restaurantId} FROM ${menus} WHERE ${menus.id} = ${by.menuId} AND ${menus.appId} = ${ctx.appId})`;
-  const categoryIds = sql`SELECT id FROM ${menuCategories} WHERE ${menuCategories.menuId} = ${menuId} AND ${menuCategories.appId} = ${ctx.appId}`;
+      : sql`(SELECT ${menus.restaurantId} FROM ${menus} WHERE ${menus.id} = ${by.menuId}
+          AND ${menus.appId} = ${ctx.appId})`;
+  const categoryIds = sql`SELECT id FROM ${menuCategories} WHERE ${menuCategories.menuId} = ${menuId}
+      AND ${menuCategories.appId} = ${ctx.appId}`;
   const [rRows, mRows, categories, items, facts, comboRows] = await ctx.db.batch([
     ctx.db
       .select()
@@ -63,7 +66,8 @@ async function loadMenu(ctx: ServiceContext, by: { menuId: number } | { restaura
       .orderBy(asc(products.ordering), asc(products.id)),
     nutritionsOf(
       ctx,
-      sql`SELECT id FROM ${products} WHERE ${products.restaurantId} = ${restaurantId} AND ${products.appId} = ${ctx.appId}`,
+      sql`SELECT id FROM ${products} WHERE ${products.restaurantId} = ${restaurantId}
+          AND ${products.appId} = ${ctx.appId}`,
     ),
     ctx.db
       .select()
@@ -133,7 +137,8 @@ export async function restaurantMenu(
     if (orderDate > horizon) throw bad(`Too far ahead: at most ${ORDER_HORIZON_DAYS} days, until ${horizon}.`);
     if (!isOpen(orderDate, closures(restaurant))) {
       throw bad(
-        `The restaurant is closed on ${orderDate} (${weekdayOf(orderDate)}); the next open date is ${nextOpenDate(orderDate, closures(restaurant))}.`,
+        `The restaurant is closed on ${orderDate} (${weekdayOf(orderDate)}); ` +
+          `the next open date is ${nextOpenDate(orderDate, closures(restaurant))}.`,
       );
     }
     date = orderDate;

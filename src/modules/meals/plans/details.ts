@@ -25,7 +25,8 @@ import { planCategoryRecordView, planDayView, planOptionRecordView, planProductV
 
 /** A plan with every level of its tree, in one batch of nine statements, each selecting by plan. */
 async function loadPlan(ctx: ServiceContext, planId: number) {
-  const optionProducts = sql`SELECT ${planOptions.productId} FROM ${planOptions} WHERE ${planOptions.planId} = ${planId} AND ${live(planOptions, ctx.appId)}`;
+  const optionProducts = sql`SELECT ${planOptions.productId} FROM ${planOptions}
+      WHERE ${planOptions.planId} = ${planId} AND ${live(planOptions, ctx.appId)}`;
   const byPlan = (t: TenantTable & { planId: Column }) => and(live(t, ctx.appId), eq(t.planId, planId));
   const [planRows, versions, tags, rs, days, categories, options, items, facts] = await ctx.db.batch([
     ctx.db
@@ -140,7 +141,8 @@ export async function planDetails(
     if (!isOpen(start, days))
       throw bad(
         "start_date",
-        `Not a delivery day (${weekdayOf(start)}${restaurant.closedDates.includes(start) ? ", closed" : ""}); the next is ${nextOpenDate(start, days)}.`,
+        `Not a delivery day (${weekdayOf(start)}${restaurant.closedDates.includes(start) ? ", closed" : ""}); ` +
+          `the next is ${nextOpenDate(start, days)}.`,
       );
   }
 

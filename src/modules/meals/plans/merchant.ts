@@ -18,7 +18,9 @@ const tag = "Meals: plans";
 export const plansMerchantRouter = createRouter();
 
 const plan = writeOperations("Plan", {
-  refs: "`restaurant_id` must be a restaurant of the store, `menu_id` one of its menus, `tag_ids` plan tags of the store. Lowering `repetition` below a day's place in the cycle is a 409.",
+  refs:
+    "`restaurant_id` must be a restaurant of the store, `menu_id` one of its menus, `tag_ids` " +
+    "plan tags of the store. Lowering `repetition` below a day's place in the cycle is a 409.",
   deleteNote: "Never refused; its versions, days, categories and options go with it.",
 });
 crudRoutes(plansMerchantRouter, {

@@ -33,7 +33,9 @@ const listPlansRoute = publicRoute({
   tags,
   specId: "P3",
   description:
-    "Active plans matching the filters of the body (all optional; an empty object lists every plan). `page`, `page_size` and `order_by` go in the query, as on every list; `next` and `previous` are to be POSTed with the same body.",
+    "Active plans matching the filters of the body (all optional; an empty object lists every " +
+    "plan). `page`, `page_size` and `order_by` go in the query, as on every list; `next` and " +
+    "`previous` are to be POSTed with the same body.",
   request: { query: listQuerySchema(PLAN_LIST), body: jsonBody(ListPlansSchema) },
   responses: {
     200: jsonContent(PlanListSchema, "A page of plans, without dates and masters (see Plan Details)."),
@@ -50,7 +52,17 @@ const planDetailsRoute = publicRoute({
   cached: true,
   errors: { 404: ["plan_not_found"], 409: ["plan_has_no_versions", "plan_version_closed"] },
   description:
-    "Marked Developing: may change. The plan with its tags, size, versions, restaurant, delivery `dates` and masters (days of the menu cycle, with their plan categories, options, products and nutritions). `plan_version_id` defaults to the plan's first version; a version of another plan is a 400. `start_date` defaults to the earliest the version allows: today where the restaurant is plus the plan's `start_after`, not before `min_start_date`, moved to the first delivery day. A start date before that, after `max_start_date` or on an off day is a 400 naming the first good one. `dates` are `num_of_days` delivery days from `start_date`, skipping the version's and the restaurant's off days and the restaurant's closed dates; the n-th (from 0) is served by the master whose `repetition_counter` is n % `repetition` + 1. 409 when the plan has no version, or the version's last start date has passed.",
+    "Marked Developing: may change. The plan with its tags, size, versions, restaurant, " +
+    "delivery `dates` and masters (days of the menu cycle, with their plan categories, " +
+    "options, products and nutritions). `plan_version_id` defaults to the plan's first " +
+    "version; a version of another plan is a 400. `start_date` defaults to the earliest the " +
+    "version allows: today where the restaurant is plus the plan's `start_after`, not before " +
+    "`min_start_date`, moved to the first delivery day. A start date before that, after " +
+    "`max_start_date` or on an off day is a 400 naming the first good one. `dates` are " +
+    "`num_of_days` delivery days from `start_date`, skipping the version's and the " +
+    "restaurant's off days and the restaurant's closed dates; the n-th (from 0) is served by " +
+    "the master whose `repetition_counter` is n % `repetition` + 1. 409 when the plan has no " +
+    "version, or the version's last start date has passed.",
   request: { params: idParam("plan_id"), query: PlanQuerySchema },
   responses: { 200: jsonContent(PlanSchema, "The meal plan.") },
 });

@@ -161,7 +161,8 @@ export const PlanSchema = z
     plan_version_id: int().openapi({ description: "The version `dates` follow." }),
     dates: z.array(date).openapi({
       description:
-        "The delivery dates: `num_of_days` dates from `start_date`, skipping the version's off days and the restaurant's closed dates.",
+        "The delivery dates: `num_of_days` dates from `start_date`, skipping the version's off " +
+        "days and the restaurant's closed dates.",
     }),
     masters: z.array(PlanMasterSchema),
   })
@@ -238,10 +239,14 @@ const planFields = {
   supported_service: z.string().max(50).nullable(),
   gender: z.string().max(20).nullable(),
   subscription_type: z.enum(SUBSCRIPTION_TYPES),
-  repetition: int().min(1).max(366).openapi({
-    description:
-      "Days in the menu cycle: the n-th delivery date (from 0) is served by the day whose repetition_counter is n % repetition + 1.",
-  }),
+  repetition: int()
+    .min(1)
+    .max(366)
+    .openapi({
+      description:
+        "Days in the menu cycle: the n-th delivery date (from 0) is served by the day whose " +
+        "repetition_counter is n % repetition + 1.",
+    }),
   skip_option_selection: z.boolean(),
   size: z
     .object({

@@ -64,7 +64,8 @@ function planConditions(appId: number, f: PlanFilters): SQL {
   if (f.restaurant_id !== undefined) conditions.push(eq(plans.restaurantId, f.restaurant_id));
   if (f.tag_ids?.length)
     conditions.push(
-      sql`EXISTS (SELECT 1 FROM json_each(${plans.tagIds}) WHERE value IN (SELECT value FROM json_each(${JSON.stringify(f.tag_ids)})))`,
+      sql`EXISTS (SELECT 1 FROM json_each(${plans.tagIds}) WHERE value IN (SELECT value
+          FROM json_each(${JSON.stringify(f.tag_ids)})))`,
     );
   if (f.subscription_type !== undefined) conditions.push(eq(plans.subscriptionType, f.subscription_type));
   if (f.gender !== undefined) conditions.push(eq(plans.gender, f.gender));
@@ -96,7 +97,8 @@ export async function listPlans(ctx: ServiceContext, q: ListQuery, filters: Plan
       .where(
         and(
           live(planTags, ctx.appId),
-          sql`${planTags.id} IN (SELECT t.value FROM ${plans}, json_each(${plans.tagIds}) t WHERE ${plans.id} IN (SELECT value FROM json_each(${ids})))`,
+          sql`${planTags.id} IN (SELECT t.value FROM ${plans}, json_each(${plans.tagIds}) t
+              WHERE ${plans.id} IN (SELECT value FROM json_each(${ids})))`,
         ),
       ),
     ctx.db
@@ -105,7 +107,8 @@ export async function listPlans(ctx: ServiceContext, q: ListQuery, filters: Plan
       .where(
         and(
           live(restaurants, ctx.appId),
-          sql`${restaurants.id} IN (SELECT ${plans.restaurantId} FROM ${plans} WHERE ${plans.id} IN (SELECT value FROM json_each(${ids})))`,
+          sql`${restaurants.id} IN (SELECT ${plans.restaurantId} FROM ${plans} WHERE ${plans.id} IN (SELECT value
+              FROM json_each(${ids})))`,
         ),
       ),
   ]);

@@ -11,7 +11,10 @@ import type { CreateBranchSchema, UpdateBranchSchema } from "./schemas";
 import { activeRestaurant, restaurantRows } from "./service";
 import { type BranchRow, branchView } from "./views";
 
-/** A restaurant's branches: where it is, picks up and delivers by radius. A change is the restaurant's (`restaurant.updated`). */
+/**
+ * A restaurant's branches: where it is, picks up and delivers by radius. A change is the restaurant's
+ * (`restaurant.updated`).
+ */
 
 const branchRows = tenantTable(restaurantBranches, { label: "Branch", notFound: "branch_not_found" });
 

@@ -26,9 +26,12 @@ const tag = "Meals: restaurants";
 export const restaurantsMerchantRouter = createRouter();
 
 const restaurant = writeOperations("Restaurant", {
-  refs: "`category_id` must be a restaurant category of the store, `menu_id` a menu of this restaurant. `delivery_windows` and `delivery_zones` replace the restaurant's.",
+  refs:
+    "`category_id` must be a restaurant category of the store, `menu_id` a menu of this " +
+    "restaurant. `delivery_windows` and `delivery_zones` replace the restaurant's.",
   deleteNote:
-    "409 `restaurant_in_use` while live plans sell its meals; its branches, delivery areas, menus and products go with it.",
+    "409 `restaurant_in_use` while live plans sell its meals; its branches, delivery areas, " +
+    "menus and products go with it.",
 });
 crudRoutes(restaurantsMerchantRouter, {
   names: restaurant.names,

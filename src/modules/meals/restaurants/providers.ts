@@ -16,7 +16,10 @@ export type ProviderData = {
   windows: { id: number; restaurantId: number; fromTime: string; toTime: string }[];
 };
 
-/** What List Channel Providers computes from: the tenant's active restaurants with their areas. The route caches it per tenant. */
+/**
+ * What List Channel Providers computes from: the tenant's active restaurants with their areas. The route caches it per
+ * tenant.
+ */
 export async function loadProviderData(ctx: ServiceContext): Promise<ProviderData> {
   const ofLive = (t: { restaurantId: Column }) =>
     sql`${t.restaurantId} IN (SELECT id FROM ${restaurants} WHERE ${liveRestaurant(ctx.appId)})`;

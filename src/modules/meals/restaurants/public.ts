@@ -76,7 +76,8 @@ const restaurantRoute = publicRoute({
   cached: true,
   errors: { 404: ["restaurant_not_found"] },
   description:
-    "One active restaurant, with its main branch's location. An unknown id, another store's or an inactive restaurant is a 404.",
+    "One active restaurant, with its main branch's location. An unknown id, another store's " +
+    "or an inactive restaurant is a 404.",
   request: { params: restaurantId },
   responses: { 200: jsonContent(RestaurantSchema, "The restaurant.") },
 });
@@ -117,7 +118,13 @@ const providersRoute = publicRoute({
   tags: ["Sales channels"],
   specId: "S1",
   description:
-    "The store's active restaurants as providers of a sales channel, each with `is_available_for_user`: true when it delivers to the user's point (inside one of its delivery zones, or within a branch's delivery radius), or has a pickup branch in the user's city. Give `lat` and `lng` together, `city_id`, or both; `city_id` narrows zones and branches to that city. With `debug`, each provider says why. Not paginated: a store has few providers. The providers' data is cached at the edge; availability is computed per request.",
+    "The store's active restaurants as providers of a sales channel, each with " +
+    "`is_available_for_user`: true when it delivers to the user's point (inside one of its " +
+    "delivery zones, or within a branch's delivery radius), or has a pickup branch in the " +
+    "user's city. Give `lat` and `lng` together, `city_id`, or both; `city_id` narrows zones " +
+    "and branches to that city. With `debug`, each provider says why. Not paginated: a store " +
+    "has few providers. The providers' data is cached at the edge; availability is computed " +
+    "per request.",
   request: { body: jsonBody(ProvidersQuerySchema) },
   responses: {
     200: jsonContent(

@@ -129,7 +129,10 @@ export async function getRestaurant(
 
 // ---- merchant writes ----
 
-/** A restaurant named in a body must be one of the store's (a 400 on `restaurant_id`, as for an id that does not exist). */
+/**
+ * A restaurant named in a body must be one of the store's (a 400 on `restaurant_id`, as for an id that does not
+ * exist).
+ */
 export async function ownRestaurant(ctx: ServiceContext, id: number): Promise<void> {
   if (!(await restaurantRows.get(ctx, id))) throw bodyError("restaurant_id", "No such restaurant in this store.");
 }
@@ -261,7 +264,9 @@ export async function updateRestaurant(ctx: ServiceContext, id: number, body: Re
   return getRestaurant(ctx, id, merchantView);
 }
 
-/** Refused while live plans sell the restaurant's meals; otherwise its branches, areas, menus and products go with it. */
+/**
+ * Refused while live plans sell the restaurant's meals; otherwise its branches, areas, menus and products go with it.
+ */
 export async function deleteRestaurant(ctx: ServiceContext, id: number): Promise<void> {
   await restaurantRows.find(ctx, id);
   const users = await ctx.db

@@ -30,7 +30,9 @@ const tag = "Meals: plans";
 export const planDaysMerchantRouter = createRouter();
 
 const day = writeOperations("Plan Day", {
-  refs: "A day (master) is one place of the plan's menu cycle: `repetition_counter` from 1 to the plan's `repetition`, one day per place (409 `plan_day_taken`).",
+  refs:
+    "A day (master) is one place of the plan's menu cycle: `repetition_counter` from 1 to the " +
+    "plan's `repetition`, one day per place (409 `plan_day_taken`).",
   deleteNote: "Never refused; its categories and options go with it.",
 });
 crudRoutes(planDaysMerchantRouter, {

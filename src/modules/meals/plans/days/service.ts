@@ -107,7 +107,8 @@ export async function deletePlanDay(ctx: ServiceContext, id: number): Promise<vo
       .where(
         and(
           live(planOptions, ctx.appId),
-          sql`${planOptions.planCategoryId} IN (SELECT id FROM ${planCategories} WHERE ${planCategories.planDayId} = ${id})`,
+          sql`${planOptions.planCategoryId} IN (SELECT id FROM ${planCategories}
+              WHERE ${planCategories.planDayId} = ${id})`,
         ),
       ),
     ctx.db
