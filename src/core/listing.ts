@@ -311,6 +311,29 @@ export function searchColumns(...columns: (Column | SQL)[]) {
   });
 }
 
+/**
+ * The list of a named record (a category, a tag, a variant): `id`, both names, `ordering` and
+ * `created_at` as fields, search over both names, ordered by `ordering`; `extra` adds its own.
+ */
+export function namedListSpec(
+  t: { id: Column; nameEn: Column; nameAr: Column; ordering: Column; createdAt: Column },
+  extra: ListSpec["fields"] = {},
+): ListSpec {
+  return {
+    fields: {
+      id: { column: t.id, kind: "integer" },
+      name_en: { column: t.nameEn, kind: "string" },
+      name_ar: { column: t.nameAr, kind: "string" },
+      ordering: { column: t.ordering, kind: "integer" },
+      created_at: { column: t.createdAt, kind: "datetime" },
+      ...extra,
+    },
+    search: searchColumns(t.nameEn, t.nameAr),
+    defaultOrder: "ordering",
+    idColumn: t.id,
+  };
+}
+
 /** The envelope schema of a list of `item`. */
 export function envelopeSchema<T extends z.ZodType>(item: T, name: string) {
   return z

@@ -38,20 +38,3 @@ export const bodyError = (field: string, message: string) => ApiError.validation
 /** Who sees what: the public only active records; the merchant's writes answer with inactive ones too. */
 export type Audience = { activeOnly: boolean };
 export const merchantView: Audience = { activeOnly: false };
-
-/** The list spec of a record with names in both languages. */
-export const namedList = (
-  t: { id: Column; nameEn: Column; nameAr: Column; ordering: Column },
-  extra: ListSpec["fields"] = {},
-): ListSpec => ({
-  fields: {
-    id: { column: t.id, kind: "integer" },
-    name_en: { column: t.nameEn, kind: "string" },
-    name_ar: { column: t.nameAr, kind: "string" },
-    ordering: { column: t.ordering, kind: "integer" },
-    ...extra,
-  },
-  search: searchColumns(t.nameEn, t.nameAr),
-  defaultOrder: "ordering",
-  idColumn: t.id,
-});

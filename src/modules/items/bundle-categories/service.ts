@@ -3,7 +3,7 @@ import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec, type Page } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import { bundleCategories, itemBundleCategories, items } from "../tables";
 import type { BundleCategory, CreateBundleCategory, UpdateBundleCategory } from "./schemas";
@@ -25,22 +25,12 @@ export function bundleCategoryView(b: Row): BundleCategory {
   };
 }
 
-export const BUNDLE_CATEGORY_LIST: ListSpec = {
-  fields: {
-    id: { column: bundleCategories.id, kind: "integer" },
-    name_en: { column: bundleCategories.nameEn, kind: "string" },
-    name_ar: { column: bundleCategories.nameAr, kind: "string" },
-    is_selectable: { column: bundleCategories.isSelectable, kind: "boolean" },
-    is_optional: { column: bundleCategories.isOptional, kind: "boolean" },
-    min_selections: { column: bundleCategories.minSelections, kind: "integer" },
-    max_selections: { column: bundleCategories.maxSelections, kind: "integer" },
-    ordering: { column: bundleCategories.ordering, kind: "integer" },
-    created_at: { column: bundleCategories.createdAt, kind: "datetime" },
-  },
-  search: searchColumns(bundleCategories.nameEn, bundleCategories.nameAr),
-  defaultOrder: "ordering",
-  idColumn: bundleCategories.id,
-};
+export const BUNDLE_CATEGORY_LIST: ListSpec = namedListSpec(bundleCategories, {
+  is_selectable: { column: bundleCategories.isSelectable, kind: "boolean" },
+  is_optional: { column: bundleCategories.isOptional, kind: "boolean" },
+  min_selections: { column: bundleCategories.minSelections, kind: "integer" },
+  max_selections: { column: bundleCategories.maxSelections, kind: "integer" },
+});
 
 export async function listBundleCategories(ctx: ServiceContext, q: ListQuery): Promise<Page<BundleCategory>> {
   const page = await listPage(ctx.db, q, { table: bundleCategories, scope: () => records.live(ctx) });

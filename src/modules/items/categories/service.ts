@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
-import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec, type Page } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import { itemCategories, itemCategoryLinks, items } from "../tables";
 import type { CreateItemCategory, ItemCategory, UpdateItemCategory } from "./schemas";
@@ -20,18 +20,7 @@ const view = (c: typeof itemCategories.$inferSelect): ItemCategory => ({
   created_at: c.createdAt,
 });
 
-export const ITEM_CATEGORY_LIST: ListSpec = {
-  fields: {
-    id: { column: itemCategories.id, kind: "integer" },
-    name_en: { column: itemCategories.nameEn, kind: "string" },
-    name_ar: { column: itemCategories.nameAr, kind: "string" },
-    ordering: { column: itemCategories.ordering, kind: "integer" },
-    created_at: { column: itemCategories.createdAt, kind: "datetime" },
-  },
-  search: searchColumns(itemCategories.nameEn, itemCategories.nameAr),
-  defaultOrder: "ordering",
-  idColumn: itemCategories.id,
-};
+export const ITEM_CATEGORY_LIST: ListSpec = namedListSpec(itemCategories);
 
 export async function listItemCategories(ctx: ServiceContext, q: ListQuery): Promise<Page<ItemCategory>> {
   return mapPage(await listPage(ctx.db, q, { table: itemCategories, scope: () => records.live(ctx) }), view);

@@ -4,7 +4,7 @@ import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, softDeleted, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, type Page, searchColumns } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPage, namedListSpec, type Page } from "../../../core/listing";
 import { chunkRows, inList, insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { items, modifierCategories, modifierValues, variantModifierValues } from "../tables";
@@ -18,18 +18,7 @@ const categories = tenantTable(modifierCategories, {
   notFound: "modifier_category_not_found",
 });
 
-export const MODIFIER_CATEGORY_LIST: ListSpec = {
-  fields: {
-    id: { column: modifierCategories.id, kind: "integer" },
-    name_en: { column: modifierCategories.nameEn, kind: "string" },
-    name_ar: { column: modifierCategories.nameAr, kind: "string" },
-    ordering: { column: modifierCategories.ordering, kind: "integer" },
-    created_at: { column: modifierCategories.createdAt, kind: "datetime" },
-  },
-  search: searchColumns(modifierCategories.nameEn, modifierCategories.nameAr),
-  defaultOrder: "ordering",
-  idColumn: modifierCategories.id,
-};
+export const MODIFIER_CATEGORY_LIST: ListSpec = namedListSpec(modifierCategories);
 
 export const modifierValueView = (v: ValueRow) => ({
   id: v.id,

@@ -1,6 +1,6 @@
 import type { ServiceContext } from "../../../core/context";
 import { tenantTable } from "../../../core/crud/tenant-table";
-import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec, type Page } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import { itemTags } from "../tables";
 import type { CreateItemTag, ItemTag, UpdateItemTag } from "./schemas";
@@ -18,18 +18,7 @@ const view = (t: typeof itemTags.$inferSelect): ItemTag => ({
   ordering: t.ordering,
 });
 
-export const ITEM_TAG_LIST: ListSpec = {
-  fields: {
-    id: { column: itemTags.id, kind: "integer" },
-    name_en: { column: itemTags.nameEn, kind: "string" },
-    name_ar: { column: itemTags.nameAr, kind: "string" },
-    ordering: { column: itemTags.ordering, kind: "integer" },
-    created_at: { column: itemTags.createdAt, kind: "datetime" },
-  },
-  search: searchColumns(itemTags.nameEn, itemTags.nameAr),
-  defaultOrder: "ordering",
-  idColumn: itemTags.id,
-};
+export const ITEM_TAG_LIST: ListSpec = namedListSpec(itemTags);
 
 export async function listItemTags(ctx: ServiceContext, q: ListQuery): Promise<Page<ItemTag>> {
   return mapPage(await listPage(ctx.db, q, { table: itemTags, scope: () => records.live(ctx) }), view);

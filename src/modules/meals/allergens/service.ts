@@ -2,9 +2,9 @@ import type { z } from "@hono/zod-openapi";
 import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { insertedRowEvent } from "../../../core/events/outbox";
-import { type ListQuery, listPage, mapPage } from "../../../core/listing";
+import { type ListQuery, listPage, mapPage, namedListSpec } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { changed, insertedRow, namedList, write } from "../shared";
+import { changed, insertedRow, write } from "../shared";
 import { ALLERGEN_KINDS, allergens } from "../tables";
 import { auditView } from "../views";
 import type { CreateAllergenSchema, UpdateAllergenSchema } from "./schemas";
@@ -24,7 +24,7 @@ export const allergenView = (a: AllergenRow) => ({
   icon: a.icon,
 });
 
-export const ALLERGEN_LIST = namedList(allergens, {
+export const ALLERGEN_LIST = namedListSpec(allergens, {
   kind: { column: allergens.kind, kind: "string", values: ALLERGEN_KINDS },
 });
 

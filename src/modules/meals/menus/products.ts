@@ -4,22 +4,12 @@ import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, softDeleted, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { insertedRowEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec, type Page } from "../../../core/listing";
 import { inList, insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { liveRestaurant, ownRestaurant } from "../restaurants/service";
 import { restaurantVariantView } from "../restaurants/views";
-import {
-  type Audience,
-  bodyError,
-  changed,
-  insertedRow,
-  merchantView,
-  minor,
-  namedList,
-  type Stmt,
-  write,
-} from "../shared";
+import { type Audience, bodyError, changed, insertedRow, merchantView, minor, type Stmt, write } from "../shared";
 import {
   combos,
   menuCategories,
@@ -53,7 +43,7 @@ export const nutritionsOf = (ctx: ServiceContext, productIds: SQL) =>
     .where(and(live(nutritions, ctx.appId), sql`${nutritions.productId} IN (${productIds})`))
     .orderBy(asc(nutritions.ordering), asc(nutritions.id));
 
-export const PRODUCT_LIST: ListSpec = namedList(products, {
+export const PRODUCT_LIST: ListSpec = namedListSpec(products, {
   restaurant_id: { column: products.restaurantId, kind: "integer" },
   category_id: { column: products.categoryId, kind: "integer", nullable: true },
   original_price: { column: products.priceMinor, kind: "money" },

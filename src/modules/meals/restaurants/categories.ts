@@ -3,9 +3,9 @@ import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
 import { insertedRowEvent } from "../../../core/events/outbox";
-import { type ListQuery, listPage, mapPage } from "../../../core/listing";
+import { type ListQuery, listPage, mapPage, namedListSpec } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { changed, insertedRow, namedList, write } from "../shared";
+import { changed, insertedRow, write } from "../shared";
 import { restaurantCategories, restaurants } from "../tables";
 import type { CreateRestaurantCategorySchema, UpdateRestaurantCategorySchema } from "./schemas";
 import { restaurantCategoryView } from "./views";
@@ -17,7 +17,7 @@ const restaurantCategoryRows = tenantTable(restaurantCategories, {
   notFound: "restaurant_category_not_found",
 });
 
-export const RESTAURANT_CATEGORY_LIST = namedList(restaurantCategories);
+export const RESTAURANT_CATEGORY_LIST = namedListSpec(restaurantCategories);
 
 export async function listRestaurantCategories(ctx: ServiceContext, q: ListQuery) {
   const page = await listPage(ctx.db, q, {

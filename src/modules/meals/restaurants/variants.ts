@@ -2,9 +2,9 @@ import type { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
-import { type ListQuery, listPage, mapPage } from "../../../core/listing";
+import { type ListQuery, listPage, mapPage, namedListSpec } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { changed, insertedRow, namedList, write } from "../shared";
+import { changed, insertedRow, write } from "../shared";
 import { restaurantVariants } from "../tables";
 import type { CreateRestaurantVariantSchema, UpdateRestaurantVariantSchema } from "./schemas";
 import { activeRestaurant, restaurantRows } from "./service";
@@ -20,7 +20,7 @@ const restaurantVariantRows = tenantTable(restaurantVariants, {
   notFound: "restaurant_variant_not_found",
 });
 
-export const RESTAURANT_VARIANT_LIST = namedList(restaurantVariants);
+export const RESTAURANT_VARIANT_LIST = namedListSpec(restaurantVariants);
 
 /** Restaurant Variants List: the variants of an active restaurant. */
 export async function listRestaurantVariants(ctx: ServiceContext, q: ListQuery, restaurantId: number) {
