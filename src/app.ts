@@ -14,6 +14,7 @@ import { requireJsonBody } from "./core/middleware";
 import { createRoute, createRouter, jsonContent, problemResponsesFor, z } from "./core/openapi";
 import { methodRouting } from "./core/routing";
 import { BOOKMARK_HEADER, dbSession } from "./db/client";
+import { customerAccountRouter, customerErrorCodes, customersMerchantRouter } from "./modules/customers";
 import { catalogueMerchantRouter, itemErrorCodes } from "./modules/items";
 import { mealErrorCodes, mealsMerchantRouter, plansPublicRouter, restaurantsPublicRouter } from "./modules/meals";
 import { ticketErrorCodes, ticketsMerchantRouter } from "./modules/tickets";
@@ -23,7 +24,8 @@ import { EVENT_CATALOGUE, eventEnvelopeSchema, webhookErrorCodes, webhooksMercha
 export const PREFIXES = {
   /** Merchant operations, including the spec's relative paths of section 4.8. */
   merchant: "/order/v1",
-  customer: "/customer-api/v1",
+  /** The customer app's account: register, OTP login, tokens, profile, locations, notifications. */
+  customerAccount: "/api/v1/customer",
   publicApi: "/public-api/v1",
   api: "/api/v1",
 } as const;
@@ -38,6 +40,7 @@ export const ERROR_CODES = {
   ...itemErrorCodes,
   ...mealErrorCodes,
   ...webhookErrorCodes,
+  ...customerErrorCodes,
 } satisfies Record<ErrorCode, string>;
 
 export const OPENAPI_INFO = {
@@ -119,6 +122,8 @@ export function createApp() {
   app.route(PREFIXES.merchant, catalogueMerchantRouter);
   app.route(PREFIXES.merchant, ticketsMerchantRouter);
   app.route(PREFIXES.merchant, mealsMerchantRouter);
+  app.route(PREFIXES.merchant, customersMerchantRouter);
+  app.route(PREFIXES.customerAccount, customerAccountRouter);
   app.route(PREFIXES.api, webhooksMerchantRouter);
   app.route(PREFIXES.api, restaurantsPublicRouter);
   app.route(PREFIXES.publicApi, plansPublicRouter);

@@ -2643,6 +2643,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "customer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.created
+         * @description A customer was created (by the merchant, or by registering). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.customer.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.updated
+         * @description A customer's fields changed. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.customer.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.deleted
+         * @description A customer was deleted (their account closed); orders are kept. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.customer.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -4320,7 +4380,7 @@ export interface components {
              *       "ticket.checked_in"
              *     ]
              */
-            events: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted")[];
             /** @default true */
             is_active: boolean;
             /**
@@ -4388,7 +4448,7 @@ export interface components {
              *       "ticket.checked_in"
              *     ]
              */
-            events?: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled")[];
+            events?: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted")[];
             is_active?: boolean;
             /**
              * @description Sent with every delivery; at most 20. Cannot override webhook-id, webhook-timestamp, webhook-signature, content-type, content-length, user-agent, host, connection, transfer-encoding.
@@ -5807,7 +5867,7 @@ export interface operations {
                 /** @description Results per page. */
                 page_size?: number;
                 /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
-                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "is_selectable" | "-is_selectable" | "is_optional" | "-is_optional" | "min_selections" | "-min_selections" | "max_selections" | "-max_selections" | "ordering" | "-ordering" | "created_at" | "-created_at")[];
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "created_at" | "-created_at" | "is_selectable" | "-is_selectable" | "is_optional" | "-is_optional" | "min_selections" | "-min_selections" | "max_selections" | "-max_selections")[];
                 /** @description Search term; may repeat (all terms must match). */
                 search?: string[];
                 /** @description `id` equals the value. */
@@ -5830,6 +5890,30 @@ export interface operations {
                 name_ar?: string;
                 /** @description `name_ar` is one of these comma-separated values. */
                 name_ar__in?: string[];
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
                 /** @description `is_selectable` equals the value. */
                 is_selectable?: boolean;
                 /** @description `is_selectable` is one of these comma-separated values. */
@@ -5862,30 +5946,6 @@ export interface operations {
                 max_selections__gt?: number;
                 /** @description `max_selections` is below the value. */
                 max_selections__lt?: number;
-                /** @description `ordering` equals the value. */
-                ordering?: number;
-                /** @description `ordering` is one of these comma-separated values. */
-                ordering__in?: number[];
-                /** @description `ordering` is at least the value. */
-                ordering__gte?: number;
-                /** @description `ordering` is at most the value. */
-                ordering__lte?: number;
-                /** @description `ordering` is above the value. */
-                ordering__gt?: number;
-                /** @description `ordering` is below the value. */
-                ordering__lt?: number;
-                /** @description `created_at` equals the value. A date matches the whole day. */
-                created_at?: string | unknown | unknown;
-                /** @description `created_at` is one of these comma-separated values. */
-                created_at__in?: (string | unknown | unknown)[];
-                /** @description `created_at` is at least the value. A date matches the whole day. */
-                created_at__gte?: string | unknown | unknown;
-                /** @description `created_at` is at most the value. A date matches the whole day. */
-                created_at__lte?: string | unknown | unknown;
-                /** @description `created_at` is above the value. A date matches the whole day. */
-                created_at__gt?: string | unknown | unknown;
-                /** @description `created_at` is below the value. A date matches the whole day. */
-                created_at__lt?: string | unknown | unknown;
             };
             header: {
                 /** @description The store (app) id. */
@@ -25125,7 +25185,7 @@ export interface operations {
                 /** @description Results per page. */
                 page_size?: number;
                 /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
-                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering")[];
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "created_at" | "-created_at")[];
                 /** @description Search term; may repeat (all terms must match). */
                 search?: string[];
                 /** @description `id` equals the value. */
@@ -25160,6 +25220,18 @@ export interface operations {
                 ordering__gt?: number;
                 /** @description `ordering` is below the value. */
                 ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
             };
             header: {
                 /** @description The store (app) id. */
@@ -25280,7 +25352,7 @@ export interface operations {
                 /** @description Results per page. */
                 page_size?: number;
                 /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
-                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "kind" | "-kind")[];
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "created_at" | "-created_at" | "kind" | "-kind")[];
                 /** @description Search term; may repeat (all terms must match). */
                 search?: string[];
                 /** @description `id` equals the value. */
@@ -25315,6 +25387,18 @@ export interface operations {
                 ordering__gt?: number;
                 /** @description `ordering` is below the value. */
                 ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
                 /** @description `kind` equals the value. */
                 kind?: "allergy" | "dislike";
                 /** @description `kind` is one of these comma-separated values. */
@@ -25439,7 +25523,7 @@ export interface operations {
                 /** @description Results per page. */
                 page_size?: number;
                 /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
-                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "restaurant_id" | "-restaurant_id" | "category_id" | "-category_id" | "original_price" | "-original_price")[];
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "created_at" | "-created_at" | "restaurant_id" | "-restaurant_id" | "category_id" | "-category_id" | "original_price" | "-original_price")[];
                 /** @description Search term; may repeat (all terms must match). */
                 search?: string[];
                 /** @description `id` equals the value. */
@@ -25474,6 +25558,18 @@ export interface operations {
                 ordering__gt?: number;
                 /** @description `ordering` is below the value. */
                 ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
                 /** @description `restaurant_id` equals the value. */
                 restaurant_id?: number;
                 /** @description `restaurant_id` is one of these comma-separated values. */
@@ -25748,7 +25844,7 @@ export interface operations {
                 /** @description Results per page. */
                 page_size?: number;
                 /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
-                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering")[];
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "created_at" | "-created_at")[];
                 /** @description Search term; may repeat (all terms must match). */
                 search?: string[];
                 /** @description `id` equals the value. */
@@ -25783,6 +25879,18 @@ export interface operations {
                 ordering__gt?: number;
                 /** @description `ordering` is below the value. */
                 ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
             };
             header: {
                 /** @description The store (app) id. */
@@ -26456,7 +26564,7 @@ export interface operations {
                 /** @description Results per page. */
                 page_size?: number;
                 /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
-                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering")[];
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "created_at" | "-created_at")[];
                 /** @description Search term; may repeat (all terms must match). */
                 search?: string[];
                 /** @description `id` equals the value. */
@@ -26491,6 +26599,18 @@ export interface operations {
                 ordering__gt?: number;
                 /** @description `ordering` is below the value. */
                 ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
             };
             header: {
                 /** @description The store (app) id. */
@@ -29123,6 +29243,126 @@ export interface operations {
                         id: number;
                         url: string;
                         reason: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.customer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "customer.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "customer.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.customer.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "customer.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "customer.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.customer.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "customer.deleted";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "customer.deleted";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };

@@ -3,20 +3,23 @@ import type { Db } from "../db/client";
 import type { AppEnv } from "../env";
 import type { EventSink } from "./events/outbox";
 
-/** What a service needs of the request: the tenant's db scope and where its events go. */
-export type ServiceContext = { db: Db; appId: number; events: EventSink };
+/**
+ * What a service needs of the request: the tenant's db scope, where its events go, and the queue
+ * of background jobs (an SMS, a push) it may hand work to.
+ */
+export type ServiceContext = { db: Db; appId: number; events: EventSink; jobs: Queue };
 
-/** The one way to build a service context: a db, a tenant, and the queue its events go to after the work. */
+/** The one way to build a service context: a db, a tenant, the Worker's queues, and where deferred work runs. */
 export function makeServiceContext(
   db: Db,
   appId: number,
-  queue: Queue,
+  env: Pick<Env, "EVENTS" | "JOBS">,
   waitUntil: (p: Promise<unknown>) => void,
 ): ServiceContext {
-  return { db, appId, events: { queue, defer: waitUntil } };
+  return { db, appId, events: { queue: env.EVENTS, defer: waitUntil }, jobs: env.JOBS };
 }
 
-/** The service context of a request: its db session, its tenant and its event sink. */
+/** The service context of a request: its db session, its tenant, its event sink and job queue. */
 export function serviceContext(c: Context<AppEnv>): ServiceContext {
-  return makeServiceContext(c.get("db"), c.get("appId"), c.env.EVENTS, (p) => c.executionCtx.waitUntil(p));
+  return makeServiceContext(c.get("db"), c.get("appId"), c.env, (p) => c.executionCtx.waitUntil(p));
 }

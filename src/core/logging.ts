@@ -65,7 +65,8 @@ export type BackgroundTask =
   | "resend outbox"
   | "queue message"
   | "fan out event"
-  | "dead-letter message";
+  | "dead-letter message"
+  | "job";
 
 export type TaskFailedLine = {
   msg: "background task failed";

@@ -2,7 +2,9 @@
 
 export * from "../core/auth";
 export * from "../core/events/outbox";
+export * from "../core/idempotency-table";
 export * from "../core/tenancy";
+export * from "../modules/customers/tables";
 export * from "../modules/items/tables";
 export * from "../modules/meals/tables";
 export * from "../modules/tickets/tables";

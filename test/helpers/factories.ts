@@ -86,6 +86,7 @@ export function serviceCtx(appId: number): ServiceContext & { settle: () => Prom
     db: db(),
     appId,
     events: { queue: env.EVENTS, defer: (p) => void pending.push(p) },
+    jobs: env.JOBS,
     settle: async () => void (await Promise.all(pending)),
   };
 }

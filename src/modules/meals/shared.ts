@@ -1,9 +1,8 @@
-import type { Column, SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../core/context";
 import { ApiError } from "../../core/errors";
 import { type EventMessage, emit, newEvent } from "../../core/events/outbox";
-import { type ListSpec, searchColumns } from "../../core/listing";
 import { toMinor } from "../../core/money";
 import type { mealEvents } from "./events";
 

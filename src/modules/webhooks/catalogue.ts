@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { EventDefinition, EventType } from "../../core/events/registry";
+import { customerEvents } from "../customers/events";
 import { itemEvents } from "../items/events";
 import { mealEvents } from "../meals/events";
 import { ticketEvents } from "../tickets/events";
@@ -15,6 +16,7 @@ export const EVENT_CATALOGUE: Record<EventType, EventDefinition> = {
   ...itemEvents,
   ...mealEvents,
   ...webhookEvents,
+  ...customerEvents,
 };
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];

@@ -52,7 +52,7 @@ async function recordAndLog(...args: Parameters<typeof recordAttempt>): Promise<
 }
 
 function context(env: Env, ctx: ExecutionContext, appId: number): ServiceContext {
-  return makeServiceContext(createDb(env.DB), appId, env.EVENTS, (p) => ctx.waitUntil(p));
+  return makeServiceContext(createDb(env.DB), appId, env, (p) => ctx.waitUntil(p));
 }
 
 /** An event fans out to one delivery message per subscribed webhook. */
