@@ -5,6 +5,7 @@
  * INSERT OR IGNORE, so running it again changes nothing.
  */
 import { randomToken } from "../src/core/crypto";
+import { customersDemo } from "./customers-demo";
 import { executeLocal, lit } from "./d1";
 import { insertSql, mealsDemo } from "./meals-demo";
 
@@ -254,6 +255,37 @@ for (let i = 0; i < 3; i++) {
     token: randomToken("tkt_", 24),
   });
 }
+
+// The cities each store serves (geography is reference data, from migration 0007): 1 Riyadh, 2 Jeddah.
+insert("supported_cities", { id: 1, ...audit(1, 1), city_id: 1 });
+insert("supported_cities", { id: 2, ...audit(1, 2), city_id: 2 });
+insert("supported_cities", { id: 3, ...audit(2, 1), city_id: 1 });
+
+// Demo customers (ids 1–4 in app 1, 101–102 in app 2) with locations and memberships.
+for (const r of [...customersDemo(1), ...customersDemo(2)])
+  rows.push(insertSql(r, (v) => lit(v as Parameters<typeof lit>[0])));
+
+// Their wallets: ledger entries, each `balance_after` the previous one plus `amount` (cashback in halalas).
+const wallet = (id: number, app_id: number, customer_id: number, o: Record<string, unknown>) =>
+  insert("wallet_entries", { id, app_id, customer_id, created_at: NOW, ...o });
+wallet(1, 1, 1, { kind: "points", type: "deposit", amount: 500, balance_after: 500, reason: "Welcome points" });
+wallet(2, 1, 1, {
+  kind: "cashback",
+  type: "deposit",
+  amount: 2550,
+  balance_after: 2550,
+  reason: "Cashback",
+  reference: "ORDER-1001",
+});
+wallet(3, 1, 1, { kind: "points", type: "redeem", amount: -120, balance_after: 380, reference: "ORDER-1002" });
+wallet(4, 1, 2, {
+  kind: "points",
+  type: "deposit",
+  amount: 200,
+  balance_after: 200,
+  expires_at: "2027-12-31T21:00:00.000Z",
+});
+wallet(5, 2, 101, { kind: "cashback", type: "deposit", amount: 1000, balance_after: 1000, reason: "Goodwill" });
 
 // The meals side of the demo store: restaurants, menus and plans (one of 30 days).
 for (const r of mealsDemo(1, 0)) rows.push(insertSql(r, (v) => lit(v as never)));

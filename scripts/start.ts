@@ -35,10 +35,25 @@ const [ticket] = queryLocal<{ token: string }>(
   "SELECT token FROM tickets WHERE app_id = 1 AND status = 'pending' AND is_deleted = 0 ORDER BY id LIMIT 1",
 );
 
+// The demo customer Sara's number as a development test number: its login code is always 123456.
+const TEST_MOBILE = "0534501056";
+const TEST_NUMBER = "966534501056:123456";
+
 // Webhooks may target a receiver on this machine (http://localhost) in local development only.
 const dev = spawn(
   "npx",
-  ["wrangler", "dev", "--port", String(PORT), "--ip", "127.0.0.1", "--var", "WEBHOOKS_ALLOW_LOCALHOST:true"],
+  [
+    "wrangler",
+    "dev",
+    "--port",
+    String(PORT),
+    "--ip",
+    "127.0.0.1",
+    "--var",
+    "WEBHOOKS_ALLOW_LOCALHOST:true",
+    "--var",
+    `OTP_TEST_NUMBERS:${TEST_NUMBER}`,
+  ],
   { stdio: "inherit", env },
 );
 const stop = () => dev.kill("SIGINT");
@@ -69,6 +84,17 @@ Try it (a token for app 1 was just minted; mint others with npm run -s token -- 
        -d '{"token": "${ticket?.token ?? "tkt_…"}", "validate_only": true}'
 
   curl -s ${h} -H 'org-id: 1' '${BASE}/api/v1/dashboard/admin/integrations/webhooks/logs/'
+
+  curl -s ${h} '${BASE}/order/v1/merchant/customers/?search=%2B966%2053%20450&page_size=5'
+
+A customer login (the demo customer's number is a test number here: no SMS, its code is always 123456;
+other numbers get theirs printed by wrangler dev as {"msg":"sms",…}):
+
+  curl -s -H 'app-id: 1' -H 'Content-Type: application/json' -X POST '${BASE}/api/v1/customer/auth/otp/' \\
+       -d '{"country_code": "966", "mobile_number": "${TEST_MOBILE}"}'
+  ACCESS=$(curl -s -H 'app-id: 1' -H 'Content-Type: application/json' -X POST '${BASE}/api/v1/customer/auth/token/' \\
+       -d '{"country_code": "966", "mobile_number": "${TEST_MOBILE}", "otp": "123456"}' | sed -n 's/.*"access_token":"\\([^"]*\\)".*/\\1/p')
+  curl -s -H 'app-id: 1' -H "Authorization: Bearer $ACCESS" '${BASE}/api/v1/customer/profile/'
 
 The meals reads are public (only app-id) and cached in local KV; send the ETag back to get a 304:
 

@@ -102,7 +102,7 @@ export function createApp() {
         BOOKMARK_HEADER,
       ],
       allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-      exposeHeaders: ["X-Request-Id", "ETag", "Retry-After", "Allow", BOOKMARK_HEADER],
+      exposeHeaders: ["X-Request-Id", "ETag", "Retry-After", "Allow", "Idempotent-Replayed", BOOKMARK_HEADER],
       maxAge: 86400,
     }),
   );

@@ -1,14 +1,29 @@
 import { createApp } from "./app";
-import { resendStale } from "./core/events/outbox";
+import { beforeEventsSent, resendStale } from "./core/events/outbox";
+import { purgeExpiredIdempotencyKeys } from "./core/idempotency";
 import { deadLetterJobs, type JobHandlers, type JobMessage, runJobs } from "./core/jobs";
 import { logTaskFailure } from "./core/logging";
 import { createDb } from "./db/client";
-import { consumeDeadLetters, consumeEvents, type QueueMessage } from "./modules/webhooks";
+import { fanOutPush, sendPushes, sendSms } from "./modules/customers";
+import {
+  consumeDeadLetters,
+  consumeDeliveries,
+  type QueueMessage,
+  reconcileDeliveries,
+  recordDeliveries,
+} from "./modules/webhooks";
 
 const app = createApp();
 
+// Every delivery is on the webhooks' ledger before its event leaves for the queue.
+beforeEventsSent(recordDeliveries);
+
 /** Every background job's handler, from the modules that declare them. */
-const JOB_HANDLERS: JobHandlers = {};
+const JOB_HANDLERS: JobHandlers = {
+  "sms.send": sendSms,
+  "push.fanout": fanOutPush,
+  "push.send": sendPushes,
+};
 
 export default {
   fetch: app.fetch,
@@ -20,12 +35,18 @@ export default {
         return deadLetterJobs(batch as MessageBatch<JobMessage>);
       case "commerce-events-dlq":
         return consumeDeadLetters(batch as MessageBatch<QueueMessage>, env, ctx);
+      case "commerce-webhooks-slow":
+        return consumeDeliveries(batch as MessageBatch<QueueMessage>, env, ctx, "slow");
       default:
-        return consumeEvents(batch as MessageBatch<QueueMessage>, env, ctx);
+        return consumeDeliveries(batch as MessageBatch<QueueMessage>, env, ctx, "fast");
     }
   },
   async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
     // The outbox rows stay un-enqueued on failure, so the next run retries; the log is the trace.
     ctx.waitUntil(resendStale(createDb(env.DB), env.EVENTS).catch((error) => logTaskFailure("resend outbox", error)));
+    // Deliveries whose message was lost are sent again; the ledger's rows stay open until then.
+    ctx.waitUntil(reconcileDeliveries(env).catch((error) => logTaskFailure("reconcile deliveries", error)));
+    const purge = purgeExpiredIdempotencyKeys(createDb(env.DB));
+    ctx.waitUntil(purge.catch((error) => logTaskFailure("purge idempotency keys", error)));
   },
 } satisfies ExportedHandler<Env, QueueMessage | JobMessage>;

@@ -1287,6 +1287,918 @@ export interface paths {
         patch: operations["updatePlanOption"];
         trace?: never;
     };
+    "/order/v1/merchant/geography/countries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Countries
+         * @description Countries, with their ISO code and calling code. Reference data shared by every store (Saudi Arabia's regions, cities and districts, the GCC).
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listCountries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/geography/regions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Regions
+         * @description Regions of a country (`country_id`), with their ISO 3166-2 code. Reference data shared by every store (Saudi Arabia's regions, cities and districts, the GCC).
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listRegions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/geography/cities/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cities
+         * @description Cities, each with `is_supported`: whether this store serves it (see Support City). Filter on `region_id`, `country_code` or `is_supported`. Reference data shared by every store (Saudi Arabia's regions, cities and districts, the GCC).
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listCities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/geography/districts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Districts
+         * @description Districts of a city (`city_id`). Reference data shared by every store (Saudi Arabia's regions, cities and districts, the GCC).
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listDistricts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/geography/supported-cities/{city_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Support City
+         * @description The store serves the city from now on: it shows in the customer app's Supported Cities (whose cache this refreshes) with `is_supported` true. Idempotent: a city already served changes nothing and emits no event; otherwise `store.supported_cities.updated` is emitted.
+         *
+         *     Permission: `can_write_order`.
+         */
+        put: operations["supportCity"];
+        post?: never;
+        /**
+         * Stop Supporting City
+         * @description The store no longer serves the city; it leaves the customer app's Supported Cities (whose cache this refreshes). Idempotent: a city not served answers 204 too, and emits no event.
+         *
+         *     Permission: `can_write_order`.
+         */
+        delete: operations["unsupportCity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/customers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Customers
+         * @description The store's customers (deleted ones are left out). Filter on the customer's fields, `search` over name, email and mobile number (any form), `order_by`.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listCustomers"];
+        put?: never;
+        /**
+         * Create Customer
+         * @description Creates a customer of the store. `mobile_number` is validated as a mobile number of `country_code`'s country (a 400 says when it is not), stored as E.164 digits (`966534501056`) and echoed in its national form as `username`; it is unique among the store's live customers (409 `customer_mobile_taken`, naming `customer_id`). Emits `customer.created`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["createCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/customers/{customer_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customer Details
+         * @description Permission: `can_read_order`.
+         */
+        get: operations["getCustomer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Customer
+         * @description Changes the fields given; the merchant may also block or unblock the customer (`is_blocked`). `mobile_number` is validated as a mobile number of `country_code`'s country (a 400 says when it is not), stored as E.164 digits (`966534501056`) and echoed in its national form as `username`; it is unique among the store's live customers (409 `customer_mobile_taken`, naming `customer_id`). A changed mobile number or email is no longer verified; the verification flags are read-only. Emits `customer.updated`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        patch: operations["updateCustomer"];
+        trace?: never;
+    };
+    "/order/v1/merchant/customers/{customer_id}/locations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Customer Locations
+         * @description The customer's saved locations (deleted ones are left out).
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listCustomerLocations"];
+        put?: never;
+        /**
+         * Create Customer Location
+         * @description Adds a location to the customer. Coordinates are range-checked. `city_id` and `district_id` must name a city and a district of the geography lists, the district in the city (a 400 names the field otherwise); the city and district names are served from them.
+         *     Emits `customer.location.created`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["createCustomerLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/customers/{customer_id}/locations/{location_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customer Location Details
+         * @description One location of the customer; another customer's location is a 404.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getCustomerLocation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/customers/{customer_id}/memberships/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Customer Memberships
+         * @description The customer's memberships: the access its subscriptions grant, each for a period, newest first. Memberships are made by subscriptions; this list only reads them.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listCustomerMemberships"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/customers/{customer_id}/wallet/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customer Wallet Details
+         * @description The customer's points and cashback balances (each the `balance_after` of its latest ledger entry), what of them lapses and when, and the last 20 entries.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getCustomerWallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/customers/{customer_id}/wallet/deposit-points/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deposit Points
+         * @description Adds points (a whole number) to the customer's wallet, optionally lapsing at `expires_at`. Appends one entry to the customer's append-only ledger and answers 201 with it and the balances after it; emits `customer.wallet.updated`. Send an `Idempotency-Key` so that a retry never moves the money twice.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["depositPoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/customers/{customer_id}/wallet/deposit-cashback/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deposit Cashback
+         * @description Adds cashback money (major units, at most 2 decimals; binary float noise such as 0.30000000000000004 is 0.30, more decimals are a 400) to the customer's wallet, optionally lapsing at `expires_at`. Appends one entry to the customer's append-only ledger and answers 201 with it and the balances after it; emits `customer.wallet.updated`. Send an `Idempotency-Key` so that a retry never moves the money twice.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["depositCashback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/customers/{customer_id}/wallet/redeem/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem From Wallet
+         * @description Takes points or cashback out of the customer's wallet. A balance never goes below zero: the check and the entry are one statement, so concurrent redemptions cannot overdraw; when the balance does not cover it, 409 `insufficient_balance` with `available`. Appends one entry to the customer's append-only ledger and answers 201 with it and the balances after it; emits `customer.wallet.updated`. Send an `Idempotency-Key` so that a retry never moves the money twice.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["redeemFromWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/notifications/send/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Notification
+         * @description Sends a bilingual notification to customers of the store: `customer_ids` (one customer or up to 1000; an id that is not the store's customer is a 400 naming it), or a `segment` (`"all"`, or `{"city_id": 1}` for the customers whose current city it is). Each recipient gets it in the app's received notifications and as a push to each of their devices, in their language; `data` travels with the push (strings only). Answers 202 at once: the sending runs in the background, in batches; follow it with Notification Details. At most 10 sends a minute per store (429).
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["sendNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/notifications/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Notifications
+         * @description The notifications the store sent, newest first, with their status and push counters.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/notifications/{notification_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Notification Details
+         * @description One notification the store sent: its texts, audience, status and push counters.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getNotification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/cities/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Supported Cities
+         * @description The cities the store serves, for the customer app's city picker (before any login): every one has `is_supported` true. A merchant's Support City or Stop Supporting City refreshes it.
+         *
+         *     Public: needs only `app-id`, no token. Cached at the edge: a write shows at once where it was made, within 60 s elsewhere.
+         */
+        get: operations["listSupportedCities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/register/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register Customer
+         * @description Sends a code to confirm the registration by SMS (expires in 5 minutes). The answer is the same whether or not the number is registered; a registered number is sent nothing (log in with Request OTP). Limits: 5 codes a number in 10 minutes, one a minute, 20 requests a minute per IP (429 with `Retry-After`).
+         *
+         *     Public: needs only `app-id`, no token.
+         */
+        post: operations["registerCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/register/confirm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm Customer Registration
+         * @description Checks the code of Register Customer; a good one creates the customer (mobile verified, event `customer.created`) and logs them in. A code has 5 tries.
+         *
+         *     Public: needs only `app-id`, no token.
+         */
+        post: operations["confirmCustomerRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/auth/otp/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request OTP
+         * @description Sends a login code by SMS (expires in 5 minutes; a new one replaces the previous one). The answer is the same whether or not the number is a customer's; a number of no customer is sent nothing. Limits: 5 codes a number in 10 minutes, one a minute, 20 requests a minute per IP (429 with `Retry-After`).
+         *
+         *     Public: needs only `app-id`, no token.
+         */
+        post: operations["requestCustomerOtp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/auth/token/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Access Token
+         * @description Exchanges the code of Request OTP for an access token (a JWT of 15 minutes) and a refresh token (30 days). A code has 5 tries, and a number 10 checks an hour.
+         *
+         *     Public: needs only `app-id`, no token.
+         */
+        post: operations["getCustomerAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/auth/token/refresh/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh Access Token
+         * @description A new pair for a refresh token, which is replaced: use the new one next time. A replaced token used again revokes every token of its login (`refresh_token_reused`): refresh one request at a time.
+         *
+         *     Public: needs only `app-id`, no token.
+         */
+        post: operations["refreshCustomerAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/auth/logout/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log Out
+         * @description Revokes the refresh token's login (the token and every one it was replaced by). An unknown or already revoked token is not an error (RFC 7009). The access token lives out its 15 minutes.
+         *
+         *     Public: needs only `app-id`, no token.
+         */
+        post: operations["logoutCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/profile/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Profile Details
+         * @description The customer of the access token. A deleted account's token gets 404 `customer_not_found`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["getProfile"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Customer Account
+         * @description Closes the account at once: the customer is deleted and their personal data erased (name, email, national id, date of birth, avatar, numbers, custom fields), every session revoked, every device unregistered from pushes, every location deleted. Orders and wallet history are kept, anonymised. The number may register again as a new customer.
+         *
+         *     Customer: the customer's own access token.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Profile
+         * @description Changes the given fields. A new `email` is unverified until proven; `secondary_mobile_number` is read in the country of the customer's number; `current_city_id` must be a city of the geography lists. The mobile number is the login and is not changed here.
+         *
+         *     Customer: the customer's own access token.
+         */
+        patch: operations["updateProfile"];
+        trace?: never;
+    };
+    "/api/v1/customer/profile/language/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Language
+         * @description The language of the customer's messages and pushes.
+         *
+         *     Customer: the customer's own access token.
+         */
+        patch: operations["updateLanguage"];
+        trace?: never;
+    };
+    "/api/v1/customer/profile/avatar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update Avatar
+         * @description Records the https URL of the picture, which the app uploaded to its own storage (the API takes no files); `null` removes it.
+         *
+         *     Customer: the customer's own access token.
+         */
+        post: operations["updateAvatar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/profile/platform-version/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Platform Version
+         * @description Records the version of the app the customer runs (shown as `platform_version`).
+         *
+         *     Customer: the customer's own access token.
+         */
+        patch: operations["updatePlatformVersion"];
+        trace?: never;
+    };
+    "/api/v1/customer/fcm-tokens/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate/Create FCM Token
+         * @description Registers the device's FCM token for pushes (201), or re-activates a known one (200), giving it to this customer if another had it: a device changes hands. A customer keeps their 10 most recently registered devices active.
+         *
+         *     Customer: the customer's own access token.
+         */
+        post: operations["registerFcmToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/fcm-tokens/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * FCM Token
+         * @description Stops pushes to the device (at logout): deactivates the customer's token. Removing it again is a 204 too; a token that is not the customer's is a 404.
+         *
+         *     Customer: the customer's own access token.
+         */
+        delete: operations["removeFcmToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/locations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Customer Locations
+         * @description The customer's own saved locations.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["listMyLocations"];
+        put?: never;
+        /**
+         * Create Customer Location
+         * @description Saves a location for the customer. `city_id` and `district_id` must name a city and a district of the geography lists, the district in the city (a 400 names the field otherwise). Coordinates are range-checked. Emits `customer.location.created`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        post: operations["createMyLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/locations/{location_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customer Location Details
+         * @description One of the customer's locations; any other id (another customer's too) is a 404.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["getMyLocation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Customer Location
+         * @description Deletes one of the customer's locations. Emits `customer.location.deleted`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        delete: operations["deleteMyLocation"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Customer Location
+         * @description Changes the given fields of one of the customer's locations. `city_id` and `district_id` must name a city and a district of the geography lists, the district in the city (a 400 names the field otherwise). Coordinates are range-checked.
+         *     Emits `customer.location.updated`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        patch: operations["updateMyLocation"];
+        trace?: never;
+    };
+    "/api/v1/customer/locations/{location_id}/image/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update Location Image
+         * @description Records the https URL of a picture of the place (the entrance, say), uploaded by the app to its own storage; `null` removes it. Emits `customer.location.updated`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        post: operations["updateMyLocationImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/notifications/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Received Notifications
+         * @description The notifications the store sent to the customer, newest first; `is_read=false` for the unread ones.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["listReceivedNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/notifications/read-all/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark All Notifications Read
+         * @description Marks every unread notification of the customer read.
+         *
+         *     Customer: the customer's own access token.
+         */
+        post: operations["readAllNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customer/notifications/{notification_id}/read/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark Notification Read
+         * @description Marks one of the customer's received notifications read (its `id` in the list); reading it again changes nothing and keeps the first `read_at`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        post: operations["readNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard/admin/integrations/webhooks/deliveries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Webhook Deliveries
+         * @description One row per event and subscribed webhook, newest first, with how it ended or when it is next attempted: filter by `webhook`, `status` (`pending`, `retrying`, `delivered`, `failed`, `skipped`), `event`, `event_id`, `created_at`…
+         *
+         *     Permission: `can_retrieve_app_config`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard/admin/integrations/webhooks/deliveries/{delivery_id}/resend/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend Webhook Delivery
+         * @description Sends one delivery that ended (`delivered`, `failed` or `skipped`) again, with the same `webhook-id`, on a fresh retry schedule. The webhook must be on. At most 10 resends and recovers a minute per webhook.
+         *
+         *     Permission: `can_update_app_config`.
+         */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard/admin/integrations/webhooks/{webhook_id}/recover/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recover Webhook Deliveries
+         * @description Sends again the webhook's `failed` and `skipped` deliveries created since `since` (and before `until`), oldest first, at most 1,000 a call, each on a fresh retry schedule: after an outage, or after turning a webhook back on. The webhook must be on. At most 10 resends and recovers a minute per webhook.
+         *
+         *     Permission: `can_update_app_config`.
+         */
+        post: operations["recoverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dashboard/admin/integrations/webhooks/": {
         parameters: {
             query?: never;
@@ -1296,7 +2208,9 @@ export interface paths {
         };
         /**
          * List Webhooks
-         * @description Permission: `can_retrieve_app_config`.
+         * @description `secret_key` is whole to tokens that may also update the configuration (`can_update_app_config`), masked (`whsec_…abcd`) to tokens that may only read it.
+         *
+         *     Permission: `can_retrieve_app_config`.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -2634,7 +3548,7 @@ export interface webhooks {
         put?: never;
         /**
          * webhook.disabled
-         * @description A webhook was disabled: its target answered 410 Gone, or every attempt failed for 5 days. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         * @description A webhook was disabled by the service, once: its target answered 410 Gone, or every attempt failed for 5 days. Its open deliveries end `skipped`; Recover re-sends them once it is on again. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
          */
         post: operations["event.webhook.disabled"];
         delete?: never;
@@ -2697,6 +3611,126 @@ export interface webhooks {
          * @description A customer was deleted (their account closed); orders are kept. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
          */
         post: operations["event.customer.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.location.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.location.created
+         * @description A location was added to a customer (by the merchant, or in the customer app). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.customer.location.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.wallet.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.wallet.updated
+         * @description An entry was added to a customer's wallet ledger (a deposit or a redemption of points or cashback). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.customer.wallet.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.location.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.location.updated
+         * @description A customer changed one of their locations in the customer app (its fields or its image). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.customer.location.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.location.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.location.deleted
+         * @description A customer deleted one of their locations in the customer app. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.customer.location.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * notification.sent
+         * @description A notification finished sending: every recipient has it in the app and every push was tried (`status` sent, partially_failed or failed). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.notification.sent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "store.supported_cities.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * store.supported_cities.updated
+         * @description The store started (`is_supported` true) or stopped serving a city; sent only when the set changed. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.store.supported_cities.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4335,6 +5369,959 @@ export interface components {
             is_active?: boolean;
             ordering?: number;
         };
+        CountryList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["Country"][];
+        };
+        Country: {
+            id: number;
+            /**
+             * @description ISO 3166-1 alpha-2.
+             * @example SA
+             */
+            code: string;
+            /** @example Riyadh */
+            name_en: string;
+            /** @example الرياض */
+            name_ar: string;
+            /**
+             * @description International calling code, digits only (a customer's `country_code`).
+             * @example 966
+             */
+            phone_code: string;
+            /** @description Position in lists; lists sort on it by default. */
+            ordering: number;
+        };
+        RegionList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["Region"][];
+        };
+        Region: {
+            id: number;
+            /** @description The country the region belongs to. */
+            country_id: number;
+            /**
+             * @description ISO 3166-2.
+             * @example SA-01
+             */
+            code: string;
+            /** @example Riyadh */
+            name_en: string;
+            /** @example الرياض */
+            name_ar: string;
+            /** @description Position in lists; lists sort on it by default. */
+            ordering: number;
+        };
+        CityList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["City"][];
+        };
+        City: {
+            id: number;
+            /** @description The region the city belongs to. */
+            region_id: number;
+            /**
+             * @description ISO 3166-1 alpha-2 of the city's country.
+             * @example SA
+             */
+            country_code: string;
+            /** @example Riyadh */
+            name_en: string;
+            /** @example الرياض */
+            name_ar: string;
+            /**
+             * @description Other spellings a search finds the city by, space-separated.
+             * @example Riyad Ar Riyadh رياض
+             */
+            keywords: string;
+            /**
+             * @description Latitude of the city centre.
+             * @example 24.7136
+             */
+            lat: number;
+            /**
+             * @description Longitude of the city centre.
+             * @example 46.6753
+             */
+            lng: number;
+            /** @description Position in lists; lists sort on it by default. */
+            ordering: number;
+            /** @description Whether the store in `app-id` serves the city. */
+            is_supported: boolean;
+        };
+        DistrictList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["District"][];
+        };
+        District: {
+            id: number;
+            /** @description The city the district belongs to. */
+            city_id: number;
+            /** @example Riyadh */
+            name_en: string;
+            /** @example الرياض */
+            name_ar: string;
+            /** @description Position in lists; lists sort on it by default. */
+            ordering: number;
+        };
+        CustomerList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["Customer"][];
+        };
+        Customer: {
+            id: number;
+            /**
+             * @description Calling code, digits only.
+             * @example 966
+             */
+            country_code: string;
+            /**
+             * @description The mobile number in its national form, digits only.
+             * @example 0534501056
+             */
+            username: string;
+            /**
+             * @description The mobile number in E.164, digits only (no +).
+             * @example 966534501056
+             */
+            mobile_number: string;
+            /** @example sara@example.com */
+            email: string | null;
+            /** @example Sara Al-Qahtani */
+            name: string | null;
+            /** @enum {string} */
+            lang: "ar" | "en";
+            current_city_id: number | null;
+            is_email_verified: boolean;
+            is_mobile_verified: boolean;
+            /** @description A blocked customer cannot log in to the customer app. */
+            is_blocked: boolean;
+            is_deleted: boolean;
+            /** @description The same as `is_mobile_verified`. */
+            is_verified: boolean;
+            national_id: string | null;
+            /** @description E.164 digits, as `mobile_number`. */
+            secondary_mobile_number: string | null;
+            /**
+             * Format: date
+             * @example 1994-03-21
+             */
+            date_of_birth: string | null;
+            /** @example https://cdn.example.com/avatars/7.jpg */
+            avatar: string | null;
+            /** Format: date-time */
+            joined_at: string;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            modified_at: string;
+        };
+        CreateCustomer: {
+            /**
+             * @description The calling code of the mobile number's country.
+             * @example 966
+             */
+            country_code: string;
+            /**
+             * @description A mobile number of that country in any form ("0534501056", "+966 53 450 1056").
+             * @example 0534501056
+             */
+            mobile_number: string;
+            name?: string | null;
+            /**
+             * Format: email
+             * @example sara@example.com
+             */
+            email?: string | null;
+            /** @enum {string} */
+            lang?: "ar" | "en";
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            date_of_birth?: string | null;
+            /** @example 1098765432 */
+            national_id?: string | null;
+            /**
+             * @description Another mobile number of the same country, in any form; served as E.164 digits.
+             * @example 0551234567
+             */
+            secondary_mobile_number?: string | null;
+            /** @description A city of the geography lists. */
+            current_city_id?: number | null;
+            /**
+             * Format: uri
+             * @example https://cdn.example.com/avatars/7.jpg
+             */
+            avatar?: string | null;
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        UpdateCustomer: {
+            /**
+             * @description The calling code of the mobile number's country.
+             * @example 966
+             */
+            country_code?: string;
+            /** @example 0534501056 */
+            mobile_number?: string;
+            name?: string | null;
+            /**
+             * Format: email
+             * @example sara@example.com
+             */
+            email?: string | null;
+            /** @enum {string} */
+            lang?: "ar" | "en";
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            date_of_birth?: string | null;
+            /** @example 1098765432 */
+            national_id?: string | null;
+            /**
+             * @description Another mobile number of the same country, in any form; served as E.164 digits.
+             * @example 0551234567
+             */
+            secondary_mobile_number?: string | null;
+            /** @description A city of the geography lists. */
+            current_city_id?: number | null;
+            /**
+             * Format: uri
+             * @example https://cdn.example.com/avatars/7.jpg
+             */
+            avatar?: string | null;
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+            is_blocked?: boolean;
+        };
+        CustomerLocationList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["CustomerLocation"][];
+        };
+        CustomerLocation: {
+            id: number;
+            customer_id: number;
+            /** @enum {string} */
+            type: "home" | "work" | "friend_house" | "other";
+            name_en: string;
+            name_ar: string;
+            /**
+             * @description Decimal degrees, as a string.
+             * @example 24.7136
+             */
+            latitude: string;
+            /**
+             * @description Decimal degrees, as a string.
+             * @example 46.6753
+             */
+            longitude: string;
+            city_id: number | null;
+            city: components["schemas"]["LocationCity"];
+            city_name_en: string | null;
+            city_name_ar: string | null;
+            district_id: number | null;
+            /**
+             * @description The district's English name.
+             * @example Al Olaya
+             */
+            district: string | null;
+            /** @example العليا */
+            district_ar: string | null;
+            address1: string;
+            address2: string | null;
+            postal_code: string | null;
+            formatted_address: string | null;
+            place_id: string | null;
+            route: string | null;
+            street_number: string | null;
+            location_url: string | null;
+            image: string | null;
+            description: string | null;
+            ordering: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            modified_at: string;
+        };
+        LocationCity: {
+            id: number;
+            name_en: string;
+            name_ar: string;
+            /** @example SA */
+            country_code: string;
+            keywords: string;
+            /** @description Whether the store serves this city. */
+            is_supported: boolean;
+        } | null;
+        CreateCustomerLocation: {
+            /** @enum {string} */
+            type?: "home" | "work" | "friend_house" | "other";
+            name_en?: string;
+            name_ar?: string;
+            /** @example 24.7136 */
+            latitude: number;
+            /** @example 46.6753 */
+            longitude: number;
+            /**
+             * @description A city of the geography lists.
+             * @example 1
+             */
+            city_id: number;
+            /** @description A district of the geography lists, in `city_id`. */
+            district_id?: number | null;
+            address1?: string;
+            address2?: string | null;
+            postal_code?: string | null;
+            formatted_address?: string | null;
+            place_id?: string | null;
+            route?: string | null;
+            street_number?: string | null;
+            /**
+             * Format: uri
+             * @example https://maps.google.com/?q=24.7136,46.6753
+             */
+            location_url?: string | null;
+            /** Format: uri */
+            image?: string | null;
+            description?: string | null;
+            ordering?: number;
+        };
+        CustomerMembershipList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["CustomerMembership"][];
+        };
+        CustomerMembership: {
+            id: number;
+            customer_id: number;
+            /** @example Gold members */
+            name_en: string;
+            /** @example الأعضاء الذهبيون */
+            name_ar: string;
+            /** @description The subscription that grants it. */
+            subscription_id: number | null;
+            /** @enum {string} */
+            status: "active" | "expired" | "cancelled";
+            /**
+             * Format: date
+             * @example 2026-11-01
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description Null while open-ended.
+             */
+            end_date: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            modified_at: string;
+        };
+        CustomerWallet: {
+            customer_id: number;
+            /** @example 150 */
+            points_balance: number;
+            /**
+             * @description Money in major units.
+             * @example 25.5
+             */
+            cashback_balance: number;
+            /** @example SAR */
+            currency: string;
+            /** @description What of the balances lapses, soonest first: the part of each deposit with an `expires_at` still unspent (redemptions use the soonest-lapsing amounts first). */
+            expiring: {
+                /** @enum {string} */
+                kind: "points" | "cashback";
+                /** @description Points for `points`; money in major units for `cashback`. */
+                amount: number;
+                /** Format: date-time */
+                expires_at: string;
+            }[];
+            /** @description The last 20 entries, newest first. */
+            recent_entries: components["schemas"]["WalletEntry"][];
+        };
+        WalletEntry: {
+            id: number;
+            /** @enum {string} */
+            kind: "points" | "cashback";
+            /** @enum {string} */
+            type: "deposit" | "redeem" | "expiry" | "adjustment";
+            /**
+             * @description Signed: positive in, negative out. Points for `points`; money in major units for `cashback`.
+             * @example -10
+             */
+            amount: number;
+            /** @description The balance of `kind` after this entry. Points for `points`; money in major units for `cashback`. */
+            balance_after: number;
+            reason: string | null;
+            reference: string | null;
+            order_id: number | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The new ledger entry and the balances after it. */
+        CustomerWalletUpdate: {
+            entry: components["schemas"]["WalletEntry"];
+            customer_id: number;
+            /** @example 150 */
+            points_balance: number;
+            /**
+             * @description Money in major units.
+             * @example 25.5
+             */
+            cashback_balance: number;
+            /** @example SAR */
+            currency: string;
+        };
+        DepositPoints: {
+            /**
+             * @description Points, a whole number.
+             * @example 150
+             */
+            amount: number;
+            /** @example Birthday gift */
+            reason: string;
+            /**
+             * @description Your own reference (an order number, a campaign).
+             * @example CAMPAIGN-7
+             */
+            reference?: string;
+            /**
+             * Format: date-time
+             * @description When what is left of this deposit lapses; in the future.
+             * @example 2027-01-01T00:00:00Z
+             */
+            expires_at?: string;
+        };
+        DepositCashback: {
+            /**
+             * @description Money in major units (SAR), more than 0, at most 2 decimals.
+             * @example 25.5
+             */
+            amount: number;
+            /** @example Birthday gift */
+            reason: string;
+            /**
+             * @description Your own reference (an order number, a campaign).
+             * @example CAMPAIGN-7
+             */
+            reference?: string;
+            /**
+             * Format: date-time
+             * @description When what is left of this deposit lapses; in the future.
+             * @example 2027-01-01T00:00:00Z
+             */
+            expires_at?: string;
+        };
+        RedeemFromWallet: {
+            /**
+             * @description Which balance to take from.
+             * @enum {string}
+             */
+            kind: "points" | "cashback";
+            /**
+             * @description Points (a whole number) or cashback money in major units (at most 2 decimals), by `kind`.
+             * @example 10
+             */
+            amount: number;
+            /** @example 1042 */
+            order_id?: number;
+            /**
+             * @description Your own reference (an order number, a campaign).
+             * @example CAMPAIGN-7
+             */
+            reference?: string;
+            /** @example Birthday gift */
+            reason?: string;
+        };
+        SendNotificationResult: {
+            notification_id: number;
+            /** @description The customers it is addressed to, counted when it was queued. */
+            recipients_count: number;
+            /** @enum {string} */
+            status: "queued";
+        };
+        /**
+         * @example {
+         *       "segment": "all",
+         *       "title_en": "Weekend offer",
+         *       "title_ar": "عرض نهاية الأسبوع",
+         *       "body_en": "20% off every plan until Saturday.",
+         *       "body_ar": "خصم ٢٠٪ على جميع الباقات حتى السبت."
+         *     }
+         */
+        SendNotification: {
+            /** @description One customer or a list (up to 1000). Give this or `segment`. */
+            customer_ids?: number[];
+            segment?: components["schemas"]["NotificationSegment"];
+            /** @example Weekend offer */
+            title_en: string;
+            /** @example عرض نهاية الأسبوع */
+            title_ar: string;
+            /** @example 20% off every plan until Saturday. */
+            body_en: string;
+            /** @example خصم ٢٠٪ على جميع الباقات حتى السبت. */
+            body_ar: string;
+            /**
+             * @description String values only (FCM's rule), at most 20 keys and 1 KB. The push also carries `notification_id`.
+             * @example {
+             *       "deep_link": "app://offers/12"
+             *     }
+             */
+            data?: {
+                [key: string]: string;
+            };
+        };
+        NotificationSegment: "all" | {
+            /** @description Customers whose `current_city_id` it is. */
+            city_id: number;
+        };
+        NotificationList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["Notification"][];
+        };
+        Notification: {
+            id: number;
+            title_en: string;
+            title_ar: string;
+            body_en: string;
+            body_ar: string;
+            data: {
+                [key: string]: string;
+            } | null;
+            /** @description Whom it was sent to, as the request named them. */
+            audience: {
+                customer_ids: number[];
+            } | {
+                segment: components["schemas"]["NotificationSegment"];
+            };
+            /**
+             * @description `queued` → `sending` → `sent` (every push accepted, or nothing to push), `partially_failed` or `failed` (no push accepted).
+             * @enum {string}
+             */
+            status: "queued" | "sending" | "sent" | "partially_failed" | "failed";
+            recipients_count: number;
+            /** @description Pushes FCM accepted (one per device). */
+            push_sent: number;
+            /** @description Pushes refused for good (dead tokens included). */
+            push_failed: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            modified_at: string;
+        };
+        /** @description The same answer whether or not the number is registered: whoever owns the number gets the SMS, when one is due. */
+        OtpSent: {
+            /**
+             * @description Seconds the code lives.
+             * @example 300
+             */
+            expires_in: number;
+            /**
+             * @description Seconds before another code may be requested.
+             * @example 60
+             */
+            resend_after: number;
+        };
+        RegisterCustomer: {
+            /**
+             * @description The calling code of the mobile number's country.
+             * @example 966
+             */
+            country_code: string;
+            /**
+             * @description A mobile number of that country in any form ("0534501056", "+966 53 450 1056").
+             * @example 0534501056
+             */
+            mobile_number: string;
+            /** @example Sara */
+            name: string;
+            /**
+             * Format: email
+             * @example sara@example.com
+             */
+            email?: string;
+            /**
+             * @description The customer's language; `ar` when not given.
+             * @enum {string}
+             */
+            lang?: "ar" | "en";
+        };
+        /** @description The token pair and the customer it is for. */
+        CustomerLogin: {
+            /** @description A JWT for the customer routes; 15 minutes. */
+            access_token: string;
+            /**
+             * @description Opaque; 30 days; replaced on every refresh.
+             * @example crt_…
+             */
+            refresh_token: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+            /** @example 900 */
+            expires_in: number;
+            /** @example 2592000 */
+            refresh_expires_in: number;
+            customer: components["schemas"]["Customer"];
+        };
+        /** @description The number and the code it was sent. */
+        VerifyOtp: {
+            /**
+             * @description The calling code of the mobile number's country.
+             * @example 966
+             */
+            country_code: string;
+            /**
+             * @description A mobile number of that country in any form ("0534501056", "+966 53 450 1056").
+             * @example 0534501056
+             */
+            mobile_number: string;
+            /**
+             * @description The code the SMS gave (6 digits unless the store set another length).
+             * @example 123456
+             */
+            otp: string;
+        };
+        RequestOtp: {
+            /**
+             * @description The calling code of the mobile number's country.
+             * @example 966
+             */
+            country_code: string;
+            /**
+             * @description A mobile number of that country in any form ("0534501056", "+966 53 450 1056").
+             * @example 0534501056
+             */
+            mobile_number: string;
+        };
+        CustomerTokenPair: {
+            /** @description A JWT for the customer routes; 15 minutes. */
+            access_token: string;
+            /**
+             * @description Opaque; 30 days; replaced on every refresh.
+             * @example crt_…
+             */
+            refresh_token: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+            /** @example 900 */
+            expires_in: number;
+            /** @example 2592000 */
+            refresh_expires_in: number;
+        };
+        RefreshAccessToken: {
+            /** @example crt_3q2-7wEXAMPLEc0K9mBq1sVx8rT4uYzA5nD6fG7hJ8k */
+            refresh_token: string;
+        };
+        CustomerLogout: {
+            /** @example crt_3q2-7wEXAMPLEc0K9mBq1sVx8rT4uYzA5nD6fG7hJ8k */
+            refresh_token: string;
+        };
+        CustomerProfile: components["schemas"]["Customer"] & {
+            /**
+             * @description As the app last reported it (Update Platform Version).
+             * @example 2.4.0
+             */
+            platform_version: string | null;
+        };
+        UpdateProfile: {
+            name?: string | null;
+            /**
+             * Format: email
+             * @example sara@example.com
+             */
+            email?: string | null;
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            date_of_birth?: string | null;
+            /** @example 1098765432 */
+            national_id?: string | null;
+            /**
+             * @description Another mobile number of the same country, in any form; served as E.164 digits.
+             * @example 0551234567
+             */
+            secondary_mobile_number?: string | null;
+            /** @description A city of the geography lists. */
+            current_city_id?: number | null;
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        UpdateLanguage: {
+            /** @enum {string} */
+            lang: "ar" | "en";
+        };
+        UpdateAvatar: {
+            /**
+             * Format: uri
+             * @description The https URL of the image, uploaded by the app to its own storage; null removes it.
+             * @example https://cdn.example.com/avatars/7.jpg
+             */
+            avatar: string | null;
+        };
+        UpdatePlatformVersion: {
+            /** @example 2.4.0 (118) */
+            platform_version: string;
+        };
+        FcmToken: {
+            id: number;
+            token: string;
+            /** @enum {string} */
+            platform: "ios" | "android" | "web";
+            is_active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            modified_at: string;
+        };
+        RegisterFcmToken: {
+            /**
+             * @description The device's FCM registration token, as the Firebase SDK gives it.
+             * @example dGVzdC1kZXZpY2UtdG9rZW4:APA91bHun4MxP5egoKMwt2KZFBaFUH
+             */
+            token: string;
+            /** @enum {string} */
+            platform: "ios" | "android" | "web";
+        };
+        UpdateCustomerLocation: {
+            /** @enum {string} */
+            type?: "home" | "work" | "friend_house" | "other";
+            name_en?: string;
+            name_ar?: string;
+            /** @example 24.7136 */
+            latitude?: number;
+            /** @example 46.6753 */
+            longitude?: number;
+            /**
+             * @description A city of the geography lists.
+             * @example 1
+             */
+            city_id?: number;
+            /** @description A district of the geography lists, in `city_id`. */
+            district_id?: number | null;
+            address1?: string;
+            address2?: string | null;
+            postal_code?: string | null;
+            formatted_address?: string | null;
+            place_id?: string | null;
+            route?: string | null;
+            street_number?: string | null;
+            /**
+             * Format: uri
+             * @example https://maps.google.com/?q=24.7136,46.6753
+             */
+            location_url?: string | null;
+            description?: string | null;
+            ordering?: number;
+        };
+        UpdateCustomerLocationImage: {
+            /**
+             * Format: uri
+             * @description The https URL of the picture, uploaded by the app to its own storage; null removes it.
+             * @example https://cdn.example.com/locations/12.jpg
+             */
+            image: string | null;
+        };
+        ReceivedNotificationList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["ReceivedNotification"][];
+        };
+        ReceivedNotification: {
+            id: number;
+            notification_id: number;
+            title_en: string;
+            title_ar: string;
+            body_en: string;
+            body_ar: string;
+            data: {
+                [key: string]: string;
+            } | null;
+            is_read: boolean;
+            /** Format: date-time */
+            read_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ReadAllNotificationsResult: {
+            /** @description Notifications marked read by this call. */
+            updated: number;
+        };
+        WebhookDeliveryList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["WebhookDelivery"][];
+        };
+        WebhookDelivery: {
+            /**
+             * @description The `webhook-id` header of its attempts (`<event id>.<webhook id>`); resend it by this id.
+             * @example evt_4f9c0a3e8b1d4c2f9e7a6b5c4d3e2f10.12
+             */
+            id: string;
+            webhook: number;
+            event_id: string;
+            event: string;
+            /**
+             * @description `pending` (its first attempt is due), `retrying` (on the schedule), then one of `delivered`, `failed` (after the schedule, or refused with 410), `skipped` (the webhook was off or deleted).
+             * @enum {string}
+             */
+            status: "pending" | "retrying" | "delivered" | "failed" | "skipped";
+            /** @enum {string|null} */
+            skip_reason: "webhook_disabled" | "webhook_deleted" | null;
+            attempts: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            last_attempt_at: string | null;
+            last_status_code: number | null;
+            /** @enum {string|null} */
+            last_error_class: "http" | "timeout" | "dns" | "tls" | "network" | "blocked" | "redirect" | null;
+            /** @description What went wrong last, in short; the logs have the whole answer. */
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RecoveredDeliveries: {
+            /** @description Deliveries put back on the schedule, oldest first. */
+            recovered: number;
+            /** @description True when more remain than one call takes (1,000): call again with the same `since`. */
+            more: boolean;
+        };
+        RecoverWebhook: {
+            /**
+             * Format: date-time
+             * @description Re-send the failed and skipped deliveries created from this time on.
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description …and before this time (default: now).
+             */
+            until?: string;
+        };
         WebhookList: {
             /** @description Rows matching the filters, on all pages. */
             count: number;
@@ -4355,7 +6342,7 @@ export interface components {
             /** @example https://hooks.example.com/commerce */
             url: string;
             /**
-             * @description `whsec_` + base64 of 32 random bytes: verify deliveries with it (Standard Webhooks).
+             * @description `whsec_` + base64 of 32 random bytes: verify deliveries with it (Standard Webhooks). Whole when the webhook is created, updated or its secret rotated, and to tokens with `can_update_app_config`; masked (`whsec_…abcd`, its last four characters) to tokens that may only read the configuration.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             secret_key: string;
@@ -4364,6 +6351,13 @@ export interface components {
             headers: {
                 [key: string]: string;
             };
+            /** @description Why the webhook is off: its target answered 410 Gone, every delivery failed for 5 days, or an update turned it off. Null while it is on. */
+            disabled_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When it was turned off; null while it is on.
+             */
+            disabled_at: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -4380,7 +6374,7 @@ export interface components {
              *       "ticket.checked_in"
              *     ]
              */
-            events: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.location.created" | "customer.wallet.updated" | "customer.location.updated" | "customer.location.deleted" | "notification.sent" | "store.supported_cities.updated")[];
             /** @default true */
             is_active: boolean;
             /**
@@ -4421,7 +6415,7 @@ export interface components {
             event: string;
             attempt: number;
             /** @enum {string} */
-            trigger: "event" | "retry" | "test";
+            trigger: "event" | "retry" | "test" | "resend";
             status_code: number | null;
             duration_ms: number;
             /** @description The receiver's answer, cut to 20 KB. */
@@ -4448,7 +6442,7 @@ export interface components {
              *       "ticket.checked_in"
              *     ]
              */
-            events?: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted")[];
+            events?: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.location.created" | "customer.wallet.updated" | "customer.location.updated" | "customer.location.deleted" | "notification.sent" | "store.supported_cities.updated")[];
             is_active?: boolean;
             /**
              * @description Sent with every delivery; at most 20. Cannot override webhook-id, webhook-timestamp, webhook-signature, content-type, content-length, user-agent, host, connection, transfer-encoding.
@@ -10686,6 +12680,8 @@ export interface operations {
             header: {
                 /** @description The store (app) id. */
                 "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 item_id: number;
@@ -10701,6 +12697,8 @@ export interface operations {
             /** @description The reservation. */
             201: {
                 headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10807,23 +12805,25 @@ export interface operations {
             /** @description The request conflicts with the record's current state. */
             409: {
                 headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.commerce-meals.dev/problems/insufficient-stock",
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
                      *       "title": "Conflict",
                      *       "status": 409,
                      *       "detail": "The request conflicts with the record's current state.",
-                     *       "code": "insufficient_stock"
+                     *       "code": "idempotency_key_in_flight"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {number} */
                         status: 409;
                         /** @enum {string} */
-                        code: "conflict" | "insufficient_stock";
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_stock";
                     };
                 };
             };
@@ -10929,6 +12929,8 @@ export interface operations {
             header: {
                 /** @description The store (app) id. */
                 "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 item_id: number;
@@ -10944,6 +12946,8 @@ export interface operations {
             /** @description The item, with its stock after the purchase. */
             200: {
                 headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11050,23 +13054,25 @@ export interface operations {
             /** @description The request conflicts with the record's current state. */
             409: {
                 headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://docs.commerce-meals.dev/problems/reservation-expired",
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
                      *       "title": "Conflict",
                      *       "status": 409,
                      *       "detail": "The request conflicts with the record's current state.",
-                     *       "code": "reservation_expired"
+                     *       "code": "idempotency_key_in_flight"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {number} */
                         status: 409;
                         /** @enum {string} */
-                        code: "conflict" | "insufficient_stock" | "reservation_expired" | "reservation_used";
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_stock" | "reservation_expired" | "reservation_used";
                     };
                 };
             };
@@ -23171,6 +25177,10305 @@ export interface operations {
             };
         };
     };
+    listCountries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "code" | "-code" | "phone_code" | "-phone_code")[];
+                /** @description A term found in `name_en` or `name_ar`; may repeat (all terms must match). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `code` equals the value. */
+                code?: string;
+                /** @description `code` is one of these comma-separated values. */
+                code__in?: string[];
+                /** @description `phone_code` equals the value. */
+                phone_code?: string;
+                /** @description `phone_code` is one of these comma-separated values. */
+                phone_code__in?: string[];
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of countries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listRegions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "country_id" | "-country_id" | "code" | "-code")[];
+                /** @description A term found in `name_en` or `name_ar`; may repeat (all terms must match). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `country_id` equals the value. */
+                country_id?: number;
+                /** @description `country_id` is one of these comma-separated values. */
+                country_id__in?: number[];
+                /** @description `country_id` is at least the value. */
+                country_id__gte?: number;
+                /** @description `country_id` is at most the value. */
+                country_id__lte?: number;
+                /** @description `country_id` is above the value. */
+                country_id__gt?: number;
+                /** @description `country_id` is below the value. */
+                country_id__lt?: number;
+                /** @description `code` equals the value. */
+                code?: string;
+                /** @description `code` is one of these comma-separated values. */
+                code__in?: string[];
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of regions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegionList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listCities: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "region_id" | "-region_id" | "country_code" | "-country_code" | "lat" | "-lat" | "lng" | "-lng")[];
+                /** @description A term found in `name_en`, `name_ar` or `keywords` (other spellings: Jiddah, Mecca, جده); may repeat (all terms must match). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `region_id` equals the value. */
+                region_id?: number;
+                /** @description `region_id` is one of these comma-separated values. */
+                region_id__in?: number[];
+                /** @description `region_id` is at least the value. */
+                region_id__gte?: number;
+                /** @description `region_id` is at most the value. */
+                region_id__lte?: number;
+                /** @description `region_id` is above the value. */
+                region_id__gt?: number;
+                /** @description `region_id` is below the value. */
+                region_id__lt?: number;
+                /** @description `country_code` equals the value. */
+                country_code?: string;
+                /** @description `country_code` is one of these comma-separated values. */
+                country_code__in?: string[];
+                /** @description `lat` equals the value. */
+                lat?: number;
+                /** @description `lat` is one of these comma-separated values. */
+                lat__in?: number[];
+                /** @description `lat` is at least the value. */
+                lat__gte?: number;
+                /** @description `lat` is at most the value. */
+                lat__lte?: number;
+                /** @description `lat` is above the value. */
+                lat__gt?: number;
+                /** @description `lat` is below the value. */
+                lat__lt?: number;
+                /** @description `lng` equals the value. */
+                lng?: number;
+                /** @description `lng` is one of these comma-separated values. */
+                lng__in?: number[];
+                /** @description `lng` is at least the value. */
+                lng__gte?: number;
+                /** @description `lng` is at most the value. */
+                lng__lte?: number;
+                /** @description `lng` is above the value. */
+                lng__gt?: number;
+                /** @description `lng` is below the value. */
+                lng__lt?: number;
+                /** @description `true`: the cities this store serves; `false`: the others. */
+                is_supported?: boolean;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cities. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CityList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listDistricts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "city_id" | "-city_id")[];
+                /** @description A term found in `name_en` or `name_ar`; may repeat (all terms must match). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `city_id` equals the value. */
+                city_id?: number;
+                /** @description `city_id` is one of these comma-separated values. */
+                city_id__in?: number[];
+                /** @description `city_id` is at least the value. */
+                city_id__gte?: number;
+                /** @description `city_id` is at most the value. */
+                city_id__lte?: number;
+                /** @description `city_id` is above the value. */
+                city_id__gt?: number;
+                /** @description `city_id` is below the value. */
+                city_id__lt?: number;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of districts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DistrictList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    supportCity: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                city_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The city, now served by the store. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["City"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/city-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "city_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "city_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    unsupportCity: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                city_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store does not serve the city. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/city-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "city_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "city_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listCustomers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "country_code" | "-country_code" | "mobile_number" | "-mobile_number" | "username" | "-username" | "email" | "-email" | "name" | "-name" | "lang" | "-lang" | "current_city_id" | "-current_city_id" | "is_email_verified" | "-is_email_verified" | "is_mobile_verified" | "-is_mobile_verified" | "is_verified" | "-is_verified" | "is_blocked" | "-is_blocked" | "national_id" | "-national_id" | "secondary_mobile_number" | "-secondary_mobile_number" | "date_of_birth" | "-date_of_birth" | "joined_at" | "-joined_at" | "created_at" | "-created_at" | "modified_at" | "-modified_at")[];
+                /** @description Matches the name or email (substring), or the mobile number in any form (`0534…`, `966534…`, `+966 53…`); may repeat, all terms must match. */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `country_code` equals the value. */
+                country_code?: string;
+                /** @description `country_code` is one of these comma-separated values. */
+                country_code__in?: string[];
+                /** @description `mobile_number` equals the value. */
+                mobile_number?: string;
+                /** @description `mobile_number` is one of these comma-separated values. */
+                mobile_number__in?: string[];
+                /** @description `username` equals the value. */
+                username?: string;
+                /** @description `username` is one of these comma-separated values. */
+                username__in?: string[];
+                /** @description `email` equals the value. */
+                email?: string;
+                /** @description `email` is one of these comma-separated values. */
+                email__in?: string[];
+                /** @description `true`: `email` is null; `false`: it is not. */
+                email__isnull?: boolean;
+                /** @description `name` equals the value. */
+                name?: string;
+                /** @description `name` is one of these comma-separated values. */
+                name__in?: string[];
+                /** @description `true`: `name` is null; `false`: it is not. */
+                name__isnull?: boolean;
+                /** @description `lang` equals the value. */
+                lang?: "ar" | "en";
+                /** @description `lang` is one of these comma-separated values. */
+                lang__in?: ("ar" | "en")[];
+                /** @description `current_city_id` equals the value. */
+                current_city_id?: number;
+                /** @description `current_city_id` is one of these comma-separated values. */
+                current_city_id__in?: number[];
+                /** @description `current_city_id` is at least the value. */
+                current_city_id__gte?: number;
+                /** @description `current_city_id` is at most the value. */
+                current_city_id__lte?: number;
+                /** @description `current_city_id` is above the value. */
+                current_city_id__gt?: number;
+                /** @description `current_city_id` is below the value. */
+                current_city_id__lt?: number;
+                /** @description `true`: `current_city_id` is null; `false`: it is not. */
+                current_city_id__isnull?: boolean;
+                /** @description `is_email_verified` equals the value. */
+                is_email_verified?: boolean;
+                /** @description `is_email_verified` is one of these comma-separated values. */
+                is_email_verified__in?: boolean[];
+                /** @description `is_mobile_verified` equals the value. */
+                is_mobile_verified?: boolean;
+                /** @description `is_mobile_verified` is one of these comma-separated values. */
+                is_mobile_verified__in?: boolean[];
+                /** @description `is_verified` equals the value. */
+                is_verified?: boolean;
+                /** @description `is_verified` is one of these comma-separated values. */
+                is_verified__in?: boolean[];
+                /** @description `is_blocked` equals the value. */
+                is_blocked?: boolean;
+                /** @description `is_blocked` is one of these comma-separated values. */
+                is_blocked__in?: boolean[];
+                /** @description `national_id` equals the value. */
+                national_id?: string;
+                /** @description `national_id` is one of these comma-separated values. */
+                national_id__in?: string[];
+                /** @description `true`: `national_id` is null; `false`: it is not. */
+                national_id__isnull?: boolean;
+                /** @description `secondary_mobile_number` equals the value. */
+                secondary_mobile_number?: string;
+                /** @description `secondary_mobile_number` is one of these comma-separated values. */
+                secondary_mobile_number__in?: string[];
+                /** @description `true`: `secondary_mobile_number` is null; `false`: it is not. */
+                secondary_mobile_number__isnull?: boolean;
+                /** @description `date_of_birth` equals the value. */
+                date_of_birth?: string;
+                /** @description `date_of_birth` is one of these comma-separated values. */
+                date_of_birth__in?: string[];
+                /** @description `date_of_birth` is at least the value. */
+                date_of_birth__gte?: string;
+                /** @description `date_of_birth` is at most the value. */
+                date_of_birth__lte?: string;
+                /** @description `date_of_birth` is above the value. */
+                date_of_birth__gt?: string;
+                /** @description `date_of_birth` is below the value. */
+                date_of_birth__lt?: string;
+                /** @description `true`: `date_of_birth` is null; `false`: it is not. */
+                date_of_birth__isnull?: boolean;
+                /** @description `joined_at` equals the value. A date matches the whole day. */
+                joined_at?: string | unknown | unknown;
+                /** @description `joined_at` is one of these comma-separated values. */
+                joined_at__in?: (string | unknown | unknown)[];
+                /** @description `joined_at` is at least the value. A date matches the whole day. */
+                joined_at__gte?: string | unknown | unknown;
+                /** @description `joined_at` is at most the value. A date matches the whole day. */
+                joined_at__lte?: string | unknown | unknown;
+                /** @description `joined_at` is above the value. A date matches the whole day. */
+                joined_at__gt?: string | unknown | unknown;
+                /** @description `joined_at` is below the value. A date matches the whole day. */
+                joined_at__lt?: string | unknown | unknown;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `modified_at` equals the value. A date matches the whole day. */
+                modified_at?: string | unknown | unknown;
+                /** @description `modified_at` is one of these comma-separated values. */
+                modified_at__in?: (string | unknown | unknown)[];
+                /** @description `modified_at` is at least the value. A date matches the whole day. */
+                modified_at__gte?: string | unknown | unknown;
+                /** @description `modified_at` is at most the value. A date matches the whole day. */
+                modified_at__lte?: string | unknown | unknown;
+                /** @description `modified_at` is above the value. A date matches the whole day. */
+                modified_at__gt?: string | unknown | unknown;
+                /** @description `modified_at` is below the value. A date matches the whole day. */
+                modified_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of customers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    createCustomer: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCustomer"];
+            };
+        };
+        responses: {
+            /** @description The new customer. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-mobile-taken",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "customer_mobile_taken"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "customer_mobile_taken";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getCustomer: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                customer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateCustomer: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                customer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomer"];
+            };
+        };
+        responses: {
+            /** @description The customer as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-mobile-taken",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "customer_mobile_taken"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "customer_mobile_taken";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listCustomerLocations: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "type" | "-type" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "city_id" | "-city_id" | "district_id" | "-district_id" | "postal_code" | "-postal_code" | "ordering" | "-ordering" | "created_at" | "-created_at" | "modified_at" | "-modified_at")[];
+                /** @description Matches the names, `address1` and `formatted_address` (substring). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `type` equals the value. */
+                type?: "home" | "work" | "friend_house" | "other";
+                /** @description `type` is one of these comma-separated values. */
+                type__in?: ("home" | "work" | "friend_house" | "other")[];
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `city_id` equals the value. */
+                city_id?: number;
+                /** @description `city_id` is one of these comma-separated values. */
+                city_id__in?: number[];
+                /** @description `city_id` is at least the value. */
+                city_id__gte?: number;
+                /** @description `city_id` is at most the value. */
+                city_id__lte?: number;
+                /** @description `city_id` is above the value. */
+                city_id__gt?: number;
+                /** @description `city_id` is below the value. */
+                city_id__lt?: number;
+                /** @description `true`: `city_id` is null; `false`: it is not. */
+                city_id__isnull?: boolean;
+                /** @description `district_id` equals the value. */
+                district_id?: number;
+                /** @description `district_id` is one of these comma-separated values. */
+                district_id__in?: number[];
+                /** @description `district_id` is at least the value. */
+                district_id__gte?: number;
+                /** @description `district_id` is at most the value. */
+                district_id__lte?: number;
+                /** @description `district_id` is above the value. */
+                district_id__gt?: number;
+                /** @description `district_id` is below the value. */
+                district_id__lt?: number;
+                /** @description `true`: `district_id` is null; `false`: it is not. */
+                district_id__isnull?: boolean;
+                /** @description `postal_code` equals the value. */
+                postal_code?: string;
+                /** @description `postal_code` is one of these comma-separated values. */
+                postal_code__in?: string[];
+                /** @description `true`: `postal_code` is null; `false`: it is not. */
+                postal_code__isnull?: boolean;
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `modified_at` equals the value. A date matches the whole day. */
+                modified_at?: string | unknown | unknown;
+                /** @description `modified_at` is one of these comma-separated values. */
+                modified_at__in?: (string | unknown | unknown)[];
+                /** @description `modified_at` is at least the value. A date matches the whole day. */
+                modified_at__gte?: string | unknown | unknown;
+                /** @description `modified_at` is at most the value. A date matches the whole day. */
+                modified_at__lte?: string | unknown | unknown;
+                /** @description `modified_at` is above the value. A date matches the whole day. */
+                modified_at__gt?: string | unknown | unknown;
+                /** @description `modified_at` is below the value. A date matches the whole day. */
+                modified_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                customer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's locations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerLocationList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    createCustomerLocation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                customer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCustomerLocation"];
+            };
+        };
+        responses: {
+            /** @description The new location. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerLocation"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getCustomerLocation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                customer_id: number;
+                location_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The location. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerLocation"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-location-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_location_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_location_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listCustomerMemberships: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "status" | "-status" | "subscription_id" | "-subscription_id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "start_date" | "-start_date" | "end_date" | "-end_date" | "created_at" | "-created_at" | "modified_at" | "-modified_at")[];
+                /** @description Matches the membership's names (substring). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `status` equals the value. */
+                status?: "active" | "expired" | "cancelled";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("active" | "expired" | "cancelled")[];
+                /** @description `subscription_id` equals the value. */
+                subscription_id?: number;
+                /** @description `subscription_id` is one of these comma-separated values. */
+                subscription_id__in?: number[];
+                /** @description `subscription_id` is at least the value. */
+                subscription_id__gte?: number;
+                /** @description `subscription_id` is at most the value. */
+                subscription_id__lte?: number;
+                /** @description `subscription_id` is above the value. */
+                subscription_id__gt?: number;
+                /** @description `subscription_id` is below the value. */
+                subscription_id__lt?: number;
+                /** @description `true`: `subscription_id` is null; `false`: it is not. */
+                subscription_id__isnull?: boolean;
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `start_date` equals the value. */
+                start_date?: string;
+                /** @description `start_date` is one of these comma-separated values. */
+                start_date__in?: string[];
+                /** @description `start_date` is at least the value. */
+                start_date__gte?: string;
+                /** @description `start_date` is at most the value. */
+                start_date__lte?: string;
+                /** @description `start_date` is above the value. */
+                start_date__gt?: string;
+                /** @description `start_date` is below the value. */
+                start_date__lt?: string;
+                /** @description `end_date` equals the value. */
+                end_date?: string;
+                /** @description `end_date` is one of these comma-separated values. */
+                end_date__in?: string[];
+                /** @description `end_date` is at least the value. */
+                end_date__gte?: string;
+                /** @description `end_date` is at most the value. */
+                end_date__lte?: string;
+                /** @description `end_date` is above the value. */
+                end_date__gt?: string;
+                /** @description `end_date` is below the value. */
+                end_date__lt?: string;
+                /** @description `true`: `end_date` is null; `false`: it is not. */
+                end_date__isnull?: boolean;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `modified_at` equals the value. A date matches the whole day. */
+                modified_at?: string | unknown | unknown;
+                /** @description `modified_at` is one of these comma-separated values. */
+                modified_at__in?: (string | unknown | unknown)[];
+                /** @description `modified_at` is at least the value. A date matches the whole day. */
+                modified_at__gte?: string | unknown | unknown;
+                /** @description `modified_at` is at most the value. A date matches the whole day. */
+                modified_at__lte?: string | unknown | unknown;
+                /** @description `modified_at` is above the value. A date matches the whole day. */
+                modified_at__gt?: string | unknown | unknown;
+                /** @description `modified_at` is below the value. A date matches the whole day. */
+                modified_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                customer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's memberships. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerMembershipList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getCustomerWallet: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                customer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's wallet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerWallet"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    depositPoints: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                customer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositPoints"];
+            };
+        };
+        responses: {
+            /** @description The new entry and the balances. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerWalletUpdate"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    depositCashback: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                customer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositCashback"];
+            };
+        };
+        responses: {
+            /** @description The new entry and the balances. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerWalletUpdate"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    redeemFromWallet: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                customer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedeemFromWallet"];
+            };
+        };
+        responses: {
+            /** @description The new entry and the balances. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerWalletUpdate"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    sendNotification: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendNotification"];
+            };
+        };
+        responses: {
+            /** @description Queued: the recipients are being notified. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendNotificationResult"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "status" | "-status" | "recipients_count" | "-recipients_count" | "push_sent" | "-push_sent" | "push_failed" | "-push_failed" | "created_at" | "-created_at")[];
+                /** @description Matches the titles and bodies (substring). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `status` equals the value. */
+                status?: "queued" | "sending" | "sent" | "partially_failed" | "failed";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("queued" | "sending" | "sent" | "partially_failed" | "failed")[];
+                /** @description `recipients_count` equals the value. */
+                recipients_count?: number;
+                /** @description `recipients_count` is one of these comma-separated values. */
+                recipients_count__in?: number[];
+                /** @description `recipients_count` is at least the value. */
+                recipients_count__gte?: number;
+                /** @description `recipients_count` is at most the value. */
+                recipients_count__lte?: number;
+                /** @description `recipients_count` is above the value. */
+                recipients_count__gt?: number;
+                /** @description `recipients_count` is below the value. */
+                recipients_count__lt?: number;
+                /** @description `push_sent` equals the value. */
+                push_sent?: number;
+                /** @description `push_sent` is one of these comma-separated values. */
+                push_sent__in?: number[];
+                /** @description `push_sent` is at least the value. */
+                push_sent__gte?: number;
+                /** @description `push_sent` is at most the value. */
+                push_sent__lte?: number;
+                /** @description `push_sent` is above the value. */
+                push_sent__gt?: number;
+                /** @description `push_sent` is below the value. */
+                push_sent__lt?: number;
+                /** @description `push_failed` equals the value. */
+                push_failed?: number;
+                /** @description `push_failed` is one of these comma-separated values. */
+                push_failed__in?: number[];
+                /** @description `push_failed` is at least the value. */
+                push_failed__gte?: number;
+                /** @description `push_failed` is at most the value. */
+                push_failed__lte?: number;
+                /** @description `push_failed` is above the value. */
+                push_failed__gt?: number;
+                /** @description `push_failed` is below the value. */
+                push_failed__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notifications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getNotification: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                notification_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/notification-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "notification_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "notification_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listSupportedCities: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "region_id" | "-region_id" | "country_code" | "-country_code" | "lat" | "-lat" | "lng" | "-lng")[];
+                /** @description A term found in `name_en`, `name_ar` or `keywords` (other spellings: Jiddah, Mecca, جده); may repeat (all terms must match). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `region_id` equals the value. */
+                region_id?: number;
+                /** @description `region_id` is one of these comma-separated values. */
+                region_id__in?: number[];
+                /** @description `region_id` is at least the value. */
+                region_id__gte?: number;
+                /** @description `region_id` is at most the value. */
+                region_id__lte?: number;
+                /** @description `region_id` is above the value. */
+                region_id__gt?: number;
+                /** @description `region_id` is below the value. */
+                region_id__lt?: number;
+                /** @description `country_code` equals the value. */
+                country_code?: string;
+                /** @description `country_code` is one of these comma-separated values. */
+                country_code__in?: string[];
+                /** @description `lat` equals the value. */
+                lat?: number;
+                /** @description `lat` is one of these comma-separated values. */
+                lat__in?: number[];
+                /** @description `lat` is at least the value. */
+                lat__gte?: number;
+                /** @description `lat` is at most the value. */
+                lat__lte?: number;
+                /** @description `lat` is above the value. */
+                lat__gt?: number;
+                /** @description `lat` is below the value. */
+                lat__lt?: number;
+                /** @description `lng` equals the value. */
+                lng?: number;
+                /** @description `lng` is one of these comma-separated values. */
+                lng__in?: number[];
+                /** @description `lng` is at least the value. */
+                lng__gte?: number;
+                /** @description `lng` is at most the value. */
+                lng__lte?: number;
+                /** @description `lng` is above the value. */
+                lng__gt?: number;
+                /** @description `lng` is below the value. */
+                lng__lt?: number;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description An ETag this read returned; a match gets 304. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the store's supported cities. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CityList"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current. */
+            304: {
+                headers: {
+                    /** @description Strong validator of the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    registerCustomer: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterCustomer"];
+            };
+        };
+        responses: {
+            /** @description A code is on its way to the number, if one is due. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtpSent"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/otp-resend-too-soon",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "otp_resend_too_soon"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "otp_resend_too_soon" | "otp_send_limit_reached" | "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    confirmCustomerRegistration: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyOtp"];
+            };
+        };
+        responses: {
+            /** @description The customer, created, and their tokens. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerLogin"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "invalid_otp" | "malformed_request" | "missing_app_id" | "otp_expired" | "validation_error";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-already-registered",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "customer_already_registered"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "customer_already_registered";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/otp-attempts-exceeded",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "otp_attempts_exceeded"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "otp_attempts_exceeded" | "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    requestCustomerOtp: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestOtp"];
+            };
+        };
+        responses: {
+            /** @description A code is on its way to the number, if one is due. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtpSent"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/otp-resend-too-soon",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "otp_resend_too_soon"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "otp_resend_too_soon" | "otp_send_limit_reached" | "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getCustomerAccessToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyOtp"];
+            };
+        };
+        responses: {
+            /** @description The tokens and the customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerLogin"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "invalid_otp" | "malformed_request" | "missing_app_id" | "otp_expired" | "validation_error";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-blocked",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "customer_blocked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "customer_blocked";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/otp-attempts-exceeded",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "otp_attempts_exceeded"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "otp_attempts_exceeded" | "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    refreshCustomerAccessToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshAccessToken"];
+            };
+        };
+        responses: {
+            /** @description The new access and refresh tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerTokenPair"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/refresh-token-reused",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "refresh_token_reused"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_refresh_token" | "refresh_token_reused";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-blocked",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "customer_blocked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "customer_blocked";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    logoutCustomer: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerLogout"];
+            };
+        };
+        responses: {
+            /** @description Logged out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getProfile: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerProfile"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProfile"];
+            };
+        };
+        responses: {
+            /** @description The customer's profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerProfile"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateLanguage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLanguage"];
+            };
+        };
+        responses: {
+            /** @description The customer's profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerProfile"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateAvatar: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAvatar"];
+            };
+        };
+        responses: {
+            /** @description The customer's profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerProfile"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updatePlatformVersion: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePlatformVersion"];
+            };
+        };
+        responses: {
+            /** @description The customer's profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerProfile"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    registerFcmToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterFcmToken"];
+            };
+        };
+        responses: {
+            /** @description The token was known: active again, for this customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FcmToken"];
+                };
+            };
+            /** @description The token is registered. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FcmToken"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    removeFcmToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                /** @description The device's FCM registration token, as the Firebase SDK gives it. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The device gets no more pushes. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/fcm-token-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "fcm_token_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found" | "fcm_token_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listMyLocations: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "type" | "-type" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "city_id" | "-city_id" | "district_id" | "-district_id" | "postal_code" | "-postal_code" | "ordering" | "-ordering" | "created_at" | "-created_at" | "modified_at" | "-modified_at")[];
+                /** @description Matches the names, `address1` and `formatted_address` (substring). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `type` equals the value. */
+                type?: "home" | "work" | "friend_house" | "other";
+                /** @description `type` is one of these comma-separated values. */
+                type__in?: ("home" | "work" | "friend_house" | "other")[];
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `city_id` equals the value. */
+                city_id?: number;
+                /** @description `city_id` is one of these comma-separated values. */
+                city_id__in?: number[];
+                /** @description `city_id` is at least the value. */
+                city_id__gte?: number;
+                /** @description `city_id` is at most the value. */
+                city_id__lte?: number;
+                /** @description `city_id` is above the value. */
+                city_id__gt?: number;
+                /** @description `city_id` is below the value. */
+                city_id__lt?: number;
+                /** @description `true`: `city_id` is null; `false`: it is not. */
+                city_id__isnull?: boolean;
+                /** @description `district_id` equals the value. */
+                district_id?: number;
+                /** @description `district_id` is one of these comma-separated values. */
+                district_id__in?: number[];
+                /** @description `district_id` is at least the value. */
+                district_id__gte?: number;
+                /** @description `district_id` is at most the value. */
+                district_id__lte?: number;
+                /** @description `district_id` is above the value. */
+                district_id__gt?: number;
+                /** @description `district_id` is below the value. */
+                district_id__lt?: number;
+                /** @description `true`: `district_id` is null; `false`: it is not. */
+                district_id__isnull?: boolean;
+                /** @description `postal_code` equals the value. */
+                postal_code?: string;
+                /** @description `postal_code` is one of these comma-separated values. */
+                postal_code__in?: string[];
+                /** @description `true`: `postal_code` is null; `false`: it is not. */
+                postal_code__isnull?: boolean;
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `modified_at` equals the value. A date matches the whole day. */
+                modified_at?: string | unknown | unknown;
+                /** @description `modified_at` is one of these comma-separated values. */
+                modified_at__in?: (string | unknown | unknown)[];
+                /** @description `modified_at` is at least the value. A date matches the whole day. */
+                modified_at__gte?: string | unknown | unknown;
+                /** @description `modified_at` is at most the value. A date matches the whole day. */
+                modified_at__lte?: string | unknown | unknown;
+                /** @description `modified_at` is above the value. A date matches the whole day. */
+                modified_at__gt?: string | unknown | unknown;
+                /** @description `modified_at` is below the value. A date matches the whole day. */
+                modified_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's locations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerLocationList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    createMyLocation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCustomerLocation"];
+            };
+        };
+        responses: {
+            /** @description The new location. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerLocation"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getMyLocation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                location_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The location. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerLocation"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-location-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_location_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_location_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    deleteMyLocation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                location_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-location-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_location_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_location_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateMyLocation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                location_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomerLocation"];
+            };
+        };
+        responses: {
+            /** @description The location, changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerLocation"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-location-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_location_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_location_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateMyLocationImage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                location_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomerLocationImage"];
+            };
+        };
+        responses: {
+            /** @description The location, with its image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerLocation"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-location-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_location_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_location_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listReceivedNotifications: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "notification_id" | "-notification_id" | "read_at" | "-read_at" | "created_at" | "-created_at")[];
+                /** @description Matches the titles and bodies (substring). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `notification_id` equals the value. */
+                notification_id?: number;
+                /** @description `notification_id` is one of these comma-separated values. */
+                notification_id__in?: number[];
+                /** @description `notification_id` is at least the value. */
+                notification_id__gte?: number;
+                /** @description `notification_id` is at most the value. */
+                notification_id__lte?: number;
+                /** @description `notification_id` is above the value. */
+                notification_id__gt?: number;
+                /** @description `notification_id` is below the value. */
+                notification_id__lt?: number;
+                /** @description `read_at` equals the value. A date matches the whole day. */
+                read_at?: string | unknown | unknown;
+                /** @description `read_at` is one of these comma-separated values. */
+                read_at__in?: (string | unknown | unknown)[];
+                /** @description `read_at` is at least the value. A date matches the whole day. */
+                read_at__gte?: string | unknown | unknown;
+                /** @description `read_at` is at most the value. A date matches the whole day. */
+                read_at__lte?: string | unknown | unknown;
+                /** @description `read_at` is above the value. A date matches the whole day. */
+                read_at__gt?: string | unknown | unknown;
+                /** @description `read_at` is below the value. A date matches the whole day. */
+                read_at__lt?: string | unknown | unknown;
+                /** @description `true`: `read_at` is null; `false`: it is not. */
+                read_at__isnull?: boolean;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `false`: only the unread ones; `true`: only the read ones. */
+                is_read?: boolean;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's notifications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceivedNotificationList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    readAllNotifications: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many were marked read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadAllNotificationsResult"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    readNotification: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                notification_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notification, read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceivedNotification"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/notification-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "notification_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found" | "notification_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("webhook" | "-webhook" | "event_id" | "-event_id" | "event" | "-event" | "status" | "-status" | "skip_reason" | "-skip_reason" | "attempts" | "-attempts" | "next_attempt_at" | "-next_attempt_at" | "created_at" | "-created_at" | "updated_at" | "-updated_at")[];
+                /** @description `webhook` equals the value. */
+                webhook?: number;
+                /** @description `webhook` is one of these comma-separated values. */
+                webhook__in?: number[];
+                /** @description `webhook` is at least the value. */
+                webhook__gte?: number;
+                /** @description `webhook` is at most the value. */
+                webhook__lte?: number;
+                /** @description `webhook` is above the value. */
+                webhook__gt?: number;
+                /** @description `webhook` is below the value. */
+                webhook__lt?: number;
+                /** @description `event_id` equals the value. */
+                event_id?: string;
+                /** @description `event_id` is one of these comma-separated values. */
+                event_id__in?: string[];
+                /** @description `event` equals the value. */
+                event?: string;
+                /** @description `event` is one of these comma-separated values. */
+                event__in?: string[];
+                /** @description `status` equals the value. */
+                status?: "pending" | "retrying" | "delivered" | "failed" | "skipped";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("pending" | "retrying" | "delivered" | "failed" | "skipped")[];
+                /** @description `skip_reason` equals the value. */
+                skip_reason?: "webhook_disabled" | "webhook_deleted";
+                /** @description `skip_reason` is one of these comma-separated values. */
+                skip_reason__in?: ("webhook_disabled" | "webhook_deleted")[];
+                /** @description `true`: `skip_reason` is null; `false`: it is not. */
+                skip_reason__isnull?: boolean;
+                /** @description `attempts` equals the value. */
+                attempts?: number;
+                /** @description `attempts` is one of these comma-separated values. */
+                attempts__in?: number[];
+                /** @description `attempts` is at least the value. */
+                attempts__gte?: number;
+                /** @description `attempts` is at most the value. */
+                attempts__lte?: number;
+                /** @description `attempts` is above the value. */
+                attempts__gt?: number;
+                /** @description `attempts` is below the value. */
+                attempts__lt?: number;
+                /** @description `next_attempt_at` equals the value. A date matches the whole day. */
+                next_attempt_at?: string | unknown | unknown;
+                /** @description `next_attempt_at` is one of these comma-separated values. */
+                next_attempt_at__in?: (string | unknown | unknown)[];
+                /** @description `next_attempt_at` is at least the value. A date matches the whole day. */
+                next_attempt_at__gte?: string | unknown | unknown;
+                /** @description `next_attempt_at` is at most the value. A date matches the whole day. */
+                next_attempt_at__lte?: string | unknown | unknown;
+                /** @description `next_attempt_at` is above the value. A date matches the whole day. */
+                next_attempt_at__gt?: string | unknown | unknown;
+                /** @description `next_attempt_at` is below the value. A date matches the whole day. */
+                next_attempt_at__lt?: string | unknown | unknown;
+                /** @description `true`: `next_attempt_at` is null; `false`: it is not. */
+                next_attempt_at__isnull?: boolean;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `updated_at` equals the value. A date matches the whole day. */
+                updated_at?: string | unknown | unknown;
+                /** @description `updated_at` is one of these comma-separated values. */
+                updated_at__in?: (string | unknown | unknown)[];
+                /** @description `updated_at` is at least the value. A date matches the whole day. */
+                updated_at__gte?: string | unknown | unknown;
+                /** @description `updated_at` is at most the value. A date matches the whole day. */
+                updated_at__lte?: string | unknown | unknown;
+                /** @description `updated_at` is above the value. A date matches the whole day. */
+                updated_at__gt?: string | unknown | unknown;
+                /** @description `updated_at` is below the value. A date matches the whole day. */
+                updated_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description The organization that owns the app. */
+                "org-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "missing_org_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-organization",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_organization"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_organization" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description The organization that owns the app. */
+                "org-id": number;
+            };
+            path: {
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, `pending` again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "missing_org_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-organization",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_organization"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_organization" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/webhook-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "webhook_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "delivery_not_found" | "webhook_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/delivery-in-progress",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "delivery_in_progress"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "delivery_in_progress" | "webhook_inactive";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    recoverWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description The organization that owns the app. */
+                "org-id": number;
+            };
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverWebhook"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were put back, and whether more remain. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveredDeliveries"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "missing_org_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-organization",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_organization"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_organization" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/webhook-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "webhook_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "webhook_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/webhook-inactive",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "webhook_inactive"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "webhook_inactive";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -23808,9 +36113,9 @@ export interface operations {
                 /** @description `attempt` is below the value. */
                 attempt__lt?: number;
                 /** @description `trigger` equals the value. */
-                trigger?: "event" | "retry" | "test";
+                trigger?: "event" | "retry" | "test" | "resend";
                 /** @description `trigger` is one of these comma-separated values. */
-                trigger__in?: ("event" | "retry" | "test")[];
+                trigger__in?: ("event" | "retry" | "test" | "resend")[];
                 /** @description `status` equals the value. */
                 status?: "delivered" | "retrying" | "failed" | "disabled";
                 /** @description `status` is one of these comma-separated values. */
@@ -29363,6 +41668,260 @@ export interface operations {
                         id: number;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.customer.location.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "customer.location.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "customer.location.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.customer.wallet.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "customer.wallet.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "customer.wallet.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        customer_id: number;
+                        /** @enum {string} */
+                        kind: "points" | "cashback";
+                        /** @enum {string} */
+                        type: "deposit" | "redeem" | "expiry" | "adjustment";
+                        entry_id: number;
+                        /** @description Signed; points, or cashback money in major units. */
+                        amount: number;
+                        /** @description The balance of `kind` after the entry. */
+                        balance_after: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.customer.location.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "customer.location.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "customer.location.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.customer.location.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "customer.location.deleted";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "customer.location.deleted";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.notification.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "notification.sent";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "notification.sent";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        /** @enum {string} */
+                        status: "sent" | "partially_failed" | "failed";
+                        recipients_count: number;
+                        push_sent: number;
+                        push_failed: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.store.supported_cities.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "store.supported_cities.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "store.supported_cities.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        city_id: number;
+                        is_supported: boolean;
                     };
                 };
             };

@@ -85,6 +85,33 @@ export const API_TAGS = [
   { name: "Meal plans", description: "Public reads of meal plans, their tags and menus." },
   { name: "Sales channels", description: "Providers that serve a customer's location." },
   {
+    name: "Customers",
+    description: "The store's customers, their saved locations and their memberships.",
+  },
+  {
+    name: "Customer wallets",
+    description: "A customer's points and cashback: balances from an append-only ledger, deposits and redemptions.",
+  },
+  {
+    name: "Geography",
+    description: "Countries, regions, cities and districts (shared reference data), and the cities a store serves.",
+  },
+  {
+    name: "Notifications",
+    description: "Notifications the store sends to its customers: in the app and as pushes (FCM).",
+  },
+  {
+    name: "Customer app: login",
+    description:
+      "Register and log in with a code sent by SMS; access tokens of 15 minutes, refresh tokens rotated on every use.",
+  },
+  {
+    name: "Customer app: profile",
+    description: "The customer's own account: profile, language, avatar, devices for pushes, account deletion.",
+  },
+  { name: "Customer app: locations", description: "The customer's own saved locations." },
+  { name: "Customer app: notifications", description: "The notifications the customer received." },
+  {
     name: "Events",
     description: "The events a webhook receives, each a signed POST to the subscribed URL (Standard Webhooks).",
   },

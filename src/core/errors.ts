@@ -69,6 +69,8 @@ export const CORE_ERROR_CODES = defineErrorCodes({
   rate_limited: "Too many requests; retry after `Retry-After` seconds.",
   conflict: "Two requests created the same unique values at once; retry to see the winner.",
   concurrent_update: "The records changed while the request ran; nothing was changed, retry.",
+  idempotency_key_reused: "The `Idempotency-Key` was used with another body or path; a new request needs a new key.",
+  idempotency_key_in_flight: "A request with this `Idempotency-Key` is still running; retry after `Retry-After`.",
   internal_error: "Something failed on our side; retry later, quoting the request id.",
 });
 

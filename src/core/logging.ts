@@ -63,6 +63,8 @@ export type DeliveryLine = {
 export type BackgroundTask =
   | "publish events"
   | "resend outbox"
+  | "reconcile deliveries"
+  | "purge idempotency keys"
   | "queue message"
   | "fan out event"
   | "dead-letter message"

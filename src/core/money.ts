@@ -14,3 +14,19 @@ export function toMinor(major: number | string): number | null {
   const minor = Number(m[2]) * MINOR_PER_MAJOR + Number((m[3] ?? "").padEnd(2, "0"));
   return m[1] ? -minor : minor;
 }
+
+/**
+ * A JSON number of major units → integer minor units; null when it denotes more decimals than
+ * the currency has (`decimals`), or is not finite or too large. Binary float noise is not a decimal
+ * the client meant (`0.1 + 0.2` arrives as 0.30000000000000004): a number within a few units in the
+ * last place of a whole count of minor units is that count. Never through the number's string form.
+ */
+export function minorOfMajor(major: number, decimals = 2): number | null {
+  if (!Number.isFinite(major)) return null;
+  const scaled = major * 10 ** decimals;
+  const minor = Math.round(scaled);
+  if (!Number.isSafeInteger(minor)) return null;
+  // The error of one decimal-to-binary conversion and one multiplication: a few ulps of `scaled`.
+  const tolerance = Math.max(Math.abs(scaled), 1) * Number.EPSILON * 4;
+  return Math.abs(scaled - minor) <= tolerance ? minor + 0 : null;
+}

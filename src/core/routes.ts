@@ -2,6 +2,13 @@ import type { RouteConfig } from "@hono/zod-openapi";
 import { authenticate, type Permission, requireCustomer, requirePermission } from "./auth";
 import { CACHE_CONTROL } from "./cache";
 import type { ErrorCode } from "./errors";
+import {
+  IDEMPOTENCY_ERRORS,
+  IDEMPOTENCY_HEADER,
+  idempotencyHeaderSchema,
+  idempotent,
+  REPLAYED_HEADER,
+} from "./idempotency";
 import { createRoute, type ErrorsByStatus, mergeErrors, type ProblemStatus, problemResponsesFor, z } from "./openapi";
 import { knownApp, tenant, tenantHeaders, tenantOrgHeaders } from "./tenancy";
 
@@ -14,6 +21,15 @@ import { knownApp, tenant, tenantHeaders, tenantOrgHeaders } from "./tenancy";
 type Base = Omit<RouteConfig, "security" | "middleware"> & {
   /** The codes this operation answers with beyond the request path's own, by status. */
   errors?: ErrorsByStatus;
+};
+
+/** For the operations of a principal (merchant or customer). */
+type Keyed = {
+  /**
+   * The operation takes an `Idempotency-Key` (writes that move money or stock): the middleware
+   * runs after auth, and the document declares the header, the replay header and the 409 codes.
+   */
+  idempotent?: boolean;
 };
 
 type SpecLink = { specId: string; beyondSpec?: never } | { specId?: never; beyondSpec: string };
@@ -50,6 +66,36 @@ function responsesWith<R extends RouteConfig["responses"]>(responses: R, errors:
   return { ...responses, ...(problemResponsesFor(errors) as Record<never, never>) };
 }
 
+const REPLAYED_DOC = {
+  [REPLAYED_HEADER]: {
+    description: "`true` when this is the stored response to an earlier request with the same `Idempotency-Key`.",
+    schema: { type: "string" as const, enum: ["true"] },
+  },
+};
+const RETRY_AFTER_DOC = {
+  "Retry-After": {
+    description: "On `idempotency_key_in_flight`: seconds to wait before retrying.",
+    schema: { type: "integer" as const, minimum: 1 },
+  },
+};
+
+/** What `idempotent: true` adds to an operation: its middleware, header and response headers. */
+const idempotency = {
+  middleware: (on: boolean | undefined) => (on ? [idempotent()] : []),
+  headers: <H extends typeof tenantHeaders>(headers: H, on: boolean | undefined) =>
+    on ? headers.extend({ [IDEMPOTENCY_HEADER]: idempotencyHeaderSchema }) : headers,
+  responses<T extends object>(responses: T, on: boolean | undefined): T {
+    if (!on) return responses;
+    const all = responses as Record<string, { headers?: object }>;
+    for (const [status, r] of Object.entries(all)) {
+      if (status.startsWith("2")) all[status] = { ...r, headers: { ...r.headers, ...REPLAYED_DOC } };
+      if (status === "409") all[status] = { ...r, headers: { ...r.headers, ...RETRY_AFTER_DOC } };
+    }
+    return responses;
+  },
+  errors: (on: boolean | undefined) => (on ? IDEMPOTENCY_ERRORS : undefined),
+};
+
 const specLink = (link: SpecLink, operationId: string | undefined) => {
   if (!link.specId === !link.beyondSpec) {
     throw new Error(`${operationId}: give a specId, or say why the operation is beyond the spec`);
@@ -58,7 +104,8 @@ const specLink = (link: SpecLink, operationId: string | undefined) => {
 };
 
 type MerchantRouteInput = Base &
-  SpecLink & {
+  SpecLink &
+  Keyed & {
     permission: Permission;
     /** The operation also takes `org-id`, and the organization must own the app. */
     org?: boolean;
@@ -66,39 +113,45 @@ type MerchantRouteInput = Base &
 
 /** A merchant operation: a merchant API token with one permission, for the store in `app-id`. */
 export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
-  const { specId, beyondSpec, permission, org, errors, ...rest } = route;
-  const all = mergeErrors(requestPathErrors(rest), TOKEN_ERRORS, errors, {
+  const { specId, beyondSpec, permission, org, errors, idempotent: keyed, ...rest } = route;
+  const all = mergeErrors(requestPathErrors(rest), TOKEN_ERRORS, errors, idempotency.errors(keyed), {
     403: ["missing_permission", ...(org ? (["wrong_organization"] as const) : [])],
     ...(org && { 400: ["missing_org_id"] }),
   });
   return createRoute({
     ...rest,
     security: [{ merchantToken: [] }],
-    middleware: [authenticate(), requirePermission(permission, { org })] as const,
+    middleware: [authenticate(), requirePermission(permission, { org }), ...idempotency.middleware(keyed)] as const,
     ...specLink({ specId, beyondSpec } as SpecLink, rest.operationId),
     "x-permission": permission,
     "x-audience": "merchant",
     description: `${rest.description ?? ""}\n\nPermission: \`${permission}\`.`.trim(),
-    request: { ...rest.request, headers: org ? tenantOrgHeaders : tenantHeaders },
-    responses: responsesWith(rest.responses, all),
+    request: { ...rest.request, headers: idempotency.headers(org ? tenantOrgHeaders : tenantHeaders, keyed) },
+    responses: idempotency.responses(responsesWith(rest.responses, all), keyed),
   });
 }
 
-type CustomerRouteInput = Base & SpecLink;
+type CustomerRouteInput = Base & SpecLink & Keyed;
 
 /** A customer-app operation: the customer's own access token, for the store in `app-id`. */
 export function customerRoute<const R extends CustomerRouteInput>(route: R) {
-  const { specId, beyondSpec, errors, ...rest } = route;
-  const all = mergeErrors(requestPathErrors(rest), TOKEN_ERRORS, { 404: ["app_not_found"] }, errors);
+  const { specId, beyondSpec, errors, idempotent: keyed, ...rest } = route;
+  const all = mergeErrors(
+    requestPathErrors(rest),
+    TOKEN_ERRORS,
+    { 404: ["app_not_found"] },
+    errors,
+    idempotency.errors(keyed),
+  );
   return createRoute({
     ...rest,
     security: [{ customerToken: [] }],
-    middleware: [knownApp(), authenticate(), requireCustomer()] as const,
+    middleware: [knownApp(), authenticate(), requireCustomer(), ...idempotency.middleware(keyed)] as const,
     ...specLink({ specId, beyondSpec } as SpecLink, rest.operationId),
     "x-audience": "customer",
     description: `${rest.description ?? ""}\n\nCustomer: the customer's own access token.`.trim(),
-    request: { ...rest.request, headers: tenantHeaders },
-    responses: responsesWith(rest.responses, all),
+    request: { ...rest.request, headers: idempotency.headers(tenantHeaders, keyed) },
+    responses: idempotency.responses(responsesWith(rest.responses, all), keyed),
   });
 }
 

@@ -6,7 +6,17 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sha256Hex } from "../../src/core/crypto";
 import { PERMISSIONS } from "../../src/core/permissions";
+import {
+  customerLocations,
+  customerMemberships,
+  customerNotifications,
+  customers,
+  fcmTokens,
+  notifications,
+  walletEntries,
+} from "../../src/modules/customers/tables";
 import {
   bundleCategories,
   itemCategories,
@@ -34,6 +44,7 @@ import {
 } from "../../src/modules/meals/tables";
 import { sharedAuthCases, sharedCustomerAuthCases } from "../helpers/auth-cases";
 import {
+  createCustomerFor,
   createPlainItem,
   createTicketsFor,
   createWebhookFor,
@@ -92,12 +103,18 @@ type Meals = {
 type Fixtures = {
   bTicket: { id: number; token: string };
   bWebhook: { id: number; url: string };
+  /** A delivery of B's webhook on the ledger (`<event id>.<webhook id>`). */
+  bDelivery: string;
   bModifier: number;
   bBundle: number;
   bItem: number;
   bCategory: number;
   bTag: number;
   meals: Meals;
+  /** A customer of A (for customer-token operations), and B's customer with a location and a membership. */
+  customers: { a: number; b: number; bLocation: number };
+  /** The customer app's records (CA6–CA9, MN1): B's, and those of another customer of A. */
+  app: AppRecords;
 };
 
 /** One record of each meals table for tenant B, named with the marker. */
@@ -203,7 +220,117 @@ async function mealsOfB(): Promise<Meals> {
     tag: tag!.id,
   };
 }
+/** Tenant A's customer, and tenant B's with a location and a membership, named with the marker. */
+async function customersOfAB(): Promise<Fixtures["customers"]> {
+  const [a] = await db()
+    .insert(customers)
+    .values({ appId: A, countryCode: "966", mobileNumber: "966500000031", username: "0500000031" })
+    .returning();
+  const [b] = await db()
+    .insert(customers)
+    .values({
+      appId: B,
+      countryCode: "966",
+      mobileNumber: "966500000032",
+      username: "0500000032",
+      name: MARKER,
+      email: "private@tenant-b.example",
+    })
+    .returning();
+  const [bLocation] = await db()
+    .insert(customerLocations)
+    .values({ appId: B, customerId: b!.id, nameEn: MARKER, nameAr: MARKER, latitude: 24.7, longitude: 46.7, cityId: 1 })
+    .returning();
+  await db()
+    .insert(customerMemberships)
+    .values({ appId: B, customerId: b!.id, nameEn: MARKER, nameAr: MARKER, startDate: "2026-11-01" });
+  return { a: a!.id, b: b!.id, bLocation: bLocation!.id };
+}
+/** What the customer-app probes name: a device, a location and a received notification of each. */
+type AppRecords = {
+  bToken: string;
+  bNotification: number;
+  bReceived: number;
+  aOther: number;
+  aOtherToken: string;
+  aOtherLocation: number;
+  aOtherReceived: number;
+};
+/** Marks the records of another customer of tenant A, which A's customers must never see. */
+const A_OTHER_MARKER = "CUSTOMER-A2-PRIVATE";
+
+/** A device, a notification and its received copy for a customer of B; the same, and a location, for A's other. */
+async function appRecordsOf(): Promise<AppRecords> {
+  const bCustomer = (await createCustomerFor(B, { name: MARKER })).id;
+  const aOther = await createCustomerFor(A, { name: A_OTHER_MARKER, email: "a2-private@tenant-a.example" });
+  const device = (appId: number, customerId: number, token: string) =>
+    db().insert(fcmTokens).values({ appId, customerId, token, platform: "ios" });
+  const bToken = "tenant-b-device-token-0123456789";
+  const aOtherToken = "tenant-a-other-device-token-0123456789";
+  await device(B, bCustomer, bToken);
+  await device(A, aOther.id, aOtherToken);
+  const notify = async (appId: number, customerId: number, marker: string) => {
+    const texts = { titleEn: marker, titleAr: marker, bodyEn: marker, bodyAr: marker };
+    const [n] = await db()
+      .insert(notifications)
+      .values({ appId, ...texts, audience: { customer_ids: [customerId] }, status: "sent", recipientsCount: 1 })
+      .returning();
+    const [r] = await db()
+      .insert(customerNotifications)
+      .values({ appId, notificationId: n!.id, customerId, ...texts })
+      .returning();
+    return { notification: n!.id, received: r!.id };
+  };
+  const b = await notify(B, bCustomer, MARKER);
+  const a = await notify(A, aOther.id, A_OTHER_MARKER);
+  const [location] = await db()
+    .insert(customerLocations)
+    .values({
+      appId: A,
+      customerId: aOther.id,
+      nameEn: A_OTHER_MARKER,
+      nameAr: A_OTHER_MARKER,
+      latitude: 24.7,
+      longitude: 46.7,
+    })
+    .returning();
+  return {
+    bToken,
+    bNotification: b.notification,
+    bReceived: b.received,
+    aOther: aOther.id,
+    aOtherToken,
+    aOtherLocation: location!.id,
+    aOtherReceived: a.received,
+  };
+}
+/** Everything of one customer that the customer app can change: what a probe of another customer must leave. */
+async function otherCustomerRows(customerId: number): Promise<string> {
+  const parts = await env.DB.batch(
+    [
+      "customers WHERE id",
+      "fcm_tokens WHERE customer_id",
+      "customer_locations WHERE customer_id",
+      "customer_notifications WHERE customer_id",
+    ].map((from) => env.DB.prepare(`SELECT * FROM ${from} = ? ORDER BY rowid`).bind(customerId)),
+  );
+  return JSON.stringify(parts.map((p) => p.results));
+}
 let fx: Fixtures;
+
+/** A failed delivery of B's webhook on the ledger, which A may neither list nor resend. */
+async function deliveryOfB(webhookId: number): Promise<string> {
+  const eventId = `evt_${"b".repeat(32)}`;
+  const now = new Date().toISOString();
+  await env.DB.prepare(
+    "INSERT INTO webhook_deliveries (app_id, webhook_id, event_id, event, status, attempts, created_at, updated_at) " +
+      "VALUES (?, ?, ?, 'ticket.updated', 'failed', 10, ?, ?)",
+  )
+    .bind(B, webhookId, eventId, now, now)
+    .run();
+  return `${eventId}.${webhookId}`;
+}
+const B_REFRESH_TOKEN = `crt_${"b".repeat(43)}`;
 
 beforeAll(async () => {
   await ensureTenant(A);
@@ -237,13 +364,28 @@ beforeAll(async () => {
   fx = {
     bTicket: bTicket!,
     bWebhook,
+    bDelivery: await deliveryOfB(bWebhook.id),
     bModifier: bModifier!.id,
     bBundle: bBundle!.id,
     bItem: bItem.id,
     bCategory: bCategory!.id,
     bTag: bTag!.id,
     meals: await mealsOfB(),
+    customers: await customersOfAB(),
+    app: await appRecordsOf(),
   };
+  // Tenant B's wallet: a deposit whose reason is the marker.
+  const bWallet = { appId: B, customerId: fx.customers.b, amount: 5, balanceAfter: 5, reason: MARKER };
+  await db()
+    .insert(walletEntries)
+    .values({ ...bWallet, kind: "points", type: "deposit" });
+  // Tenant B's customer's refresh token, which tenant A presents to Refresh Access Token.
+  await env.DB.prepare(
+    "INSERT INTO refresh_tokens (app_id, customer_id, family_id, token_hash, expires_at) " +
+      "VALUES (?, ?, 'b-family', ?, '2100-01-01T00:00:00.000Z')",
+  )
+    .bind(B, fx.customers.b, await sha256Hex(B_REFRESH_TOKEN))
+    .run();
 });
 
 /**
@@ -265,6 +407,12 @@ const TENANT_PROBES: Record<
   deleteWebhook: (f) => ({ path: { webhook_id: String(f.bWebhook.id) } }),
   testWebhook: (f) => ({ path: { webhook_id: String(f.bWebhook.id) } }),
   rotateWebhookSecret: (f) => ({ path: { webhook_id: String(f.bWebhook.id) } }),
+  listWebhookDeliveries: (f) => ({ query: `?webhook=${f.bWebhook.id}` }),
+  resendWebhookDelivery: (f) => ({ path: { delivery_id: f.bDelivery } }),
+  recoverWebhook: (f) => ({
+    path: { webhook_id: String(f.bWebhook.id) },
+    body: { since: "2020-01-01T00:00:00Z" },
+  }),
   listModifierCategories: (f) => ({ query: `?id=${f.bModifier}` }),
   getModifierCategory: (f) => ({ path: { category_id: String(f.bModifier) } }),
   createModifierCategory: () => ({
@@ -403,6 +551,92 @@ const TENANT_PROBES: Record<
   listPlans: (f) => ({ body: { restaurant_id: f.meals.restaurant } }),
   getPlan: (f) => ({ path: { plan_id: String(f.meals.plan) } }),
   getMenu: (f) => ({ path: { menu_id: String(f.meals.menu) } }),
+  // Customer records (MC1, MC2, MC4–MC7): A names B's customer, its location, or B's number.
+  listCustomers: (f) => ({ query: `?id=${f.customers.b}` }),
+  getCustomer: (f) => ({ path: { customer_id: String(f.customers.b) } }),
+  createCustomer: () => ({ body: { country_code: "966", mobile_number: "0500000032" } }),
+  updateCustomer: (f) => ({ path: { customer_id: String(f.customers.b) }, body: { name: "Taken" } }),
+  listCustomerLocations: (f) => ({ path: { customer_id: String(f.customers.b) } }),
+  getCustomerLocation: (f) => ({
+    path: { customer_id: String(f.customers.b), location_id: String(f.customers.bLocation) },
+  }),
+  createCustomerLocation: (f) => ({
+    path: { customer_id: String(f.customers.b) },
+    body: { latitude: 24.7, longitude: 46.7, city_id: 1 },
+  }),
+  listCustomerMemberships: (f) => ({ path: { customer_id: String(f.customers.b) } }),
+  // Customer wallets (MW1–MW4): A names B's customer, whose wallet holds the marker.
+  getCustomerWallet: (f) => ({ path: { customer_id: String(f.customers.b) } }),
+  depositPoints: (f) => ({ path: { customer_id: String(f.customers.b) }, body: { amount: 1, reason: "Taken" } }),
+  depositCashback: (f) => ({ path: { customer_id: String(f.customers.b) }, body: { amount: 1, reason: "Taken" } }),
+  redeemFromWallet: (f) => ({ path: { customer_id: String(f.customers.b) }, body: { kind: "points", amount: 1 } }),
+  // Geography is shared reference data; what is per store (the cities it serves) is probed per
+  // store in test/customers/geography.test.ts.
+  listCountries: () => ({ query: "?code=SA" }),
+  listRegions: () => ({ query: "?country_id=1" }),
+  listCities: () => ({ query: "?is_supported=true" }),
+  listDistricts: () => ({ query: "?city_id=1" }),
+  supportCity: () => ({ path: { city_id: "1" } }),
+  unsupportCity: () => ({ path: { city_id: "1" } }),
+  listSupportedCities: () => ({}),
+  // Customer login (CA1–CA5): A names B's customer's number (Register with a number of its own,
+  // since a number gets one code a minute), or presents B's refresh token.
+  registerCustomer: () => ({ body: { country_code: "966", mobile_number: "0500000033", name: "Taken" } }),
+  confirmCustomerRegistration: () => ({ body: { country_code: "966", mobile_number: "0500000032", otp: "123456" } }),
+  requestCustomerOtp: () => ({ body: { country_code: "966", mobile_number: "0500000032" } }),
+  getCustomerAccessToken: () => ({ body: { country_code: "966", mobile_number: "0500000032", otp: "123456" } }),
+  refreshCustomerAccessToken: () => ({ body: { refresh_token: B_REFRESH_TOKEN } }),
+  // Customer app account (CA6–CA9): A's customer names B's records (its own profile has none of B's).
+  getProfile: () => ({}),
+  updateProfile: () => ({ body: { name: "Taken" } }),
+  updateLanguage: () => ({ body: { lang: "en" } }),
+  updateAvatar: () => ({ body: { avatar: null } }),
+  updatePlatformVersion: () => ({ body: { platform_version: "1.0.0" } }),
+  deleteAccount: () => ({}),
+  registerFcmToken: () => ({ body: { token: "tenant-a-new-device-token-0123456789", platform: "ios" } }),
+  removeFcmToken: (f) => ({ path: { token: f.app.bToken } }),
+  listMyLocations: (f) => ({ query: `?id=${f.customers.bLocation}` }),
+  getMyLocation: (f) => ({ path: { location_id: String(f.customers.bLocation) } }),
+  createMyLocation: () => ({ body: { latitude: 24.7, longitude: 46.7, city_id: 1 } }),
+  updateMyLocation: (f) => ({ path: { location_id: String(f.customers.bLocation) }, body: { name_en: "Taken" } }),
+  updateMyLocationImage: (f) => ({ path: { location_id: String(f.customers.bLocation) }, body: { image: null } }),
+  deleteMyLocation: (f) => ({ path: { location_id: String(f.customers.bLocation) } }),
+  listReceivedNotifications: (f) => ({ query: `?notification_id=${f.app.bNotification}` }),
+  readNotification: (f) => ({ path: { notification_id: String(f.app.bReceived) } }),
+  readAllNotifications: () => ({}),
+  // Send Notification (MN1) to B's customer; B's notification by id.
+  sendNotification: (f) => ({
+    body: { customer_ids: [f.customers.b], title_en: "x", title_ar: "x", body_en: "x", body_ar: "x" },
+  }),
+  listNotifications: (f) => ({ query: `?id=${f.app.bNotification}` }),
+  getNotification: (f) => ({ path: { notification_id: String(f.app.bNotification) } }),
+};
+
+/**
+ * For each customer-app operation, a request of one customer of tenant A naming another customer
+ * of A (the issue's "another customer of the same store": a 404 or nothing of theirs, never data).
+ */
+const OTHER_CUSTOMER_PROBES: Record<
+  string,
+  (f: Fixtures) => { query?: string; body?: unknown; path?: Record<string, string> }
+> = {
+  getProfile: () => ({}),
+  updateProfile: () => ({ body: { name: "Mine" } }),
+  updateLanguage: () => ({ body: { lang: "ar" } }),
+  updateAvatar: () => ({ body: { avatar: null } }),
+  updatePlatformVersion: () => ({ body: { platform_version: "1.0.1" } }),
+  deleteAccount: () => ({}),
+  registerFcmToken: () => ({ body: { token: "tenant-a-second-device-token-0123456789", platform: "android" } }),
+  removeFcmToken: (f) => ({ path: { token: f.app.aOtherToken } }),
+  listMyLocations: (f) => ({ query: `?id=${f.app.aOtherLocation}` }),
+  getMyLocation: (f) => ({ path: { location_id: String(f.app.aOtherLocation) } }),
+  createMyLocation: () => ({ body: { latitude: 24.7, longitude: 46.7, city_id: 1 } }),
+  updateMyLocation: (f) => ({ path: { location_id: String(f.app.aOtherLocation) }, body: { name_en: "Taken" } }),
+  updateMyLocationImage: (f) => ({ path: { location_id: String(f.app.aOtherLocation) }, body: { image: null } }),
+  deleteMyLocation: (f) => ({ path: { location_id: String(f.app.aOtherLocation) } }),
+  listReceivedNotifications: (f) => ({ query: `?id=${f.app.aOtherReceived}` }),
+  readNotification: (f) => ({ path: { notification_id: String(f.app.aOtherReceived) } }),
+  readAllNotifications: () => ({}),
 };
 
 function concretePath(path: string, values: Record<string, string> = {}) {
@@ -495,8 +729,11 @@ describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
   // A token of its own per operation, so that the per-token rate limit never answers for the suite.
   let tokenA = "";
   beforeAll(async () => {
-    // A customer operation is called by tenant A's first customer; the others by a merchant.
-    tokenA = isCustomer ? await customerTokenFor(A, 1) : await tokenFor(A, [...PERMISSIONS]);
+    // A customer operation is called by a customer of tenant A of its own (the rate limit is per
+    // customer, as the merchant's is per token); the others by a merchant.
+    tokenA = isCustomer
+      ? await customerTokenFor(A, (await createCustomerFor(A)).id)
+      : await tokenFor(A, [...PERMISSIONS]);
   });
   const schema = requestSchema(op);
   const validBody = schema ? (minimalValue(schema) as Record<string, unknown>) : undefined;
@@ -542,6 +779,28 @@ describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
     });
   }
 
+  if (isCustomer) {
+    it("never gives a customer another customer's data, nor changes it", async () => {
+      const probe = OTHER_CUSTOMER_PROBES[op.operationId];
+      expect(probe, `${where}: add a probe for ${op.operationId} to OTHER_CUSTOMER_PROBES`).toBeDefined();
+      const p = probe!(fx);
+      const before = await otherCustomerRows(fx.app.aOther);
+      const res = await call(concretePath(path, p.path) + (p.query ?? ""), {
+        ...asA,
+        method,
+        token: tokenA,
+        body: p.body,
+      });
+      cases++;
+      const text = await res.clone().text();
+      expect([200, 201, 204, 404], `${where}: ${res.status} ${text}`).toContain(res.status);
+      expect(text).not.toContain(A_OTHER_MARKER);
+      expect(text).not.toContain("a2-private@tenant-a.example");
+      await conforms(where, op, res);
+      expect(await otherCustomerRows(fx.app.aOther), `${where}: the other customer's records changed`).toEqual(before);
+    });
+  }
+
   it("never gives tenant A a 2xx that carries tenant B's data", async () => {
     const probe = TENANT_PROBES[op.operationId];
     expect(probe, `${where}: add a tenant probe for ${op.operationId} to TENANT_PROBES`).toBeDefined();
@@ -555,7 +814,8 @@ describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
     cases++;
     const text = await res.clone().text();
     // A record of B named in the body is a 400 on that field, worded as for an id that does not exist.
-    expect([200, 201, 204, 400, 403, 404], `${where}: ${res.status} ${text}`).toContain(res.status);
+    // 202: a code "sent" (to a number the answer does not reveal); 401: another store's refresh token.
+    expect([200, 201, 202, 204, 400, 401, 403, 404], `${where}: ${res.status} ${text}`).toContain(res.status);
     expect(text).not.toContain(MARKER);
     expect(text).not.toContain("private@tenant-b.example");
     expect(text).not.toContain('"max_reservation_qty":999');

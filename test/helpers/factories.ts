@@ -9,6 +9,7 @@ import {
 } from "../../src/core/auth";
 import type { ServiceContext } from "../../src/core/context";
 import { createDb } from "../../src/db/client";
+import { customers } from "../../src/modules/customers/tables";
 import {
   bundleCategories,
   itemBundleCategories,
@@ -281,4 +282,17 @@ export async function customerTokenFor(
     iat: now,
     exp: now + (opts.expiresIn ?? 900),
   });
+}
+
+let customerSerial = 0;
+
+/** A customer of store `appId` with a fresh mobile number (the same isolate never repeats one). */
+export async function createCustomerFor(appId: number, overrides: Partial<typeof customers.$inferInsert> = {}) {
+  customerSerial += 1;
+  const local = `5${String(Date.now() % 1e4).padStart(4, "0")}${String(customerSerial).padStart(4, "0")}`;
+  const [row] = await db()
+    .insert(customers)
+    .values({ appId, countryCode: "966", mobileNumber: `966${local}`, username: `0${local}`, ...overrides })
+    .returning();
+  return row!;
 }

@@ -33,6 +33,8 @@ describe("Create, update, list and delete webhooks", () => {
     const body = await json(res);
     expect(Object.keys(body).sort()).toEqual([
       "created_at",
+      "disabled_at",
+      "disabled_reason",
       "events",
       "headers",
       "id",
@@ -40,6 +42,7 @@ describe("Create, update, list and delete webhooks", () => {
       "secret_key",
       "url",
     ]);
+    expect(body).toMatchObject({ disabled_reason: null, disabled_at: null });
     expect(body).toMatchObject({
       url: "https://hooks.shop.example.org/in",
       is_active: true,

@@ -107,10 +107,24 @@ export function eventPayloadSql(type: EventType, id: SQL, appId: SQL, data: SQL)
 
 const SEND_BATCH_MAX = 100;
 
+type BeforeSend = (db: Db, events: EventMessage[]) => Promise<void>;
+let beforeSend: BeforeSend | undefined;
+
+/**
+ * Work that must be on record before events leave for the queue, set once by the Worker's entry:
+ * the webhooks module writes a ledger row per delivery there, so that a message lost after the send
+ * delays those deliveries (its reconciler finds them) instead of losing them. If it fails, the send
+ * does not happen and the rows stay un-enqueued for `resendStale`.
+ */
+export function beforeEventsSent(hook: BeforeSend): void {
+  beforeSend = hook;
+}
+
 /** Sends events to the queue and marks their outbox rows enqueued. */
 export async function publish(db: Db, queue: Queue, events: EventMessage[]): Promise<void> {
   for (let i = 0; i < events.length; i += SEND_BATCH_MAX) {
     const chunk = events.slice(i, i + SEND_BATCH_MAX);
+    await beforeSend?.(db, chunk);
     await queue.sendBatch(chunk.map((body) => ({ body, contentType: "json" as const })));
     await db
       .update(outboxEvents)

@@ -1,5 +1,13 @@
 /** What the app and other modules may use of the customers module. */
+export { revokeCustomerSessions } from "./auth/tokens";
 export { customerAccountRouter } from "./customer";
 export { customerErrorCodes } from "./errors";
 export { customerEvents } from "./events";
+export { type Location, LocationSchema } from "./locations/schemas";
+export { getLocation } from "./locations/service";
 export { customersMerchantRouter } from "./merchant";
+export { fanOutPush, sendPushes } from "./notifications/delivery";
+export { type ParsedMobile, parseMobile, tryParseMobile } from "./phone";
+export { type Customer, CustomerSchema } from "./records/schemas";
+export { customerView, findCustomer, loadCustomer, loadCustomers } from "./records/service";
+export { sendSms } from "./sms/job";

@@ -1,215 +1,252 @@
-import { makeServiceContext, type ServiceContext } from "../../core/context";
+import { and, eq } from "drizzle-orm";
 import type { EventMessage } from "../../core/events/outbox";
-import { deliveryLevel, log, logTaskFailure } from "../../core/logging";
+import { logTaskFailure } from "../../core/logging";
 import { createDb } from "../../db/client";
-import { deliver } from "./delivery";
-import { deliveryIdOf, lastAttempt, logRow, recordAttempt, subscribers, webhookForDelivery } from "./service";
-import type { TargetPolicy } from "./target";
+import {
+  type AttemptContext,
+  attemptDelivery,
+  leaseMs,
+  logRow,
+  type Made,
+  makeAttempt,
+  recordAttempts,
+} from "./attempt";
+import type { Lane } from "./delivery";
+import {
+  claimFirsts,
+  type Delivery,
+  deliveriesOf,
+  isFinal,
+  openUnleased,
+  recordDeliveries,
+  recordNamedDeliveries,
+  type SkipReason,
+} from "./ledger";
+import {
+  type DeliveryMessage,
+  deliveryMessage,
+  isDelivery,
+  laneFor,
+  lanesOf,
+  QUEUE_MAX_DELAY_S,
+  type QueueMessage,
+  sendDeliveries,
+} from "./messages";
+import { webhookDeliveries, webhookLogs } from "./tables";
 
-/** One event to one webhook; retried on its own, whatever happens to the others. */
-export type DeliveryMessage = { kind: "delivery"; event: EventMessage; webhook_id: number; dead_lettered?: true };
-export type QueueMessage = EventMessage | DeliveryMessage;
+export type { DeliveryMessage, QueueMessage } from "./messages";
 
-/** Seconds between attempts: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (10 attempts). */
-export const DEFAULT_RETRY_DELAYS = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
-/** The longest delay Queues accepts; longer waits are made of several hops. */
-export const QUEUE_MAX_DELAY_S = 43_200;
-export const RETRY_AFTER_MAX_S = 86_400;
-export const DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
+const eventOf = (m: QueueMessage): EventMessage => (isDelivery(m) ? m.event : m);
 
-export function retryDelays(env: Env): number[] {
-  const raw = env.WEBHOOK_RETRY_DELAYS;
-  const parsed = raw?.split(",").map((s) => Number(s.trim()));
-  return parsed?.length && parsed.every((n) => Number.isFinite(n) && n >= 0) ? parsed : DEFAULT_RETRY_DELAYS;
+async function skip(x: AttemptContext, d: Delivery["delivery"], reason: SkipReason): Promise<void> {
+  const now = new Date().toISOString();
+  await x.db
+    .update(webhookDeliveries)
+    .set({ status: "skipped", skipReason: reason, nextAttemptAt: null, updatedAt: now })
+    .where(and(eq(webhookDeliveries.id, d.id), openUnleased(now)));
 }
 
-export const targetPolicy = (env: Env): TargetPolicy => ({ allowLocalhost: env.WEBHOOKS_ALLOW_LOCALHOST === "true" });
+/** Deliveries of the event still to be made: a first attempt here, or none at all. */
+const firstsOf = (event: EventMessage, found: Delivery[]) =>
+  found.filter((f) => f.delivery.eventId === event.id && f.delivery.status === "pending" && f.delivery.attempts === 0);
 
-/** ±10% so that a receiver's outage does not bring every retry back at the same second. */
-const jitter = (s: number) => Math.max(1, Math.round(s * (0.9 + Math.random() * 0.2)));
+/** Of these, the ones this lane attempts at once: live, on, and quick to answer. */
+const attemptable = (x: AttemptContext, f: Delivery) =>
+  Boolean(f.webhook && !f.webhook.isDeleted && f.webhook.isActive && laneFor(f.webhook) === x.lane);
 
-const isDelivery = (m: QueueMessage): m is DeliveryMessage => (m as DeliveryMessage).kind === "delivery";
-
-/** Records an attempt (`recordAttempt`), then logs it: one "webhook delivery" line per attempt. */
-async function recordAndLog(...args: Parameters<typeof recordAttempt>): Promise<void> {
-  await recordAttempt(...args);
-  const row = args[2];
-  log({
-    msg: "webhook delivery",
-    level: deliveryLevel(row.outcome),
-    app_id: row.appId,
-    webhook_id: row.webhookId,
-    event_id: row.eventId,
-    event_type: row.event,
-    delivery_id: row.deliveryId,
-    attempt: row.attempt,
-    outcome: row.outcome,
-    status_code: row.statusCode ?? null,
-    error_class: row.errorClass ?? null,
-    ms: row.durationMs,
-    next_attempt_at: row.nextAttemptAt ?? null,
-  });
-}
-
-function context(env: Env, ctx: ExecutionContext, appId: number): ServiceContext {
-  return makeServiceContext(createDb(env.DB), appId, env, (p) => ctx.waitUntil(p));
-}
-
-/** An event fans out to one delivery message per subscribed webhook. */
-async function fanOut(env: Env, event: EventMessage): Promise<void> {
-  const targets = await subscribers(createDb(env.DB), event.app_id, event.type);
-  for (let i = 0; i < targets.length; i += 100) {
-    await env.EVENTS.sendBatch(
-      targets.slice(i, i + 100).map((w) => ({
-        body: { kind: "delivery", event, webhook_id: w.id } satisfies DeliveryMessage,
-        contentType: "json" as const,
-      })),
-    );
+/**
+ * An event: the first attempt of each of its deliveries, side by side; the batch records them all
+ * at once (see `consumeDeliveries`). Deliveries of a slow webhook go to the slow lane as messages;
+ * those of a webhook now off or deleted end skipped. The batch claimed the attempts in one statement.
+ */
+async function fanOut(x: AttemptContext, event: EventMessage, found: Delivery[], claimed: Set<number>) {
+  const toSlow: DeliveryMessage[] = [];
+  const work: Promise<Made | null>[] = [];
+  for (const f of firstsOf(event, found)) {
+    const { delivery: d, webhook } = f;
+    if (!webhook || webhook.isDeleted) work.push(skip(x, d, "webhook_deleted").then(() => null));
+    else if (!webhook.isActive) work.push(skip(x, d, "webhook_disabled").then(() => null));
+    else if (!attemptable(x, f)) toSlow.push(deliveryMessage(event, webhook.id));
+    else if (claimed.has(d.id)) work.push(makeAttempt(x, d, webhook, event));
   }
-}
-
-async function attempt(
-  env: Env,
-  ctx: ExecutionContext,
-  message: Message<QueueMessage>,
-  body: DeliveryMessage,
-): Promise<void> {
-  const service = context(env, ctx, body.event.app_id);
-  const webhook = await webhookForDelivery(service.db, body.event.app_id, body.webhook_id);
-  if (!webhook?.isActive) return message.ack();
-  const deliveryId = deliveryIdOf(body.event, webhook.id);
-  const last = await lastAttempt(service.db, deliveryId);
-  if (last && last.outcome !== "retrying") return message.ack(); // already settled: a duplicate message
-  const waitS = last?.nextAttemptAt ? Math.ceil((Date.parse(last.nextAttemptAt) - Date.now()) / 1000) : 0;
-  if (waitS > 1) return message.retry({ delaySeconds: Math.min(waitS, QUEUE_MAX_DELAY_S) }); // a hop of a long wait
-
-  const n = (last?.attempt ?? 0) + 1;
-  const result = await deliver(webhook, body.event, deliveryId, targetPolicy(env));
-  const trigger = n === 1 ? "event" : "retry";
-  if (result.ok) {
-    await recordAndLog(
-      service,
-      webhook,
-      logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "delivered", nextAttemptAt: null }),
-      { delivered: true },
-    );
-    return message.ack();
-  }
-  if (result.gone) {
-    await recordAndLog(
-      service,
-      webhook,
-      logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "disabled", nextAttemptAt: null }),
-      {
-        delivered: false,
-        disable: "The target answered 410 Gone.",
-      },
-    );
-    return message.ack();
-  }
-  const failingFor = webhook.failingSince ? Date.now() - Date.parse(webhook.failingSince) : 0;
-  if (failingFor >= DISABLE_AFTER_MS) {
-    await recordAndLog(
-      service,
-      webhook,
-      logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "disabled", nextAttemptAt: null }),
-      {
-        delivered: false,
-        disable: "Every delivery failed for 5 days.",
-      },
-    );
-    return message.ack();
-  }
-  const delays = retryDelays(env);
-  if (n > delays.length) {
-    await recordAndLog(
-      service,
-      webhook,
-      logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "failed", nextAttemptAt: null }),
-      { delivered: false },
-    );
-    await env.EVENTS_DLQ.send({ ...body, dead_lettered: true } satisfies DeliveryMessage, { contentType: "json" });
-    return message.ack();
-  }
-  let delay = jitter(delays[n - 1]!);
-  if (result.retryAfterS !== null) delay = Math.max(delay, Math.min(result.retryAfterS, RETRY_AFTER_MAX_S));
-  const next = new Date(Date.now() + delay * 1000).toISOString();
-  await recordAndLog(
-    service,
-    webhook,
-    logRow(webhook, body.event, result, { attempt: n, trigger, outcome: "retrying", nextAttemptAt: next }),
-    { delivered: false },
-  );
-  message.retry({ delaySeconds: Math.min(delay, QUEUE_MAX_DELAY_S) });
+  // All awaited together, so that none fails unobserved while another is awaited.
+  const [made] = await Promise.all([Promise.all(work), sendDeliveries(lanesOf(x.env).slow, toSlow)]);
+  return made.filter((m): m is Made => m !== null);
 }
 
 /**
- * The consumer of the events queue: events fan out to deliveries, deliveries are attempted and
- * retried one by one on the schedule, then dead-lettered.
+ * The first attempts of the batch's events, recorded in one D1 batch rather than one per delivery
+ * (the difference between a third and more than half of what a receiver takes); then each retry is
+ * a message of its own, on the slow lane if its attempt was slow. Until they are recorded, the
+ * deliveries are held by their claim; if recording fails, the reconciler finds them when it expires.
  */
-export async function consumeEvents(batch: MessageBatch<QueueMessage>, env: Env, ctx: ExecutionContext): Promise<void> {
-  await Promise.all(
-    batch.messages.map(async (message) => {
+async function recordFirsts(x: AttemptContext, made: Made[]) {
+  await recordAttempts(x, made);
+  const retries = made.filter((m) => m.next.retryS > 0);
+  for (const lane of ["fast", "slow"] as const) {
+    const mine = retries.filter((m) => m.next.lane === lane);
+    await sendDeliveries(
+      lanesOf(x.env)[lane],
+      mine.map((m) => deliveryMessage(m.event, m.webhook.id)),
+      mine.map((m) => m.next.retryS),
+    );
+  }
+}
+
+/**
+ * One delivery message: nothing (the delivery is final, or another message holds it), a skip (its
+ * webhook is off or deleted), a hop (its next attempt is hours away), a move to the slow lane (its
+ * webhook is failing), or an attempt, after which the message waits for the next one.
+ */
+async function deliverOne(x: AttemptContext, message: Message<QueueMessage>, body: DeliveryMessage, found: Delivery[]) {
+  if (body.dead_lettered) return message.ack(); // the dead-letter queue's, sent here by mistake
+  const one = found.find((f) => f.delivery.eventId === body.event.id && f.delivery.webhookId === body.webhook_id);
+  if (!one) {
+    const why = "The delivery message names a webhook that no longer exists.";
+    logTaskFailure("queue message", why, {
+      app_id: body.event.app_id,
+      message_id: message.id,
+      event_id: body.event.id,
+    });
+    return message.ack();
+  }
+  const { delivery: d, webhook } = one;
+  if (isFinal(d.status)) return message.ack();
+  if (!webhook || webhook.isDeleted) return skip(x, d, "webhook_deleted").then(() => message.ack());
+  if (!webhook.isActive) return skip(x, d, "webhook_disabled").then(() => message.ack());
+  const waitS = d.nextAttemptAt ? Math.ceil((Date.parse(d.nextAttemptAt) - Date.now()) / 1000) : 0;
+  if (waitS > 1) return message.retry({ delaySeconds: Math.min(waitS, QUEUE_MAX_DELAY_S) });
+  if (x.lane === "fast" && laneFor(webhook) === "slow") {
+    await sendDeliveries(lanesOf(x.env).slow, [deliveryMessage(body.event, webhook.id)]);
+    return message.ack();
+  }
+  const next = await attemptDelivery(x, d, webhook, body.event);
+  if (next && next.retryS > 0) return message.retry({ delaySeconds: Math.min(next.retryS, QUEUE_MAX_DELAY_S) });
+  message.ack();
+}
+
+/**
+ * The consumer of a webhook lane. Events (fast lane) get the first attempts of their deliveries at
+ * once; delivery messages (retries, moves to the slow lane, re-sends) get the attempt they carry.
+ * The ledger rows of the whole batch are read, written if missing, and the first attempts claimed,
+ * in a few statements; then every message is handled side by side and settled on its own: an
+ * exception retries that message only, and the claim keeps a retried message from attempting twice.
+ */
+export async function consumeDeliveries(
+  batch: MessageBatch<QueueMessage>,
+  env: Env,
+  ctx: ExecutionContext,
+  lane: Lane,
+): Promise<void> {
+  const x: AttemptContext = { env, ctx, db: createDb(env.DB), lane };
+  const bodies = batch.messages.map((m) => m.body);
+  let found: Delivery[];
+  let claimed: Set<number>;
+  try {
+    const ids = [...new Set(bodies.map(eventOf).map((e) => e.id))];
+    found = await deliveriesOf(x.db, ids);
+    // The publisher wrote the rows of every event it sent; an event that reached the queue another
+    // way, or a delivery message from before the ledger, gets them here.
+    const events = bodies.filter((b): b is EventMessage => !isDelivery(b));
+    const unrecorded = events.filter((e) => !found.some((f) => f.delivery.eventId === e.id));
+    const named = bodies.filter(isDelivery).filter((b) => !b.dead_lettered);
+    const missing = named.filter(
+      (b) => !found.some((f) => f.delivery.eventId === b.event.id && f.delivery.webhookId === b.webhook_id),
+    );
+    if (unrecorded.length || missing.length) {
+      await recordDeliveries(x.db, unrecorded);
+      await recordNamedDeliveries(x.db, missing);
+      found = await deliveriesOf(x.db, ids);
+    }
+    const firsts = events.flatMap((e) => firstsOf(e, found)).filter((f) => attemptable(x, f));
+    claimed = await claimFirsts(
+      x.db,
+      firsts.map((f) => f.delivery.id),
+      leaseMs(x.lane),
+    );
+  } catch (error) {
+    logTaskFailure("queue message", error, { message_id: batch.messages[0]?.id });
+    return batch.retryAll({ delaySeconds: 30 });
+  }
+  const made = await Promise.all(
+    batch.messages.map(async (message): Promise<Made[] | null> => {
       try {
-        if (isDelivery(message.body)) await attempt(env, ctx, message, message.body);
-        else {
-          await fanOut(env, message.body);
-          message.ack();
-        }
+        const body = message.body;
+        if (!isDelivery(body)) return await fanOut(x, body, found, claimed);
+        await deliverOne(x, message, body, found);
+        return [];
       } catch (error) {
-        // The body may be what made it fail: read it without trusting its shape.
-        const body = message.body as Partial<DeliveryMessage & EventMessage> | null;
-        const event = body?.kind === "delivery" ? body.event : body;
-        logTaskFailure("queue message", error, {
-          app_id: event?.app_id,
-          message_id: message.id,
-          event_id: event?.id,
-        });
-        message.retry({ delaySeconds: 30 });
+        failed(message, error);
+        return null;
       }
     }),
   );
+  const events = batch.messages.filter((m, i) => !isDelivery(m.body) && made[i] !== null);
+  try {
+    await recordFirsts(
+      x,
+      made.flatMap((m) => m ?? []),
+    );
+    for (const m of events) m.ack();
+  } catch (error) {
+    for (const m of events) failed(m, error);
+  }
+}
+
+/** A message the consumer failed on: logged, and retried on its own. */
+function failed(message: Message<QueueMessage>, error: unknown) {
+  // The body may be what made it fail: read it without trusting its shape.
+  const body = message.body as Partial<DeliveryMessage & EventMessage> | null;
+  const event = body?.kind === "delivery" ? body.event : body;
+  logTaskFailure("queue message", error, { app_id: event?.app_id, message_id: message.id, event_id: event?.id });
+  message.retry({ delaySeconds: 30 });
 }
 
 /**
- * The dead-letter queue: deliveries that ran out of attempts (already logged as failed), and
- * messages the consumer kept failing on, which are logged as failed here.
+ * The dead-letter queue: deliveries that ran out of attempts (already recorded failed) are
+ * dropped; a delivery the consumer kept failing on is recorded failed here. An event the consumer
+ * kept failing on is left to the reconciler, which re-sends its open deliveries one by one.
  */
 export async function consumeDeadLetters(
   batch: MessageBatch<QueueMessage>,
   env: Env,
-  ctx: ExecutionContext,
+  _ctx: ExecutionContext,
 ): Promise<void> {
+  const db = createDb(env.DB);
   for (const message of batch.messages) {
     const body = message.body;
     if (isDelivery(body) && !body.dead_lettered) {
-      const service = context(env, ctx, body.event.app_id);
-      const webhook = await webhookForDelivery(service.db, body.event.app_id, body.webhook_id);
-      const last = webhook && (await lastAttempt(service.db, deliveryIdOf(body.event, webhook.id)));
-      if (webhook && (!last || last.outcome === "retrying")) {
+      const [one] = (await deliveriesOf(db, [body.event.id])).filter((f) => f.delivery.webhookId === body.webhook_id);
+      if (one?.webhook && !isFinal(one.delivery.status)) {
+        const at = new Date().toISOString();
+        const reason = "Dead-lettered after the consumer failed repeatedly.";
+        const attempt = one.delivery.attempts + 1;
         const result = {
           ok: false,
           gone: false,
           statusCode: null,
           durationMs: 0,
-          responseBody: "Dead-lettered after the consumer failed repeatedly.",
+          responseBody: reason,
           errorClass: null,
           retryAfterS: null,
         };
-        await recordAndLog(
-          service,
-          webhook,
-          logRow(webhook, body.event, result, {
-            attempt: (last?.attempt ?? 0) + 1,
-            trigger: "retry",
-            outcome: "failed",
-            nextAttemptAt: null,
-          }),
-          { delivered: false },
-        );
+        await db.batch([
+          db
+            .update(webhookDeliveries)
+            .set({ status: "failed", nextAttemptAt: null, leasedUntil: null, lastError: reason, updatedAt: at })
+            .where(and(eq(webhookDeliveries.id, one.delivery.id), openUnleased(at))),
+          db.insert(webhookLogs).values(
+            logRow(one.webhook, body.event, result, {
+              attempt,
+              trigger: "retry",
+              outcome: "failed",
+              nextAttemptAt: null,
+            }),
+          ),
+        ]);
       }
     } else if (!isDelivery(body)) {
-      logTaskFailure("fan out event", `The ${body.type} event was dead-lettered before fan-out.`, {
+      logTaskFailure("fan out event", `The ${body.type} event was dead-lettered before its first attempts.`, {
         app_id: body.app_id,
         message_id: message.id,
         event_id: body.id,

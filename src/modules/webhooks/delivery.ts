@@ -3,7 +3,13 @@ import { signatureHeader } from "./signing";
 import type { WebhookRow } from "./tables";
 import { refuseTarget, type TargetPolicy } from "./target";
 
-export const DELIVERY_TIMEOUT_MS = 15_000;
+/**
+ * How long one attempt may take. The fast lane (first attempts to receivers that answer) is short,
+ * so that a receiver that stops answering costs the lane one short wait before it moves to the slow
+ * lane, where slow receivers get the longer wait they need.
+ */
+export const ATTEMPT_TIMEOUT_MS = { fast: 5_000, slow: 15_000 } as const;
+export type Lane = keyof typeof ATTEMPT_TIMEOUT_MS;
 export const RESPONSE_BODY_MAX = 20 * 1024;
 export const USER_AGENT = "CommerceMeals-Webhooks/1.0";
 
@@ -48,14 +54,55 @@ function retryAfterSeconds(value: string | null): number | null {
   return Number.isNaN(at) ? null : Math.max(0, Math.round((at - Date.now()) / 1000));
 }
 
+const DNS_WORDS = /dns|getaddrinfo|enotfound|eai_again|name resolution|name or service not known|nxdomain/;
+
+/** What a thrown fetch error says of itself. */
 function classify(error: unknown): ErrorClass {
   const text = `${(error as Error)?.name ?? ""} ${(error as Error)?.message ?? String(error)}`.toLowerCase();
   if (text.includes("timeout") || text.includes("abort")) return "timeout";
-  if (text.includes("dns") || text.includes("getaddrinfo") || text.includes("resolve") || text.includes("not found"))
-    return "dns";
+  if (DNS_WORDS.test(text)) return "dns";
   if (text.includes("tls") || text.includes("ssl") || text.includes("certificate")) return "tls";
   return "network";
 }
+
+/**
+ * Whether a host name has an address, asked of a DNS-over-HTTPS resolver: the runtime hides why a
+ * connection failed (workerd reports a failed lookup as an opaque "internal error"), and a name that
+ * does not resolve is worth telling apart from a receiver that is down. Null when unknown.
+ */
+export function nameResolves(host: string): Promise<boolean | null> {
+  // Asked once a minute per name and isolate: a batch of failures to one receiver asks once.
+  const known = lookups.get(host);
+  if (known && known.until > Date.now()) return known.answer;
+  const answer = lookup(host);
+  lookups.set(host, { answer, until: Date.now() + 60_000 });
+  if (lookups.size > 1000) lookups.delete(lookups.keys().next().value!);
+  return answer;
+}
+const lookups = new Map<string, { answer: Promise<boolean | null>; until: number }>();
+
+async function lookup(host: string): Promise<boolean | null> {
+  try {
+    const answers = await Promise.all(
+      ["A", "AAAA"].map(async (type) => {
+        const res = await fetch(`https://cloudflare-dns.com/dns-query?name=${encodeURIComponent(host)}&type=${type}`, {
+          headers: { accept: "application/dns-json" },
+          signal: AbortSignal.timeout(2_000),
+        });
+        if (!res.ok) return null;
+        const body = (await res.json()) as { Status?: number; Answer?: unknown[] };
+        return body.Status === 3 ? false : (body.Answer?.length ?? 0) > 0;
+      }),
+    );
+    if (answers.includes(true)) return true;
+    return answers.includes(null) ? null : false;
+  } catch {
+    return null;
+  }
+}
+
+/** Cloudflare answers a Worker's fetch to a name that does not resolve with 530 and error 1016 (or 1001). */
+const isOriginDnsError = (status: number, body: string) => status === 530 && /error code: 10(16|01)\b/.test(body);
 
 /** The secrets that sign now: the current one, and a rotated-out one for its last 24 hours. */
 export function signingSecrets(webhook: WebhookRow, at = new Date().toISOString()): string[] {
@@ -68,7 +115,7 @@ export function signingSecrets(webhook: WebhookRow, at = new Date().toISOString(
 
 /**
  * POSTs one event to one webhook, signed per Standard Webhooks, with the webhook's own headers
- * (which cannot override ours), a 15 s timeout and no redirect following. The target is checked
+ * (which cannot override ours), the lane's timeout and no redirect following. The target is checked
  * again before sending: an address refused since the webhook was saved is not contacted.
  */
 export async function deliver(
@@ -76,6 +123,7 @@ export async function deliver(
   event: EventMessage,
   deliveryId: string,
   policy: TargetPolicy,
+  lane: Lane = "fast",
 ): Promise<DeliveryResult> {
   const started = Date.now();
   const result = (r: Partial<DeliveryResult>): DeliveryResult => ({
@@ -105,22 +153,33 @@ export async function deliver(
       body,
       headers,
       redirect: "manual",
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS[lane]),
     });
     const text = await readCapped(res);
     const redirect = res.status >= 300 && res.status < 400;
+    const dns = isOriginDnsError(res.status, text);
     return result({
       ok: res.status >= 200 && res.status < 300,
       gone: res.status === 410,
-      statusCode: res.status,
+      statusCode: dns ? null : res.status,
       responseBody: text,
-      errorClass: res.ok ? null : redirect ? "redirect" : "http",
+      errorClass: res.ok ? null : dns ? "dns" : redirect ? "redirect" : "http",
       retryAfterS: retryAfterSeconds(res.headers.get("retry-after")),
     });
   } catch (error) {
+    let errorClass = classify(error);
+    const host = new URL(webhook.url).hostname;
+    // Only names can fail to resolve; only an unexplained failure is worth the lookup.
+    const lookable = policy.resolveNames && !host.startsWith("[") && /[a-z]/.test(host);
+    if (errorClass === "network" && lookable && (await nameResolves(host)) === false) errorClass = "dns";
     return result({
-      errorClass: classify(error),
-      responseBody: String((error as Error)?.message ?? error).slice(0, 500),
+      errorClass,
+      responseBody:
+        errorClass === "dns"
+          ? `The host name ${host} does not resolve.`
+          : errorClass === "timeout"
+            ? `No answer within ${ATTEMPT_TIMEOUT_MS[lane] / 1000} s.`
+            : String((error as Error)?.message ?? error).slice(0, 500),
     });
   }
 }

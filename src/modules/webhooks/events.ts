@@ -8,7 +8,9 @@ export const webhookEvents = defineEvents({
     data: z.object({ webhook: z.number().int(), message: z.string() }),
   },
   "webhook.disabled": {
-    description: "A webhook was disabled: its target answered 410 Gone, or every attempt failed for 5 days.",
+    description:
+      "A webhook was disabled by the service, once: its target answered 410 Gone, or every attempt failed " +
+      "for 5 days. Its open deliveries end `skipped`; Recover re-sends them once it is on again.",
     data: z.object({ id: z.number().int(), url: z.string(), reason: z.string() }),
   },
 });

@@ -5,7 +5,8 @@ import { envelopeOf, listQueryOf, listQuerySchema } from "../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent } from "../../core/openapi";
 import { merchantRoute } from "../../core/routes";
 import type { AppEnv } from "../../env";
-import { targetPolicy } from "./consumer";
+import { targetPolicy } from "./attempt";
+import { webhookDeliveriesRouter } from "./deliveries";
 import {
   CreateWebhookSchema,
   DeleteByUrlQuerySchema,
@@ -44,6 +45,9 @@ export const listWebhooksRoute = merchantRoute({
   specId: "W2",
   permission: "can_retrieve_app_config",
   request: { query: listQuerySchema(WEBHOOK_LIST) },
+  description:
+    "`secret_key` is whole to tokens that may also update the configuration (`can_update_app_config`), " +
+    "masked (`whsec_…abcd`) to tokens that may only read it.",
   responses: { 200: jsonContent(WebhookListSchema, "A page of the store's webhooks.") },
 });
 
@@ -149,6 +153,12 @@ export const rotateWebhookSecretRoute = merchantRoute({
   responses: { 200: jsonContent(WebhookSchema, "The webhook, with its new secret.") },
 });
 
+/** Only who may change a webhook sees its whole secret: with it, a reader could forge deliveries. */
+function secretFor(c: Context<AppEnv>): "reveal" | "mask" {
+  const p = c.get("principal");
+  return p.kind === "merchant" && p.permissions.has("can_update_app_config") ? "reveal" : "mask";
+}
+
 async function limitTests(c: Context<AppEnv>, id: number) {
   const { success } = await c.env.TEST_WEBHOOK_LIMITER.limit({ key: `webhook:${c.get("appId")}:${id}` });
   if (!success)
@@ -158,8 +168,10 @@ async function limitTests(c: Context<AppEnv>, id: number) {
 }
 
 export const webhooksMerchantRouter = createRouter()
+  // Its fixed paths (`deliveries/…`) come before `{webhook_id}/`.
+  .route("/", webhookDeliveriesRouter)
   .openapi(listWebhooksRoute, async (c) =>
-    c.json(envelopeOf(c, await listWebhooks(serviceContext(c), listQueryOf(c, WEBHOOK_LIST))), 200),
+    c.json(envelopeOf(c, await listWebhooks(serviceContext(c), listQueryOf(c, WEBHOOK_LIST), secretFor(c))), 200),
   )
   .openapi(createWebhookRoute, async (c) =>
     c.json(await createWebhook(serviceContext(c), c.req.valid("json"), targetPolicy(c.env)), 201),

@@ -1,33 +1,49 @@
 import type { z } from "@hono/zod-openapi";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { ServiceContext } from "../../core/context";
 import { live } from "../../core/crud/tenant-table";
 import { ApiError } from "../../core/errors";
-import { type EventMessage, emit, newEvent } from "../../core/events/outbox";
+import { newEvent } from "../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../../core/listing";
 import { nowIso } from "../../core/time";
-import type { Db } from "../../db/client";
-import { type DeliveryResult, deliver } from "./delivery";
+import { logRow } from "./attempt";
+import { deliver } from "./delivery";
+import { deliveryIdOf, ofWebhook, skipOpen } from "./ledger";
 import type { CreateWebhookSchema, UpdateWebhookSchema, Webhook, WebhookLog } from "./schemas";
-import { newSecret } from "./signing";
-import { DELIVERY_OUTCOMES, DELIVERY_TRIGGERS, type WebhookRow, webhookLogs, webhooks } from "./tables";
+import { newSecret, SECRET_PREFIX } from "./signing";
+import {
+  DELIVERY_OUTCOMES,
+  DELIVERY_TRIGGERS,
+  type WebhookRow,
+  webhookDeliveries,
+  webhookLogs,
+  webhooks,
+} from "./tables";
 import { refuseTarget, type TargetPolicy } from "./target";
 
 export type { WebhookRow };
 
 type LogRow = typeof webhookLogs.$inferSelect;
 
+/**
+ * `secret_key` as a reader sees it: enough to tell secrets apart, not enough to sign with. The
+ * whole secret goes only to who may change the webhook (it forges deliveries otherwise).
+ */
+export const maskSecret = (secret: string) => `${SECRET_PREFIX}…${secret.slice(-4)}`;
+
 /** How long a rotated-out secret still signs. */
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
-export function webhookView(row: WebhookRow): Webhook {
+export function webhookView(row: WebhookRow, secret: "reveal" | "mask"): Webhook {
   return {
     id: row.id,
     url: row.url,
-    secret_key: row.secretKey,
+    secret_key: secret === "reveal" ? row.secretKey : maskSecret(row.secretKey),
     is_active: row.isActive,
     events: row.events,
     headers: row.headers,
+    disabled_reason: row.isActive ? null : row.disabledReason,
+    disabled_at: row.isActive ? null : row.disabledAt,
     created_at: row.createdAt,
   };
 }
@@ -56,7 +72,7 @@ function checkTarget(url: string, policy: TargetPolicy) {
   if (why) throw ApiError.validation({ url: [why] }, "The webhook URL cannot be used; see `errors`.");
 }
 
-async function found(ctx: ServiceContext, id: number): Promise<WebhookRow> {
+export async function found(ctx: ServiceContext, id: number): Promise<WebhookRow> {
   const row = await ctx.db
     .select()
     .from(webhooks)
@@ -77,8 +93,13 @@ export const WEBHOOK_LIST: ListSpec = {
   idColumn: webhooks.id,
 };
 
-export async function listWebhooks(ctx: ServiceContext, q: ListQuery): Promise<Page<Webhook>> {
-  return mapPage(await listPage(ctx.db, q, { table: webhooks, scope: () => live(webhooks, ctx.appId) }), webhookView);
+export async function listWebhooks(
+  ctx: ServiceContext,
+  q: ListQuery,
+  secret: "reveal" | "mask",
+): Promise<Page<Webhook>> {
+  const page = await listPage(ctx.db, q, { table: webhooks, scope: () => live(webhooks, ctx.appId) });
+  return mapPage(page, (row) => webhookView(row, secret));
 }
 
 export async function createWebhook(
@@ -98,7 +119,7 @@ export async function createWebhook(
       headers: input.headers,
     })
     .returning();
-  return webhookView(row!);
+  return webhookView(row!, "reveal");
 }
 
 export async function updateWebhook(
@@ -107,24 +128,42 @@ export async function updateWebhook(
   input: z.infer<typeof UpdateWebhookSchema>,
   policy: TargetPolicy,
 ): Promise<Webhook> {
-  await found(ctx, id);
+  const current = await found(ctx, id);
   if (input.url !== undefined) checkTarget(input.url, policy);
-  const [row] = await ctx.db
+  const { db } = ctx;
+  const now = nowIso();
+  const scope = and(live(webhooks, ctx.appId), eq(webhooks.id, id));
+  const fields = db
     .update(webhooks)
     .set({
-      modifiedAt: nowIso(),
+      modifiedAt: now,
       ...(input.url !== undefined && { url: input.url }),
       ...(input.events !== undefined && { events: input.events }),
       ...(input.headers !== undefined && { headers: input.headers }),
-      // Turning a webhook back on starts its failure clock again.
-      ...(input.is_active !== undefined && {
-        isActive: input.is_active,
-        ...(input.is_active && { failingSince: null, disabledReason: null }),
-      }),
     })
-    .where(and(live(webhooks, ctx.appId), eq(webhooks.id, id)))
-    .returning();
-  return webhookView(row!);
+    .where(scope);
+  // Guarded on the current state, so that only a real change stamps the reason and time. Turning a
+  // webhook off ends its open deliveries skipped; turning it on starts its failure clock again and
+  // replays nothing (Recover does, when asked).
+  const onOff =
+    input.is_active === false
+      ? [
+          db
+            .update(webhooks)
+            .set({ isActive: false, disabledReason: "Turned off by an update (is_active: false).", disabledAt: now })
+            .where(and(scope, eq(webhooks.isActive, true))),
+          skipOpen(db, ofWebhook(current), "webhook_disabled", now),
+        ]
+      : input.is_active === true
+        ? [
+            db
+              .update(webhooks)
+              .set({ isActive: true, failingSince: null, slowSince: null, disabledReason: null, disabledAt: null })
+              .where(and(scope, eq(webhooks.isActive, false))),
+          ]
+        : [];
+  await db.batch([fields, ...onOff]);
+  return webhookView(await found(ctx, id), "reveal");
 }
 
 /** A new secret; the previous one keeps signing (a second signature) for 24 hours. */
@@ -141,25 +180,36 @@ export async function rotateSecret(ctx: ServiceContext, id: number): Promise<Web
     })
     .where(and(live(webhooks, ctx.appId), eq(webhooks.id, id)))
     .returning();
-  return webhookView(row!);
+  return webhookView(row!, "reveal");
 }
 
 const softDelete = () => ({ isDeleted: true, isActive: false, deletedAt: nowIso(), modifiedAt: nowIso() });
 
+/** Deletes a webhook; its open deliveries end skipped, in the same batch. */
 export async function deleteWebhook(ctx: ServiceContext, id: number): Promise<void> {
-  await found(ctx, id);
-  await ctx.db
-    .update(webhooks)
-    .set(softDelete())
-    .where(and(live(webhooks, ctx.appId), eq(webhooks.id, id)));
+  const current = await found(ctx, id);
+  const { db } = ctx;
+  await db.batch([
+    skipOpen(db, ofWebhook(current), "webhook_deleted"),
+    db
+      .update(webhooks)
+      .set(softDelete())
+      .where(and(live(webhooks, ctx.appId), eq(webhooks.id, id))),
+  ]);
 }
 
 export async function deleteWebhooksByUrl(ctx: ServiceContext, url: string): Promise<number> {
-  const rows = await ctx.db
-    .update(webhooks)
-    .set(softDelete())
-    .where(and(live(webhooks, ctx.appId), eq(webhooks.url, url)))
-    .returning({ id: webhooks.id });
+  const { db } = ctx;
+  const scope = and(live(webhooks, ctx.appId), eq(webhooks.url, url));
+  const ids = db.select({ id: webhooks.id }).from(webhooks).where(scope);
+  const [, rows] = await db.batch([
+    skipOpen(
+      db,
+      and(eq(webhookDeliveries.appId, ctx.appId), inArray(webhookDeliveries.webhookId, ids)),
+      "webhook_deleted",
+    ),
+    db.update(webhooks).set(softDelete()).where(scope).returning({ id: webhooks.id }),
+  ]);
   if (rows.length === 0) throw ApiError.notFound("webhook_not_found", "A webhook with that URL");
   return rows.length;
 }
@@ -191,7 +241,7 @@ export async function listWebhookLogs(ctx: ServiceContext, q: ListQuery): Promis
 export async function testWebhook(ctx: ServiceContext, id: number, policy: TargetPolicy): Promise<WebhookLog> {
   const webhook = await found(ctx, id);
   const event = newEvent(ctx.appId, "webhook.test", { webhook: webhook.id, message: "This is a test delivery." });
-  const result = await deliver(webhook, event, deliveryIdOf(event, webhook.id), policy);
+  const result = await deliver(webhook, event, deliveryIdOf(event.id, webhook.id), policy);
   const [log] = await ctx.db
     .insert(webhookLogs)
     .values(
@@ -204,99 +254,4 @@ export async function testWebhook(ctx: ServiceContext, id: number, policy: Targe
     )
     .returning();
   return logView(log!);
-}
-
-// ---- used by the queue consumer ----
-
-/** The `webhook-id` of one event's deliveries to one webhook: stable across retries. */
-export const deliveryIdOf = (event: EventMessage, webhookId: number) => `${event.id}.${webhookId}`;
-
-/** Active webhooks of the tenant subscribed to `type`. */
-export async function subscribers(db: Db, appId: number, type: string): Promise<WebhookRow[]> {
-  return db
-    .select()
-    .from(webhooks)
-    .where(
-      and(
-        live(webhooks, appId),
-        eq(webhooks.isActive, true),
-        sql`EXISTS (SELECT 1 FROM json_each(${webhooks.events}) WHERE value = ${type})`,
-      ),
-    );
-}
-
-export async function webhookForDelivery(db: Db, appId: number, id: number): Promise<WebhookRow | undefined> {
-  return db
-    .select()
-    .from(webhooks)
-    .where(and(live(webhooks, appId), eq(webhooks.id, id)))
-    .get();
-}
-
-export async function lastAttempt(db: Db, deliveryId: string): Promise<LogRow | undefined> {
-  return db
-    .select()
-    .from(webhookLogs)
-    .where(eq(webhookLogs.deliveryId, deliveryId))
-    .orderBy(desc(webhookLogs.attempt))
-    .limit(1)
-    .get();
-}
-
-export function logRow(
-  webhook: WebhookRow,
-  event: EventMessage,
-  result: DeliveryResult,
-  extra: Pick<LogRow, "attempt" | "trigger" | "outcome" | "nextAttemptAt">,
-): typeof webhookLogs.$inferInsert {
-  return {
-    appId: webhook.appId,
-    webhookId: webhook.id,
-    deliveryId: deliveryIdOf(event, webhook.id),
-    eventId: event.id,
-    event: event.type,
-    statusCode: result.statusCode,
-    durationMs: result.durationMs,
-    responseBody: result.responseBody,
-    errorClass: result.errorClass,
-    createdAt: nowIso(),
-    ...extra,
-  };
-}
-
-/**
- * Records an attempt and what it means for the webhook: a delivery clears its failure clock; a
- * failure starts it; `disable` turns the webhook off and emits `webhook.disabled` with the log, in
- * one batch.
- */
-export async function recordAttempt(
-  ctx: ServiceContext,
-  webhook: WebhookRow,
-  log: typeof webhookLogs.$inferInsert,
-  effect: { delivered: true } | { delivered: false; disable?: string },
-): Promise<void> {
-  const { db } = ctx;
-  const insert = db.insert(webhookLogs).values(log);
-  const scope = and(eq(webhooks.id, webhook.id), eq(webhooks.appId, webhook.appId));
-  if (effect.delivered) {
-    await db.batch([insert, db.update(webhooks).set({ failingSince: null }).where(scope)]);
-    return;
-  }
-  const failing = db
-    .update(webhooks)
-    .set({ failingSince: sql`coalesce(${webhooks.failingSince}, ${log.createdAt})` })
-    .where(scope);
-  if (!effect.disable) {
-    await db.batch([insert, failing]);
-    return;
-  }
-  await emit(
-    db,
-    ctx.events,
-    [
-      insert,
-      db.update(webhooks).set({ isActive: false, disabledReason: effect.disable, modifiedAt: nowIso() }).where(scope),
-    ],
-    [newEvent(webhook.appId, "webhook.disabled", { id: webhook.id, url: webhook.url, reason: effect.disable })],
-  );
 }

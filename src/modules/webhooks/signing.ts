@@ -22,15 +22,28 @@ export function newSecret(): string {
   return SECRET_PREFIX + base64(crypto.getRandomValues(new Uint8Array(32)));
 }
 
+/**
+ * Imported keys, by secret, for this isolate: a batch of deliveries to one webhook imports its key
+ * once. Bounded; the secrets are in memory anyway, in the webhook rows being delivered.
+ */
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function keyOf(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    const raw = fromBase64(secret.slice(SECRET_PREFIX.length));
+    key = crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]).catch((e) => {
+      keys.delete(secret); // a key that failed to import is not kept
+      throw e;
+    });
+    if (keys.size >= 1000) keys.delete(keys.keys().next().value!);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 export async function sign(secret: string, id: string, timestamp: number, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    fromBase64(secret.slice(SECRET_PREFIX.length)),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${id}.${timestamp}.${body}`));
+  const mac = await crypto.subtle.sign("HMAC", await keyOf(secret), encoder.encode(`${id}.${timestamp}.${body}`));
   return `v1,${base64(new Uint8Array(mac))}`;
 }
 

@@ -62,6 +62,7 @@ export const reserveItemRoute = merchantRoute({
   tags,
   specId: "MI7",
   permission: "can_write_item",
+  idempotent: true,
   description:
     "Holds units of an item (or variant) for 1 to 60 minutes; `stock.qty` leaves them out " +
     "until the hold expires or a purchase uses it. Not enough units: 409 `insufficient_stock` " +
@@ -79,6 +80,7 @@ export const purchaseItemRoute = merchantRoute({
   tags,
   specId: "MI8",
   permission: "can_write_item",
+  idempotent: true,
   description:
     "Takes units out of stock, never below zero (409 `insufficient_stock`), consuming a " +
     "reservation when `reservation_id` is given (409 `reservation_expired` / " +

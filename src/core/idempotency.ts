@@ -1,0 +1,201 @@
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Context, MiddlewareHandler } from "hono";
+import type { Db } from "../db/client";
+import type { AppEnv } from "../env";
+import { sha256Hex } from "./crypto";
+import { ApiError, type ErrorCode } from "./errors";
+import { idempotencyKeys } from "./idempotency-table";
+import { z } from "./openapi";
+import { nowIso } from "./time";
+
+/**
+ * `Idempotency-Key` for writes that move money or stock (Stripe's model): the first request with a
+ * key runs; a retry with the same key, method, path and body gets the first answer again (status,
+ * `content-type`, `location`, body, plus `Idempotent-Replayed: true`) for 24 hours. Keys are per
+ * store and per principal, so two tokens never see each other's answers.
+ *
+ * - the same key with another body or path: 409 `idempotency_key_reused`;
+ * - the same key while the first request still runs: 409 `idempotency_key_in_flight`, `Retry-After: 1`;
+ * - answers that say "try again" (5xx, 429, 409 `conflict`/`concurrent_update`) are not kept: the
+ *   key is released so that a retry runs; every other 4xx is the answer and is replayed.
+ *
+ * The key is optional: without it the write runs as before.
+ */
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+export const REPLAYED_HEADER = "Idempotent-Replayed";
+
+/** How long an answer is replayed. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a claim holds while its request runs: a Worker that dies mid-request leaves the key
+ * `in_flight`, and after this the key is free again rather than blocked for a day.
+ */
+export const IN_FLIGHT_LEASE_MS = 60 * 1000;
+
+/** 1 to 255 printable ASCII characters (a UUID fits; so does any client's own scheme). */
+const KEY = /^[\x20-\x7e]{1,255}$/;
+
+/** The codes the middleware answers with, for the route factories to declare. */
+export const IDEMPOTENCY_ERRORS = {
+  409: ["idempotency_key_reused", "idempotency_key_in_flight"],
+} as const satisfies Record<number, readonly ErrorCode[]>;
+
+/** The header as the document shows it on an operation that takes it. */
+export const idempotencyHeaderSchema = z
+  .string()
+  .regex(KEY, "At most 255 printable ASCII characters.")
+  .optional()
+  .openapi({
+    description:
+      "A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key " +
+      "and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours " +
+      "instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same " +
+      "key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). " +
+      "Keys are per token (or customer). Optional: without it the write runs every time.",
+    example: "5f0c9a4e-3f8b-4d36-9d61-2b8f0e7a1c55",
+  });
+
+/** The answers that tell the client to retry: keeping them would replay "retry" forever. */
+const RETRY_CODES: ReadonlySet<ErrorCode> = new Set(["conflict", "concurrent_update", "rate_limited"]);
+
+function retryable(c: Context<AppEnv>): boolean {
+  const status = c.res.status;
+  if (status >= 500 || status === 429) return true;
+  return c.error instanceof ApiError && RETRY_CODES.has(c.error.code);
+}
+
+/** Response headers worth replaying; the rest (request id, bookmark) belong to each response. */
+const KEPT_HEADERS = ["content-type", "location"];
+
+type Claim = { id: number } | { row: typeof idempotencyKeys.$inferSelect | undefined };
+
+/** Inserts the claim, or takes over an expired row; one statement, so that two racing requests cannot both win. */
+async function claim(
+  db: Db,
+  values: Omit<typeof idempotencyKeys.$inferInsert, "state" | "expiresAt">,
+  now: string,
+): Promise<Claim> {
+  const expiresAt = new Date(Date.parse(now) + IN_FLIGHT_LEASE_MS).toISOString();
+  const claimed = await db
+    .insert(idempotencyKeys)
+    .values({ ...values, state: "in_flight", expiresAt, createdAt: now })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.appId, idempotencyKeys.principal, idempotencyKeys.key],
+      set: {
+        method: values.method,
+        path: values.path,
+        bodyHash: values.bodyHash,
+        state: "in_flight",
+        responseStatus: null,
+        responseHeaders: null,
+        responseBody: null,
+        createdAt: now,
+        expiresAt,
+      },
+      setWhere: lt(idempotencyKeys.expiresAt, now),
+    })
+    .returning({ id: idempotencyKeys.id });
+  if (claimed[0]) return { id: claimed[0].id };
+  const row = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.appId, values.appId),
+        eq(idempotencyKeys.principal, values.principal),
+        eq(idempotencyKeys.key, values.key),
+      ),
+    )
+    .get();
+  return { row };
+}
+
+function invalidKey(): ApiError {
+  return new ApiError(400, "invalid_header", `The \`${IDEMPOTENCY_HEADER}\` header is malformed.`, {
+    errors: { [IDEMPOTENCY_HEADER]: ["Must be 1 to 255 printable ASCII characters."] },
+  });
+}
+
+/**
+ * The middleware, after auth (it keys on the principal). Route factories add it with
+ * `idempotent: true`; the route then declares the header and the 409 codes.
+ */
+export const idempotent = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (key === undefined) return next();
+  if (!KEY.test(key)) throw invalidKey();
+  const principal = c.get("principal");
+  const db = c.get("db");
+  const path = c.req.path.endsWith("/") ? c.req.path : `${c.req.path}/`;
+  // Hono caches the text, so the route's JSON validator still reads the body after this.
+  const values = {
+    appId: c.get("appId"),
+    principal: principal.kind === "merchant" ? `merchant:${principal.tokenId}` : `customer:${principal.customerId}`,
+    key,
+    method: c.req.method,
+    path,
+    bodyHash: await sha256Hex(await c.req.text()),
+  };
+  const now = nowIso();
+  // Two rounds: the row seen may be released (deleted) between the claim and the read.
+  let claimed: Claim = await claim(db, values, now);
+  if ("row" in claimed && !claimed.row) claimed = await claim(db, values, now);
+  if ("row" in claimed) {
+    const row = claimed.row;
+    if (row && (row.method !== values.method || row.path !== values.path || row.bodyHash !== values.bodyHash)) {
+      throw ApiError.conflict(
+        "idempotency_key_reused",
+        "This Idempotency-Key was used with another request (another body or path); use a new key for a new request.",
+      );
+    }
+    if (!row || row.state === "in_flight") {
+      throw ApiError.conflict(
+        "idempotency_key_in_flight",
+        "A request with this Idempotency-Key is still running; retry in a second to get its response.",
+        { headers: { "Retry-After": "1" } },
+      );
+    }
+    const headers = new Headers(row.responseHeaders ?? {});
+    headers.set(REPLAYED_HEADER, "true");
+    return new Response(row.responseBody, { status: row.responseStatus ?? 200, headers });
+  }
+
+  // The claim's own row: after its lease another request may have taken the key over.
+  const mine = and(eq(idempotencyKeys.id, claimed.id), eq(idempotencyKeys.createdAt, now));
+  const release = () => db.delete(idempotencyKeys).where(mine);
+  try {
+    await next();
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  if (retryable(c)) {
+    await release();
+    return;
+  }
+  const res = c.res;
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const v = res.headers.get(name);
+    if (v !== null) headers[name] = v;
+  }
+  await db
+    .update(idempotencyKeys)
+    .set({
+      state: "done",
+      responseStatus: res.status,
+      responseHeaders: headers,
+      responseBody: res.status === 204 ? null : await res.clone().text(),
+      expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS).toISOString(),
+    })
+    .where(mine);
+};
+
+/** Deletes keys past their 24 hours, a bounded number per run (the scheduled handler calls it). */
+export async function purgeExpiredIdempotencyKeys(db: Db, limit = 1000): Promise<void> {
+  await db.run(
+    sql`DELETE FROM idempotency_keys WHERE id IN
+      (SELECT id FROM idempotency_keys WHERE expires_at < ${nowIso()} LIMIT ${limit})`,
+  );
+}

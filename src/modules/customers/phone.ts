@@ -1,0 +1,60 @@
+// The `mobile` metadata: the full rules for mobile numbers only (about 95 KB against 145 KB for
+// `max`), so `isValid()` is true only for a number a mobile operator of the country could assign.
+import { parsePhoneNumberFromString } from "libphonenumber-js/mobile";
+import { ApiError } from "../../core/errors";
+
+/** A mobile number in the forms the module stores and echoes. */
+export type ParsedMobile = {
+  /** The calling code, digits only ("966"). */
+  countryCode: string;
+  /** E.164 digits without "+" ("966534501056"): what `customers.mobile_number` stores. */
+  e164: string;
+  /** The national form, digits only ("0534501056"): the customer's `username`. */
+  national: string;
+};
+
+/** Why a number was refused, as the field message of a 400. */
+export type MobileProblem = { field: "country_code" | "mobile_number"; message: string };
+
+const CALLING_CODE = /^\+?(\d{1,4})$/;
+
+/**
+ * Parses a mobile number the way people type it ("0534501056", "534501056", "966534501056",
+ * "+966 53 450 1056", "00966534501056") against the calling code of its country, and says why
+ * when it is not a valid mobile number of that country. The non-throwing form of `parseMobile`.
+ */
+export function tryParseMobile(country_code: string, mobile_number: string): ParsedMobile | MobileProblem {
+  const cc = CALLING_CODE.exec(country_code.trim())?.[1];
+  if (!cc) return { field: "country_code", message: 'Must be a calling code, digits only ("966").' };
+  const text = mobile_number.trim().replace(/^00/, "+");
+  if (!/^\+?[\d\s().-]{4,24}$/.test(text)) {
+    return { field: "mobile_number", message: "Must be a phone number: digits, optionally with + and spaces." };
+  }
+  const parsed = parsePhoneNumberFromString(text, { defaultCallingCode: cc });
+  if (!parsed || parsed.countryCallingCode !== cc) {
+    return { field: "mobile_number", message: `Must be a mobile number of calling code +${cc}.` };
+  }
+  if (!parsed.isValid()) {
+    return { field: "mobile_number", message: `Is not a valid mobile number for calling code +${cc}.` };
+  }
+  return {
+    countryCode: cc,
+    e164: parsed.number.slice(1),
+    national: parsed.formatNational().replace(/\D/g, ""),
+  };
+}
+
+/**
+ * `tryParseMobile` or a 400 `validation_error` naming the field. `fields` renames the fields of
+ * the error when the body calls them otherwise (a secondary number, a login's `phone`).
+ */
+export function parseMobile(
+  country_code: string,
+  mobile_number: string,
+  fields: { country_code?: string; mobile_number?: string } = {},
+): ParsedMobile {
+  const result = tryParseMobile(country_code, mobile_number);
+  if ("e164" in result) return result;
+  const field = fields[result.field] ?? result.field;
+  throw ApiError.validation({ [field]: [result.message] }, `The mobile number is not valid: ${result.message}`);
+}

@@ -1,0 +1,216 @@
+import { and, asc, desc, eq, gte, type SQL, sql } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
+import { ApiError } from "../../../core/errors";
+import { emit, eventPayloadSql, newEventId } from "../../../core/events/outbox";
+import { MINOR_PER_MAJOR, toMajor } from "../../../core/money";
+import { insertedId } from "../../../core/sql";
+import { nowIso } from "../../../core/time";
+import { customers, type WALLET_KINDS, walletEntries } from "../tables";
+import { expiringOf } from "./expiring";
+import type { DepositCashback, DepositPoints, RedeemFromWallet, Wallet, WalletEntry, WalletUpdate } from "./schemas";
+
+/** Every store's currency today (DESIGN.md "Money": SAR by default; no store setting yet). */
+export const WALLET_CURRENCY = "SAR";
+const RECENT_ENTRIES = 20;
+/** At most this many entries are replayed to tell what lapses (see `expiringOf`). */
+const REPLAY_MAX = 1000;
+
+type Kind = (typeof WALLET_KINDS)[number];
+type EntryRow = typeof walletEntries.$inferSelect;
+
+/** Points are whole units; cashback is kept in minor units and shown in major units. */
+const shown = (kind: Kind, units: number) => (kind === "cashback" ? toMajor(units) : units);
+const shownSql = (column: SQL) =>
+  sql`CASE wallet_entries.kind WHEN 'cashback' THEN CAST(${column} AS REAL) / ${MINOR_PER_MAJOR} ELSE ${column} END`;
+
+function entryView(r: EntryRow): WalletEntry {
+  return {
+    id: r.id,
+    kind: r.kind,
+    type: r.type,
+    amount: shown(r.kind, r.amount),
+    balance_after: shown(r.kind, r.balanceAfter),
+    reason: r.reason,
+    reference: r.reference,
+    order_id: r.orderId,
+    expires_at: r.expiresAt,
+    created_at: r.createdAt,
+  };
+}
+
+/** The balance of one kind: the `balance_after` of its latest entry (the index ends with `id`). */
+const balanceSql = (appId: number, customerId: number, kind: Kind) =>
+  sql<number>`coalesce((SELECT balance_after FROM wallet_entries WHERE app_id = ${appId}
+    AND customer_id = ${customerId} AND kind = ${kind} ORDER BY id DESC LIMIT 1), 0)`;
+
+/** Both balances of a live customer of the store; no row when there is no such customer. */
+const balancesOf = (ctx: ServiceContext, customerId: number) =>
+  ctx.db
+    .select({
+      // Named: the two expressions read the same, and a batch's rows are keyed by column name.
+      points: balanceSql(ctx.appId, customerId, "points").as("points"),
+      cashback: balanceSql(ctx.appId, customerId, "cashback").as("cashback"),
+    })
+    .from(customers)
+    .where(and(eq(customers.id, customerId), live(customers, ctx.appId)));
+
+const notFound = (customerId: number) => ApiError.notFound("customer_not_found", `Customer ${customerId}`);
+
+/** MW1: the balances, what of them lapses, and the latest entries; one round trip. */
+export async function walletOf(ctx: ServiceContext, customerId: number): Promise<Wallet> {
+  const now = nowIso();
+  const mine = (kind: Kind) =>
+    and(eq(walletEntries.appId, ctx.appId), eq(walletEntries.customerId, customerId), eq(walletEntries.kind, kind));
+  const recent = (kind: Kind) =>
+    ctx.db.select().from(walletEntries).where(mine(kind)).orderBy(desc(walletEntries.id)).limit(RECENT_ENTRIES);
+  // The entries since the oldest deposit that has not lapsed yet: all that decides what will lapse.
+  const sinceOldestLapsing = (kind: Kind) =>
+    ctx.db
+      .select({
+        amount: walletEntries.amount,
+        balanceAfter: walletEntries.balanceAfter,
+        expiresAt: walletEntries.expiresAt,
+      })
+      .from(walletEntries)
+      .where(
+        and(
+          mine(kind),
+          gte(
+            walletEntries.id,
+            sql`(SELECT min(id) FROM wallet_entries WHERE app_id = ${ctx.appId} AND customer_id = ${customerId}
+              AND kind = ${kind} AND amount > 0 AND expires_at > ${now})`,
+          ),
+        ),
+      )
+      .orderBy(asc(walletEntries.id))
+      .limit(REPLAY_MAX);
+  const [balances, recentPoints, recentCashback, replayPoints, replayCashback] = await ctx.db.batch([
+    balancesOf(ctx, customerId),
+    recent("points"),
+    recent("cashback"),
+    sinceOldestLapsing("points"),
+    sinceOldestLapsing("cashback"),
+  ]);
+  const b = balances[0];
+  if (!b) throw notFound(customerId);
+  const expiring = (kind: Kind, rows: typeof replayPoints) => {
+    const first = rows[0];
+    if (!first) return [];
+    return expiringOf(rows, first.balanceAfter - first.amount, now).map((e) => ({
+      kind,
+      amount: shown(kind, e.amount),
+      expires_at: e.expiresAt,
+    }));
+  };
+  return {
+    customer_id: customerId,
+    points_balance: b.points,
+    cashback_balance: toMajor(b.cashback),
+    currency: WALLET_CURRENCY,
+    expiring: [...expiring("points", replayPoints), ...expiring("cashback", replayCashback)].sort((x, y) =>
+      x.expires_at < y.expires_at ? -1 : x.expires_at > y.expires_at ? 1 : 0,
+    ),
+    recent_entries: [...recentPoints, ...recentCashback]
+      .sort((x, y) => y.id - x.id)
+      .slice(0, RECENT_ENTRIES)
+      .map(entryView),
+  };
+}
+
+type Movement = {
+  kind: Kind;
+  type: "deposit" | "redeem";
+  /** Signed, in the kind's units (points, or minor units of money). */
+  units: number;
+  reason?: string;
+  reference?: string;
+  orderId?: number;
+  expiresAt?: string;
+};
+
+const WALLET_UPDATED = "customer.wallet.updated";
+
+/**
+ * Appends one ledger entry with ONE guarded statement: it reads the latest balance and writes
+ * `balance_after` only where the balance stays at or above zero and the customer is live. D1 runs
+ * a batch as one transaction, one at a time, so concurrent redemptions are serialised here and
+ * none can overdraw. The event is derived from the inserted row in the same batch, and only when
+ * that statement inserted it (`changes()`).
+ */
+async function record(ctx: ServiceContext, customerId: number, m: Movement): Promise<WalletUpdate> {
+  const at = nowIso();
+  const customerLive = sql`EXISTS (SELECT 1 FROM ${customers} WHERE ${customers.id} = ${customerId}
+    AND ${live(customers, ctx.appId)})`;
+  // Columns in table order: id, app_id, customer_id, kind, type, amount, balance_after, reason,
+  // reference, order_id, expires_at, created_at.
+  const insert = ctx.db
+    .insert(walletEntries)
+    .select(
+      sql`SELECT NULL, ${ctx.appId}, ${customerId}, ${m.kind}, ${m.type}, ${m.units}, previous + ${m.units},
+          ${m.reason ?? null}, ${m.reference ?? null}, ${m.orderId ?? null}, ${m.expiresAt ?? null}, ${at}
+        FROM (SELECT ${balanceSql(ctx.appId, customerId, m.kind)} AS previous)
+        WHERE previous + ${m.units} >= 0 AND ${customerLive}`,
+    )
+    .returning();
+  const eventId = newEventId();
+  const data = sql`json_object('customer_id', customer_id, 'kind', kind, 'type', wallet_entries.type,
+    'entry_id', id, 'amount', ${shownSql(sql`amount`)}, 'balance_after', ${shownSql(sql`balance_after`)})`;
+  const event = sql`SELECT ${eventId} AS id, app_id, ${WALLET_UPDATED} AS type,
+      ${eventPayloadSql(WALLET_UPDATED, sql`${eventId}`, sql`app_id`, data)} AS payload
+    FROM wallet_entries WHERE id = ${insertedId(walletEntries)} AND changes() = 1`;
+  // The balances are read in the same transaction, right after the entry: they are the ones it left.
+  const { results } = await emit(ctx.db, ctx.events, [insert, balancesOf(ctx, customerId)], event);
+  const [rows, balances] = results as [EntryRow[], { points: number; cashback: number }[]];
+  const b = balances[0];
+  if (!b) throw notFound(customerId);
+  const entry = rows[0];
+  if (!entry) {
+    const available = shown(m.kind, m.kind === "points" ? b.points : b.cashback);
+    throw ApiError.conflict(
+      "insufficient_balance",
+      `The customer's ${m.kind} balance is ${available}, less than the ${shown(m.kind, -m.units)} asked for.`,
+      { kind: m.kind, available },
+    );
+  }
+  return {
+    entry: entryView(entry),
+    customer_id: customerId,
+    points_balance: b.points,
+    cashback_balance: toMajor(b.cashback),
+    currency: WALLET_CURRENCY,
+  };
+}
+
+/** MW2 */
+export const depositPoints = (ctx: ServiceContext, customerId: number, input: DepositPoints) =>
+  record(ctx, customerId, {
+    kind: "points",
+    type: "deposit",
+    units: input.amount,
+    reason: input.reason,
+    reference: input.reference,
+    expiresAt: input.expires_at,
+  });
+
+/** MW3: `amount` arrives in minor units (the schema converted it). */
+export const depositCashback = (ctx: ServiceContext, customerId: number, input: DepositCashback) =>
+  record(ctx, customerId, {
+    kind: "cashback",
+    type: "deposit",
+    units: input.amount,
+    reason: input.reason,
+    reference: input.reference,
+    expiresAt: input.expires_at,
+  });
+
+/** MW4: 409 `insufficient_balance` (with `available`) when the balance does not cover it. */
+export const redeemFromWallet = (ctx: ServiceContext, customerId: number, input: RedeemFromWallet) =>
+  record(ctx, customerId, {
+    kind: input.kind,
+    type: "redeem",
+    units: -input.units,
+    reason: input.reason,
+    reference: input.reference,
+    orderId: input.order_id,
+  });
