@@ -1,10 +1,11 @@
 import { createApp } from "./app";
+import { makeServiceContext } from "./core/context";
 import { beforeEventsSent, resendStale } from "./core/events/outbox";
 import { purgeExpiredIdempotencyKeys } from "./core/idempotency";
 import { deadLetterJobs, type JobHandlers, type JobMessage, runJobs } from "./core/jobs";
 import { logTaskFailure } from "./core/logging";
 import { createDb } from "./db/client";
-import { fanOutPush, sendPushes, sendSms } from "./modules/customers";
+import { expireLapsedBalances, fanOutPush, sendPushes, sendSms } from "./modules/customers";
 import {
   consumeDeadLetters,
   consumeDeliveries,
@@ -48,5 +49,9 @@ export default {
     ctx.waitUntil(reconcileDeliveries(env).catch((error) => logTaskFailure("reconcile deliveries", error)));
     const purge = purgeExpiredIdempotencyKeys(createDb(env.DB));
     ctx.waitUntil(purge.catch((error) => logTaskFailure("purge idempotency keys", error)));
+    // Wallet amounts past their expiry leave the balance through an `expiry` entry.
+    const contextOf = (appId: number) => makeServiceContext(createDb(env.DB), appId, env, (p) => ctx.waitUntil(p));
+    const expiry = expireLapsedBalances(contextOf, createDb(env.DB));
+    ctx.waitUntil(expiry.catch((error) => logTaskFailure("expire wallet balances", error)));
   },
 } satisfies ExportedHandler<Env, QueueMessage | JobMessage>;

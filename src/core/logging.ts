@@ -65,6 +65,7 @@ export type BackgroundTask =
   | "resend outbox"
   | "reconcile deliveries"
   | "purge idempotency keys"
+  | "expire wallet balances"
   | "queue message"
   | "fan out event"
   | "dead-letter message"

@@ -13,11 +13,15 @@ const bySoonest = (a: Lot, b: Lot) => byText(a.expiresAt ?? "~", b.expiresAt ?? 
  * oldest deposit still to lapse, taking every movement out of the soonest-lapsing amounts first (as
  * a customer would want); `opening`, the balance before those entries, counts as never lapsing.
  */
-export function expiringOf(
-  movements: readonly LedgerMovement[],
-  opening: number,
-  now: string,
-): { amount: number; expiresAt: string }[] {
+/** What of a balance had lapsed by `now` and is still unspent: the amount an expiry entry takes out. */
+export function lapsedOf(movements: readonly LedgerMovement[], opening: number, now: string): number {
+  return lotsAfter(movements, opening)
+    .filter((lot) => lot.expiresAt !== null && lot.expiresAt <= now && lot.amount > 0)
+    .reduce((sum, lot) => sum + lot.amount, 0);
+}
+
+/** The lots left after replaying the movements, each outflow taken from the soonest-lapsing lots first. */
+function lotsAfter(movements: readonly LedgerMovement[], opening: number): Lot[] {
   const lots: Lot[] = [{ amount: opening, expiresAt: null }];
   for (const m of movements) {
     if (m.amount > 0) {
@@ -32,6 +36,15 @@ export function expiringOf(
       if (out === 0) break;
     }
   }
+  return lots;
+}
+
+export function expiringOf(
+  movements: readonly LedgerMovement[],
+  opening: number,
+  now: string,
+): { amount: number; expiresAt: string }[] {
+  const lots = lotsAfter(movements, opening);
   const byDate = new Map<string, number>();
   for (const lot of lots) {
     if (lot.expiresAt && lot.expiresAt > now && lot.amount > 0)

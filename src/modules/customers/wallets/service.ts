@@ -7,7 +7,7 @@ import { MINOR_PER_MAJOR, toMajor } from "../../../core/money";
 import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { customers, type WALLET_KINDS, walletEntries } from "../tables";
-import { expiringOf } from "./expiring";
+import { expiringOf, lapsedOf } from "./expiring";
 import type { DepositCashback, DepositPoints, RedeemFromWallet, Wallet, WalletEntry, WalletUpdate } from "./schemas";
 
 /** Every store's currency today (DESIGN.md "Money": SAR by default; no store setting yet). */
@@ -120,7 +120,7 @@ export async function walletOf(ctx: ServiceContext, customerId: number): Promise
 
 type Movement = {
   kind: Kind;
-  type: "deposit" | "redeem";
+  type: "deposit" | "redeem" | "expiry";
   /** Signed, in the kind's units (points, or minor units of money). */
   units: number;
   reason?: string;
@@ -214,3 +214,60 @@ export const redeemFromWallet = (ctx: ServiceContext, customerId: number, input:
     reference: input.reference,
     orderId: input.order_id,
   });
+
+/** How far back the sweep looks for lapsed deposits: it runs every few minutes, this covers missed runs. */
+const EXPIRY_LOOKBACK_MS = 3 * 24 * 3600 * 1000;
+
+/**
+ * The expiry sweep (scheduled): for every balance with a deposit that lapsed recently, an `expiry`
+ * entry takes out what of it is still unspent (outflows are taken from the soonest-lapsing amounts
+ * first, so redemptions spent it before it lapsed where they could). Running it again writes
+ * nothing: the expiry entry itself is an outflow of the lapsed amount.
+ */
+export async function expireLapsedBalances(
+  contextOf: (appId: number) => ServiceContext,
+  db: ServiceContext["db"],
+  now = nowIso(),
+): Promise<number> {
+  const since = new Date(Date.parse(now) - EXPIRY_LOOKBACK_MS).toISOString();
+  const balances = await db
+    .selectDistinct({ appId: walletEntries.appId, customerId: walletEntries.customerId, kind: walletEntries.kind })
+    .from(walletEntries)
+    .where(
+      and(
+        sql`${walletEntries.amount} > 0`,
+        sql`${walletEntries.expiresAt} <= ${now}`,
+        gte(walletEntries.expiresAt, since),
+      ),
+    )
+    .limit(500);
+  let written = 0;
+  for (const b of balances) {
+    const movements = await db
+      .select({ amount: walletEntries.amount, expiresAt: walletEntries.expiresAt })
+      .from(walletEntries)
+      .where(
+        and(
+          eq(walletEntries.appId, b.appId),
+          eq(walletEntries.customerId, b.customerId),
+          eq(walletEntries.kind, b.kind),
+        ),
+      )
+      .orderBy(asc(walletEntries.id));
+    const lapsed = lapsedOf(movements, 0, now);
+    if (lapsed <= 0) continue;
+    try {
+      await record(contextOf(b.appId), b.customerId, {
+        kind: b.kind,
+        type: "expiry",
+        units: -lapsed,
+        reason: "Expired",
+      });
+      written += 1;
+    } catch (error) {
+      // A deleted customer, or a redemption that won the race: the next run sees the new ledger.
+      if (!(error instanceof ApiError)) throw error;
+    }
+  }
+  return written;
+}
