@@ -286,10 +286,13 @@ export async function customerTokenFor(
 
 let customerSerial = 0;
 
-/** A customer of store `appId` with a fresh mobile number (the same isolate never repeats one). */
+/**
+ * A customer of store `appId` with a fresh, valid Saudi mobile number (55…: a range every mobile
+ * check accepts; the same isolate never repeats one).
+ */
 export async function createCustomerFor(appId: number, overrides: Partial<typeof customers.$inferInsert> = {}) {
   customerSerial += 1;
-  const local = `5${String(Date.now() % 1e4).padStart(4, "0")}${String(customerSerial).padStart(4, "0")}`;
+  const local = `55${String(Date.now() % 1e3).padStart(3, "0")}${String(customerSerial).padStart(4, "0")}`;
   const [row] = await db()
     .insert(customers)
     .values({ appId, countryCode: "966", mobileNumber: `966${local}`, username: `0${local}`, ...overrides })
