@@ -67,7 +67,19 @@ beforeAll(async () => {
   platform = await getPlatformProxy({ configPath: join(ROOT, "wrangler.toml"), persist: { path: join(state, "v3") } });
 });
 
+/**
+ * The work a response defers (a cache write, an event's publish): the proxy's own context drops it,
+ * so it would still be talking to the proxy when the proxy is disposed. Kept here and awaited.
+ */
+const deferred: Promise<unknown>[] = [];
+const ctx = {
+  waitUntil: (p: Promise<unknown>) => void deferred.push(p.catch(() => undefined)),
+  passThroughOnException: () => undefined,
+  props: {},
+};
+
 afterAll(async () => {
+  await Promise.all(deferred);
   await platform?.dispose();
   rmSync(state, { recursive: true, force: true });
 });
@@ -105,7 +117,7 @@ it("sends app-id (and the token) set once at createClient on every call, against
     token,
     fetch: async (req) => {
       sent.push(req.clone());
-      return app.fetch(req, platform.env, platform.ctx);
+      return app.fetch(req, platform.env, ctx);
     },
   });
 
@@ -128,7 +140,7 @@ it("sends app-id (and the token) set once at createClient on every call, against
 
 it("without app-id the app refuses the call, so the client's header is what names the store", async () => {
   const app = createApp();
-  const res = await app.fetch(new Request("https://api.test/api/v1/restaurants/1/"), platform.env, platform.ctx);
+  const res = await app.fetch(new Request("https://api.test/api/v1/restaurants/1/"), platform.env, ctx);
   expect(res.status).toBe(400);
   expect(((await res.json()) as { code: string }).code).toBe("missing_app_id");
 });
