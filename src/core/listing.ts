@@ -313,10 +313,11 @@ export function searchColumns(...columns: (Column | SQL)[]) {
 
 /**
  * The list of a named record (a category, a tag, a variant): `id`, both names, `ordering` and
- * `created_at` as fields, search over both names, ordered by `ordering`; `extra` adds its own.
+ * `created_at` (where the table has it) as fields, search over both names, ordered by `ordering`;
+ * `extra` adds its own.
  */
 export function namedListSpec(
-  t: { id: Column; nameEn: Column; nameAr: Column; ordering: Column; createdAt: Column },
+  t: { id: Column; nameEn: Column; nameAr: Column; ordering: Column; createdAt?: Column },
   extra: ListSpec["fields"] = {},
 ): ListSpec {
   return {
@@ -325,7 +326,7 @@ export function namedListSpec(
       name_en: { column: t.nameEn, kind: "string" },
       name_ar: { column: t.nameAr, kind: "string" },
       ordering: { column: t.ordering, kind: "integer" },
-      created_at: { column: t.createdAt, kind: "datetime" },
+      ...(t.createdAt && { created_at: { column: t.createdAt, kind: "datetime" as const } }),
       ...extra,
     },
     search: searchColumns(t.nameEn, t.nameAr),

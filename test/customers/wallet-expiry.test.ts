@@ -1,8 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { customers } from "../../src/modules/customers/tables";
 import { expireLapsedBalances } from "../../src/modules/customers/wallets/service";
-import { APP_1, db, serviceCtx, tokenFor } from "../helpers/factories";
+import { APP_1, createCustomerFor, serviceCtx, tokenFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";
 
 /** The expiry sweep of the scheduled handler: lapsed, unspent amounts leave the balance once. */
@@ -11,14 +10,7 @@ beforeAll(async () => {
   token = await tokenFor(APP_1, ["can_read_order", "can_write_order"]);
 });
 
-async function newCustomer() {
-  const n = `5${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
-  const [c] = await db()
-    .insert(customers)
-    .values({ appId: APP_1, countryCode: "966", mobileNumber: `966${n}`, username: `0${n}` })
-    .returning();
-  return c!.id;
-}
+const newCustomer = async (appId = APP_1) => (await createCustomerFor(appId, { name: "Wallet test" })).id;
 
 const post = (id: number, path: string, body: unknown) =>
   call(`/order/v1/merchant/customers/${id}/wallet/${path}`, { method: "POST", token, appId: APP_1, body });

@@ -1,11 +1,10 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { minorOfMajor } from "../../src/core/money";
-import { customers } from "../../src/modules/customers/tables";
 import { expiringOf } from "../../src/modules/customers/wallets/expiring";
 import { WalletSchema, WalletUpdateSchema } from "../../src/modules/customers/wallets/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, APP_2, db, tokenFor } from "../helpers/factories";
+import { APP_1, APP_2, createCustomerFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 
 const base = (id: number) => `/order/v1/merchant/customers/${id}/wallet/`;
@@ -15,14 +14,7 @@ beforeAll(async () => {
   token = await tokenFor(APP_1, ["can_read_order", "can_write_order"]);
 });
 
-async function newCustomer(appId = APP_1) {
-  const n = `5${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
-  const [c] = await db()
-    .insert(customers)
-    .values({ appId, countryCode: "966", mobileNumber: `966${n}`, username: `0${n}`, name: "Wallet test" })
-    .returning();
-  return c!.id;
-}
+const newCustomer = async (appId = APP_1) => (await createCustomerFor(appId, { name: "Wallet test" })).id;
 
 const send = (id: number, path: string, body: unknown, headers: Record<string, string> = {}, as = token) =>
   call(`${base(id)}${path}`, { method: "POST", token: as, appId: APP_1, body, headers });

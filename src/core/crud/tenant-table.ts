@@ -1,9 +1,10 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteInsertValue, SQLiteTable, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { ServiceContext } from "../context";
 import { ApiError, type ErrorCode, type NotFoundCode } from "../errors";
 import { emit, insertedRowEvent, newEvent } from "../events/outbox";
 import type { EventData, EventType } from "../events/registry";
+import { offIndex } from "../listing";
 import { inList } from "../sql";
 
 /** The event types whose payload is just `{ id }`: what the generic create, change and remove emit. */
@@ -28,7 +29,7 @@ export function live(table: TenantTable, appId: number): SQL {
 
 /** The same filter kept off its index (`+column`), for queries a search index drives. */
 export function liveOffIndex(table: TenantTable, appId: number): SQL {
-  return sql`+${table.appId} = ${appId} AND +${table.isDeleted} = 0`;
+  return and(eq(offIndex(table.appId), appId), eq(offIndex(table.isDeleted), 0)) as SQL;
 }
 
 /** The columns a soft delete sets. */

@@ -1,9 +1,17 @@
-import { and, type Column, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, softDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
+import {
+  type ListQuery,
+  type ListSpec,
+  listPage,
+  mapPage,
+  namedListSpec,
+  type Page,
+  searchColumns,
+} from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import { cities, countries, districts, regions, supportedCities } from "../tables";
 import type { City, Country, District, Region } from "./schemas";
@@ -17,62 +25,41 @@ import type { City, Country, District, Region } from "./schemas";
 /** Reference data: every store reads the same rows. */
 const EVERY_STORE = sql`1 = 1`;
 
-const named = (t: { id: Column; nameEn: Column; nameAr: Column; ordering: Column }): ListSpec["fields"] => ({
-  id: { column: t.id, kind: "integer" },
-  name_en: { column: t.nameEn, kind: "string" },
-  name_ar: { column: t.nameAr, kind: "string" },
-  ordering: { column: t.ordering, kind: "integer" },
-});
-
 const BY_NAMES = "A term found in `name_en` or `name_ar`; may repeat (all terms must match).";
 
 export const COUNTRY_LIST: ListSpec = {
-  fields: {
-    ...named(countries),
+  ...namedListSpec(countries, {
     code: { column: countries.code, kind: "string" },
     phone_code: { column: countries.phoneCode, kind: "string" },
-  },
-  search: searchColumns(countries.nameEn, countries.nameAr),
+  }),
   searchDescription: BY_NAMES,
-  defaultOrder: "ordering",
-  idColumn: countries.id,
 };
 
 export const REGION_LIST: ListSpec = {
-  fields: {
-    ...named(regions),
+  ...namedListSpec(regions, {
     country_id: { column: regions.countryId, kind: "integer" },
     code: { column: regions.code, kind: "string" },
-  },
-  search: searchColumns(regions.nameEn, regions.nameAr),
+  }),
   searchDescription: BY_NAMES,
-  defaultOrder: "ordering",
-  idColumn: regions.id,
 };
 
 /** The cities' list; the merchant's adds `is_supported`, which depends on the calling store. */
 export const CITY_LIST: ListSpec = {
-  fields: {
-    ...named(cities),
+  ...namedListSpec(cities, {
     region_id: { column: cities.regionId, kind: "integer" },
     country_code: { column: cities.countryCode, kind: "string" },
     lat: { column: cities.lat, kind: "number" },
     lng: { column: cities.lng, kind: "number" },
-  },
+  }),
   search: searchColumns(cities.nameEn, cities.nameAr, cities.keywords),
   searchDescription:
     "A term found in `name_en`, `name_ar` or `keywords` (other spellings: Jiddah, Mecca, جده); may repeat " +
     "(all terms must match).",
-  defaultOrder: "ordering",
-  idColumn: cities.id,
 };
 
 export const DISTRICT_LIST: ListSpec = {
-  fields: { ...named(districts), city_id: { column: districts.cityId, kind: "integer" } },
-  search: searchColumns(districts.nameEn, districts.nameAr),
+  ...namedListSpec(districts, { city_id: { column: districts.cityId, kind: "integer" } }),
   searchDescription: BY_NAMES,
-  defaultOrder: "ordering",
-  idColumn: districts.id,
 };
 
 const countryView = (c: typeof countries.$inferSelect): Country => ({
