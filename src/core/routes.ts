@@ -10,7 +10,7 @@ import {
   REPLAYED_HEADER,
 } from "./idempotency";
 import { createRoute, type ErrorsByStatus, mergeErrors, type ProblemStatus, problemResponsesFor, z } from "./openapi";
-import { knownApp, tenant, tenantHeaders, tenantOrgHeaders } from "./tenancy";
+import { knownApp, tenantHeaders, tenantOrgHeaders } from "./tenancy";
 
 /**
  * The route factories, one per audience: each adds its auth path, the tenant headers, and every
@@ -193,7 +193,8 @@ export function publicRoute<const R extends PublicRouteInput>(route: R) {
   return createRoute({
     ...rest,
     security: [],
-    middleware: [tenant(), knownApp()] as const,
+    // knownApp() reads `app-id` (400 when missing or malformed) before it checks the store exists.
+    middleware: [knownApp()] as const,
     ...specLink({ specId, beyondSpec } as SpecLink, rest.operationId),
     "x-audience": "public",
     description:

@@ -67,12 +67,6 @@ export const knownApp = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   await next();
 };
 
-/** For routes that need a tenant but no token (public reads). */
-export const tenant = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  readTenant(c);
-  await next();
-};
-
 /** A positive integer header, as `intHeader` reads it (the zod schema only carries the document's words). */
 const intHeaderDoc = (description: string) =>
   z.string().openapi({ description, type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER, example: 1 });
