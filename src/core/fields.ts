@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { minorOfMajor } from "./money";
 import { isIsoDate } from "./time";
 
 /** Request field schemas that every module validates the same way. */
@@ -28,16 +29,47 @@ export const weekdays = z
   .refine((d) => new Set(d).size === d.length, "Days must not repeat.")
   .openapi({ uniqueItems: true });
 
-/** A price in major units: never negative, at most 2 decimals. */
-export const money = z
-  .number()
-  .min(0)
-  .max(99_999_999_999)
-  .refine(
-    (n) => Number.isInteger(Math.round(n * 100)) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6,
-    "At most 2 decimals.",
-  )
-  .openapi({ description: "In major units, at most 2 decimals.", example: 100.5 });
+/** The largest amount a money field takes, in major units. */
+export const MONEY_MAX = 99_999_999_999;
+
+/**
+ * A number with at most 2 decimals → the whole count of its hundredths (minor units of money, basis
+ * points of a percentage), within `min`..`max` (given as the number): the count, or the words of the
+ * 400. The one reading of such numbers, by `minorOfMajor`: binary float noise is not a decimal
+ * (`0.1 + 0.2` is 0.30), more decimals are refused, never rounded. The bounds are checked on the
+ * count, so that noise at a bound stays in range.
+ */
+export function hundredthsOf(n: number, bounds: { min: number; max: number }): number | { message: string } {
+  const nearest = Math.round(n * 100);
+  if (!(nearest >= Math.round(bounds.min * 100))) return { message: `Must be at least ${bounds.min}.` };
+  if (!(nearest <= Math.round(bounds.max * 100))) return { message: `Must be at most ${bounds.max}.` };
+  return minorOfMajor(n, 2) ?? { message: "At most 2 decimals." };
+}
+
+/**
+ * A request field of a number with at most 2 decimals, in `min`..`max`, parsed by `hundredthsOf`: its
+ * output is the whole count of hundredths (minor units, basis points), its document the number's.
+ */
+export function hundredths(opts: { min: number; max: number; description: string; example?: number }) {
+  const { min, max, description, example } = opts;
+  return z
+    .number()
+    .transform((n, ctx) => {
+      const count = hundredthsOf(n, { min, max });
+      if (typeof count === "number") return count;
+      ctx.addIssue({ code: "custom", message: count.message });
+      return z.NEVER;
+    })
+    .openapi({ type: "number", minimum: min, maximum: max, description, ...(example !== undefined && { example }) });
+}
+
+/** A price in major units, never negative, at most 2 decimals; parsed to minor units. */
+export const money = hundredths({
+  min: 0,
+  max: MONEY_MAX,
+  description: "In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).",
+  example: 100.5,
+});
 
 export const customFields = z
   .record(z.string().max(100), z.unknown())

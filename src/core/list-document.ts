@@ -1,8 +1,11 @@
 import { z } from "@hono/zod-openapi";
+import { MONEY_MAX } from "./fields";
 import {
   IN_MAX,
+  INTEGER_FILTER_MAX,
   type ListField,
   type ListSpec,
+  NUMBER_FILTER_BOUND,
   PAGE_MAX,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
@@ -13,10 +16,6 @@ import {
 } from "./list-spec";
 import { TIME_OF_DAY } from "./time";
 
-/** Bounds of the values listing.ts's `parseValue` reads: 15 digits for an integer, 13 before the point for a number. */
-const INTEGER_FILTER_MAX = 999_999_999_999_999;
-const NUMBER_FILTER_BOUND = 10_000_000_000_000;
-
 /** The JSON Schema of one value of a field, as `parseValue` (listing.ts) accepts it. */
 function valueSchema(f: ListField): Record<string, unknown> {
   switch (f.kind) {
@@ -25,12 +24,8 @@ function valueSchema(f: ListField): Record<string, unknown> {
     case "number":
       return { type: "number", exclusiveMinimum: -NUMBER_FILTER_BOUND, exclusiveMaximum: NUMBER_FILTER_BOUND };
     case "money":
-      return {
-        type: "number",
-        exclusiveMinimum: -NUMBER_FILTER_BOUND,
-        exclusiveMaximum: NUMBER_FILTER_BOUND,
-        multipleOf: 0.01,
-      };
+      // As a body's amount (core/fields' `money`), but signed: float noise is no decimal, so no `multipleOf`.
+      return { type: "number", minimum: -MONEY_MAX, maximum: MONEY_MAX };
     case "date":
       return { type: "string", format: "date" };
     case "datetime":
@@ -101,8 +96,13 @@ export function listQuerySchema(spec: ListSpec) {
   }
   for (const [name, f] of Object.entries(spec.fields)) {
     const value = valueSchema(f);
-    const wholeDay = f.kind === "datetime" ? " A date matches the whole day." : "";
-    shape[name] = param({ ...value, description: `\`${name}\` equals the value.${wholeDay}` });
+    const note =
+      f.kind === "datetime"
+        ? " A date matches the whole day."
+        : f.kind === "money"
+          ? " In major units, at most 2 decimals."
+          : "";
+    shape[name] = param({ ...value, description: `\`${name}\` equals the value.${note}` });
     shape[`${name}__in`] = param(
       {
         type: "array",
@@ -115,7 +115,7 @@ export function listQuerySchema(spec: ListSpec) {
     );
     if (RANGE_KINDS.has(f.kind)) {
       for (const [op, words] of Object.entries(RANGE_WORDS)) {
-        shape[`${name}__${op}`] = param({ ...value, description: `\`${name}\` is ${words} the value.${wholeDay}` });
+        shape[`${name}__${op}`] = param({ ...value, description: `\`${name}\` is ${words} the value.${note}` });
       }
     }
     if (f.nullable) {

@@ -35,9 +35,16 @@ export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_MAX = 1_000_000;
 export const SEARCH_MAX = 5;
+/**
+ * Characters (code points) of one search term. Any length up to it is safe in every script: search
+ * tests substrings with `containsText` (sql.ts) or an FTS5 phrase, never a LIKE pattern.
+ */
 export const TERM_MAX = 100;
 export const IN_MAX = 100;
 export const STRING_FILTER_MAX = 200;
+/** Bounds of the values `parseValue` (listing.ts) reads: 15 digits for an integer, |n| < 10^13 for a number. */
+export const INTEGER_FILTER_MAX = 999_999_999_999_999;
+export const NUMBER_FILTER_BOUND = 10_000_000_000_000;
 
 /** Kinds that take `__gte`, `__lte`, `__gt` and `__lt`. */
 export const RANGE_KINDS = new Set<FieldKind>(["integer", "number", "money", "date", "datetime", "time"]);

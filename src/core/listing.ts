@@ -20,10 +20,12 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
 import type { Db } from "../db/client";
 import { ApiError, addFieldError, type FieldErrors } from "./errors";
+import { hundredthsOf, MONEY_MAX } from "./fields";
 import {
   IN_MAX,
   type ListField,
   type ListSpec,
+  NUMBER_FILTER_BOUND,
   PAGE_MAX,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
@@ -32,13 +34,12 @@ import {
   STRING_FILTER_MAX,
   TERM_MAX,
 } from "./list-spec";
-import { toMinor } from "./money";
-import { inList, likeContains } from "./sql";
+import { containsText, inList } from "./sql";
 import { isIsoDate, isIsoDateTime, normaliseTime } from "./time";
 
 export { listQuerySchema } from "./list-document";
 export type { FieldKind, ListField, ListSpec } from "./list-spec";
-export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "./list-spec";
+export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TERM_MAX } from "./list-spec";
 
 /**
  * The one list helper: `page`, `page_size`, repeated `search`, `order_by` (`-field` descending,
@@ -77,15 +78,20 @@ function parseValue(
   switch (f.kind) {
     case "integer":
       return /^-?\d{1,15}$/.test(v) ? { ok: true, value: Number(v) } : { ok: false, message: "Must be an integer." };
-    case "number":
-      return /^-?\d{1,13}(\.\d+)?$/.test(v)
-        ? { ok: true, value: Number(v) }
-        : { ok: false, message: "Must be a number." };
+    case "number": {
+      // As a JSON number is written (`5e-324` too), strictly between -10^13 and 10^13.
+      if (!/^-?\d{1,16}(\.\d+)?(e[+-]?\d{1,3})?$/i.test(v)) return { ok: false, message: "Must be a number." };
+      const n = Number(v);
+      return Math.abs(n) < NUMBER_FILTER_BOUND
+        ? { ok: true, value: n + 0 }
+        : { ok: false, message: `Must be a number above -${NUMBER_FILTER_BOUND} and below ${NUMBER_FILTER_BOUND}.` };
+    }
     case "money": {
-      const minor = toMinor(v);
-      return minor === null
-        ? { ok: false, message: "Must be an amount with at most 2 decimals." }
-        : { ok: true, value: minor };
+      // Written as a JSON number is, read as a body's amount is (core/fields' `hundredthsOf`).
+      if (!/^-?\d{1,15}(\.\d+)?(e[+-]?\d{1,3})?$/i.test(v))
+        return { ok: false, message: "Must be an amount with at most 2 decimals." };
+      const minor = hundredthsOf(Number(v), { min: -MONEY_MAX, max: MONEY_MAX });
+      return typeof minor === "number" ? { ok: true, value: minor } : { ok: false, message: minor.message };
     }
     case "date":
       return isIsoDate(v) ? { ok: true, value: v } : { ok: false, message: "Must be a date, YYYY-MM-DD." };
@@ -103,7 +109,7 @@ function parseValue(
       if (v === "false" || v === "0") return { ok: true, value: false };
       return { ok: false, message: "Must be true or false." };
     case "string":
-      if (v.length > STRING_FILTER_MAX) return { ok: false, message: `At most ${STRING_FILTER_MAX} characters.` };
+      if ([...v].length > STRING_FILTER_MAX) return { ok: false, message: `At most ${STRING_FILTER_MAX} characters.` };
       if (f.values && !f.values.includes(v)) return { ok: false, message: `Must be one of: ${f.values.join(", ")}.` };
       return { ok: true, value: v };
   }
@@ -140,10 +146,11 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
     .getAll("search")
     .map((t) => t.trim())
     .filter(Boolean);
+  // Characters as the document's `maxLength` counts them: code points, not UTF-16 units.
+  const tooLong = terms.some((t) => [...t].length > TERM_MAX);
   if (terms.length > SEARCH_MAX) fail("search", `At most ${SEARCH_MAX} search terms.`);
-  else if (terms.some((t) => t.length > TERM_MAX)) fail("search", `A search term has at most ${TERM_MAX} characters.`);
-  const searches =
-    spec.search && terms.length <= SEARCH_MAX && terms.every((t) => t.length <= TERM_MAX) ? terms.map(spec.search) : [];
+  else if (tooLong) fail("search", `A search term has at most ${TERM_MAX} characters.`);
+  const searches = spec.search && terms.length <= SEARCH_MAX && !tooLong ? terms.map(spec.search) : [];
   const searchDriven = searches.some((s) => s.indexed);
 
   const conditions: SQL[] = searches.map((s) => s.where);
@@ -303,10 +310,13 @@ export async function listPage<T extends SQLiteTable>(
   return { count: total, page: q.page, pageSize: q.pageSize, results: rows as T["$inferSelect"][] };
 }
 
-/** A search condition over plain columns: the term appears in any of them (case-insensitive for ASCII). */
+/**
+ * A search condition over plain columns: the term appears in any of them (case-insensitive for
+ * ASCII), whatever its length or script (`containsText`: no LIKE pattern, whose length D1 limits).
+ */
 export function searchColumns(...columns: (Column | SQL)[]) {
   return (term: string) => ({
-    where: or(...columns.map((c) => sql`${c} LIKE ${likeContains(term)} ESCAPE '\\'`))!,
+    where: or(...columns.map((c) => containsText(c, term)))!,
     indexed: false,
   });
 }

@@ -1,15 +1,19 @@
 /**
  * Money is stored as integer minor units (halalas, cents) and served as numbers in major units.
- * Every currency this API serves has two decimal places.
+ * Every currency this API serves has two decimal places. Amounts are read by `minorOfMajor` alone,
+ * through core/fields' `hundredths` (bodies) and `hundredthsOf` (list filters, kind-dependent fields).
  */
 export const MINOR_PER_MAJOR = 100;
 
 export const toMajor = (minor: number): number => minor / MINOR_PER_MAJOR;
 
-/** Major units (number or decimal string, at most 2 decimals) → minor units; null when not exact. */
-export function toMinor(major: number | string): number | null {
-  const s = typeof major === "number" ? String(major) : major.trim();
-  const m = /^(-?)(\d{1,13})(?:\.(\d{1,2}))?$/.exec(s);
+/**
+ * Decimal text of major units (`"19.99"`, at most 2 decimals, already checked as such) → minor
+ * units, exactly; null when it is not that. For text only: a JSON number is read by `minorOfMajor`
+ * (its string form of `1e-9` or `0.30000000000000004` is not decimal text).
+ */
+export function toMinor(text: string): number | null {
+  const m = /^(-?)(\d{1,13})(?:\.(\d{1,2}))?$/.exec(text.trim());
   if (!m) return null;
   const minor = Number(m[2]) * MINOR_PER_MAJOR + Number((m[3] ?? "").padEnd(2, "0"));
   return m[1] ? -minor : minor;

@@ -3,7 +3,6 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../core/context";
 import { ApiError } from "../../core/errors";
 import { type EventMessage, emit, newEvent } from "../../core/events/outbox";
-import { toMinor } from "../../core/money";
 import type { mealEvents } from "./events";
 
 /**
@@ -28,9 +27,6 @@ export const changed = (ctx: ServiceContext, type: MealEvent, id: number) => [ne
 
 /** The row an INSERT … RETURNING of the batch gave back. */
 export const insertedRow = <Row>(result: unknown): Row => (result as Row[])[0]!;
-
-/** A validated amount in major units, stored in minor units. */
-export const minor = (major: number) => toMinor(major)!;
 
 export const bodyError = (field: string, message: string) => ApiError.validation({ [field]: [message] });
 

@@ -1,9 +1,9 @@
-import { and, eq, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, ne, or, type SQL } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../../../core/listing";
-import { inList, likeContains } from "../../../core/sql";
+import { containsText, inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { revokeCustomerSessions } from "../auth/tokens";
 import { checkPlace } from "../locations/places";
@@ -80,19 +80,12 @@ export async function loadCustomer(
  * ("0534…", "966534…", "+966 53…", "00966 53…").
  */
 function searchCustomers(term: string) {
-  const like = (v: string) => likeContains(v);
-  const conditions: SQL[] = [
-    sql`${customers.name} LIKE ${like(term)} ESCAPE '\\'`,
-    sql`${customers.email} LIKE ${like(term)} ESCAPE '\\'`,
-  ];
+  const conditions: SQL[] = [containsText(customers.name, term), containsText(customers.email, term)];
   if (/^[\d\s+().-]+$/.test(term)) {
     // "00" is the international prefix, as "+" is: the digits after it start with the calling code.
     const digits = term.replace(/\D/g, "").slice(/^\s*00/.test(term) ? 2 : 0);
     if (digits.length >= 2) {
-      conditions.push(
-        sql`${customers.mobileNumber} LIKE ${like(digits)} ESCAPE '\\'`,
-        sql`${customers.username} LIKE ${like(digits)} ESCAPE '\\'`,
-      );
+      conditions.push(containsText(customers.mobileNumber, digits), containsText(customers.username, digits));
     }
   }
   return { where: or(...conditions)!, indexed: false };

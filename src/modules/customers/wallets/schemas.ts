@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { minorOfMajor } from "../../../core/money";
+import { hundredths, hundredthsOf } from "../../../core/fields";
 import { isIsoDateTime } from "../../../core/time";
 import { WALLET_ENTRY_TYPES, WALLET_KINDS } from "../tables";
 
@@ -15,20 +15,13 @@ const points = z
   .max(MAX_POINTS)
   .openapi({ description: "Points, a whole number.", example: 150 });
 
-/** Money in major units > 0 → minor units: float noise is rounded, more decimals than the currency's are a 400. */
-const cashback = z
-  .number()
-  .gt(0)
-  .max(MAX_CASHBACK)
-  .transform((n, ctx) => {
-    const minor = minorOfMajor(n);
-    if (minor === null || minor < 1) {
-      ctx.addIssue({ code: "custom", message: "At most 2 decimals, and at least 0.01." });
-      return z.NEVER;
-    }
-    return minor;
-  })
-  .openapi({ description: "Money in major units (SAR), more than 0, at most 2 decimals.", example: 25.5 });
+/** Money in major units, at least 0.01 → minor units (core/fields' `hundredths`). */
+const cashback = hundredths({
+  min: 0.01,
+  max: MAX_CASHBACK,
+  description: "Money in major units (SAR), more than 0, at most 2 decimals.",
+  example: 25.5,
+});
 
 const reason = z.string().trim().min(1).max(200).openapi({ example: "Birthday gift" });
 const reference = z
@@ -74,25 +67,31 @@ export const DepositCashbackSchema = z
 export const RedeemFromWalletSchema = z
   .object({
     kind: z.enum(WALLET_KINDS).openapi({ description: "Which balance to take from." }),
-    amount: z.number().gt(0).max(MAX_POINTS).openapi({
-      description: "Points (a whole number) or cashback money in major units (at most 2 decimals), by `kind`.",
-      example: 10,
-    }),
+    amount: z
+      .number()
+      .gt(0)
+      .max(MAX_POINTS)
+      .openapi({
+        description:
+          "By `kind`: points (a whole number), or cashback money in major units (at most 2 decimals, at most " +
+          `${MAX_CASHBACK}).`,
+        example: 10,
+      }),
     order_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().openapi({ example: 1042 }),
     reference: reference.optional(),
     reason: reason.optional(),
   })
   .strict()
   .transform((body, ctx) => {
-    // The unit of `amount` depends on `kind`: whole points, or money rounded to minor units.
+    // The unit of `amount` depends on `kind`: whole points, or money read as minor units as every amount is.
     const units =
-      body.kind === "points" ? (Number.isInteger(body.amount) ? body.amount : null) : minorOfMajor(body.amount);
-    if (units === null || units < 1 || (body.kind === "cashback" && body.amount > MAX_CASHBACK)) {
-      const message =
-        body.kind === "points"
-          ? "Must be a whole number of points."
-          : `Money: at most 2 decimals, from 0.01 to ${MAX_CASHBACK}.`;
-      ctx.addIssue({ code: "custom", path: ["amount"], message });
+      body.kind === "points"
+        ? Number.isInteger(body.amount)
+          ? body.amount
+          : { message: "Must be a whole number of points." }
+        : hundredthsOf(body.amount, { min: 0.01, max: MAX_CASHBACK });
+    if (typeof units !== "number") {
+      ctx.addIssue({ code: "custom", path: ["amount"], message: units.message });
       return z.NEVER;
     }
     return { ...body, units };

@@ -5,7 +5,6 @@ import { live, softDeleted } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
 import { emit, eventPayloadSql, newEvent, newEventId } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
-import { toMinor } from "../../../core/money";
 import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { findItem, itemRecords } from "../shared";
@@ -145,7 +144,7 @@ export function itemColumns(input: Partial<CreateItem>) {
     ...(input.type !== undefined && { type: input.type }),
     ...(input.service_type !== undefined && { serviceType: input.service_type }),
     ...(input.sku !== undefined && { sku: input.sku }),
-    ...(input.price !== undefined && { priceMinor: toMinor(input.price)! }),
+    ...(input.price !== undefined && { priceMinor: input.price }),
     ...(input.name_en !== undefined && { nameEn: input.name_en }),
     ...(input.name_ar !== undefined && { nameAr: input.name_ar }),
     ...(input.description_en !== undefined && { descriptionEn: input.description_en }),
@@ -210,7 +209,7 @@ function linkStatements(
     for (const v of input.variants) {
       const fields = {
         sku: v.sku,
-        priceMinor: toMinor(v.price)!,
+        priceMinor: v.price,
         variantTitleEn: v.variant_title_en,
         variantTitleAr: v.variant_title_ar,
         nameEn: sql`(SELECT name_en || ' — ' || ${v.variant_title_en} FROM items WHERE id = ${parentId})`,
@@ -251,7 +250,7 @@ export async function createItem(ctx: ServiceContext, input: CreateItem): Promis
     type: input.type,
     serviceType: input.service_type,
     sku: input.sku,
-    priceMinor: toMinor(input.price)!,
+    priceMinor: input.price,
     nameEn: input.name_en,
     nameAr: input.name_ar,
   };

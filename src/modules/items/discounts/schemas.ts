@@ -1,20 +1,28 @@
 import { z } from "@hono/zod-openapi";
+import { hundredths } from "../../../core/fields";
 import { DISCOUNT_KINDS } from "../tables";
 
 const dateTime = z.string().datetime({ offset: true }).openapi({ format: "date-time" });
+
+/** A percentage is at most 100.00, in hundredths (basis points). */
+export const PERCENT_MAX = 10_000;
+
+/**
+ * A percentage (0 to 100) or an amount in major units, by the kind beside it; either has at most 2
+ * decimals (float noise is no decimal), and is read as hundredths: basis points, or minor units.
+ */
+const reduction = (description: string) => hundredths({ min: 0, max: 99_999_999, description, example: 15 });
 
 const discountFields = {
   kind: z
     .enum(DISCOUNT_KINDS)
     .openapi({ description: "`percentage` of the price (value 0–100), or a `fixed` amount off in major units." }),
-  value: z.number().min(0).max(99_999_999),
+  value: reduction("By `kind`: a percentage (0 to 100) or an amount in major units; at most 2 decimals."),
   trial_kind: z.enum(DISCOUNT_KINDS).nullable(),
-  trial_value: z
-    .number()
-    .min(0)
-    .max(99_999_999)
-    .nullable()
-    .openapi({ description: "The first-purchase reduction, instead of the regular one." }),
+  trial_value: reduction(
+    "The first-purchase reduction, instead of the regular one: by `trial_kind`, as `value` is by " +
+      "`kind`; at most 2 decimals.",
+  ).nullable(),
   is_usage_price: z.boolean(),
   starts_at: dateTime.nullable(),
   ends_at: dateTime.nullable(),
@@ -29,21 +37,17 @@ type DiscountShape = {
   ends_at?: string | null;
 };
 
-const twoDecimals = (n: number) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
-
+/** Checks on the parsed body: `value` and `trial_value` are hundredths here. */
 const discountChecks = <T extends z.ZodType<DiscountShape>>(schema: T) =>
   schema
-    .refine((d) => d.value === undefined || twoDecimals(d.value), { message: "At most 2 decimals.", path: ["value"] })
-    .refine((d) => d.kind !== "percentage" || d.value === undefined || d.value <= 100, {
+    .refine((d) => d.kind !== "percentage" || d.value === undefined || d.value <= PERCENT_MAX, {
       message: "A percentage is at most 100.",
       path: ["value"],
     })
-    .refine(
-      (d) =>
-        d.trial_value == null ||
-        (twoDecimals(d.trial_value) && (d.trial_kind !== "percentage" || d.trial_value <= 100)),
-      { message: "At most 2 decimals; a percentage at most 100.", path: ["trial_value"] },
-    )
+    .refine((d) => d.trial_kind !== "percentage" || d.trial_value == null || d.trial_value <= PERCENT_MAX, {
+      message: "A percentage is at most 100.",
+      path: ["trial_value"],
+    })
     .refine(
       (d) =>
         (d.trial_kind == null) === (d.trial_value == null) ||
@@ -56,7 +60,13 @@ const discountChecks = <T extends z.ZodType<DiscountShape>>(schema: T) =>
     });
 
 export const DiscountSchema = z
-  .object({ id: z.number().int(), item: z.number().int(), ...discountFields })
+  .object({
+    id: z.number().int(),
+    item: z.number().int(),
+    ...discountFields,
+    value: z.number().openapi({ description: "By `kind`: a percentage, or an amount in major units." }),
+    trial_value: z.number().nullable().openapi({ description: "The first-purchase reduction, by `trial_kind`." }),
+  })
   .openapi("Discount");
 
 export type Discount = z.infer<typeof DiscountSchema>;
@@ -76,5 +86,6 @@ export const UpdateDiscountSchema = discountChecks(
     .refine((b) => Object.keys(b).length > 0, { message: "Give at least one field to change.", path: ["body"] }),
 ).openapi("UpdateDiscount");
 
-export type CreateDiscount = z.infer<typeof CreateDiscountSchema>;
-export type UpdateDiscount = z.infer<typeof UpdateDiscountSchema>;
+/** Parsed bodies: `value` and `trial_value` in hundredths (basis points, or minor units). */
+export type CreateDiscount = z.output<typeof CreateDiscountSchema>;
+export type UpdateDiscount = z.output<typeof UpdateDiscountSchema>;

@@ -3,21 +3,21 @@ import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
-import { toMajor, toMinor } from "../../../core/money";
+import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
 import { findItem } from "../shared";
-import { type DISCOUNT_KINDS, itemDiscounts } from "../tables";
-import type { CreateDiscount, Discount, UpdateDiscount } from "./schemas";
+import { itemDiscounts } from "../tables";
+import { type CreateDiscount, type Discount, PERCENT_MAX, type UpdateDiscount } from "./schemas";
 
 type DiscountRow = typeof itemDiscounts.$inferSelect;
-type Kind = (typeof DISCOUNT_KINDS)[number];
 
 const records = tenantTable(itemDiscounts, { label: "Discount", notFound: "discount_not_found" });
 
-/** Percentages are kept in basis points, fixed amounts in minor units. */
-const stored = (kind: Kind, value: number) =>
-  kind === "percentage" ? Math.round(value * 100) : toMinor(value.toFixed(2))!;
-const served = (kind: Kind, value: number) => (kind === "percentage" ? value / 100 : toMajor(value));
+/**
+ * Percentages are kept in basis points, fixed amounts in minor units: both are the hundredths the
+ * schemas parse the values to, and are served back as the numbers they were.
+ */
+const served = toMajor;
 const instant = (at: string | null) => (at ? new Date(at).toISOString() : null);
 
 function discountView(d: DiscountRow): Discount {
@@ -25,9 +25,9 @@ function discountView(d: DiscountRow): Discount {
     id: d.id,
     item: d.itemId,
     kind: d.kind,
-    value: served(d.kind, d.value),
+    value: served(d.value),
     trial_kind: d.trialKind,
-    trial_value: d.trialKind && d.trialValue !== null ? served(d.trialKind, d.trialValue) : null,
+    trial_value: d.trialKind && d.trialValue !== null ? served(d.trialValue) : null,
     is_usage_price: d.isUsagePrice,
     starts_at: d.startsAt,
     ends_at: d.endsAt,
@@ -63,9 +63,9 @@ export async function createDiscount(ctx: ServiceContext, itemId: number, input:
   // A deleted discount row keeps its place (one row per item): it is brought back with the new values.
   const values = {
     kind: input.kind,
-    value: stored(input.kind, input.value),
+    value: input.value,
     trialKind: input.trial_kind ?? null,
-    trialValue: input.trial_kind && input.trial_value != null ? stored(input.trial_kind, input.trial_value) : null,
+    trialValue: input.trial_kind && input.trial_value != null ? input.trial_value : null,
     isUsagePrice: input.is_usage_price ?? false,
     startsAt: instant(input.starts_at ?? null),
     endsAt: instant(input.ends_at ?? null),
@@ -94,25 +94,24 @@ export async function createDiscount(ctx: ServiceContext, itemId: number, input:
 export async function updateDiscount(ctx: ServiceContext, itemId: number, input: UpdateDiscount): Promise<Discount> {
   const d = await findDiscount(ctx, itemId);
   const kind = input.kind ?? d.kind;
-  const value = input.value ?? served(d.kind, d.value);
-  if (kind === "percentage" && value > 100) throw ApiError.validation({ value: ["A percentage is at most 100."] });
+  const value = input.value ?? d.value;
+  if (kind === "percentage" && value > PERCENT_MAX)
+    throw ApiError.validation({ value: ["A percentage is at most 100."] });
   const trialKind = input.trial_kind !== undefined ? input.trial_kind : d.trialKind;
   const trialValue =
-    input.trial_value !== undefined
-      ? input.trial_value
-      : d.trialKind && d.trialValue !== null
-        ? served(d.trialKind, d.trialValue)
-        : null;
+    input.trial_value !== undefined ? input.trial_value : d.trialKind && d.trialValue !== null ? d.trialValue : null;
   if ((trialKind === null) !== (trialValue === null))
     throw ApiError.validation({ trial_value: ["Give trial_kind and trial_value together."] });
+  if (trialKind === "percentage" && trialValue !== null && trialValue > PERCENT_MAX)
+    throw ApiError.validation({ trial_value: ["A percentage is at most 100."] });
   const startsAt = input.starts_at !== undefined ? instant(input.starts_at) : d.startsAt;
   const endsAt = input.ends_at !== undefined ? instant(input.ends_at) : d.endsAt;
   if (startsAt && endsAt && startsAt >= endsAt) throw ApiError.validation({ ends_at: ["Must be after starts_at."] });
   const set = {
     kind,
-    value: stored(kind, value),
+    value,
     trialKind,
-    trialValue: trialKind && trialValue !== null ? stored(trialKind, trialValue) : null,
+    trialValue: trialKind && trialValue !== null ? trialValue : null,
     isUsagePrice: input.is_usage_price ?? d.isUsagePrice,
     startsAt,
     endsAt,

@@ -5,7 +5,7 @@ import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { nowIso } from "../../../core/time";
 import { liveRestaurant } from "../restaurants/service";
-import { bodyError, changed, insertedRow, minor, write } from "../shared";
+import { bodyError, changed, insertedRow, write } from "../shared";
 import { combos, products, restaurants } from "../tables";
 import { menuCategoryRows } from "./categories";
 import { nutritionsOf } from "./products";
@@ -57,7 +57,7 @@ const comboColumns = (b: ComboFields) => ({
   descriptionEn: b.description_en,
   descriptionAr: b.description_ar,
   image: b.image,
-  priceMinor: b.price === undefined ? undefined : minor(b.price),
+  priceMinor: b.price,
   discountPercentage: b.discount_percentage,
   isActive: b.is_active,
   productIds: b.product_ids,
@@ -104,7 +104,7 @@ export async function createCombo(ctx: ServiceContext, categoryId: number, body:
       categoryId,
       nameEn: body.name_en,
       nameAr: body.name_ar,
-      priceMinor: minor(body.price),
+      priceMinor: body.price,
       productIds: body.product_ids,
     }),
   ]);

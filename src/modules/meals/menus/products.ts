@@ -9,7 +9,7 @@ import { inList, insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { liveRestaurant, ownRestaurant } from "../restaurants/service";
 import { restaurantVariantView } from "../restaurants/views";
-import { type Audience, bodyError, changed, insertedRow, merchantView, minor, type Stmt, write } from "../shared";
+import { type Audience, bodyError, changed, insertedRow, merchantView, type Stmt, write } from "../shared";
 import {
   combos,
   menuCategories,
@@ -102,14 +102,17 @@ export async function listProductVariants(ctx: ServiceContext, q: ListQuery, pro
 type CreateProduct = z.infer<typeof CreateProductSchema>;
 type ProductFields = z.infer<typeof UpdateProductSchema>;
 
-/** The body's fields → the product's columns (drizzle leaves the undefined ones out); prices in minor units. */
+/**
+ * The body's fields → the product's columns (drizzle leaves the undefined ones out); the schema's `money`
+ * gives prices in minor units already.
+ */
 const productColumns = (b: ProductFields) => ({
   nameEn: b.name_en,
   nameAr: b.name_ar,
   descriptionEn: b.description_en,
   descriptionAr: b.description_ar,
   categoryId: b.category_id,
-  priceMinor: b.price === undefined ? undefined : minor(b.price),
+  priceMinor: b.price,
   discountPercentage: b.discount_percentage,
   image: b.image,
   originalImage: b.original_image,
@@ -122,8 +125,7 @@ const productColumns = (b: ProductFields) => ({
   allergensDislikes: b.allergens_dislikes,
   variant: b.variant,
   offDays: b.off_days,
-  walletCreditMinor:
-    b.wallet_credit === undefined ? undefined : b.wallet_credit === null ? null : minor(b.wallet_credit),
+  walletCreditMinor: b.wallet_credit,
   ordering: b.ordering,
 });
 
@@ -187,7 +189,7 @@ export async function createProduct(ctx: ServiceContext, body: CreateProduct): P
       restaurantId: body.restaurant_id,
       nameEn: body.name_en,
       nameAr: body.name_ar,
-      priceMinor: minor(body.price),
+      priceMinor: body.price,
     }),
     ...nutritionStatements(ctx, insertedId(products), body, false),
   ]);

@@ -187,9 +187,9 @@ const productFields = {
   allergens_dislikes: labels,
   variant: labels.openapi({ description: "Names (`name_en`) of the restaurant's variants the product belongs to." }),
   off_days: weekdays,
-  wallet_credit: money
-    .nullable()
-    .openapi({ description: "Makes it a wallet credit product selling this much store credit." }),
+  wallet_credit: money.nullable().openapi({
+    description: "Makes it a wallet credit product selling this much store credit; in major units, at most 2 decimals.",
+  }),
   ordering,
   nutritions: z
     .object(nutritionFacts)

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { nameText, nonEmpty, ordering } from "../../../core/fields";
-import { envelopeSchema } from "../../../core/listing";
+import { envelopeSchema, TERM_MAX } from "../../../core/listing";
 import { NutritionsSchema } from "../menus/schemas";
 import { audit, date, daysAhead, hexColor, image, int, json, optionalText, queryDate, text } from "../schemas";
 import { SUBSCRIPTION_TYPES } from "../tables";
@@ -199,7 +199,12 @@ export const ListPlansSchema = z
     is_marketplace_featured: z.boolean(),
     min_calories: z.number().min(0).max(100_000).openapi({ description: "`avg_daily_meal_calories` at least this." }),
     max_calories: z.number().min(0).max(100_000),
-    search: z.string().trim().min(1).max(100).openapi({ description: "In the names and subtitles, both languages." }),
+    search: z
+      .string()
+      .trim()
+      .min(1)
+      .max(TERM_MAX)
+      .openapi({ description: "In the names and subtitles, both languages." }),
   })
   .partial()
   .strict()

@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { ServiceContext } from "../../../../core/context";
 import { tenantTable } from "../../../../core/crud/tenant-table";
 import { nowIso } from "../../../../core/time";
-import { bodyError, changed, insertedRow, minor, write } from "../../shared";
+import { bodyError, changed, insertedRow, write } from "../../shared";
 import { planVersions } from "../../tables";
 import { planRows } from "../service";
 import { planVersionRecordView } from "../views";
@@ -15,15 +15,18 @@ const planVersionRows = tenantTable(planVersions, { label: "Plan version", notFo
 type CreatePlanVersion = z.infer<typeof CreatePlanVersionSchema>;
 type PlanVersionFields = z.infer<typeof UpdatePlanVersionSchema>;
 
-/** The body's fields → the version's columns (drizzle leaves the undefined ones out); prices in minor units. */
+/**
+ * The body's fields → the version's columns (drizzle leaves the undefined ones out); the schema's `money`
+ * gives prices in minor units already.
+ */
 const planVersionColumns = (b: PlanVersionFields) => ({
   minStartDate: b.min_start_date,
   maxStartDate: b.max_start_date,
   offDays: b.off_days,
   numOfDays: b.num_of_days,
   totalNumOfItems: b.total_num_of_items,
-  deliveryPriceMinor: b.delivery_price === undefined ? undefined : minor(b.delivery_price),
-  originalPriceMinor: b.original_price === undefined ? undefined : minor(b.original_price),
+  deliveryPriceMinor: b.delivery_price,
+  originalPriceMinor: b.original_price,
   discountPercentage: b.discount_percentage,
   duration: b.duration,
   pauseCredits: b.pause_credits,
@@ -44,7 +47,7 @@ export async function createPlanVersion(ctx: ServiceContext, planId: number, bod
       maxStartDate: body.max_start_date,
       numOfDays: body.num_of_days,
       totalNumOfItems: body.total_num_of_items,
-      originalPriceMinor: minor(body.original_price),
+      originalPriceMinor: body.original_price,
     }),
   ]);
   return planVersionRecordView(insertedRow<typeof planVersions.$inferSelect>(inserted));
