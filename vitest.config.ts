@@ -24,6 +24,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   CUSTOMER_JWT_SECRET: "test-only-customer-jwt-secret-0123456789",
+                  LINK_SIGNING_SECRET: "test-only-link-signing-secret-0123456789",
                 },
                 assets: { binding: "TEST_ASSETS", directory: ASSETS_DIR },
               },

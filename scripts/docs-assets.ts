@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { DOCS_ASSETS_PATH, DOCS_INIT_FILE, DOCS_INIT_SCRIPT, SWAGGER_UI_FILES } from "../src/core/docs.js";
+import { buildInvoiceFont } from "./invoice-font.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** `[assets] directory` in wrangler.toml. */
@@ -45,6 +46,8 @@ export function buildDocsAssets(): number {
   let written = 0;
   for (const [name, content] of files) if (writeIfChanged(path.join(to, name), content)) written++;
   for (const name of readdirSync(to)) if (!files.has(name)) rmSync(path.join(to, name), { recursive: true });
+  // The invoice PDFs' font lives in the same assets directory.
+  if (buildInvoiceFont(ASSETS_DIR)) written++;
   return written;
 }
 

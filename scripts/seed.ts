@@ -288,6 +288,34 @@ wallet(4, 1, 2, {
 wallet(5, 2, 101, { kind: "cashback", type: "deposit", amount: 1000, balance_after: 1000, reason: "Goodwill" });
 
 // The meals side of the demo store: restaurants, menus and plans (one of 30 days).
+
+// The demo store's settings (the seller and VAT number its tax invoices and their ZATCA QR name)
+// and a featured voucher for the customer app's checkout.
+insert("store_settings", {
+  app_id: 1,
+  name_en: "Demo store",
+  name_ar: "المتجر التجريبي",
+  seller_name: "شركة المتجر التجريبي",
+  vat_number: "300000000000003",
+  commercial_registration: "1010000000",
+  address: "King Fahd Road, Riyadh",
+  modified_at: NOW,
+});
+insert("vouchers", {
+  id: 1,
+  ...audit(1),
+  code: "WELCOME10",
+  title_en: "10% off your first order",
+  title_ar: "خصم 10٪ على طلبك الأول",
+  kind: "percentage",
+  value: 1000,
+  discount_on: "total",
+  max_discount_minor: 5000,
+  per_customer_limit: 1,
+  is_featured: 1,
+  status: "active",
+});
+
 for (const r of mealsDemo(1, 0)) rows.push(insertSql(r, (v) => lit(v as never)));
 
 executeLocal(rows.join("\n"));

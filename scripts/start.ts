@@ -106,5 +106,11 @@ The meals reads are public (only app-id) and cached in local KV; send the ETag b
   curl -s ${h} -H 'Content-Type: application/json' -X PATCH '${BASE}/order/v1/merchant/meals/restaurants/2/' \
        -d '{"subtitle_en": "Open late"}'
 
+The customer app's catalogue is public too, and a whole purchase (cart, checkout, the development card
+page with its Pay button, the paid order, a refund) is in the README, "A purchase":
+
+  curl -s -H 'app-id: 1' '${BASE}/order/v1/items/?page_size=3'
+  curl -s ${h} '${BASE}/order/v1/merchant/orders/?page_size=5'
+
 Press Ctrl+C to stop.
 `);

@@ -14,10 +14,13 @@ import { requireJsonBody } from "./core/middleware";
 import { createRoute, createRouter, jsonContent, problemResponsesFor, z } from "./core/openapi";
 import { methodRouting } from "./core/routing";
 import { BOOKMARK_HEADER, dbSession } from "./db/client";
+import { accountErrorCodes, accountMerchantRouter } from "./modules/account";
 import { customerAccountRouter, customerErrorCodes, customersMerchantRouter } from "./modules/customers";
-import { catalogueMerchantRouter, itemErrorCodes } from "./modules/items";
+import { catalogueCustomerRouter, catalogueMerchantRouter, itemErrorCodes } from "./modules/items";
 import { mealErrorCodes, mealsMerchantRouter, plansPublicRouter, restaurantsPublicRouter } from "./modules/meals";
+import { orderErrorCodes, ordersCustomerRouter, ordersMerchantRouter, ordersPublicRouter } from "./modules/orders";
 import { ticketErrorCodes, ticketsMerchantRouter } from "./modules/tickets";
+import { voucherErrorCodes, vouchersCustomerRouter, vouchersMerchantRouter } from "./modules/vouchers";
 import { EVENT_CATALOGUE, eventEnvelopeSchema, webhookErrorCodes, webhooksMerchantRouter } from "./modules/webhooks";
 
 /** Where each family is mounted: the one place that knows the prefixes. */
@@ -25,6 +28,8 @@ export const PREFIXES = {
   /** Merchant operations, including the spec's relative paths of section 4.8. */
   merchant: "/order/v1",
   /** The customer app's account: register, OTP login, tokens, profile, locations, notifications. */
+  /** The customer app's commerce: carts, checkout, orders (told from the merchant's by `/merchant/`). */
+  customerCommerce: "/order/v1",
   customerAccount: "/api/v1/customer",
   publicApi: "/public-api/v1",
   api: "/api/v1",
@@ -41,6 +46,9 @@ export const ERROR_CODES = {
   ...mealErrorCodes,
   ...webhookErrorCodes,
   ...customerErrorCodes,
+  ...accountErrorCodes,
+  ...voucherErrorCodes,
+  ...orderErrorCodes,
 } satisfies Record<ErrorCode, string>;
 
 export const OPENAPI_INFO = {
@@ -123,7 +131,14 @@ export function createApp() {
   app.route(PREFIXES.merchant, ticketsMerchantRouter);
   app.route(PREFIXES.merchant, mealsMerchantRouter);
   app.route(PREFIXES.merchant, customersMerchantRouter);
+  app.route(PREFIXES.merchant, vouchersMerchantRouter);
+  app.route(PREFIXES.merchant, ordersMerchantRouter);
+  app.route(PREFIXES.customerCommerce, vouchersCustomerRouter);
+  app.route(PREFIXES.customerCommerce, ordersCustomerRouter);
+  app.route(PREFIXES.customerCommerce, ordersPublicRouter);
+  app.route(PREFIXES.customerCommerce, catalogueCustomerRouter);
   app.route(PREFIXES.customerAccount, customerAccountRouter);
+  app.route(PREFIXES.api, accountMerchantRouter);
   app.route(PREFIXES.api, webhooksMerchantRouter);
   app.route(PREFIXES.api, restaurantsPublicRouter);
   app.route(PREFIXES.publicApi, plansPublicRouter);

@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { invalidateTenantCache } from "./core/cache";
 import { makeServiceContext } from "./core/context";
 import { beforeEventsSent, resendStale } from "./core/events/outbox";
 import { purgeExpiredIdempotencyKeys } from "./core/idempotency";
@@ -6,6 +7,7 @@ import { deadLetterJobs, type JobHandlers, type JobMessage, runJobs } from "./co
 import { logTaskFailure } from "./core/logging";
 import { createDb } from "./db/client";
 import { expireLapsedBalances, fanOutPush, sendPushes, sendSms } from "./modules/customers";
+import { chargeDueRecurringPurchases, expireUnpaidOrders } from "./modules/orders";
 import {
   consumeDeadLetters,
   consumeDeliveries,
@@ -53,5 +55,13 @@ export default {
     const contextOf = (appId: number) => makeServiceContext(createDb(env.DB), appId, env, (p) => ctx.waitUntil(p));
     const expiry = expireLapsedBalances(contextOf, createDb(env.DB));
     ctx.waitUntil(expiry.catch((error) => logTaskFailure("expire wallet balances", error)));
+    // Unpaid orders past their payment deadline give their stock, voucher use and cashback back.
+    const unpaid = expireUnpaidOrders(contextOf, createDb(env.DB), undefined, undefined, (appId) =>
+      invalidateTenantCache(env.CACHE, appId),
+    );
+    ctx.waitUntil(unpaid.catch((error) => logTaskFailure("expire unpaid orders", error)));
+    // Recurring purchases whose next order date has come are ordered and paid, once per cycle.
+    const recurring = chargeDueRecurringPurchases(contextOf, createDb(env.DB));
+    ctx.waitUntil(recurring.catch((error) => logTaskFailure("charge recurring purchases", error)));
   },
 } satisfies ExportedHandler<Env, QueueMessage | JobMessage>;

@@ -1684,6 +1684,1066 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/order/v1/merchant/vouchers/discount/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Voucher Discount
+         * @description What a code takes off a cart, without recording a use (a calculation: Update Voucher Usage records it). Send the cart as `cart_amount` or as `items` (needed for a voucher limited to some items or categories), and `delivery_fee` for a delivery voucher. A code that does not apply (unknown, disabled, not started, expired, used up, over the customer's limit, below its minimum order, no eligible item) is a 200 with `is_success: false` and `error_reason`. A percentage is rounded half up on the whole discount, then capped by `max_discount_amount`; the discount is shared over the lines it covers in proportion to their amounts (largest remainder), so `items[].discount_amount` sum exactly to it.
+         *
+         *     Permission: `can_read_order`.
+         */
+        post: operations["getVoucherDiscount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/vouchers/{code}/usage/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update Voucher Usage
+         * @description Records (`use`) or gives back (`release`) the use of a voucher by one of the store's orders, and answers the counts. A use is counted once per order: `use` again for the same order changes nothing. A use over `usage_limit` or the customer's `per_customer_limit` is 409 `voucher_usage_limit_reached` (`limit` names which); the check and the write are one batch, so concurrent uses never pass a limit. The voucher's status and window are not checked (this is the merchant's own record). Emits `voucher.used` with `action` for each change.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["updateVoucherUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/vouchers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Vouchers
+         * @description The store's vouchers, with each one's computed `state`. Filter by `status`, `is_featured`, `code`….
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listVouchers"];
+        put?: never;
+        /**
+         * Create Voucher
+         * @description `code` is 3–32 letters, digits, `-` or `_`, stored in upper case and unique among the store's live vouchers (409 `voucher_code_taken`). `item_ids` and `category_ids` must name the store's items and item categories (a 400 lists those that do not). `ends_at` must be after `starts_at`. Emits `voucher.created`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["createVoucher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/vouchers/{voucher_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Voucher Details
+         * @description Permission: `can_read_order`.
+         */
+        get: operations["getVoucher"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Voucher
+         * @description A soft delete: the code can no longer be applied (and may be given to a new voucher); its recorded uses stay. Emits `voucher.deleted`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        delete: operations["deleteVoucher"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Voucher
+         * @description Changes the given fields. `code` is 3–32 letters, digits, `-` or `_`, stored in upper case and unique among the store's live vouchers (409 `voucher_code_taken`). `item_ids` and `category_ids` must name the store's items and item categories (a 400 lists those that do not). `ends_at` must be after `starts_at`. Changing `kind` needs `value` too. Emits `voucher.updated`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        patch: operations["updateVoucher"];
+        trace?: never;
+    };
+    "/order/v1/merchant/carts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Carts
+         * @description The store's carts (open, checked out, abandoned), each as last priced; Cart Details prices one now. Filters on status, customer, recurrence, dates.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listCarts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/carts/{cart_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cart Details
+         * @description One cart with its lines, the customer, and its totals priced now.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getCart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/checkout/config/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Checkout Config
+         * @description How the store takes orders. The payment providers customers may choose, delivery and pickup, wallet redemption, the minimum order, and how long unpaid orders hold their stock (card: `payment_ttl_minutes`; bank transfer: `bank_transfer_ttl_hours`). The defaults until the store changes them.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getCheckoutConfig"];
+        put?: never;
+        /**
+         * Update Checkout Config
+         * @description Changes the fields given (as Update Item Config does). The payment providers customers may choose, delivery and pickup, wallet redemption, the minimum order, and how long unpaid orders hold their stock (card: `payment_ttl_minutes`; bank transfer: `bank_transfer_ttl_hours`). Emits `merchant.settings.updated`.
+         *
+         *     Permission: `can_update_app_config`.
+         */
+        post: operations["updateCheckoutConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/orders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Orders
+         * @description The store's orders, newest first, with their lines, totals (VAT split per line) and invoices. Filters on status, payment status, fulfillment status, provider, customer, dates and totals; `search` finds the reference, or the customer's name or mobile number.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listOrders"];
+        put?: never;
+        /**
+         * Create Order
+         * @description A phone order for a customer: priced and placed like a checkout (stock taken in the same guarded batch), pending with a `payment_url` to send the customer (`card`), or waiting for its transfer or its delivery. Emits `order.created`, `invoice.created`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["createOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/orders/{order_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Order Details
+         * @description One order (FOUND path): its customer, receiver, lines with the items as they are now, totals, invoices, `allowed_actions`, and for a pending card order its `payment_url`.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Order
+         * @description Changes `notes`, `reference` and `custom_fields` (emits `order.updated`), or cancels a pending order (`status: cancelled`): its stock, voucher use and wallet redemption go back, its invoice is voided (emits `order.cancelled`). Any other move is a 409 `invalid_state_transition` naming the order's status and `allowed_actions`: payment completes an order, a refund invoice refunds it.
+         *
+         *     Permission: `can_write_order`.
+         */
+        patch: operations["updateOrder"];
+        trace?: never;
+    };
+    "/order/v1/merchant/recurring-purchases/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Recurring Purchases
+         * @description The store's recurring purchases, newest first: saved carts that customers order again every `duration` `duration_unit`s. Filters on status, customer, provider and the order and charge dates (`next_order_date__lte=2026-03-01` for what is due by then). `total_cart_price` is the cart as last priced.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listRecurringPurchases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/recurring-purchases/{recurring_purchase_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recurring Purchase Details
+         * @description One recurring purchase with its saved cart's lines priced now (`cart_items`), its charges per cycle (`charge_history`: paid, or failed with `error_message`) and its orders.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getRecurringPurchase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Recurring Purchase
+         * @description Stops a recurring purchase (FOUND body `{"status": "inactive"}`, the only change): no further cycle is ordered; its past orders stay as they are. Emits `recurring_purchase.updated`. An inactive purchase is final: stopping it again is a 409 `invalid_state_transition` naming its status and `allowed_actions`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        patch: operations["updateRecurringPurchase"];
+        trace?: never;
+    };
+    "/order/v1/merchant/customers/{customer_id}/order-statistics/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customer Order Statistics
+         * @description How a customer orders: their orders per status, what they spent (completed orders less refunds), the average order value, their first and last order, and their active recurring purchases. Counted now, from the orders themselves.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getCustomerOrderStatistics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/transactions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Transactions
+         * @description Every payment, capture, decline and refund with its provider and the provider's reference; filters on type, status, provider, order, invoice, amount and dates.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/transactions/{transaction_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Transaction Details
+         * @description One transaction with the provider's details and what can be done with it (`allowed_actions`).
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/transactions/{transaction_id}/capture/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture Bank Transfer
+         * @description The money arrived: the transaction is captured, its invoice paid (serial and ZATCA QR assigned) and its order completed, in one batch. Only payments the merchant sees arrive are captured or declined by hand: `bank_transfer` (pending_review) and `cash_on_delivery` (pending). A card payment moves by its gateway's callback; anything else is a 409 `invalid_state_transition` naming the status and `allowed_actions`. Emits `transaction.captured`, `invoice.paid`, `order.paid`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["captureBankTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/transactions/{transaction_id}/decline/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline Bank Transfer
+         * @description The transfer never came: the transaction is declined with the reason, and its pending order cancelled in the same batch (stock, voucher use and wallet redemption given back). Only payments the merchant sees arrive are captured or declined by hand: `bank_transfer` (pending_review) and `cash_on_delivery` (pending). A card payment moves by its gateway's callback; anything else is a 409 `invalid_state_transition` naming the status and `allowed_actions`. Emits `transaction.declined`, `order.cancelled`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["declineBankTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/invoices/{invoice_id}/refund/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund Invoice
+         * @description Refunds a paid invoice by issuing a new invoice of type `refund` that points at it (`refunded_invoice`), never an edit: by lines and quantities (`items`), by `amount` (spread over the lines), or whole (neither). Each refund line carries its VAT split and `parent_invoice_item`. The money goes back the way it came: the provider's part first (a card through its gateway; a bank transfer or cash is recorded as paid back by the merchant), then the customer's cashback for what the wallet paid. The sum refunded never exceeds the sum captured, under concurrency too (409 `refund_exceeds_captured` with `refundable_amount`). A refund of everything moves the order to `refunded`. Emits `invoice.refunded`, `transaction.refunded`, and `order.refunded` when whole.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["refundInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/invoices/config/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invoice Config
+         * @description The store's invoice settings: serial prefix, due days, PDF footers, ZATCA QR (defaults until changed).
+         *
+         *     Permission: `can_retrieve_app_config`.
+         */
+        get: operations["getInvoiceConfig"];
+        put?: never;
+        /**
+         * Update Invoice Config
+         * @description Changes some of the settings (POST, as the peer's configs do); the others keep their values. A new serial prefix applies to serials assigned from now on; an empty footer removes it.
+         *
+         *     Permission: `can_update_app_config`.
+         */
+        post: operations["updateInvoiceConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/invoices/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Invoices
+         * @description The store's invoices and refund invoices, newest first. Filter by `status`, `type`, `order_id`, `customer_id`, `issued_at__gte`/`__lte` and more; `search` matches the serial, the customer's name or mobile.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/invoices/{invoice_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invoice Details
+         * @description One invoice with its lines (`items`, each with the item) and its payment or refund `transactions`.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/wallet/charge/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Charge Wallet
+         * @description Tops up the store wallet. As the reference found, charging is a checkout: it answers the checkout result with a pending order (`kind: wallet_topup`) and, for `card`, the `payment_url` to pay it; the wallet is credited once that order is paid (`merchant.wallet.charged`). No VAT: a balance bought in advance.
+         *
+         *     Permission: `can_update_app_config`.
+         */
+        post: operations["chargeWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/wallet/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Wallet Details
+         * @description The store's own wallet: its balance (the `balance_after` of the latest ledger entry), what pending top-ups would add once paid, and the 20 latest entries. Top-ups credit it when their order is paid; shipping labels and fees are taken from it, never below zero.
+         *
+         *     Permission: `can_retrieve_app_config`.
+         */
+        get: operations["getStoreWallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/wallet/transactions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Store Wallet Transactions
+         * @description Every entry of the store wallet's append-only ledger, newest first unless `order_by` says otherwise.
+         *
+         *     Permission: `can_retrieve_app_config`.
+         */
+        get: operations["listStoreWalletTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/checkout/featured-vouchers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Featured Vouchers
+         * @description The vouchers the store features at checkout that this customer can use now: enabled, in their window, not used up, and under the customer's own limit. Apply one by its `code` to a cart.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["listFeaturedVouchers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/carts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Cart
+         * @description A new cart of the customer's, priced now. Each line names an item (or a variant) of the store, a quantity, the item's modifier values and, for a bundle, its choices per bundle category (within each category's minimum and maximum). A line that cannot be ordered is a 400 naming it (`items.N`). Emits `cart.created`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        post: operations["createCart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/carts/{cart_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cart Details
+         * @description The customer's cart priced now: lines that can no longer be ordered are flagged (`is_available`) and left out of the totals; `cart_price_updated` says the total moved since the customer last saw it.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["getMyCart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Cart
+         * @description Changes an open cart; `items` replaces all its lines. Each line names an item (or a variant) of the store, a quantity, the item's modifier values and, for a bundle, its choices per bundle category (within each category's minimum and maximum). A line that cannot be ordered is a 400 naming it (`items.N`). Emits `cart.updated`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        patch: operations["updateMyCart"];
+        trace?: never;
+    };
+    "/order/v1/carts/{cart_id}/checkout/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checkout
+         * @description Places the order of an open cart: re-prices it, then in one guarded batch takes every line's stock, uses the voucher, takes the wallet's part and creates the pending order, its unpaid invoice and transactions (of two customers racing for the last unit, one gets it and the other a 409 `insufficient_stock`). Answers the checkout result: totals, vouchers, the store's payment methods, the order, and for `card` the `payment_url` to send the customer to. A zero total, or `wallet`, is paid at once. Unpaid card orders release their stock after the store's `payment_ttl_minutes`. Emits `order.created`, `invoice.created`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        post: operations["checkoutCart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/checkout/config/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Checkout Config (customer app)
+         * @description What the customer app needs to build a checkout. The payment providers customers may choose, delivery and pickup, wallet redemption, the minimum order, and how long unpaid orders hold their stock (card: `payment_ttl_minutes`; bank transfer: `bank_transfer_ttl_hours`).
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["getMyCheckoutConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/orders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Orders
+         * @description The customer's own orders, newest first, with the same fields and filters as the merchant's list.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["listMyOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/orders/{order_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Order Details
+         * @description One of the customer's orders; another customer's is a 404. A pending card order has its `payment_url`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["getMyOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/recurring-purchases/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Recurring Purchases
+         * @description The customer's own recurring purchases, newest first, with the same fields and filters as the merchant's list.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["listMyRecurringPurchases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/recurring-purchases/{recurring_purchase_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recurring Purchase Details
+         * @description One of the customer's recurring purchases (another customer's is a 404): its cart's lines priced now, `charge_history` and `orders`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["getMyRecurringPurchase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/recurring-purchases/{recurring_purchase_id}/deactivate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate Recurring Purchase
+         * @description Stops one of the customer's recurring purchases: no further cycle is ordered. Stopping an inactive one answers it as it is (nothing changes, no event). Emits `recurring_purchase.updated`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        post: operations["deactivateMyRecurringPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/payment-methods/providers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Enabled Payment Providers
+         * @description The payment providers the store offers at checkout (its Checkout Config's `enabled_providers`), each with its methods: what checkout takes as `payment_provider` and, for a card, `payment_method`. The checkout result's `payment_methods` is this list. All of them on one page.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["listPaymentProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/payment-methods/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Payment Methods
+         * @description The cards the customer saved with the store's card gateway, the default first. Never a card's token.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["listPaymentMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/payment-methods/{payment_method_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Payment Method
+         * @description Removes one of the customer's saved cards; another customer's card is a 404. Emits `payment_method.deleted`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        delete: operations["deletePaymentMethod"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/checkout/{order_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pay Link
+         * @description The pay link of a pending card order (FOUND: `/order/v1/checkout/{id}/?entity=order&lang=&success_url=&error_url=`), as Order Details and the checkout result give it, signed (`signature`, with `app_id`). Opening it starts a payment with the store's card gateway and redirects (303) to the gateway's page; after paying, the gateway sends the customer to `success_url` or `error_url`. A changed or unsigned link is a 403; an order that is no longer pending is a 409. Public: a browser follows it.
+         */
+        get: operations["openPayLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/payments/fake/callback/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Development Payment Callback
+         * @description Applies the outcome the page's button carries (signed; no body) to the payment's transaction: `paid` captures it (the order is paid), `failed` fails it. A second callback for the same payment changes nothing. Then 303 to the checkout's success or error URL, or a small result page.
+         *
+         *     Public: no token and no `app-id` (a browser or the provider calls it); what it acts on is signed, and an unsigned or changed request changes nothing.
+         */
+        post: operations["fakePaymentCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/payments/fake/{reference}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Development Payment Page
+         * @description An HTML page with the payment's order and amount, and two buttons: **Pay** captures the payment, **Fail** fails it (each posts to the development callback). The query is the one checkout put in `payment_url`, signed: a changed amount or URL is a 400. Not served in production.
+         *
+         *     Public: no token and no `app-id` (a browser or the provider calls it); what it acts on is signed, and an unsigned or changed request changes nothing.
+         */
+        get: operations["fakePaymentPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/payments/myfatoorah/webhook/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * MyFatoorah Webhook
+         * @description Receives MyFatoorah's Webhook V2 events, signed with `MyFatoorah-Signature` (HMAC-SHA256 of the event's documented fields under the portal's webhook secret). `PAYMENT_STATUS_CHANGED` is confirmed with MyFatoorah's GetPaymentStatus and applied to the payment's transaction (paid → captured, otherwise failed); other events are acknowledged. Unsigned or wrongly signed: 400, nothing changes. MyFatoorah unreachable: 503, and MyFatoorah retries.
+         *
+         *     Public: no token and no `app-id` (a browser or the provider calls it); what it acts on is signed, and an unsigned or changed request changes nothing.
+         */
+        post: operations["myFatoorahWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/payments/myfatoorah/return/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MyFatoorah Return
+         * @description Confirms the payment MyFatoorah names by `paymentId` with its GetPaymentStatus, applies it to the transaction the signed query names (they must agree), then 303 to the checkout's success or error URL (or a small result page when it gave none).
+         *
+         *     Public: no token and no `app-id` (a browser or the provider calls it); what it acts on is signed, and an unsigned or changed request changes nothing.
+         */
+        get: operations["myFatoorahReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/invoices/{invoice_id}/pdf/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invoice PDF
+         * @description The invoice as an A4 PDF in English or Arabic (right to left), with the ZATCA QR code once it has a serial. Needs no token and no `app-id`: only a link from an invoice, which works for 7 days.
+         */
+        get: operations["getInvoicePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/items/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Items
+         * @description The store's active items, variants inside their item, each the full Item with its modifiers, bundle categories, images, categories, `stock` and `discount.price_after_discount`. An item is active when it is not deleted, not plan-only, and today (the store's date) is within its `served_from_date`..`served_to_date`. Served times, off days and off dates do not hide it: they say when it is served. `stock` is as of the cached copy (a write by the merchant refreshes it; elsewhere it may lag by up to the cache's bound below): checkout checks the units and decides. The `in_stock` filter is evaluated at the same time as the copy.
+         *
+         *     Public: needs only `app-id`, no token. Cached at the edge: a write shows at once where it was made, within 60 s elsewhere.
+         */
+        get: operations["listCatalogueItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/items/{item_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Item Details
+         * @description One active item, with its variants. A deleted, plan-only or unknown item, a variant, one out of its served dates or another store's is a 404. `stock` is as of the cached copy (a write by the merchant refreshes it; elsewhere it may lag by up to the cache's bound below): checkout checks the units and decides.
+         *
+         *     Public: needs only `app-id`, no token. Cached at the edge: a write shows at once where it was made, within 60 s elsewhere.
+         */
+        get: operations["getCatalogueItem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/categories/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Item Categories
+         * @description The store's item categories, each with `items_count`, its active items; filter List Items by `category_id` for them.
+         *
+         *     Public: needs only `app-id`, no token. Cached at the edge: a write shows at once where it was made, within 60 s elsewhere.
+         */
+        get: operations["listCatalogueCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/categories/{category_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Item Category Details
+         * @description One of the store's item categories, with `items_count`, its active items.
+         *
+         *     Public: needs only `app-id`, no token. Cached at the edge: a write shows at once where it was made, within 60 s elsewhere.
+         */
+        get: operations["getCatalogueCategory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/customer/cities/": {
         parameters: {
             query?: never;
@@ -2127,6 +3187,124 @@ export interface paths {
          *     Customer: the customer's own access token.
          */
         post: operations["readNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard/admin/settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Merchant Settings
+         * @description The store's settings: names, logo, currency, languages, time zone, and the VAT and seller details printed on tax invoices. A store that never saved any reads the defaults (SAR, Arabic and English, Asia/Riyadh, VAT 15%) with `modified_at` null.
+         *
+         *     Permission: `can_retrieve_app_config`.
+         */
+        get: operations["getMerchantSettings"];
+        put?: never;
+        /**
+         * Update Merchant Settings
+         * @description Changes the fields given and leaves the others (a partial update; `null` clears an optional field). `currency` is one of the 2-decimal currencies listed; `vat_percentage` is 0–100 with at most 2 decimals; `vat_number` is a Saudi VAT number (15 digits, first and last a 3); `timezone` an IANA name; `default_lang` must be among `languages`. Emits `merchant.settings.updated` naming the fields that changed; a body that changes nothing writes nothing and emits nothing. Changing `currency` or `vat_percentage` applies to orders placed afterwards, never to those already placed.
+         *
+         *     Permission: `can_update_app_config`.
+         */
+        post: operations["updateMerchantSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Merchant Settings (PATCH)
+         * @description The same operation as `POST` on this path (changes the fields given and leaves the others (a partial update; `null` clears an optional field). `currency` is one of the 2-decimal currencies listed; `vat_percentage` is 0–100 with at most 2 decimals; `vat_number` is a Saudi VAT number (15 digits, first and last a 3); `timezone` an IANA name; `default_lang` must be among `languages`. Emits `merchant.settings.updated` naming the fields that changed; a body that changes nothing writes nothing and emits nothing. Changing `currency` or `vat_percentage` applies to orders placed afterwards, never to those already placed.)
+         *
+         *     Permission: `can_update_app_config`.
+         */
+        patch: operations["patchMerchantSettings"];
+        trace?: never;
+    };
+    "/api/v1/dashboard/admin/bank-accounts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Bank Accounts
+         * @description The store's bank accounts, the default first; each `iban` is masked.
+         *
+         *     Permission: `can_retrieve_app_config`.
+         */
+        get: operations["listBankAccounts"];
+        put?: never;
+        /**
+         * Create Bank Account
+         * @description Adds a bank account. The IBAN is checked (the country's length and the ISO 13616 mod-97 check digits) and stored without spaces, in upper case; it is answered masked. The account becomes the default when `is_default` is true (the previous default stops being it, with its own `bank_account.updated`) or when the store has no default yet. Emits `bank_account.created`.
+         *
+         *     Permission: `can_update_app_config`.
+         */
+        post: operations["createBankAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard/admin/bank-accounts/{bank_account_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bank Account Details
+         * @description One bank account of the store, its `iban` masked.
+         *
+         *     Permission: `can_retrieve_app_config`.
+         */
+        get: operations["getBankAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Bank Account
+         * @description Removes the account (a soft delete); when it was the default, the store has none until one is set.
+         *
+         *     Permission: `can_update_app_config`.
+         */
+        delete: operations["deleteBankAccount"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Bank Account
+         * @description Changes the fields given. `is_default: true` takes the default from the account that had it; an inactive account is never the default (setting `status: inactive` unsets it). Emits `bank_account.updated`.
+         *
+         *     Permission: `can_update_app_config`.
+         */
+        patch: operations["updateBankAccount"];
+        trace?: never;
+    };
+    "/api/v1/dashboard/admin/organization/config/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Organization Config
+         * @description The organization in `org-id` (which must own the store in `app-id`), its apps, and the store's currency, languages and time zone.
+         *
+         *     Permission: `can_retrieve_app_config`.
+         */
+        get: operations["getOrganizationConfig"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3737,6 +4915,666 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "merchant.settings.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * merchant.settings.updated
+         * @description The store's settings changed (currency, VAT, seller, time zone, languages). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.merchant.settings.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank_account.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * bank_account.created
+         * @description A bank account was added to the store. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.bank_account.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank_account.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * bank_account.updated
+         * @description A bank account of the store changed. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.bank_account.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bank_account.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * bank_account.deleted
+         * @description A bank account was removed from the store. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.bank_account.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "voucher.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * voucher.created
+         * @description A voucher was created. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.voucher.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "voucher.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * voucher.updated
+         * @description A voucher changed. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.voucher.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "voucher.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * voucher.deleted
+         * @description A voucher was deleted. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.voucher.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "voucher.used": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * voucher.used
+         * @description A voucher was used by an order (or a use was released: `action` says which). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.voucher.used"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * cart.created
+         * @description A customer created a cart. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.cart.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cart.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * cart.updated
+         * @description A cart's lines, voucher or delivery changed. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.cart.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.created
+         * @description An order was placed (checkout, a phone order, a top-up): pending until paid. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.order.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.updated
+         * @description An order's notes, reference, custom fields or status changed. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.order.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.paid
+         * @description An order's payment was captured (or it was free). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.order.paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.completed
+         * @description An order reached `completed`. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.order.completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.cancelled
+         * @description An order was cancelled: its stock, voucher use and wallet redemption went back. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.order.cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.expired
+         * @description An unpaid order passed its payment deadline: its stock went back. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.order.expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.refunded
+         * @description Everything captured for an order was refunded. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.order.refunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.created
+         * @description An invoice (or a refund invoice) was created. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.invoice.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.paid
+         * @description An invoice was paid; its serial and ZATCA QR are assigned. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.invoice.paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.refunded
+         * @description A refund invoice was issued against a paid invoice. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.invoice.refunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.voided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.voided
+         * @description An unpaid invoice was voided (its order cancelled or expired). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.invoice.voided"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.created
+         * @description A payment or refund transaction was started. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.transaction.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.captured
+         * @description A payment was captured (by the provider, or a bank transfer by the merchant). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.transaction.captured"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.failed
+         * @description A payment failed at the provider. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.transaction.failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.declined
+         * @description The merchant declined a bank transfer. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.transaction.declined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.refunded
+         * @description A refund transaction completed at the provider. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.transaction.refunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurring_purchase.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recurring_purchase.created
+         * @description A customer's recurring purchase was created from a recurring cart. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.recurring_purchase.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurring_purchase.charged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recurring_purchase.charged
+         * @description A cycle of a recurring purchase was ordered and paid. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.recurring_purchase.charged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurring_purchase.charge_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recurring_purchase.charge_failed
+         * @description A cycle's charge failed; `charge_attempts` counts the failures. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.recurring_purchase.charge_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurring_purchase.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recurring_purchase.updated
+         * @description A recurring purchase's status changed (activated, or stopped). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.recurring_purchase.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice_config.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice_config.updated
+         * @description The store's invoice settings (serial prefix, due days, footers, ZATCA QR) changed. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.invoice_config.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "merchant.wallet.charged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * merchant.wallet.charged
+         * @description A store wallet top-up was paid and credited. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.merchant.wallet.charged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_method.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_method.deleted
+         * @description A customer removed one of their saved cards. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.payment_method.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -4079,7 +5917,7 @@ export interface components {
                 description_en?: string;
                 description_ar?: string;
                 /**
-                 * @description In major units, at most 2 decimals.
+                 * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
                  * @example 100.5
                  */
                 price?: number;
@@ -4113,7 +5951,7 @@ export interface components {
             items: {
                 id: number;
                 /**
-                 * @description In major units, at most 2 decimals.
+                 * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
                  * @example 100.5
                  */
                 price: number;
@@ -4141,7 +5979,7 @@ export interface components {
             service_type: "delivery" | "pickup" | "delivery_and_pickup" | "on_site" | "online";
             sku: string;
             /**
-             * @description In major units, at most 2 decimals.
+             * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
              * @example 100.5
              */
             price: number;
@@ -4194,7 +6032,7 @@ export interface components {
             id?: number;
             sku: string;
             /**
-             * @description In major units, at most 2 decimals.
+             * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
              * @example 100.5
              */
             price: number;
@@ -4211,7 +6049,7 @@ export interface components {
             service_type?: "delivery" | "pickup" | "delivery_and_pickup" | "on_site" | "online";
             sku?: string;
             /**
-             * @description In major units, at most 2 decimals.
+             * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
              * @example 100.5
              */
             price?: number;
@@ -4285,10 +6123,11 @@ export interface components {
              * @enum {string}
              */
             kind: "percentage" | "fixed";
+            /** @description By `kind`: a percentage, or an amount in major units. */
             value: number;
             /** @enum {string|null} */
             trial_kind: "percentage" | "fixed" | null;
-            /** @description The first-purchase reduction, instead of the regular one. */
+            /** @description The first-purchase reduction, by `trial_kind`. */
             trial_value: number | null;
             is_usage_price: boolean;
             /** Format: date-time */
@@ -4302,11 +6141,18 @@ export interface components {
              * @enum {string}
              */
             kind: "percentage" | "fixed";
+            /**
+             * @description By `kind`: a percentage (0 to 100) or an amount in major units; at most 2 decimals.
+             * @example 15
+             */
             value: number;
             /** @enum {string|null} */
             trial_kind?: "percentage" | "fixed" | null;
-            /** @description The first-purchase reduction, instead of the regular one. */
-            trial_value?: number | null;
+            /**
+             * @description The first-purchase reduction, instead of the regular one: by `trial_kind`, as `value` is by `kind`; at most 2 decimals.
+             * @example 15
+             */
+            trial_value?: number;
             is_usage_price?: boolean;
             /** Format: date-time */
             starts_at?: string | null;
@@ -4319,11 +6165,18 @@ export interface components {
              * @enum {string}
              */
             kind?: "percentage" | "fixed";
+            /**
+             * @description By `kind`: a percentage (0 to 100) or an amount in major units; at most 2 decimals.
+             * @example 15
+             */
             value?: number;
             /** @enum {string|null} */
             trial_kind?: "percentage" | "fixed" | null;
-            /** @description The first-purchase reduction, instead of the regular one. */
-            trial_value?: number | null;
+            /**
+             * @description The first-purchase reduction, instead of the regular one: by `trial_kind`, as `value` is by `kind`; at most 2 decimals.
+             * @example 15
+             */
+            trial_value?: number;
             is_usage_price?: boolean;
             /** Format: date-time */
             starts_at?: string | null;
@@ -4826,7 +6679,7 @@ export interface components {
             /** @description A category of one of the restaurant's menus; null for plan-only products. */
             category_id?: number | null;
             /**
-             * @description In major units, at most 2 decimals.
+             * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
              * @example 100.5
              */
             price: number;
@@ -4844,10 +6697,10 @@ export interface components {
             variant?: string[];
             off_days?: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday")[];
             /**
-             * @description Makes it a wallet credit product selling this much store credit.
+             * @description Makes it a wallet credit product selling this much store credit; in major units, at most 2 decimals.
              * @example 100.5
              */
-            wallet_credit?: number | null;
+            wallet_credit?: number;
             ordering?: number;
             /** @description Replaces the product's nutrition facts. */
             nutritions?: {
@@ -4874,7 +6727,7 @@ export interface components {
             /** @description A category of one of the restaurant's menus; null for plan-only products. */
             category_id?: number | null;
             /**
-             * @description In major units, at most 2 decimals.
+             * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
              * @example 100.5
              */
             price?: number;
@@ -4892,10 +6745,10 @@ export interface components {
             variant?: string[];
             off_days?: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday")[];
             /**
-             * @description Makes it a wallet credit product selling this much store credit.
+             * @description Makes it a wallet credit product selling this much store credit; in major units, at most 2 decimals.
              * @example 100.5
              */
-            wallet_credit?: number | null;
+            wallet_credit?: number;
             ordering?: number;
             /** @description Replaces the product's nutrition facts. */
             nutritions?: {
@@ -4945,7 +6798,7 @@ export interface components {
             description_ar?: string | null;
             image?: string;
             /**
-             * @description In major units, at most 2 decimals.
+             * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
              * @example 100.5
              */
             price: number;
@@ -4966,7 +6819,7 @@ export interface components {
             description_ar?: string | null;
             image?: string;
             /**
-             * @description In major units, at most 2 decimals.
+             * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
              * @example 100.5
              */
             price?: number;
@@ -5218,12 +7071,12 @@ export interface components {
             num_of_days: number;
             total_num_of_items: number;
             /**
-             * @description In major units, at most 2 decimals.
+             * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
              * @example 100.5
              */
             delivery_price?: number;
             /**
-             * @description In major units, at most 2 decimals.
+             * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
              * @example 100.5
              */
             original_price: number;
@@ -5253,12 +7106,12 @@ export interface components {
             num_of_days?: number;
             total_num_of_items?: number;
             /**
-             * @description In major units, at most 2 decimals.
+             * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
              * @example 100.5
              */
             delivery_price?: number;
             /**
-             * @description In major units, at most 2 decimals.
+             * @description In major units, at most 2 decimals (binary float noise such as 0.30000000000000004 reads as 0.30).
              * @example 100.5
              */
             original_price?: number;
@@ -5830,7 +7683,7 @@ export interface components {
             /** @enum {string} */
             kind: "points" | "cashback";
             /** @enum {string} */
-            type: "deposit" | "redeem" | "expiry" | "adjustment";
+            type: "deposit" | "redeem" | "expiry" | "adjustment" | "refund";
             /**
              * @description Signed: positive in, negative out. Points for `points`; money in major units for `cashback`.
              * @example -10
@@ -5907,7 +7760,7 @@ export interface components {
              */
             kind: "points" | "cashback";
             /**
-             * @description Points (a whole number) or cashback money in major units (at most 2 decimals), by `kind`.
+             * @description By `kind`: points (a whole number), or cashback money in major units (at most 2 decimals, at most 10000000).
              * @example 10
              */
             amount: number;
@@ -6007,6 +7860,1364 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             modified_at: string;
+        };
+        VoucherResult: {
+            /** @description The voucher; null when no voucher has the code. */
+            id: number | null;
+            code: string;
+            /** @description The English title (`title_ar` has the Arabic). */
+            title: string | null;
+            title_en: string | null;
+            title_ar: string | null;
+            /** @enum {string|null} */
+            discount_on: "total" | "items" | "delivery" | null;
+            /** @description False when the voucher does not apply: `error_reason` says why. */
+            is_success: boolean;
+            /** @description Always false: a voucher applies on top of the items' own discounts. */
+            item_direct_discount_overridden: boolean;
+            error_reason: string | null;
+            /** @description Always 0: vouchers give no cashback. */
+            cashback_amount: number;
+            /** @description The whole discount (lines and delivery fee), in major units. */
+            amount: number;
+            /** @description The part of `amount` taken off the delivery fee. */
+            delivery_fee_amount: number;
+            /** @description What is left to pay: lines + delivery fee − `amount`. */
+            total_amount: number;
+            /** @description Each line's share of the discount, in the order of the lines; they sum to `amount` − `delivery_fee_amount`. */
+            items: {
+                item_id: number;
+                discount_amount: number;
+            }[];
+        };
+        GetVoucherDiscount: {
+            /**
+             * @description As the customer typed it; matched in upper case.
+             * @example RAMADAN25
+             */
+            code: string;
+            /** @description Whose limit (`per_customer_limit`) to check; without it, only the voucher's own limits. */
+            customer_id?: number;
+            /**
+             * @description The cart's lines, in all (when the items are not sent). Major units, at most 2 decimals.
+             * @example 250
+             */
+            cart_amount?: number;
+            /** @description The cart's lines: needed to price a voucher for some items or categories only. */
+            items?: {
+                item_id: number;
+                qty: number;
+                /**
+                 * @description The unit price the customer pays. Major units, at most 2 decimals.
+                 * @example 25
+                 */
+                price: number;
+            }[];
+            /**
+             * @description The delivery fee, for a `delivery` voucher. Major units, at most 2 decimals.
+             * @example 15
+             */
+            delivery_fee?: number;
+        };
+        VoucherUsage: {
+            /** @example RAMADAN25 */
+            code: string;
+            /** @description Uses not released, in all. */
+            usage_count: number;
+            usage_limit: number | null;
+            per_customer_limit: number | null;
+            customer_id: number | null;
+            /** @description The customer's uses not released; null without a customer. */
+            customer_usage_count: number | null;
+        };
+        UpdateVoucherUsage: {
+            /** @description Whose use it is; the order's customer when left out (and it must be that customer when given). */
+            customer_id?: number;
+            /**
+             * @description The store's order the voucher was (or is no longer) used by.
+             * @example 1042
+             */
+            order_id: number;
+            /**
+             * @description `use` records one use by the order (once per order: a repeat changes nothing); `release` gives it back (the order was cancelled), a no-op when the order holds no use of the voucher.
+             * @enum {string}
+             */
+            action: "use" | "release";
+        };
+        VoucherList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["Voucher"][];
+        };
+        Voucher: {
+            id: number;
+            /** @example RAMADAN25 */
+            code: string;
+            title_en: string;
+            title_ar: string;
+            /** @enum {string} */
+            kind: "percentage" | "fixed";
+            /** @description Percent off (`percentage`) or money off in major units (`fixed`). */
+            value: number;
+            /** @enum {string} */
+            discount_on: "total" | "items" | "delivery";
+            /** @description The least the cart's lines must add up to. Major units. */
+            min_order_amount: number;
+            /** @description The cap of the discount; null is none. Major units. */
+            max_discount_amount: number | null;
+            /** Format: date-time */
+            starts_at: string | null;
+            /** Format: date-time */
+            ends_at: string | null;
+            usage_limit: number | null;
+            per_customer_limit: number | null;
+            /** @description Uses not released (read-only). */
+            usage_count: number;
+            item_ids: number[];
+            category_ids: number[];
+            is_featured: boolean;
+            /**
+             * @description The merchant's switch.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /**
+             * @description Computed now: `disabled` (status), `expired` (past `ends_at`), `exhausted` (`usage_count` reached `usage_limit`), `scheduled` (before `starts_at`), else `active`.
+             * @enum {string}
+             */
+            state: "active" | "scheduled" | "expired" | "exhausted" | "disabled";
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            app_id: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            modified_at: string;
+            /** Format: date-time */
+            deleted_at: string | null;
+            is_deleted: boolean;
+            ordering: number;
+        };
+        CreateVoucher: {
+            /**
+             * @description What customers type; stored (and matched) in upper case.
+             * @example RAMADAN25
+             */
+            code: string;
+            title_en: string;
+            title_ar: string;
+            /** @enum {string} */
+            kind: "percentage" | "fixed";
+            /**
+             * @description For `percentage`: the percent off, 0 < value ≤ 100, at most 2 decimals (12.5). For `fixed`: money off in major units, more than 0, at most 2 decimals.
+             * @example 15
+             */
+            value: number;
+            /**
+             * @description `total`: off the cart's lines, all of them (a scope only says which items the cart must contain); `items`: off the lines in scope only; `delivery`: off the delivery fee.
+             * @default total
+             * @enum {string}
+             */
+            discount_on: "total" | "items" | "delivery";
+            /**
+             * @description The cart's lines must add up to at least this. Major units, at most 2 decimals.
+             * @example 100
+             */
+            min_order_amount?: number;
+            /**
+             * @description The most a percentage voucher takes off; null is no cap. Major units, at most 2 decimals.
+             * @example 50
+             */
+            max_discount_amount?: number | null;
+            /**
+             * Format: date-time
+             * @description Valid from (inclusive); null is from now on.
+             * @example 2026-03-01T00:00:00Z
+             */
+            starts_at?: string | null;
+            /**
+             * Format: date-time
+             * @description Valid until (exclusive); null never ends.
+             * @example 2026-03-01T00:00:00Z
+             */
+            ends_at?: string | null;
+            /** @description Uses in all (released uses not counted); null is no limit. */
+            usage_limit?: number | null;
+            /** @description Uses per customer; null is no limit. */
+            per_customer_limit?: number | null;
+            /**
+             * @description Items (or variants) of the store; empty means every item.
+             * @default []
+             */
+            item_ids: number[];
+            /**
+             * @description Item categories of the store; empty means every item.
+             * @default []
+             */
+            category_ids: number[];
+            /**
+             * @description Listed to customers at checkout (featured vouchers).
+             * @default false
+             */
+            is_featured: boolean;
+            /**
+             * @default active
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+            ordering?: number;
+        };
+        UpdateVoucher: {
+            /**
+             * @description What customers type; stored (and matched) in upper case.
+             * @example RAMADAN25
+             */
+            code?: string;
+            title_en?: string;
+            title_ar?: string;
+            /** @enum {string} */
+            kind?: "percentage" | "fixed";
+            /**
+             * @description For `percentage`: the percent off, 0 < value ≤ 100, at most 2 decimals (12.5). For `fixed`: money off in major units, more than 0, at most 2 decimals.
+             * @example 15
+             */
+            value?: number;
+            /**
+             * @description `total`: off the cart's lines, all of them (a scope only says which items the cart must contain); `items`: off the lines in scope only; `delivery`: off the delivery fee.
+             * @enum {string}
+             */
+            discount_on?: "total" | "items" | "delivery";
+            /**
+             * @description The cart's lines must add up to at least this. Major units, at most 2 decimals.
+             * @example 100
+             */
+            min_order_amount?: number;
+            /**
+             * @description The most a percentage voucher takes off; null is no cap. Major units, at most 2 decimals.
+             * @example 50
+             */
+            max_discount_amount?: number | null;
+            /**
+             * Format: date-time
+             * @description Valid from (inclusive); null is from now on.
+             * @example 2026-03-01T00:00:00Z
+             */
+            starts_at?: string | null;
+            /**
+             * Format: date-time
+             * @description Valid until (exclusive); null never ends.
+             * @example 2026-03-01T00:00:00Z
+             */
+            ends_at?: string | null;
+            /** @description Uses in all (released uses not counted); null is no limit. */
+            usage_limit?: number | null;
+            /** @description Uses per customer; null is no limit. */
+            per_customer_limit?: number | null;
+            /** @description Items (or variants) of the store; empty means every item. */
+            item_ids?: number[];
+            /** @description Item categories of the store; empty means every item. */
+            category_ids?: number[];
+            /** @description Listed to customers at checkout (featured vouchers). */
+            is_featured?: boolean;
+            /** @enum {string} */
+            status?: "active" | "disabled";
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+            ordering?: number;
+        };
+        CartList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["CartSummary"][];
+        };
+        CartSummary: {
+            id: number;
+            app_id: number;
+            customer_id: number;
+            /** @enum {string} */
+            status: "open" | "checked_out" | "abandoned";
+            /** @enum {string} */
+            cart_provider: "web" | "app" | "pos" | "other";
+            items_count: number;
+            /** @description The total as the customer last saw it. */
+            total_cart_price: number;
+            voucher_code: string | null;
+            is_recurring: boolean;
+            order_id: number | null;
+            checked_out_at: string | null;
+            created_at: string;
+            modified_at: string;
+        };
+        Cart: {
+            id: number;
+            app_id: number;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            customer_id: number;
+            customer: components["schemas"]["Customer"] | null;
+            /** @enum {string} */
+            status: "open" | "checked_out" | "abandoned";
+            /** @enum {string} */
+            cart_provider: "web" | "app" | "pos" | "other";
+            cart_items: components["schemas"]["CartItem"][];
+            /** @description What the customer pays now (total_amount_with_redeem). */
+            total_cart_price: number;
+            voucher_code: string | null;
+            /** @description Why the voucher does not apply now, or null. */
+            voucher_error: string | null;
+            location_id: number | null;
+            pickup_location_id: number | null;
+            courier_id: number | null;
+            notes: string | null;
+            receiver: {
+                [key: string]: unknown;
+            } | null;
+            is_recurring: boolean;
+            duration: number | null;
+            /** @enum {string|null} */
+            duration_unit: "day" | "week" | "month" | null;
+            order_id: number | null;
+            /** @description True when the total moved since the customer last saw it (prices or discounts changed). */
+            cart_price_updated: boolean;
+            /** @description The lines at their prices (VAT included), before vouchers. */
+            sub_total_amount: number;
+            shipping_amount: number;
+            setup_amount: number;
+            /** @description sub_total + shipping + setup. */
+            net_amount: number;
+            /** @description Voucher discounts on the lines. */
+            sub_total_discounts_amount: number;
+            shipping_discounts_amount: number;
+            total_discounts_amount: number;
+            /** @description net − discounts: what is owed, VAT included. */
+            total_amount: number;
+            /** @description Paid from the customer's cashback. */
+            wallet_redeem_amount: number;
+            /** @description total − wallet_redeem: what the provider is paid. */
+            total_amount_with_redeem: number;
+            total_amount_excluding_tax: number;
+            /** @description The sum of the lines' VAT (rounded per line). */
+            tax_amount: number;
+            tax_percentage: number;
+            currency: string;
+            checked_out_at: string | null;
+            created_at: string;
+            modified_at: string;
+        };
+        CartItem: {
+            id: number;
+            item_id: number;
+            /** @description The item as it is now; null if it was deleted. */
+            item: components["schemas"]["Item"] | null;
+            qty: number;
+            modifier_values: number[];
+            bundle_selections: {
+                bundle_category_id: number;
+                item_ids: number[];
+            }[];
+            /** @description The unit price now, after the item's discount. */
+            price: number;
+            /** @description price × qty. */
+            total: number;
+            /** @description False when the line cannot be ordered now (`unavailable_reason`). */
+            is_available: boolean;
+            unavailable_reason: string | null;
+        };
+        CheckoutConfig: {
+            enabled_providers: ("card" | "wallet" | "cash_on_delivery" | "bank_transfer")[];
+            is_delivery_enabled: boolean;
+            is_pickup_enabled: boolean;
+            is_wallet_redeem_enabled: boolean;
+            min_order_amount: number;
+            /** @description How long an unpaid card order holds its stock. */
+            payment_ttl_minutes: number;
+            bank_transfer_ttl_hours: number;
+            bank_transfer_instructions_en: string | null;
+            bank_transfer_instructions_ar: string | null;
+            modified_at: string;
+        };
+        UpdateCheckoutConfig: {
+            enabled_providers?: ("card" | "wallet" | "cash_on_delivery" | "bank_transfer")[];
+            is_delivery_enabled?: boolean;
+            is_pickup_enabled?: boolean;
+            is_wallet_redeem_enabled?: boolean;
+            /**
+             * @description In major units, at most 2 decimals.
+             * @example 10.5
+             */
+            min_order_amount?: number;
+            payment_ttl_minutes?: number;
+            bank_transfer_ttl_hours?: number;
+            bank_transfer_instructions_en?: string | null;
+            bank_transfer_instructions_ar?: string | null;
+        };
+        OrderList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["Order"][];
+        };
+        Order: {
+            id: number;
+            app_id: number;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            kind: "purchase" | "wallet_topup";
+            /** @description The client's own id of the order, unique in the store. */
+            reference: string | null;
+            /** @enum {string} */
+            status: "pending" | "completed" | "cancelled" | "expired" | "refunded";
+            /** @enum {string} */
+            payment_status: "unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed";
+            /** @enum {string} */
+            fulfillment_status: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "delivered" | "returned";
+            /** @enum {string|null} */
+            payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free" | null;
+            payment_method: string | null;
+            /** @enum {string} */
+            cart_provider: "web" | "app" | "pos" | "other";
+            customer_id: number | null;
+            customer: components["schemas"]["Customer"] | null;
+            receiver: {
+                [key: string]: unknown;
+            } | null;
+            location: {
+                [key: string]: unknown;
+            } | null;
+            cart_id: number | null;
+            recurring_purchase_id: number | null;
+            items: components["schemas"]["OrderItem"][];
+            /** @description The lines at their prices (VAT included), before vouchers. */
+            sub_total_amount: number;
+            shipping_amount: number;
+            setup_amount: number;
+            /** @description sub_total + shipping + setup. */
+            net_amount: number;
+            /** @description Voucher discounts on the lines. */
+            sub_total_discounts_amount: number;
+            shipping_discounts_amount: number;
+            total_discounts_amount: number;
+            /** @description net − discounts: what is owed, VAT included. */
+            total_amount: number;
+            /** @description Paid from the customer's cashback. */
+            wallet_redeem_amount: number;
+            /** @description total − wallet_redeem: what the provider is paid. */
+            total_amount_with_redeem: number;
+            total_amount_excluding_tax: number;
+            /** @description The sum of the lines' VAT (rounded per line). */
+            tax_amount: number;
+            tax_percentage: number;
+            currency: string;
+            refunded_amount: number;
+            voucher_code: string | null;
+            notes: string | null;
+            invoices: components["schemas"]["OrderInvoiceRef"][];
+            /** @description Where the customer pays a pending card order (a signed link); null otherwise. */
+            payment_url: string | null;
+            /** @description What the order's status allows now. */
+            allowed_actions: string[];
+            /** @description An unpaid order is released (expired) at this time. */
+            expires_at: string | null;
+            paid_at: string | null;
+            cancelled_at: string | null;
+            created_at: string;
+            modified_at: string;
+        };
+        OrderItem: {
+            id: number;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            item_id: number | null;
+            /** @description The item as it is now (null for a top-up line). */
+            item: components["schemas"]["Item"] | null;
+            name_en: string;
+            name_ar: string;
+            sku: string | null;
+            qty: number;
+            unit_price: number;
+            /** @description unit_price × qty, VAT included. */
+            amount: number;
+            voucher_discount_amount: number;
+            /** @description amount − voucher discount, VAT included. */
+            total_amount: number;
+            tax_percentage: number;
+            tax_amount: number;
+            total_amount_excluding_tax: number;
+            modifier_values: number[];
+            bundle_selections: {
+                bundle_category_id: number;
+                item_ids: number[];
+            }[];
+        };
+        OrderInvoiceRef: {
+            id: number;
+            serial: string;
+            /** @enum {string} */
+            type: "invoice" | "refund";
+            /** @enum {string} */
+            status: "unpaid" | "paid" | "void";
+            total_amount: number;
+        };
+        CreateOrder: {
+            customer_id: number;
+            items: components["schemas"]["OrderLineRequest"][];
+            voucher_code?: string;
+            location_id?: number;
+            /**
+             * @default card
+             * @enum {string}
+             */
+            payment_provider: "card" | "cash_on_delivery" | "bank_transfer";
+            reference?: string;
+            notes?: string;
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        OrderLineRequest: {
+            item_id: number;
+            qty: number;
+            modifier_values?: number[];
+            bundle_selections?: {
+                bundle_category_id: number;
+                item_ids: number[];
+            }[];
+        };
+        UpdateOrder: {
+            /**
+             * @description The only status a merchant sets: `cancelled` (a pending order). Payment completes an order; a refund invoice refunds it.
+             * @enum {string}
+             */
+            status?: "cancelled";
+            notes?: string | null;
+            reference?: string | null;
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        RecurringPurchaseList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["RecurringPurchase"][];
+        };
+        RecurringPurchase: {
+            id: number;
+            app_id: number;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            customer_id: number;
+            customer: components["schemas"]["Customer"] | null;
+            /** @description The customer's contact details, for lists that do not show the whole customer. */
+            customer_details: {
+                name: string | null;
+                mobile_number: string;
+                email: string | null;
+            } | null;
+            /** @description The saved cart each cycle orders again. */
+            cart_id: number;
+            /** @enum {string} */
+            cart_provider: "web" | "app" | "pos" | "other";
+            /** @description What a cycle costs: in the list, as the cart was last priced; in the details, priced now. */
+            total_cart_price: number;
+            duration: number;
+            /** @enum {string} */
+            duration_unit: "day" | "week" | "month";
+            /**
+             * @description `pending` until the first order is paid, `active` while cycles are ordered, `inactive` once stopped (by the merchant, the customer, or three failed cycles in a row: `inactive_reason`).
+             * @enum {string}
+             */
+            status: "pending" | "active" | "inactive";
+            /**
+             * @description What each cycle is paid with: `wallet` cycles are charged to the customer's cashback.
+             * @enum {string|null}
+             */
+            payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free" | null;
+            /**
+             * Format: date
+             * @description The store's calendar day the next cycle is ordered.
+             * @example 2026-03-01
+             */
+            next_order_date: string | null;
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            last_order_date: string | null;
+            /**
+             * Format: date
+             * @description The day of the last charge, paid or failed.
+             * @example 2026-03-01
+             */
+            last_charge_date: string | null;
+            /** @description Failed cycles in a row (0 after a paid one). */
+            charge_attempts: number;
+            inactive_reason: string | null;
+            created_at: string;
+            modified_at: string;
+        };
+        RecurringPurchaseDetails: components["schemas"]["RecurringPurchase"] & {
+            /** @description The saved cart's lines, priced now. */
+            cart_items: components["schemas"]["CartItem"][];
+            /** @description The cycles charged, newest first (the last 50). */
+            charge_history: components["schemas"]["RecurringCharge"][];
+            /** @description Its orders, the first one included, newest first (the last 50). */
+            orders: components["schemas"]["RecurringPurchaseOrder"][];
+        };
+        RecurringCharge: {
+            id: number;
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            cycle_date: string;
+            created_at: string;
+            /**
+             * @description `pending` only while the cycle is charged.
+             * @enum {string}
+             */
+            status: "pending" | "success" | "failed";
+            order_id: number | null;
+            /** @description Major units: the order's total, or what the cycle would have cost. */
+            amount: number;
+            error_message: string | null;
+        };
+        RecurringPurchaseOrder: {
+            id: number;
+            total_amount: number;
+            /** @enum {string} */
+            status: "pending" | "completed" | "cancelled" | "expired" | "refunded";
+            /** @enum {string} */
+            payment_status: "unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed";
+            /** @enum {string|null} */
+            payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free" | null;
+            payment_method: string | null;
+            created_at: string;
+        };
+        UpdateRecurringPurchase: {
+            /**
+             * @description The only change: stop it. Payment activates a purchase; an inactive one stays inactive.
+             * @enum {string}
+             */
+            status: "inactive";
+        };
+        CustomerOrderStatistics: {
+            customer_id: number;
+            /** @description Every order of the customer's, whatever its status. */
+            orders_count: number;
+            /** @description The orders per status; every status is present (0 when none). */
+            orders_count_by_status: {
+                pending: number;
+                completed: number;
+                cancelled: number;
+                expired: number;
+                refunded: number;
+            };
+            completed_orders_count: number;
+            cancelled_orders_count: number;
+            /** @description Major units: the totals of the completed orders less what was refunded of them (VAT included). */
+            total_spent: number;
+            /** @description total_spent ÷ completed orders, rounded to the currency's decimals; 0 without one. */
+            average_order_value: number;
+            /** @description When the customer's first order was placed. */
+            first_order_at: string | null;
+            last_order_at: string | null;
+            active_recurring_purchases_count: number;
+            currency: string;
+        };
+        TransactionList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["Transaction"][];
+        };
+        Transaction: {
+            id: number;
+            app_id: number;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            order_id: number;
+            invoice_id: number | null;
+            /** @enum {string} */
+            type: "payment" | "refund";
+            /** @enum {string} */
+            status: "pending" | "pending_review" | "captured" | "failed" | "declined" | "refunded";
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+            payment_method: string | null;
+            /** @description The card gateway a card payment went through. */
+            gateway: string | null;
+            /** @description The provider's id of the payment or refund. */
+            reference: string | null;
+            provider_details: {
+                [key: string]: unknown;
+            } | null;
+            /** @description A bank transfer's proof of payment (an image URL). */
+            receipt: string | null;
+            reviewed_at: string | null;
+            decline_reason: string | null;
+            allowed_actions: string[];
+            created_at: string;
+            modified_at: string;
+        };
+        DeclineTransaction: {
+            /** @example No transfer arrived in the account. */
+            reason: string;
+        };
+        InvoiceDetails: components["schemas"]["Invoice"] & {
+            items: components["schemas"]["InvoiceItem"][];
+            transactions: components["schemas"]["InvoiceTransaction"][];
+        };
+        RefundedInvoice: {
+            id: number;
+            serial: string;
+            /** Format: date-time */
+            issued_at: string | null;
+            /** @example 115 */
+            total_amount: number;
+            currency: string;
+            /** @enum {string} */
+            status: "unpaid" | "paid" | "void";
+            /**
+             * Format: uri
+             * @description A signed link to the invoice as a PDF in English, valid for 7 days (a later read gives a fresh one).
+             */
+            invoice_pdf_en: string;
+            /**
+             * Format: uri
+             * @description A signed link to the invoice as a PDF in Arabic, valid for 7 days (a later read gives a fresh one).
+             */
+            invoice_pdf_ar: string;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+        };
+        InvoiceItem: {
+            id: number;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The item as it is now; null for a top-up line. */
+            item: components["schemas"]["Item"] | null;
+            app_id: number;
+            /** Format: date-time */
+            created_at: string;
+            item_id: number | null;
+            name_en: string;
+            name_ar: string;
+            refund_reason: string | null;
+            /** @description How many of `qty` refund invoices gave back. */
+            refunded_qty: number;
+            /**
+             * @description Unit price × qty, VAT included, before the voucher discount.
+             * @example 115
+             */
+            amount: number;
+            qty: number;
+            /**
+             * @description The line's amount before discounts (as the invoice's net_amount).
+             * @example 115
+             */
+            net_amount: number;
+            /** @example 115 */
+            voucher_discounts_amount: number;
+            /** @example 115 */
+            total_amount_excluding_tax: number;
+            tax_percentage: number;
+            /** @example 115 */
+            tax_amount: number;
+            /**
+             * @description VAT included, after the voucher discount.
+             * @example 115
+             */
+            total_amount: number;
+            auto_renew: boolean;
+            date: string | null;
+            time: string | null;
+            /** @description The order line's id. */
+            order_item: number | null;
+            /** @description On a refund line: the original line's id. */
+            parent_invoice_item: number | null;
+        };
+        InvoiceTransaction: {
+            id: number;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            invoice_id: number | null;
+            /** @enum {string} */
+            type: "payment" | "refund";
+            /** @enum {string} */
+            status: "pending" | "pending_review" | "captured" | "failed" | "declined" | "refunded";
+            /** @example 115 */
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+            payment_method: string | null;
+            provider_reference: string | null;
+            provider_details: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Invoice: {
+            id: number;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            order_id: number;
+            /** @description Null for a store wallet top-up (no customer). */
+            customer: components["schemas"]["Customer"] | null;
+            /**
+             * Format: uri
+             * @description A signed link to the invoice as a PDF in English, valid for 7 days (a later read gives a fresh one).
+             */
+            invoice_pdf_en: string;
+            /**
+             * Format: uri
+             * @description A signed link to the invoice as a PDF in Arabic, valid for 7 days (a later read gives a fresh one).
+             */
+            invoice_pdf_ar: string;
+            /**
+             * @description Assigned when the invoice is paid (or a refund issued); "-" before.
+             * @example INV-000042
+             */
+            serial: string;
+            /** @description On a refund invoice: the invoice it gives back. */
+            refunded_invoice: components["schemas"]["RefundedInvoice"] | null;
+            app_id: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description On a refund invoice (a credit note): the id of the invoice it references; null otherwise. */
+            invoice_reference_id: number | null;
+            /** @description That invoice's serial. */
+            invoice_reference_serial: string | null;
+            /** @enum {string} */
+            type: "invoice" | "refund";
+            /** @enum {string} */
+            status: "unpaid" | "paid" | "void";
+            refund_reason: string | null;
+            /** Format: date-time */
+            issued_at: string | null;
+            /** Format: date-time */
+            due_at: string | null;
+            /**
+             * @description The lines' amounts, VAT included, before discounts.
+             * @example 115
+             */
+            sub_total_amount: number;
+            /** @example 115 */
+            shipping_amount: number;
+            /** @example 115 */
+            setup_amount: number;
+            /**
+             * @description sub_total_amount + shipping_amount + setup_amount.
+             * @example 115
+             */
+            net_amount: number;
+            /** @example 115 */
+            sub_total_discounts_amount: number;
+            /** @example 115 */
+            shipping_discounts_amount: number;
+            /**
+             * @description sub_total_discounts_amount + shipping_discounts_amount.
+             * @example 115
+             */
+            total_discounts_amount: number;
+            /** @example 115 */
+            total_amount_excluding_tax: number;
+            /** @example 15 */
+            tax_percentage: number;
+            /** @example 115 */
+            tax_amount: number;
+            /**
+             * @description VAT included, after discounts: total_amount_excluding_tax + tax_amount.
+             * @example 115
+             */
+            total_amount: number;
+            /** @example 115 */
+            wallet_redeem_amount: number;
+            /**
+             * @description What the customer pays: total_amount − wallet_redeem_amount.
+             * @example 115
+             */
+            total_amount_with_redeem: number;
+            /** @example SAR */
+            currency: string;
+            payment_method: string | null;
+            /** @enum {string|null} */
+            payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free" | null;
+            is_auto_renewal: boolean;
+            /**
+             * @description Who issues the document: this API's own generator.
+             * @enum {string}
+             */
+            invoice_provider: "internal";
+            /** @enum {string|null} */
+            zatca_status: "pending" | "reported" | "aborted" | null;
+            /** @description The simplified tax invoice's QR code content (ZATCA TLV, base64): seller, VAT number, time, total and VAT. Null until the invoice has a serial, when the store turned the QR off, or without a VAT number. */
+            zatca_qr: string | null;
+            /** @description Always null: the document is generated here. */
+            invoice_error: string | null;
+        };
+        RefundInvoice: {
+            /** @description Refund these quantities of these lines; omit for everything still refundable. */
+            items?: {
+                invoice_item_id: number;
+                qty: number;
+            }[];
+            /**
+             * @description Refund this amount (major units) spread over the lines instead; not with `items`.
+             * @example 10.5
+             */
+            amount?: number;
+            refund_reason: string;
+        };
+        InvoiceConfig: {
+            /**
+             * @description Starts every serial (then the store's running number).
+             * @example INV-
+             */
+            serial_prefix: string;
+            /** @description Days an unpaid invoice is due after it is issued. */
+            due_days: number;
+            /** @description Printed at the foot of the English PDF. */
+            footer_en: string | null;
+            /** @description Printed at the foot of the Arabic PDF. */
+            footer_ar: string | null;
+            /** @description Whether invoices carry the ZATCA QR code (`zatca_qr`, and on the PDF). */
+            is_zatca_qr_enabled: boolean;
+        };
+        UpdateInvoiceConfig: {
+            /**
+             * @description Starts every serial (then the store's running number).
+             * @example INV-
+             */
+            serial_prefix?: string;
+            /** @description Days an unpaid invoice is due after it is issued. */
+            due_days?: number;
+            footer_en?: string | null;
+            footer_ar?: string | null;
+            /** @description Whether invoices carry the ZATCA QR code (`zatca_qr`, and on the PDF). */
+            is_zatca_qr_enabled?: boolean;
+        };
+        InvoiceList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["Invoice"][];
+        };
+        CheckoutResult: {
+            /** @description True when the total differs from the one the customer last saw: show it before paying. */
+            cart_price_updated: boolean;
+            vouchers: components["schemas"]["VoucherResult"][];
+            /** @description The lines at their prices (VAT included), before vouchers. */
+            sub_total_amount: number;
+            shipping_amount: number;
+            setup_amount: number;
+            /** @description sub_total + shipping + setup. */
+            net_amount: number;
+            /** @description Voucher discounts on the lines. */
+            sub_total_discounts_amount: number;
+            shipping_discounts_amount: number;
+            total_discounts_amount: number;
+            /** @description net − discounts: what is owed, VAT included. */
+            total_amount: number;
+            /** @description Paid from the customer's cashback. */
+            wallet_redeem_amount: number;
+            /** @description total − wallet_redeem: what the provider is paid. */
+            total_amount_with_redeem: number;
+            total_amount_excluding_tax: number;
+            /** @description The sum of the lines' VAT (rounded per line). */
+            tax_amount: number;
+            tax_percentage: number;
+            currency: string;
+            cashback_amount: number;
+            payment_methods: components["schemas"]["CheckoutPaymentMethods"][];
+            /** @description For `card`: the signed pay link to send the customer to; null otherwise. */
+            payment_url: string | null;
+            order: components["schemas"]["Order"];
+        };
+        CheckoutPaymentMethods: {
+            provider_id: string;
+            name_en: string;
+            name_ar: string;
+            methods: {
+                id: string;
+                name_en: string;
+                name_ar: string;
+                image: string | null;
+            }[];
+        };
+        ChargeWallet: {
+            /**
+             * @description In major units, at most 2 decimals.
+             * @example 500
+             */
+            amount: number;
+            /**
+             * @default card
+             * @enum {string}
+             */
+            payment_provider: "card" | "bank_transfer";
+            /** Format: uri */
+            success_url?: string;
+            /** Format: uri */
+            error_url?: string;
+            /** @enum {string} */
+            lang?: "ar" | "en";
+        };
+        StoreWallet: {
+            /**
+             * @description Major units; never below zero.
+             * @example 250
+             */
+            balance: number;
+            /** @example SAR */
+            currency: string;
+            /**
+             * @description Top-ups ordered but not paid yet (pending top-up orders), in major units; not in `balance`.
+             * @example 100
+             */
+            pending_amount: number;
+            /**
+             * Format: date-time
+             * @description When the latest entry was written; null for a wallet without one.
+             */
+            updated_at: string | null;
+            /** @description The 20 latest entries, newest first; List Store Wallet Transactions has them all. */
+            recent_entries: components["schemas"]["StoreWalletEntry"][];
+        };
+        StoreWalletEntry: {
+            id: number;
+            /** @enum {string} */
+            type: "credit" | "debit";
+            /**
+             * @description `charge`: a paid top-up; `fee`: a service fee; `refund`: money given back; `adjustment`: a correction; `label`: a shipping label bought from the wallet.
+             * @enum {string}
+             */
+            source: "charge" | "fee" | "refund" | "adjustment" | "label";
+            /**
+             * @description Signed, in major units: positive in, negative out.
+             * @example 100
+             */
+            amount: number;
+            /** @description The balance after this entry, in major units. */
+            balance_after: number;
+            /** @description The order behind it (the top-up's order). */
+            order_id: number | null;
+            reference: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        StoreWalletEntryList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["StoreWalletEntry"][];
+        };
+        FeaturedVoucherList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["FeaturedVoucher"][];
+        };
+        FeaturedVoucher: {
+            id: number;
+            /** @example RAMADAN25 */
+            code: string;
+            title_en: string;
+            title_ar: string;
+            /** @enum {string} */
+            kind: "percentage" | "fixed";
+            /** @description Percent off (`percentage`) or money off in major units (`fixed`). */
+            value: number;
+            /** @enum {string} */
+            discount_on: "total" | "items" | "delivery";
+            /** @description The least the cart's lines must add up to, major units. */
+            min_order_amount: number;
+            /** @description The cap of the discount; null is none. */
+            max_discount_amount: number | null;
+            /**
+             * Format: date-time
+             * @description Valid until; null never ends.
+             */
+            ends_at: string | null;
+        };
+        CreateCart: {
+            items: components["schemas"]["OrderLineRequest"][];
+            voucher_code?: string | null;
+            /** @description One of the customer's own locations. */
+            location_id?: number | null;
+            /**
+             * @description Cashback to spend on this cart, in major units (capped at the total; checked against the balance at checkout).
+             * @example 10.5
+             */
+            wallet_redeem_amount?: number;
+            notes?: string | null;
+            /** @description Who receives the order when it is a gift; null for the customer. */
+            receiver?: {
+                name: string;
+                mobile: string;
+                message?: string;
+            } | null;
+            is_recurring?: boolean;
+            duration?: number | null;
+            /** @enum {string|null} */
+            duration_unit?: "day" | "week" | "month" | null;
+            /** @enum {string} */
+            cart_provider?: "web" | "app" | "pos" | "other";
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        UpdateCart: {
+            items?: components["schemas"]["OrderLineRequest"][];
+            voucher_code?: string | null;
+            /** @description One of the customer's own locations. */
+            location_id?: number | null;
+            /**
+             * @description Cashback to spend on this cart, in major units (capped at the total; checked against the balance at checkout).
+             * @example 10.5
+             */
+            wallet_redeem_amount?: number;
+            notes?: string | null;
+            /** @description Who receives the order when it is a gift; null for the customer. */
+            receiver?: {
+                name: string;
+                mobile: string;
+                message?: string;
+            } | null;
+            is_recurring?: boolean;
+            duration?: number | null;
+            /** @enum {string|null} */
+            duration_unit?: "day" | "week" | "month" | null;
+            /** @enum {string} */
+            cart_provider?: "web" | "app" | "pos" | "other";
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        Checkout: {
+            /**
+             * @description `card` (a pay link to the store's card gateway), `wallet` (all of it from the customer's cashback), `cash_on_delivery` or `bank_transfer` (the merchant captures them). A zero total is paid at once.
+             * @enum {string}
+             */
+            payment_provider: "card" | "wallet" | "cash_on_delivery" | "bank_transfer";
+            /**
+             * @description The card method the customer chose, for `card`.
+             * @enum {string}
+             */
+            payment_method?: "mada" | "visa_master" | "apple_pay";
+            /**
+             * Format: uri
+             * @description Where the card gateway sends the customer back (https in production).
+             */
+            success_url?: string;
+            /**
+             * Format: uri
+             * @description Where the card gateway sends the customer back (https in production).
+             */
+            error_url?: string;
+            /** @enum {string} */
+            lang?: "ar" | "en";
+        };
+        PaymentProviderList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["PaymentProvider"][];
+        };
+        PaymentProvider: {
+            /**
+             * @description What checkout takes as `payment_provider`.
+             * @enum {string}
+             */
+            provider_id: "card" | "wallet" | "cash_on_delivery" | "bank_transfer";
+            /** @example Card */
+            name_en: string;
+            /** @example البطاقة */
+            name_ar: string;
+            methods: components["schemas"]["PaymentMethodOption"][];
+        };
+        PaymentMethodOption: {
+            /**
+             * @description What checkout takes as `payment_method` (for a card).
+             * @example mada
+             */
+            id: string;
+            /** @example mada */
+            name_en: string;
+            /** @example مدى */
+            name_ar: string;
+            /** @description A logo URL, when the store has one; null otherwise. */
+            image: string | null;
+        };
+        SavedPaymentMethodList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["SavedPaymentMethod"][];
+        };
+        SavedPaymentMethod: {
+            id: number;
+            /**
+             * @description The card gateway that holds the card.
+             * @example myfatoorah
+             */
+            gateway: string;
+            /** @example mada */
+            brand: string;
+            /** @example 1019 */
+            last4: string;
+            /** @example 5 */
+            expiry_month: number;
+            /** @example 2029 */
+            expiry_year: number;
+            is_default: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        GatewayWebhookAnswer: {
+            /** @enum {boolean} */
+            received: true;
+            /**
+             * @description What the event did: a payment captured or failed, nothing (a repeat), or nothing of ours.
+             * @enum {string}
+             */
+            result: "captured" | "failed" | "unchanged" | "unknown_payment" | "ignored";
+        };
+        CatalogueCategoryList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["CatalogueCategory"][];
+        };
+        CatalogueCategory: components["schemas"]["ItemCategory"] & {
+            /** @description Active items in the category (variants not counted). */
+            items_count: number;
         };
         /** @description The same answer whether or not the number is registered: whoever owns the number gets the SMS, when one is due. */
         OtpSent: {
@@ -6258,6 +9469,173 @@ export interface components {
             /** @description Notifications marked read by this call. */
             updated: number;
         };
+        MerchantSettings: {
+            /** @description The store's name; the app's name until set. */
+            name_en: string;
+            name_ar: string;
+            /** @description An https URL of the store's logo. */
+            logo: string | null;
+            /** @example SAR */
+            currency: string;
+            /** @enum {string} */
+            default_lang: "ar" | "en";
+            languages: ("ar" | "en")[];
+            /** @example Asia/Riyadh */
+            timezone: string;
+            /**
+             * @description Percent; prices include it.
+             * @example 15
+             */
+            vat_percentage: number;
+            /** @example 300000000000003 */
+            vat_number: string | null;
+            /** @description The seller named on tax invoices and in their ZATCA QR; null uses the store's Arabic name. */
+            seller_name: string | null;
+            /** @example 1010010000 */
+            commercial_registration: string | null;
+            address: string | null;
+            /**
+             * Format: date-time
+             * @description Null while the store has never changed its settings.
+             */
+            modified_at: string | null;
+        };
+        UpdateMerchantSettings: {
+            name_en?: string;
+            name_ar?: string;
+            /** Format: uri */
+            logo?: string | null;
+            /**
+             * @description ISO 4217. Only currencies with 2 decimal places (amounts are kept in hundredths).
+             * @example SAR
+             * @enum {string}
+             */
+            currency?: "SAR" | "AED" | "QAR" | "EGP" | "USD" | "EUR" | "GBP";
+            /**
+             * @description One of `languages`.
+             * @enum {string}
+             */
+            default_lang?: "ar" | "en";
+            /**
+             * @description The languages the store serves; they include `default_lang`.
+             * @example [
+             *       "ar",
+             *       "en"
+             *     ]
+             */
+            languages?: ("ar" | "en")[];
+            /** @example Asia/Riyadh */
+            timezone?: string;
+            /**
+             * @description Percent, at most 2 decimals.
+             * @example 15
+             */
+            vat_percentage?: number;
+            /** @example 300000000000003 */
+            vat_number?: string | null;
+            seller_name?: string | null;
+            commercial_registration?: string | null;
+            address?: string | null;
+        };
+        BankAccountList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["BankAccount"][];
+        };
+        BankAccount: {
+            id: number;
+            bank_name_en: string;
+            bank_name_ar: string;
+            /**
+             * @description Masked: the country code, the check digits and the last 4 characters, in groups of 4.
+             * @example SA44 **** **** **** **** 1234
+             */
+            iban: string;
+            account_holder: string;
+            /** @description The store's account for bank transfers; one at most. */
+            is_default: boolean;
+            /** @enum {string} */
+            status: "active" | "inactive";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            modified_at: string;
+        };
+        CreateBankAccount: {
+            /** @example Al Rajhi Bank */
+            bank_name_en: string;
+            /** @example مصرف الراجحي */
+            bank_name_ar: string;
+            /**
+             * @description ISO 13616: the country's length and a valid mod-97 check; spaces are ignored.
+             * @example SA44 2000 0001 2345 6789 1234
+             */
+            iban: string;
+            /** @example Demo Trading Co. */
+            account_holder: string;
+            /** @description Defaults to true when the store has no default account yet. */
+            is_default?: boolean;
+            /**
+             * @description Defaults to `active`.
+             * @enum {string}
+             */
+            status?: "active" | "inactive";
+        };
+        UpdateBankAccount: {
+            /** @example Al Rajhi Bank */
+            bank_name_en?: string;
+            /** @example مصرف الراجحي */
+            bank_name_ar?: string;
+            /**
+             * @description ISO 13616: the country's length and a valid mod-97 check; spaces are ignored.
+             * @example SA44 2000 0001 2345 6789 1234
+             */
+            iban?: string;
+            /** @example Demo Trading Co. */
+            account_holder?: string;
+            /** @description Make it the store's default account (the one before stops being it); an inactive one cannot be. */
+            is_default?: boolean;
+            /** @enum {string} */
+            status?: "active" | "inactive";
+        };
+        OrganizationConfig: {
+            organization: {
+                id: number;
+                name: string;
+                /** Format: date-time */
+                created_at: string;
+            };
+            /** @description The organization's apps (stores), oldest first; at most 100. */
+            apps: {
+                id: number;
+                name_en: string;
+                name_ar: string;
+            }[];
+            /** @description How many apps the organization has. */
+            apps_count: number;
+            /** @description The store of `app-id`, which `settings` describes. */
+            app_id: number;
+            /** @description The settings of the store of `app-id` (Merchant Settings has them all). */
+            settings: {
+                /** @example SAR */
+                currency: string;
+                /** @enum {string} */
+                default_lang: "ar" | "en";
+                languages: ("ar" | "en")[];
+                /** @example Asia/Riyadh */
+                timezone: string;
+            };
+        };
         WebhookDeliveryList: {
             /** @description Rows matching the filters, on all pages. */
             count: number;
@@ -6374,7 +9752,7 @@ export interface components {
              *       "ticket.checked_in"
              *     ]
              */
-            events: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.location.created" | "customer.wallet.updated" | "customer.location.updated" | "customer.location.deleted" | "notification.sent" | "store.supported_cities.updated")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.location.created" | "customer.wallet.updated" | "customer.location.updated" | "customer.location.deleted" | "notification.sent" | "store.supported_cities.updated" | "merchant.settings.updated" | "bank_account.created" | "bank_account.updated" | "bank_account.deleted" | "voucher.created" | "voucher.updated" | "voucher.deleted" | "voucher.used" | "cart.created" | "cart.updated" | "order.created" | "order.updated" | "order.paid" | "order.completed" | "order.cancelled" | "order.expired" | "order.refunded" | "invoice.created" | "invoice.paid" | "invoice.refunded" | "invoice.voided" | "transaction.created" | "transaction.captured" | "transaction.failed" | "transaction.declined" | "transaction.refunded" | "recurring_purchase.created" | "recurring_purchase.charged" | "recurring_purchase.charge_failed" | "recurring_purchase.updated" | "invoice_config.updated" | "merchant.wallet.charged" | "payment_method.deleted")[];
             /** @default true */
             is_active: boolean;
             /**
@@ -6442,7 +9820,7 @@ export interface components {
              *       "ticket.checked_in"
              *     ]
              */
-            events?: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.location.created" | "customer.wallet.updated" | "customer.location.updated" | "customer.location.deleted" | "notification.sent" | "store.supported_cities.updated")[];
+            events?: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.location.created" | "customer.wallet.updated" | "customer.location.updated" | "customer.location.deleted" | "notification.sent" | "store.supported_cities.updated" | "merchant.settings.updated" | "bank_account.created" | "bank_account.updated" | "bank_account.deleted" | "voucher.created" | "voucher.updated" | "voucher.deleted" | "voucher.used" | "cart.created" | "cart.updated" | "order.created" | "order.updated" | "order.paid" | "order.completed" | "order.cancelled" | "order.expired" | "order.refunded" | "invoice.created" | "invoice.paid" | "invoice.refunded" | "invoice.voided" | "transaction.created" | "transaction.captured" | "transaction.failed" | "transaction.declined" | "transaction.refunded" | "recurring_purchase.created" | "recurring_purchase.charged" | "recurring_purchase.charge_failed" | "recurring_purchase.updated" | "invoice_config.updated" | "merchant.wallet.charged" | "payment_method.deleted")[];
             is_active?: boolean;
             /**
              * @description Sent with every delivery; at most 20. Cannot override webhook-id, webhook-timestamp, webhook-signature, content-type, content-length, user-agent, host, connection, transfer-encoding.
@@ -11632,17 +15010,17 @@ export interface operations {
                 sku?: string;
                 /** @description `sku` is one of these comma-separated values. */
                 sku__in?: string[];
-                /** @description `price` equals the value. */
+                /** @description `price` equals the value. In major units, at most 2 decimals. */
                 price?: number;
                 /** @description `price` is one of these comma-separated values. */
                 price__in?: number[];
-                /** @description `price` is at least the value. */
+                /** @description `price` is at least the value. In major units, at most 2 decimals. */
                 price__gte?: number;
-                /** @description `price` is at most the value. */
+                /** @description `price` is at most the value. In major units, at most 2 decimals. */
                 price__lte?: number;
-                /** @description `price` is above the value. */
+                /** @description `price` is above the value. In major units, at most 2 decimals. */
                 price__gt?: number;
-                /** @description `price` is below the value. */
+                /** @description `price` is below the value. In major units, at most 2 decimals. */
                 price__lt?: number;
                 /** @description `name_en` equals the value. */
                 name_en?: string;
@@ -14723,17 +18101,17 @@ export interface operations {
                 status?: "pending" | "confirmed" | "checked_in" | "cancelled";
                 /** @description `status` is one of these comma-separated values. */
                 status__in?: ("pending" | "confirmed" | "checked_in" | "cancelled")[];
-                /** @description `total_amount` equals the value. */
+                /** @description `total_amount` equals the value. In major units, at most 2 decimals. */
                 total_amount?: number;
                 /** @description `total_amount` is one of these comma-separated values. */
                 total_amount__in?: number[];
-                /** @description `total_amount` is at least the value. */
+                /** @description `total_amount` is at least the value. In major units, at most 2 decimals. */
                 total_amount__gte?: number;
-                /** @description `total_amount` is at most the value. */
+                /** @description `total_amount` is at most the value. In major units, at most 2 decimals. */
                 total_amount__lte?: number;
-                /** @description `total_amount` is above the value. */
+                /** @description `total_amount` is above the value. In major units, at most 2 decimals. */
                 total_amount__gt?: number;
-                /** @description `total_amount` is below the value. */
+                /** @description `total_amount` is below the value. In major units, at most 2 decimals. */
                 total_amount__lt?: number;
                 /** @description `date` equals the value. */
                 date?: string;
@@ -29754,6 +33132,10818 @@ export interface operations {
             };
         };
     };
+    getVoucherDiscount: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GetVoucherDiscount"];
+            };
+        };
+        responses: {
+            /** @description The voucher's result for this cart. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherResult"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateVoucherUsage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description What customers type; stored (and matched) in upper case. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateVoucherUsage"];
+            };
+        };
+        responses: {
+            /** @description The voucher's counts after the change. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherUsage"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found" | "order_not_found" | "voucher_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "voucher_usage_limit_reached";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listVouchers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "code" | "-code" | "kind" | "-kind" | "discount_on" | "-discount_on" | "status" | "-status" | "is_featured" | "-is_featured" | "starts_at" | "-starts_at" | "ends_at" | "-ends_at" | "usage_count" | "-usage_count" | "ordering" | "-ordering" | "created_at" | "-created_at")[];
+                /** @description Matches the code or either title (substring); may repeat, all terms must match. */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `code` equals the value. */
+                code?: string;
+                /** @description `code` is one of these comma-separated values. */
+                code__in?: string[];
+                /** @description `kind` equals the value. */
+                kind?: "percentage" | "fixed";
+                /** @description `kind` is one of these comma-separated values. */
+                kind__in?: ("percentage" | "fixed")[];
+                /** @description `discount_on` equals the value. */
+                discount_on?: "total" | "items" | "delivery";
+                /** @description `discount_on` is one of these comma-separated values. */
+                discount_on__in?: ("total" | "items" | "delivery")[];
+                /** @description `status` equals the value. */
+                status?: "active" | "disabled";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("active" | "disabled")[];
+                /** @description `is_featured` equals the value. */
+                is_featured?: boolean;
+                /** @description `is_featured` is one of these comma-separated values. */
+                is_featured__in?: boolean[];
+                /** @description `starts_at` equals the value. A date matches the whole day. */
+                starts_at?: string | unknown | unknown;
+                /** @description `starts_at` is one of these comma-separated values. */
+                starts_at__in?: (string | unknown | unknown)[];
+                /** @description `starts_at` is at least the value. A date matches the whole day. */
+                starts_at__gte?: string | unknown | unknown;
+                /** @description `starts_at` is at most the value. A date matches the whole day. */
+                starts_at__lte?: string | unknown | unknown;
+                /** @description `starts_at` is above the value. A date matches the whole day. */
+                starts_at__gt?: string | unknown | unknown;
+                /** @description `starts_at` is below the value. A date matches the whole day. */
+                starts_at__lt?: string | unknown | unknown;
+                /** @description `true`: `starts_at` is null; `false`: it is not. */
+                starts_at__isnull?: boolean;
+                /** @description `ends_at` equals the value. A date matches the whole day. */
+                ends_at?: string | unknown | unknown;
+                /** @description `ends_at` is one of these comma-separated values. */
+                ends_at__in?: (string | unknown | unknown)[];
+                /** @description `ends_at` is at least the value. A date matches the whole day. */
+                ends_at__gte?: string | unknown | unknown;
+                /** @description `ends_at` is at most the value. A date matches the whole day. */
+                ends_at__lte?: string | unknown | unknown;
+                /** @description `ends_at` is above the value. A date matches the whole day. */
+                ends_at__gt?: string | unknown | unknown;
+                /** @description `ends_at` is below the value. A date matches the whole day. */
+                ends_at__lt?: string | unknown | unknown;
+                /** @description `true`: `ends_at` is null; `false`: it is not. */
+                ends_at__isnull?: boolean;
+                /** @description `usage_count` equals the value. */
+                usage_count?: number;
+                /** @description `usage_count` is one of these comma-separated values. */
+                usage_count__in?: number[];
+                /** @description `usage_count` is at least the value. */
+                usage_count__gte?: number;
+                /** @description `usage_count` is at most the value. */
+                usage_count__lte?: number;
+                /** @description `usage_count` is above the value. */
+                usage_count__gt?: number;
+                /** @description `usage_count` is below the value. */
+                usage_count__lt?: number;
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of vouchers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    createVoucher: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateVoucher"];
+            };
+        };
+        responses: {
+            /** @description The new voucher. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Voucher"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/voucher-code-taken",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "voucher_code_taken"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "voucher_code_taken";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getVoucher: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                voucher_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voucher. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Voucher"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/voucher-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "voucher_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "voucher_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    deleteVoucher: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                voucher_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (a soft delete). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/voucher-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "voucher_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "voucher_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateVoucher: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                voucher_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateVoucher"];
+            };
+        };
+        responses: {
+            /** @description The voucher as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Voucher"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/voucher-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "voucher_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "voucher_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/voucher-code-taken",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "voucher_code_taken"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "voucher_code_taken";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listCarts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "customer_id" | "-customer_id" | "status" | "-status" | "cart_provider" | "-cart_provider" | "is_recurring" | "-is_recurring" | "voucher_code" | "-voucher_code" | "order_id" | "-order_id" | "created_at" | "-created_at" | "modified_at" | "-modified_at")[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `customer_id` equals the value. */
+                customer_id?: number;
+                /** @description `customer_id` is one of these comma-separated values. */
+                customer_id__in?: number[];
+                /** @description `customer_id` is at least the value. */
+                customer_id__gte?: number;
+                /** @description `customer_id` is at most the value. */
+                customer_id__lte?: number;
+                /** @description `customer_id` is above the value. */
+                customer_id__gt?: number;
+                /** @description `customer_id` is below the value. */
+                customer_id__lt?: number;
+                /** @description `status` equals the value. */
+                status?: "open" | "checked_out" | "abandoned";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("open" | "checked_out" | "abandoned")[];
+                /** @description `cart_provider` equals the value. */
+                cart_provider?: "web" | "app" | "pos" | "other";
+                /** @description `cart_provider` is one of these comma-separated values. */
+                cart_provider__in?: ("web" | "app" | "pos" | "other")[];
+                /** @description `is_recurring` equals the value. */
+                is_recurring?: boolean;
+                /** @description `is_recurring` is one of these comma-separated values. */
+                is_recurring__in?: boolean[];
+                /** @description `voucher_code` equals the value. */
+                voucher_code?: string;
+                /** @description `voucher_code` is one of these comma-separated values. */
+                voucher_code__in?: string[];
+                /** @description `true`: `voucher_code` is null; `false`: it is not. */
+                voucher_code__isnull?: boolean;
+                /** @description `order_id` equals the value. */
+                order_id?: number;
+                /** @description `order_id` is one of these comma-separated values. */
+                order_id__in?: number[];
+                /** @description `order_id` is at least the value. */
+                order_id__gte?: number;
+                /** @description `order_id` is at most the value. */
+                order_id__lte?: number;
+                /** @description `order_id` is above the value. */
+                order_id__gt?: number;
+                /** @description `order_id` is below the value. */
+                order_id__lt?: number;
+                /** @description `true`: `order_id` is null; `false`: it is not. */
+                order_id__isnull?: boolean;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `modified_at` equals the value. A date matches the whole day. */
+                modified_at?: string | unknown | unknown;
+                /** @description `modified_at` is one of these comma-separated values. */
+                modified_at__in?: (string | unknown | unknown)[];
+                /** @description `modified_at` is at least the value. A date matches the whole day. */
+                modified_at__gte?: string | unknown | unknown;
+                /** @description `modified_at` is at most the value. A date matches the whole day. */
+                modified_at__lte?: string | unknown | unknown;
+                /** @description `modified_at` is above the value. A date matches the whole day. */
+                modified_at__gt?: string | unknown | unknown;
+                /** @description `modified_at` is below the value. A date matches the whole day. */
+                modified_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of carts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getCart: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                cart_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cart. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/cart-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "cart_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "cart_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getCheckoutConfig: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutConfig"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateCheckoutConfig: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCheckoutConfig"];
+            };
+        };
+        responses: {
+            /** @description The configuration after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutConfig"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "kind" | "-kind" | "status" | "-status" | "payment_status" | "-payment_status" | "fulfillment_status" | "-fulfillment_status" | "payment_provider" | "-payment_provider" | "cart_provider" | "-cart_provider" | "customer_id" | "-customer_id" | "reference" | "-reference" | "voucher_code" | "-voucher_code" | "total_amount" | "-total_amount" | "created_at" | "-created_at" | "paid_at" | "-paid_at")[];
+                /** @description The order's reference, or its customer's name or mobile number. */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `kind` equals the value. */
+                kind?: "purchase" | "wallet_topup";
+                /** @description `kind` is one of these comma-separated values. */
+                kind__in?: ("purchase" | "wallet_topup")[];
+                /** @description `status` equals the value. */
+                status?: "pending" | "completed" | "cancelled" | "expired" | "refunded";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("pending" | "completed" | "cancelled" | "expired" | "refunded")[];
+                /** @description `payment_status` equals the value. */
+                payment_status?: "unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed";
+                /** @description `payment_status` is one of these comma-separated values. */
+                payment_status__in?: ("unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed")[];
+                /** @description `fulfillment_status` equals the value. */
+                fulfillment_status?: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "delivered" | "returned";
+                /** @description `fulfillment_status` is one of these comma-separated values. */
+                fulfillment_status__in?: ("unfulfilled" | "partially_fulfilled" | "fulfilled" | "delivered" | "returned")[];
+                /** @description `payment_provider` equals the value. */
+                payment_provider?: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                /** @description `payment_provider` is one of these comma-separated values. */
+                payment_provider__in?: ("wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free")[];
+                /** @description `true`: `payment_provider` is null; `false`: it is not. */
+                payment_provider__isnull?: boolean;
+                /** @description `cart_provider` equals the value. */
+                cart_provider?: "web" | "app" | "pos" | "other";
+                /** @description `cart_provider` is one of these comma-separated values. */
+                cart_provider__in?: ("web" | "app" | "pos" | "other")[];
+                /** @description `customer_id` equals the value. */
+                customer_id?: number;
+                /** @description `customer_id` is one of these comma-separated values. */
+                customer_id__in?: number[];
+                /** @description `customer_id` is at least the value. */
+                customer_id__gte?: number;
+                /** @description `customer_id` is at most the value. */
+                customer_id__lte?: number;
+                /** @description `customer_id` is above the value. */
+                customer_id__gt?: number;
+                /** @description `customer_id` is below the value. */
+                customer_id__lt?: number;
+                /** @description `true`: `customer_id` is null; `false`: it is not. */
+                customer_id__isnull?: boolean;
+                /** @description `reference` equals the value. */
+                reference?: string;
+                /** @description `reference` is one of these comma-separated values. */
+                reference__in?: string[];
+                /** @description `true`: `reference` is null; `false`: it is not. */
+                reference__isnull?: boolean;
+                /** @description `voucher_code` equals the value. */
+                voucher_code?: string;
+                /** @description `voucher_code` is one of these comma-separated values. */
+                voucher_code__in?: string[];
+                /** @description `true`: `voucher_code` is null; `false`: it is not. */
+                voucher_code__isnull?: boolean;
+                /** @description `total_amount` equals the value. In major units, at most 2 decimals. */
+                total_amount?: number;
+                /** @description `total_amount` is one of these comma-separated values. */
+                total_amount__in?: number[];
+                /** @description `total_amount` is at least the value. In major units, at most 2 decimals. */
+                total_amount__gte?: number;
+                /** @description `total_amount` is at most the value. In major units, at most 2 decimals. */
+                total_amount__lte?: number;
+                /** @description `total_amount` is above the value. In major units, at most 2 decimals. */
+                total_amount__gt?: number;
+                /** @description `total_amount` is below the value. In major units, at most 2 decimals. */
+                total_amount__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `paid_at` equals the value. A date matches the whole day. */
+                paid_at?: string | unknown | unknown;
+                /** @description `paid_at` is one of these comma-separated values. */
+                paid_at__in?: (string | unknown | unknown)[];
+                /** @description `paid_at` is at least the value. A date matches the whole day. */
+                paid_at__gte?: string | unknown | unknown;
+                /** @description `paid_at` is at most the value. A date matches the whole day. */
+                paid_at__lte?: string | unknown | unknown;
+                /** @description `paid_at` is above the value. A date matches the whole day. */
+                paid_at__gt?: string | unknown | unknown;
+                /** @description `paid_at` is below the value. A date matches the whole day. */
+                paid_at__lt?: string | unknown | unknown;
+                /** @description `true`: `paid_at` is null; `false`: it is not. */
+                paid_at__isnull?: boolean;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    createOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrder"];
+            };
+        };
+        responses: {
+            /** @description The pending order. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "below_minimum_order" | "concurrent_update" | "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_stock" | "payment_provider_disabled" | "voucher_usage_limit_reached";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                order_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/order-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "order_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "order_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                order_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrder"];
+            };
+        };
+        responses: {
+            /** @description The order after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/order-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "order_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "order_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-state-transition",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "invalid_state_transition"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listRecurringPurchases: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "status" | "-status" | "customer_id" | "-customer_id" | "cart_id" | "-cart_id" | "cart_provider" | "-cart_provider" | "duration_unit" | "-duration_unit" | "payment_provider" | "-payment_provider" | "next_order_date" | "-next_order_date" | "last_order_date" | "-last_order_date" | "last_charge_date" | "-last_charge_date" | "charge_attempts" | "-charge_attempts" | "created_at" | "-created_at")[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `status` equals the value. */
+                status?: "pending" | "active" | "inactive";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("pending" | "active" | "inactive")[];
+                /** @description `customer_id` equals the value. */
+                customer_id?: number;
+                /** @description `customer_id` is one of these comma-separated values. */
+                customer_id__in?: number[];
+                /** @description `customer_id` is at least the value. */
+                customer_id__gte?: number;
+                /** @description `customer_id` is at most the value. */
+                customer_id__lte?: number;
+                /** @description `customer_id` is above the value. */
+                customer_id__gt?: number;
+                /** @description `customer_id` is below the value. */
+                customer_id__lt?: number;
+                /** @description `cart_id` equals the value. */
+                cart_id?: number;
+                /** @description `cart_id` is one of these comma-separated values. */
+                cart_id__in?: number[];
+                /** @description `cart_id` is at least the value. */
+                cart_id__gte?: number;
+                /** @description `cart_id` is at most the value. */
+                cart_id__lte?: number;
+                /** @description `cart_id` is above the value. */
+                cart_id__gt?: number;
+                /** @description `cart_id` is below the value. */
+                cart_id__lt?: number;
+                /** @description `cart_provider` equals the value. */
+                cart_provider?: "web" | "app" | "pos" | "other";
+                /** @description `cart_provider` is one of these comma-separated values. */
+                cart_provider__in?: ("web" | "app" | "pos" | "other")[];
+                /** @description `duration_unit` equals the value. */
+                duration_unit?: "day" | "week" | "month";
+                /** @description `duration_unit` is one of these comma-separated values. */
+                duration_unit__in?: ("day" | "week" | "month")[];
+                /** @description `payment_provider` equals the value. */
+                payment_provider?: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                /** @description `payment_provider` is one of these comma-separated values. */
+                payment_provider__in?: ("wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free")[];
+                /** @description `true`: `payment_provider` is null; `false`: it is not. */
+                payment_provider__isnull?: boolean;
+                /** @description `next_order_date` equals the value. */
+                next_order_date?: string;
+                /** @description `next_order_date` is one of these comma-separated values. */
+                next_order_date__in?: string[];
+                /** @description `next_order_date` is at least the value. */
+                next_order_date__gte?: string;
+                /** @description `next_order_date` is at most the value. */
+                next_order_date__lte?: string;
+                /** @description `next_order_date` is above the value. */
+                next_order_date__gt?: string;
+                /** @description `next_order_date` is below the value. */
+                next_order_date__lt?: string;
+                /** @description `true`: `next_order_date` is null; `false`: it is not. */
+                next_order_date__isnull?: boolean;
+                /** @description `last_order_date` equals the value. */
+                last_order_date?: string;
+                /** @description `last_order_date` is one of these comma-separated values. */
+                last_order_date__in?: string[];
+                /** @description `last_order_date` is at least the value. */
+                last_order_date__gte?: string;
+                /** @description `last_order_date` is at most the value. */
+                last_order_date__lte?: string;
+                /** @description `last_order_date` is above the value. */
+                last_order_date__gt?: string;
+                /** @description `last_order_date` is below the value. */
+                last_order_date__lt?: string;
+                /** @description `true`: `last_order_date` is null; `false`: it is not. */
+                last_order_date__isnull?: boolean;
+                /** @description `last_charge_date` equals the value. */
+                last_charge_date?: string;
+                /** @description `last_charge_date` is one of these comma-separated values. */
+                last_charge_date__in?: string[];
+                /** @description `last_charge_date` is at least the value. */
+                last_charge_date__gte?: string;
+                /** @description `last_charge_date` is at most the value. */
+                last_charge_date__lte?: string;
+                /** @description `last_charge_date` is above the value. */
+                last_charge_date__gt?: string;
+                /** @description `last_charge_date` is below the value. */
+                last_charge_date__lt?: string;
+                /** @description `true`: `last_charge_date` is null; `false`: it is not. */
+                last_charge_date__isnull?: boolean;
+                /** @description `charge_attempts` equals the value. */
+                charge_attempts?: number;
+                /** @description `charge_attempts` is one of these comma-separated values. */
+                charge_attempts__in?: number[];
+                /** @description `charge_attempts` is at least the value. */
+                charge_attempts__gte?: number;
+                /** @description `charge_attempts` is at most the value. */
+                charge_attempts__lte?: number;
+                /** @description `charge_attempts` is above the value. */
+                charge_attempts__gt?: number;
+                /** @description `charge_attempts` is below the value. */
+                charge_attempts__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of recurring purchases. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPurchaseList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getRecurringPurchase: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                recurring_purchase_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurring purchase. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPurchaseDetails"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/recurring-purchase-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "recurring_purchase_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "recurring_purchase_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateRecurringPurchase: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                recurring_purchase_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRecurringPurchase"];
+            };
+        };
+        responses: {
+            /** @description The recurring purchase after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPurchaseDetails"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/recurring-purchase-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "recurring_purchase_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "recurring_purchase_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/concurrent-update",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "concurrent_update" | "conflict" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getCustomerOrderStatistics: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                customer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's order statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOrderStatistics"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "order_id" | "-order_id" | "invoice_id" | "-invoice_id" | "type" | "-type" | "status" | "-status" | "payment_provider" | "-payment_provider" | "amount" | "-amount" | "reference" | "-reference" | "created_at" | "-created_at")[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `order_id` equals the value. */
+                order_id?: number;
+                /** @description `order_id` is one of these comma-separated values. */
+                order_id__in?: number[];
+                /** @description `order_id` is at least the value. */
+                order_id__gte?: number;
+                /** @description `order_id` is at most the value. */
+                order_id__lte?: number;
+                /** @description `order_id` is above the value. */
+                order_id__gt?: number;
+                /** @description `order_id` is below the value. */
+                order_id__lt?: number;
+                /** @description `invoice_id` equals the value. */
+                invoice_id?: number;
+                /** @description `invoice_id` is one of these comma-separated values. */
+                invoice_id__in?: number[];
+                /** @description `invoice_id` is at least the value. */
+                invoice_id__gte?: number;
+                /** @description `invoice_id` is at most the value. */
+                invoice_id__lte?: number;
+                /** @description `invoice_id` is above the value. */
+                invoice_id__gt?: number;
+                /** @description `invoice_id` is below the value. */
+                invoice_id__lt?: number;
+                /** @description `true`: `invoice_id` is null; `false`: it is not. */
+                invoice_id__isnull?: boolean;
+                /** @description `type` equals the value. */
+                type?: "payment" | "refund";
+                /** @description `type` is one of these comma-separated values. */
+                type__in?: ("payment" | "refund")[];
+                /** @description `status` equals the value. */
+                status?: "pending" | "pending_review" | "captured" | "failed" | "declined" | "refunded";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("pending" | "pending_review" | "captured" | "failed" | "declined" | "refunded")[];
+                /** @description `payment_provider` equals the value. */
+                payment_provider?: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                /** @description `payment_provider` is one of these comma-separated values. */
+                payment_provider__in?: ("wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free")[];
+                /** @description `amount` equals the value. In major units, at most 2 decimals. */
+                amount?: number;
+                /** @description `amount` is one of these comma-separated values. */
+                amount__in?: number[];
+                /** @description `amount` is at least the value. In major units, at most 2 decimals. */
+                amount__gte?: number;
+                /** @description `amount` is at most the value. In major units, at most 2 decimals. */
+                amount__lte?: number;
+                /** @description `amount` is above the value. In major units, at most 2 decimals. */
+                amount__gt?: number;
+                /** @description `amount` is below the value. In major units, at most 2 decimals. */
+                amount__lt?: number;
+                /** @description `reference` equals the value. */
+                reference?: string;
+                /** @description `reference` is one of these comma-separated values. */
+                reference__in?: string[];
+                /** @description `true`: `reference` is null; `false`: it is not. */
+                reference__isnull?: boolean;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getTransaction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                transaction_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/transaction-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "transaction_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "transaction_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    captureBankTransfer: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                transaction_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The captured transaction. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/transaction-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "transaction_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "transaction_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    declineBankTransfer: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                transaction_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineTransaction"];
+            };
+        };
+        responses: {
+            /** @description The declined transaction. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/transaction-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "transaction_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "transaction_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    refundInvoice: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                invoice_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundInvoice"];
+            };
+        };
+        responses: {
+            /** @description The refund invoice with its lines and transactions. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceDetails"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invoice-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "invoice_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "invoice_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "invalid_state_transition" | "nothing_to_refund" | "payment_failed" | "refund_exceeds_captured";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description The payment provider did not answer; retry later. Nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 503;
+                        /** @enum {string} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getInvoiceConfig: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceConfig"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateInvoiceConfig: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInvoiceConfig"];
+            };
+        };
+        responses: {
+            /** @description The settings as they are now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceConfig"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "serial" | "-serial" | "type" | "-type" | "status" | "-status" | "order_id" | "-order_id" | "customer_id" | "-customer_id" | "refunded_invoice_id" | "-refunded_invoice_id" | "payment_provider" | "-payment_provider" | "total_amount" | "-total_amount" | "issued_at" | "-issued_at" | "due_at" | "-due_at" | "created_at" | "-created_at")[];
+                /** @description Matches the serial or the customer's name (substring), or the customer's mobile number in any form (`0534…`, `966534…`, `+966 53…`); may repeat, all terms must match. */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `serial` equals the value. */
+                serial?: string;
+                /** @description `serial` is one of these comma-separated values. */
+                serial__in?: string[];
+                /** @description `true`: `serial` is null; `false`: it is not. */
+                serial__isnull?: boolean;
+                /** @description `type` equals the value. */
+                type?: "invoice" | "refund";
+                /** @description `type` is one of these comma-separated values. */
+                type__in?: ("invoice" | "refund")[];
+                /** @description `status` equals the value. */
+                status?: "unpaid" | "paid" | "void";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("unpaid" | "paid" | "void")[];
+                /** @description `order_id` equals the value. */
+                order_id?: number;
+                /** @description `order_id` is one of these comma-separated values. */
+                order_id__in?: number[];
+                /** @description `order_id` is at least the value. */
+                order_id__gte?: number;
+                /** @description `order_id` is at most the value. */
+                order_id__lte?: number;
+                /** @description `order_id` is above the value. */
+                order_id__gt?: number;
+                /** @description `order_id` is below the value. */
+                order_id__lt?: number;
+                /** @description `customer_id` equals the value. */
+                customer_id?: number;
+                /** @description `customer_id` is one of these comma-separated values. */
+                customer_id__in?: number[];
+                /** @description `customer_id` is at least the value. */
+                customer_id__gte?: number;
+                /** @description `customer_id` is at most the value. */
+                customer_id__lte?: number;
+                /** @description `customer_id` is above the value. */
+                customer_id__gt?: number;
+                /** @description `customer_id` is below the value. */
+                customer_id__lt?: number;
+                /** @description `true`: `customer_id` is null; `false`: it is not. */
+                customer_id__isnull?: boolean;
+                /** @description `refunded_invoice_id` equals the value. */
+                refunded_invoice_id?: number;
+                /** @description `refunded_invoice_id` is one of these comma-separated values. */
+                refunded_invoice_id__in?: number[];
+                /** @description `refunded_invoice_id` is at least the value. */
+                refunded_invoice_id__gte?: number;
+                /** @description `refunded_invoice_id` is at most the value. */
+                refunded_invoice_id__lte?: number;
+                /** @description `refunded_invoice_id` is above the value. */
+                refunded_invoice_id__gt?: number;
+                /** @description `refunded_invoice_id` is below the value. */
+                refunded_invoice_id__lt?: number;
+                /** @description `true`: `refunded_invoice_id` is null; `false`: it is not. */
+                refunded_invoice_id__isnull?: boolean;
+                /** @description `payment_provider` equals the value. */
+                payment_provider?: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                /** @description `payment_provider` is one of these comma-separated values. */
+                payment_provider__in?: ("wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free")[];
+                /** @description `true`: `payment_provider` is null; `false`: it is not. */
+                payment_provider__isnull?: boolean;
+                /** @description `total_amount` equals the value. In major units, at most 2 decimals. */
+                total_amount?: number;
+                /** @description `total_amount` is one of these comma-separated values. */
+                total_amount__in?: number[];
+                /** @description `total_amount` is at least the value. In major units, at most 2 decimals. */
+                total_amount__gte?: number;
+                /** @description `total_amount` is at most the value. In major units, at most 2 decimals. */
+                total_amount__lte?: number;
+                /** @description `total_amount` is above the value. In major units, at most 2 decimals. */
+                total_amount__gt?: number;
+                /** @description `total_amount` is below the value. In major units, at most 2 decimals. */
+                total_amount__lt?: number;
+                /** @description `issued_at` equals the value. A date matches the whole day. */
+                issued_at?: string | unknown | unknown;
+                /** @description `issued_at` is one of these comma-separated values. */
+                issued_at__in?: (string | unknown | unknown)[];
+                /** @description `issued_at` is at least the value. A date matches the whole day. */
+                issued_at__gte?: string | unknown | unknown;
+                /** @description `issued_at` is at most the value. A date matches the whole day. */
+                issued_at__lte?: string | unknown | unknown;
+                /** @description `issued_at` is above the value. A date matches the whole day. */
+                issued_at__gt?: string | unknown | unknown;
+                /** @description `issued_at` is below the value. A date matches the whole day. */
+                issued_at__lt?: string | unknown | unknown;
+                /** @description `true`: `issued_at` is null; `false`: it is not. */
+                issued_at__isnull?: boolean;
+                /** @description `due_at` equals the value. A date matches the whole day. */
+                due_at?: string | unknown | unknown;
+                /** @description `due_at` is one of these comma-separated values. */
+                due_at__in?: (string | unknown | unknown)[];
+                /** @description `due_at` is at least the value. A date matches the whole day. */
+                due_at__gte?: string | unknown | unknown;
+                /** @description `due_at` is at most the value. A date matches the whole day. */
+                due_at__lte?: string | unknown | unknown;
+                /** @description `due_at` is above the value. A date matches the whole day. */
+                due_at__gt?: string | unknown | unknown;
+                /** @description `due_at` is below the value. A date matches the whole day. */
+                due_at__lt?: string | unknown | unknown;
+                /** @description `true`: `due_at` is null; `false`: it is not. */
+                due_at__isnull?: boolean;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invoices. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                invoice_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceDetails"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invoice-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "invoice_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "invoice_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    chargeWallet: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChargeWallet"];
+            };
+        };
+        responses: {
+            /** @description The checkout result with the pending top-up order. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutResult"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getStoreWallet: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store wallet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoreWallet"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listStoreWalletTransactions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "type" | "-type" | "source" | "-source" | "amount" | "-amount" | "order_id" | "-order_id" | "created_at" | "-created_at")[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `type` equals the value. */
+                type?: "credit" | "debit";
+                /** @description `type` is one of these comma-separated values. */
+                type__in?: ("credit" | "debit")[];
+                /** @description `source` equals the value. */
+                source?: "charge" | "fee" | "refund" | "adjustment" | "label";
+                /** @description `source` is one of these comma-separated values. */
+                source__in?: ("charge" | "fee" | "refund" | "adjustment" | "label")[];
+                /** @description `amount` equals the value. In major units, at most 2 decimals. */
+                amount?: number;
+                /** @description `amount` is one of these comma-separated values. */
+                amount__in?: number[];
+                /** @description `amount` is at least the value. In major units, at most 2 decimals. */
+                amount__gte?: number;
+                /** @description `amount` is at most the value. In major units, at most 2 decimals. */
+                amount__lte?: number;
+                /** @description `amount` is above the value. In major units, at most 2 decimals. */
+                amount__gt?: number;
+                /** @description `amount` is below the value. In major units, at most 2 decimals. */
+                amount__lt?: number;
+                /** @description `order_id` equals the value. */
+                order_id?: number;
+                /** @description `order_id` is one of these comma-separated values. */
+                order_id__in?: number[];
+                /** @description `order_id` is at least the value. */
+                order_id__gte?: number;
+                /** @description `order_id` is at most the value. */
+                order_id__lte?: number;
+                /** @description `order_id` is above the value. */
+                order_id__gt?: number;
+                /** @description `order_id` is below the value. */
+                order_id__lt?: number;
+                /** @description `true`: `order_id` is null; `false`: it is not. */
+                order_id__isnull?: boolean;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of ledger entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoreWalletEntryList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listFeaturedVouchers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("discount_on" | "-discount_on" | "ends_at" | "-ends_at" | "ordering" | "-ordering")[];
+                /** @description `discount_on` equals the value. */
+                discount_on?: "total" | "items" | "delivery";
+                /** @description `discount_on` is one of these comma-separated values. */
+                discount_on__in?: ("total" | "items" | "delivery")[];
+                /** @description `ends_at` equals the value. A date matches the whole day. */
+                ends_at?: string | unknown | unknown;
+                /** @description `ends_at` is one of these comma-separated values. */
+                ends_at__in?: (string | unknown | unknown)[];
+                /** @description `ends_at` is at least the value. A date matches the whole day. */
+                ends_at__gte?: string | unknown | unknown;
+                /** @description `ends_at` is at most the value. A date matches the whole day. */
+                ends_at__lte?: string | unknown | unknown;
+                /** @description `ends_at` is above the value. A date matches the whole day. */
+                ends_at__gt?: string | unknown | unknown;
+                /** @description `ends_at` is below the value. A date matches the whole day. */
+                ends_at__lt?: string | unknown | unknown;
+                /** @description `true`: `ends_at` is null; `false`: it is not. */
+                ends_at__isnull?: boolean;
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of featured vouchers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeaturedVoucherList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    createCart: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCart"];
+            };
+        };
+        responses: {
+            /** @description The cart with its totals. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getMyCart: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                cart_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cart. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/cart-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "cart_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "cart_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateMyCart: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                cart_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCart"];
+            };
+        };
+        responses: {
+            /** @description The cart with its new totals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cart"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/cart-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "cart_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "cart_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/cart-checked-out",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "cart_checked_out"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "cart_checked_out" | "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    checkoutCart: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                cart_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Checkout"];
+            };
+        };
+        responses: {
+            /** @description The checkout result with the pending (or paid) order. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutResult"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/cart-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "cart_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "cart_not_found" | "customer_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "below_minimum_order" | "cart_checked_out" | "cart_empty" | "concurrent_update" | "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "insufficient_stock" | "item_unavailable" | "payment_provider_disabled" | "voucher_usage_limit_reached";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getMyCheckoutConfig: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store's checkout configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutConfig"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listMyOrders: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "kind" | "-kind" | "status" | "-status" | "payment_status" | "-payment_status" | "fulfillment_status" | "-fulfillment_status" | "payment_provider" | "-payment_provider" | "cart_provider" | "-cart_provider" | "customer_id" | "-customer_id" | "reference" | "-reference" | "voucher_code" | "-voucher_code" | "total_amount" | "-total_amount" | "created_at" | "-created_at" | "paid_at" | "-paid_at")[];
+                /** @description The order's reference, or its customer's name or mobile number. */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `kind` equals the value. */
+                kind?: "purchase" | "wallet_topup";
+                /** @description `kind` is one of these comma-separated values. */
+                kind__in?: ("purchase" | "wallet_topup")[];
+                /** @description `status` equals the value. */
+                status?: "pending" | "completed" | "cancelled" | "expired" | "refunded";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("pending" | "completed" | "cancelled" | "expired" | "refunded")[];
+                /** @description `payment_status` equals the value. */
+                payment_status?: "unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed";
+                /** @description `payment_status` is one of these comma-separated values. */
+                payment_status__in?: ("unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed")[];
+                /** @description `fulfillment_status` equals the value. */
+                fulfillment_status?: "unfulfilled" | "partially_fulfilled" | "fulfilled" | "delivered" | "returned";
+                /** @description `fulfillment_status` is one of these comma-separated values. */
+                fulfillment_status__in?: ("unfulfilled" | "partially_fulfilled" | "fulfilled" | "delivered" | "returned")[];
+                /** @description `payment_provider` equals the value. */
+                payment_provider?: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                /** @description `payment_provider` is one of these comma-separated values. */
+                payment_provider__in?: ("wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free")[];
+                /** @description `true`: `payment_provider` is null; `false`: it is not. */
+                payment_provider__isnull?: boolean;
+                /** @description `cart_provider` equals the value. */
+                cart_provider?: "web" | "app" | "pos" | "other";
+                /** @description `cart_provider` is one of these comma-separated values. */
+                cart_provider__in?: ("web" | "app" | "pos" | "other")[];
+                /** @description `customer_id` equals the value. */
+                customer_id?: number;
+                /** @description `customer_id` is one of these comma-separated values. */
+                customer_id__in?: number[];
+                /** @description `customer_id` is at least the value. */
+                customer_id__gte?: number;
+                /** @description `customer_id` is at most the value. */
+                customer_id__lte?: number;
+                /** @description `customer_id` is above the value. */
+                customer_id__gt?: number;
+                /** @description `customer_id` is below the value. */
+                customer_id__lt?: number;
+                /** @description `true`: `customer_id` is null; `false`: it is not. */
+                customer_id__isnull?: boolean;
+                /** @description `reference` equals the value. */
+                reference?: string;
+                /** @description `reference` is one of these comma-separated values. */
+                reference__in?: string[];
+                /** @description `true`: `reference` is null; `false`: it is not. */
+                reference__isnull?: boolean;
+                /** @description `voucher_code` equals the value. */
+                voucher_code?: string;
+                /** @description `voucher_code` is one of these comma-separated values. */
+                voucher_code__in?: string[];
+                /** @description `true`: `voucher_code` is null; `false`: it is not. */
+                voucher_code__isnull?: boolean;
+                /** @description `total_amount` equals the value. In major units, at most 2 decimals. */
+                total_amount?: number;
+                /** @description `total_amount` is one of these comma-separated values. */
+                total_amount__in?: number[];
+                /** @description `total_amount` is at least the value. In major units, at most 2 decimals. */
+                total_amount__gte?: number;
+                /** @description `total_amount` is at most the value. In major units, at most 2 decimals. */
+                total_amount__lte?: number;
+                /** @description `total_amount` is above the value. In major units, at most 2 decimals. */
+                total_amount__gt?: number;
+                /** @description `total_amount` is below the value. In major units, at most 2 decimals. */
+                total_amount__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `paid_at` equals the value. A date matches the whole day. */
+                paid_at?: string | unknown | unknown;
+                /** @description `paid_at` is one of these comma-separated values. */
+                paid_at__in?: (string | unknown | unknown)[];
+                /** @description `paid_at` is at least the value. A date matches the whole day. */
+                paid_at__gte?: string | unknown | unknown;
+                /** @description `paid_at` is at most the value. A date matches the whole day. */
+                paid_at__lte?: string | unknown | unknown;
+                /** @description `paid_at` is above the value. A date matches the whole day. */
+                paid_at__gt?: string | unknown | unknown;
+                /** @description `paid_at` is below the value. A date matches the whole day. */
+                paid_at__lt?: string | unknown | unknown;
+                /** @description `true`: `paid_at` is null; `false`: it is not. */
+                paid_at__isnull?: boolean;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getMyOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                order_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/order-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "order_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "order_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listMyRecurringPurchases: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "status" | "-status" | "customer_id" | "-customer_id" | "cart_id" | "-cart_id" | "cart_provider" | "-cart_provider" | "duration_unit" | "-duration_unit" | "payment_provider" | "-payment_provider" | "next_order_date" | "-next_order_date" | "last_order_date" | "-last_order_date" | "last_charge_date" | "-last_charge_date" | "charge_attempts" | "-charge_attempts" | "created_at" | "-created_at")[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `status` equals the value. */
+                status?: "pending" | "active" | "inactive";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("pending" | "active" | "inactive")[];
+                /** @description `customer_id` equals the value. */
+                customer_id?: number;
+                /** @description `customer_id` is one of these comma-separated values. */
+                customer_id__in?: number[];
+                /** @description `customer_id` is at least the value. */
+                customer_id__gte?: number;
+                /** @description `customer_id` is at most the value. */
+                customer_id__lte?: number;
+                /** @description `customer_id` is above the value. */
+                customer_id__gt?: number;
+                /** @description `customer_id` is below the value. */
+                customer_id__lt?: number;
+                /** @description `cart_id` equals the value. */
+                cart_id?: number;
+                /** @description `cart_id` is one of these comma-separated values. */
+                cart_id__in?: number[];
+                /** @description `cart_id` is at least the value. */
+                cart_id__gte?: number;
+                /** @description `cart_id` is at most the value. */
+                cart_id__lte?: number;
+                /** @description `cart_id` is above the value. */
+                cart_id__gt?: number;
+                /** @description `cart_id` is below the value. */
+                cart_id__lt?: number;
+                /** @description `cart_provider` equals the value. */
+                cart_provider?: "web" | "app" | "pos" | "other";
+                /** @description `cart_provider` is one of these comma-separated values. */
+                cart_provider__in?: ("web" | "app" | "pos" | "other")[];
+                /** @description `duration_unit` equals the value. */
+                duration_unit?: "day" | "week" | "month";
+                /** @description `duration_unit` is one of these comma-separated values. */
+                duration_unit__in?: ("day" | "week" | "month")[];
+                /** @description `payment_provider` equals the value. */
+                payment_provider?: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                /** @description `payment_provider` is one of these comma-separated values. */
+                payment_provider__in?: ("wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free")[];
+                /** @description `true`: `payment_provider` is null; `false`: it is not. */
+                payment_provider__isnull?: boolean;
+                /** @description `next_order_date` equals the value. */
+                next_order_date?: string;
+                /** @description `next_order_date` is one of these comma-separated values. */
+                next_order_date__in?: string[];
+                /** @description `next_order_date` is at least the value. */
+                next_order_date__gte?: string;
+                /** @description `next_order_date` is at most the value. */
+                next_order_date__lte?: string;
+                /** @description `next_order_date` is above the value. */
+                next_order_date__gt?: string;
+                /** @description `next_order_date` is below the value. */
+                next_order_date__lt?: string;
+                /** @description `true`: `next_order_date` is null; `false`: it is not. */
+                next_order_date__isnull?: boolean;
+                /** @description `last_order_date` equals the value. */
+                last_order_date?: string;
+                /** @description `last_order_date` is one of these comma-separated values. */
+                last_order_date__in?: string[];
+                /** @description `last_order_date` is at least the value. */
+                last_order_date__gte?: string;
+                /** @description `last_order_date` is at most the value. */
+                last_order_date__lte?: string;
+                /** @description `last_order_date` is above the value. */
+                last_order_date__gt?: string;
+                /** @description `last_order_date` is below the value. */
+                last_order_date__lt?: string;
+                /** @description `true`: `last_order_date` is null; `false`: it is not. */
+                last_order_date__isnull?: boolean;
+                /** @description `last_charge_date` equals the value. */
+                last_charge_date?: string;
+                /** @description `last_charge_date` is one of these comma-separated values. */
+                last_charge_date__in?: string[];
+                /** @description `last_charge_date` is at least the value. */
+                last_charge_date__gte?: string;
+                /** @description `last_charge_date` is at most the value. */
+                last_charge_date__lte?: string;
+                /** @description `last_charge_date` is above the value. */
+                last_charge_date__gt?: string;
+                /** @description `last_charge_date` is below the value. */
+                last_charge_date__lt?: string;
+                /** @description `true`: `last_charge_date` is null; `false`: it is not. */
+                last_charge_date__isnull?: boolean;
+                /** @description `charge_attempts` equals the value. */
+                charge_attempts?: number;
+                /** @description `charge_attempts` is one of these comma-separated values. */
+                charge_attempts__in?: number[];
+                /** @description `charge_attempts` is at least the value. */
+                charge_attempts__gte?: number;
+                /** @description `charge_attempts` is at most the value. */
+                charge_attempts__lte?: number;
+                /** @description `charge_attempts` is above the value. */
+                charge_attempts__gt?: number;
+                /** @description `charge_attempts` is below the value. */
+                charge_attempts__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's recurring purchases. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPurchaseList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getMyRecurringPurchase: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                recurring_purchase_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurring purchase. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPurchaseDetails"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/recurring-purchase-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "recurring_purchase_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "recurring_purchase_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    deactivateMyRecurringPurchase: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                recurring_purchase_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurring purchase, inactive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPurchaseDetails"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/recurring-purchase-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "recurring_purchase_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "recurring_purchase_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/concurrent-update",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "concurrent_update" | "conflict";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listPaymentProviders: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store's payment providers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentProviderList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listPaymentMethods: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "gateway" | "-gateway" | "brand" | "-brand" | "is_default" | "-is_default" | "expiry_year" | "-expiry_year" | "created_at" | "-created_at")[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `gateway` equals the value. */
+                gateway?: string;
+                /** @description `gateway` is one of these comma-separated values. */
+                gateway__in?: string[];
+                /** @description `brand` equals the value. */
+                brand?: string;
+                /** @description `brand` is one of these comma-separated values. */
+                brand__in?: string[];
+                /** @description `is_default` equals the value. */
+                is_default?: boolean;
+                /** @description `is_default` is one of these comma-separated values. */
+                is_default__in?: boolean[];
+                /** @description `expiry_year` equals the value. */
+                expiry_year?: number;
+                /** @description `expiry_year` is one of these comma-separated values. */
+                expiry_year__in?: number[];
+                /** @description `expiry_year` is at least the value. */
+                expiry_year__gte?: number;
+                /** @description `expiry_year` is at most the value. */
+                expiry_year__lte?: number;
+                /** @description `expiry_year` is above the value. */
+                expiry_year__gt?: number;
+                /** @description `expiry_year` is below the value. */
+                expiry_year__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's saved cards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedPaymentMethodList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    deletePaymentMethod: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                payment_method_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payment-method-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "payment_method_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "payment_method_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    openPayLink: {
+        parameters: {
+            query: {
+                entity: "order";
+                app_id: string;
+                lang?: "ar" | "en";
+                success_url?: string;
+                error_url?: string;
+                signature: string;
+            };
+            header?: never;
+            path: {
+                order_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the gateway's payment page. */
+            303: {
+                headers: {
+                    /** @description The gateway's page. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/validation-error",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: a field, query parameter or header is malformed; `errors` names each one.",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "validation_error";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-payment-signature",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "invalid_payment_signature"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "invalid_payment_signature";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/order-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "order_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "order_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payment-failed",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "payment_failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "invalid_state_transition" | "payment_failed";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description The payment provider did not answer; retry later. Nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 503;
+                        /** @enum {string} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    fakePaymentCallback: {
+        parameters: {
+            query?: {
+                /** @description The payment's reference. */
+                reference?: string;
+                outcome?: "paid" | "failed";
+                /** @description ar or en. */
+                lang?: string;
+                /** @description Where to send the customer when paid. */
+                success_url?: string;
+                /** @description Where to send the customer when it failed. */
+                error_url?: string;
+                /** @description This Worker's signature of the above. */
+                signature?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result page (the checkout gave no URL for this outcome). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To the checkout's success or error URL. */
+            303: {
+                headers: {
+                    /** @description The checkout's success or error URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-payment-signature",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: a field, query parameter or header is malformed; `errors` names each one.",
+                     *       "code": "invalid_payment_signature"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_payment_signature" | "validation_error";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/transaction-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "transaction_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "route_not_found" | "transaction_not_found";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    fakePaymentPage: {
+        parameters: {
+            query?: {
+                /** @description The transaction being paid. */
+                transaction_id?: string;
+                /** @description Its order. */
+                order_id?: string;
+                /** @description The amount in minor units. */
+                amount_minor?: string;
+                /** @description ISO 4217. */
+                currency?: string;
+                /** @description ar or en. */
+                lang?: string;
+                /** @description Where to send the customer when paid. */
+                success_url?: string;
+                /** @description Where to send the customer when it failed. */
+                error_url?: string;
+                /** @description This Worker's signature of the above. */
+                signature?: string;
+            };
+            header?: never;
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-payment-signature",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: a field, query parameter or header is malformed; `errors` names each one.",
+                     *       "code": "invalid_payment_signature"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_payment_signature" | "validation_error";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/route-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "route_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "route_not_found";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    myFatoorahWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event was received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayWebhookAnswer"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/malformed-request",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: a field, query parameter or header is malformed; `errors` names each one.",
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_payment_signature" | "malformed_request" | "validation_error";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description The payment provider did not answer; retry later. Nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 503;
+                        /** @enum {string} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    myFatoorahReturn: {
+        parameters: {
+            query?: {
+                /** @description Added by MyFatoorah. */
+                paymentId?: string;
+                /** @description Added by MyFatoorah (the same payment id). */
+                Id?: string;
+                /** @description The transaction being paid. */
+                transaction_id?: string;
+                /** @description ar or en. */
+                lang?: string;
+                /** @description Where to send the customer when paid. */
+                success_url?: string;
+                /** @description Where to send the customer when it failed. */
+                error_url?: string;
+                /** @description This Worker's signature of the above. */
+                signature?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result page (the checkout gave no URL for this outcome). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To the checkout's success or error URL. */
+            303: {
+                headers: {
+                    /** @description The checkout's success or error URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-payment-signature",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: a field, query parameter or header is malformed; `errors` names each one.",
+                     *       "code": "invalid_payment_signature"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_payment_signature" | "validation_error";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/transaction-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "transaction_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "transaction_not_found";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            /** @description The payment provider did not answer; retry later. Nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 503;
+                        /** @enum {string} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getInvoicePdf: {
+        parameters: {
+            query: {
+                lang: "en" | "ar";
+                /** @description The store. */
+                app_id: number;
+                /** @description When the link stops working (Unix seconds). */
+                expires: number;
+                /** @description The link's signature. */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                invoice_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/validation-error",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: a field, query parameter or header is malformed; `errors` names each one.",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "validation_error";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/link-expired",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "link_expired"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "invalid_link_signature" | "link_expired";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invoice-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "invoice_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "invoice_not_found";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listCatalogueItems: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Only items in this item category. */
+                category_id?: number;
+                /** @description Only items of this type. */
+                type?: "product" | "service" | "ticket" | "subscription" | "bundle" | "digital";
+                /** @description `true`: items that have units to sell (the item itself or one of its variants); `false`: the others. */
+                in_stock?: boolean;
+                /** @description Only items whose `price` (before discount) is at least this. */
+                min_price?: number;
+                /** @description Only items whose `price` (before discount) is at most this. */
+                max_price?: number;
+                /** @description Items whose `name_en`, `name_ar` or `sku` contains the term (case-insensitive for Latin letters). */
+                search?: string;
+                /** @description `-field` for descending; `price` is the price before discount; ties go to the newest item. */
+                order_by?: "ordering" | "price" | "created_at" | "name_en" | "name_ar" | "-ordering" | "-price" | "-created_at" | "-name_en" | "-name_ar";
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description An ETag this read returned; a match gets 304. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of active items. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemList"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current. */
+            304: {
+                headers: {
+                    /** @description Strong validator of the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getCatalogueItem: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description An ETag this read returned; a match gets 304. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Item"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current. */
+            304: {
+                headers: {
+                    /** @description Strong validator of the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/item-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "item_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "item_not_found";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listCatalogueCategories: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "created_at" | "-created_at")[];
+                /** @description Search term; may repeat (all terms must match). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description An ETag this read returned; a match gets 304. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of item categories. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogueCategoryList"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current. */
+            304: {
+                headers: {
+                    /** @description Strong validator of the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getCatalogueCategory: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description An ETag this read returned; a match gets 304. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                category_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item category. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogueCategory"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current. */
+            304: {
+                headers: {
+                    /** @description Strong validator of the body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/item-category-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "item_category_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "item_category_not_found";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
     listSupportedCities: {
         parameters: {
             query?: {
@@ -34802,6 +48992,1731 @@ export interface operations {
             };
         };
     };
+    getMerchantSettings: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store's settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSettings"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateMerchantSettings: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMerchantSettings"];
+            };
+        };
+        responses: {
+            /** @description The store's settings as they are now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSettings"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    patchMerchantSettings: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMerchantSettings"];
+            };
+        };
+        responses: {
+            /** @description The store's settings as they are now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSettings"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listBankAccounts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "bank_name_en" | "-bank_name_en" | "bank_name_ar" | "-bank_name_ar" | "account_holder" | "-account_holder" | "is_default" | "-is_default" | "status" | "-status" | "created_at" | "-created_at")[];
+                /** @description Matches the bank's names and the account holder. */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `bank_name_en` equals the value. */
+                bank_name_en?: string;
+                /** @description `bank_name_en` is one of these comma-separated values. */
+                bank_name_en__in?: string[];
+                /** @description `bank_name_ar` equals the value. */
+                bank_name_ar?: string;
+                /** @description `bank_name_ar` is one of these comma-separated values. */
+                bank_name_ar__in?: string[];
+                /** @description `account_holder` equals the value. */
+                account_holder?: string;
+                /** @description `account_holder` is one of these comma-separated values. */
+                account_holder__in?: string[];
+                /** @description `is_default` equals the value. */
+                is_default?: boolean;
+                /** @description `is_default` is one of these comma-separated values. */
+                is_default__in?: boolean[];
+                /** @description `status` equals the value. */
+                status?: "active" | "inactive";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("active" | "inactive")[];
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bank accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccountList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    createBankAccount: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBankAccount"];
+            };
+        };
+        responses: {
+            /** @description The new bank account. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccount"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/iban-already-registered",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "iban_already_registered"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "iban_already_registered";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getBankAccount: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                bank_account_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bank account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccount"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/bank-account-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "bank_account_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "bank_account_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    deleteBankAccount: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                bank_account_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (a soft delete). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/bank-account-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "bank_account_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "bank_account_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateBankAccount: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                bank_account_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBankAccount"];
+            };
+        };
+        responses: {
+            /** @description The bank account as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccount"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/bank-account-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "bank_account_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "bank_account_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/iban-already-registered",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "iban_already_registered"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "iban_already_registered";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getOrganizationConfig: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description The organization that owns the app. */
+                "org-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization and the store's configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationConfig"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "missing_org_id";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-organization",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_organization"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_organization" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
@@ -37901,17 +53816,17 @@ export interface operations {
                 category_id__lt?: number;
                 /** @description `true`: `category_id` is null; `false`: it is not. */
                 category_id__isnull?: boolean;
-                /** @description `original_price` equals the value. */
+                /** @description `original_price` equals the value. In major units, at most 2 decimals. */
                 original_price?: number;
                 /** @description `original_price` is one of these comma-separated values. */
                 original_price__in?: number[];
-                /** @description `original_price` is at least the value. */
+                /** @description `original_price` is at least the value. In major units, at most 2 decimals. */
                 original_price__gte?: number;
-                /** @description `original_price` is at most the value. */
+                /** @description `original_price` is at most the value. In major units, at most 2 decimals. */
                 original_price__lte?: number;
-                /** @description `original_price` is above the value. */
+                /** @description `original_price` is above the value. In major units, at most 2 decimals. */
                 original_price__gt?: number;
-                /** @description `original_price` is below the value. */
+                /** @description `original_price` is below the value. In major units, at most 2 decimals. */
                 original_price__lt?: number;
             };
             header: {
@@ -41750,7 +57665,7 @@ export interface operations {
                         /** @enum {string} */
                         kind: "points" | "cashback";
                         /** @enum {string} */
-                        type: "deposit" | "redeem" | "expiry" | "adjustment";
+                        type: "deposit" | "redeem" | "expiry" | "adjustment" | "refund";
                         entry_id: number;
                         /** @description Signed; points, or cashback money in major units. */
                         amount: number;
@@ -41922,6 +57837,1438 @@ export interface operations {
                     data: {
                         city_id: number;
                         is_supported: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.merchant.settings.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "merchant.settings.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "merchant.settings.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        /** @description The settings that changed. */
+                        fields: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.bank_account.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_account.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "bank_account.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.bank_account.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_account.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "bank_account.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.bank_account.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "bank_account.deleted";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "bank_account.deleted";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.voucher.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "voucher.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "voucher.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.voucher.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "voucher.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "voucher.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.voucher.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "voucher.deleted";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "voucher.deleted";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.voucher.used": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "voucher.used";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "voucher.used";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        code: string;
+                        order_id: number;
+                        customer_id: number | null;
+                        /** @enum {string} */
+                        action: "use" | "release";
+                        usage_count: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.cart.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "cart.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "cart.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.cart.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "cart.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "cart.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "order.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "order.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number | null;
+                        /** @enum {string} */
+                        status: "pending" | "completed" | "cancelled" | "expired" | "refunded";
+                        /** @enum {string} */
+                        payment_status: "unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed";
+                        /** @description Major units, VAT included, after discounts. */
+                        total_amount: number;
+                        currency: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.order.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "order.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "order.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number | null;
+                        /** @enum {string} */
+                        status: "pending" | "completed" | "cancelled" | "expired" | "refunded";
+                        /** @enum {string} */
+                        payment_status: "unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed";
+                        /** @description Major units, VAT included, after discounts. */
+                        total_amount: number;
+                        currency: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.order.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "order.paid";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "order.paid";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number | null;
+                        /** @enum {string} */
+                        status: "pending" | "completed" | "cancelled" | "expired" | "refunded";
+                        /** @enum {string} */
+                        payment_status: "unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed";
+                        /** @description Major units, VAT included, after discounts. */
+                        total_amount: number;
+                        currency: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.order.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "order.completed";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "order.completed";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number | null;
+                        /** @enum {string} */
+                        status: "pending" | "completed" | "cancelled" | "expired" | "refunded";
+                        /** @enum {string} */
+                        payment_status: "unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed";
+                        /** @description Major units, VAT included, after discounts. */
+                        total_amount: number;
+                        currency: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.order.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "order.cancelled";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "order.cancelled";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number | null;
+                        /** @enum {string} */
+                        status: "pending" | "completed" | "cancelled" | "expired" | "refunded";
+                        /** @enum {string} */
+                        payment_status: "unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed";
+                        /** @description Major units, VAT included, after discounts. */
+                        total_amount: number;
+                        currency: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.order.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "order.expired";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "order.expired";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number | null;
+                        /** @enum {string} */
+                        status: "pending" | "completed" | "cancelled" | "expired" | "refunded";
+                        /** @enum {string} */
+                        payment_status: "unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed";
+                        /** @description Major units, VAT included, after discounts. */
+                        total_amount: number;
+                        currency: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.order.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "order.refunded";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "order.refunded";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number | null;
+                        /** @enum {string} */
+                        status: "pending" | "completed" | "cancelled" | "expired" | "refunded";
+                        /** @enum {string} */
+                        payment_status: "unpaid" | "pending_review" | "paid" | "partially_refunded" | "refunded" | "failed";
+                        /** @description Major units, VAT included, after discounts. */
+                        total_amount: number;
+                        currency: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.invoice.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "invoice.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "invoice.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        serial: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.invoice.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "invoice.paid";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "invoice.paid";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        serial: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.invoice.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "invoice.refunded";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "invoice.refunded";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        serial: string | null;
+                        refunded_invoice_id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.invoice.voided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "invoice.voided";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "invoice.voided";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        serial: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.transaction.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "transaction.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "transaction.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        invoice_id: number | null;
+                        /** @enum {string} */
+                        status: "pending" | "pending_review" | "captured" | "failed" | "declined" | "refunded";
+                        amount: number;
+                        /** @enum {string} */
+                        payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.transaction.captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "transaction.captured";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "transaction.captured";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        invoice_id: number | null;
+                        /** @enum {string} */
+                        status: "pending" | "pending_review" | "captured" | "failed" | "declined" | "refunded";
+                        amount: number;
+                        /** @enum {string} */
+                        payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.transaction.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "transaction.failed";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "transaction.failed";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        invoice_id: number | null;
+                        /** @enum {string} */
+                        status: "pending" | "pending_review" | "captured" | "failed" | "declined" | "refunded";
+                        amount: number;
+                        /** @enum {string} */
+                        payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.transaction.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "transaction.declined";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "transaction.declined";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        invoice_id: number | null;
+                        /** @enum {string} */
+                        status: "pending" | "pending_review" | "captured" | "failed" | "declined" | "refunded";
+                        amount: number;
+                        /** @enum {string} */
+                        payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.transaction.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "transaction.refunded";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "transaction.refunded";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        invoice_id: number | null;
+                        /** @enum {string} */
+                        status: "pending" | "pending_review" | "captured" | "failed" | "declined" | "refunded";
+                        amount: number;
+                        /** @enum {string} */
+                        payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.recurring_purchase.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "recurring_purchase.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "recurring_purchase.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.recurring_purchase.charged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "recurring_purchase.charged";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "recurring_purchase.charged";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                        order_id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.recurring_purchase.charge_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "recurring_purchase.charge_failed";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "recurring_purchase.charge_failed";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                        error_message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.recurring_purchase.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "recurring_purchase.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "recurring_purchase.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.invoice_config.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "invoice_config.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "invoice_config.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        app_id: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.merchant.wallet.charged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "merchant.wallet.charged";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "merchant.wallet.charged";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        order_id: number;
+                        amount: number;
+                        balance: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.payment_method.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payment_method.deleted";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "payment_method.deleted";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };

@@ -112,6 +112,44 @@ export const API_TAGS = [
   { name: "Customer app: locations", description: "The customer's own saved locations." },
   { name: "Customer app: notifications", description: "The notifications the customer received." },
   {
+    name: "Merchant account",
+    description: "The store's settings (currency, VAT, the seller on tax invoices), bank accounts, organization.",
+  },
+  {
+    name: "Store wallet",
+    description: "The store's own balance, from an append-only ledger; topped up through a checkout.",
+  },
+  { name: "Vouchers", description: "Discount codes: their rules, what they take off a cart, and their uses." },
+  { name: "Carts", description: "The customers' carts, as the merchant sees them." },
+  { name: "Checkout", description: "How the store takes orders: payment providers, minimum order, payment deadlines." },
+  {
+    name: "Orders",
+    description: "Orders with their lines, totals and VAT split; phone orders with a pay link; the status machine.",
+  },
+  {
+    name: "Recurring purchases",
+    description: "Carts a customer orders again every period, charged automatically.",
+  },
+  {
+    name: "Invoices",
+    description: "Tax invoices (VAT-inclusive, with the ZATCA QR and PDFs in Arabic and English) and refunds.",
+  },
+  {
+    name: "Transactions",
+    description: "Every payment, capture, decline and refund with its provider reference; bank transfer review.",
+  },
+  { name: "Customer app: catalogue", description: "The store's items and categories as the customer app shows them." },
+  {
+    name: "Customer app: checkout",
+    description: "Carts, their totals, vouchers and checkout: the order and how to pay it.",
+  },
+  { name: "Customer app: orders", description: "The customer's own orders and recurring purchases." },
+  { name: "Customer app: payment methods", description: "The payment providers the store offers, and saved cards." },
+  {
+    name: "Payments",
+    description: "Pay links and the payment gateways' callbacks; none takes a token (a callback is signed).",
+  },
+  {
     name: "Events",
     description: "The events a webhook receives, each a signed POST to the subscribed URL (Standard Webhooks).",
   },

@@ -25,6 +25,7 @@ const TITLES: Record<number, string> = {
   422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",
+  503: "Service Unavailable",
 };
 
 /**
@@ -69,6 +70,8 @@ export const CORE_ERROR_CODES = defineErrorCodes({
   rate_limited: "Too many requests; retry after `Retry-After` seconds.",
   conflict: "Two requests created the same unique values at once; retry to see the winner.",
   concurrent_update: "The records changed while the request ran; nothing was changed, retry.",
+  invalid_state_transition:
+    "The action is not allowed in the record's `current_status`; `allowed_actions` lists those that are.",
   idempotency_key_reused: "The `Idempotency-Key` was used with another body or path; a new request needs a new key.",
   idempotency_key_in_flight: "A request with this `Idempotency-Key` is still running; retry after `Retry-After`.",
   internal_error: "Something failed on our side; retry later, quoting the request id.",
@@ -111,6 +114,14 @@ export class ApiError extends Error {
   }
   static conflict(code: ErrorCode, detail: string, extra: Record<string, unknown> = {}) {
     return new ApiError(409, code, detail, extra);
+  }
+  /** 409 `invalid_state_transition`: names the current status and what it allows (a state machine's refusal). */
+  static invalidTransition(what: string, status: string, action: string, allowed: readonly string[]) {
+    const next = allowed.length ? `allowed: ${allowed.join(", ")}` : "it allows no action";
+    return ApiError.conflict("invalid_state_transition", `${what} is ${status}: it cannot be ${action} (${next}).`, {
+      status,
+      allowed_actions: allowed,
+    });
   }
 }
 

@@ -66,6 +66,8 @@ export type BackgroundTask =
   | "reconcile deliveries"
   | "purge idempotency keys"
   | "expire wallet balances"
+  | "expire unpaid orders"
+  | "charge recurring purchases"
   | "queue message"
   | "fan out event"
   | "dead-letter message"

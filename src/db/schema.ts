@@ -2,10 +2,14 @@
 
 export * from "../core/auth";
 export * from "../core/events/outbox";
+export * from "../core/guards";
 export * from "../core/idempotency-table";
 export * from "../core/tenancy";
+export * from "../modules/account/tables";
 export * from "../modules/customers/tables";
 export * from "../modules/items/tables";
 export * from "../modules/meals/tables";
+export * from "../modules/orders/tables";
 export * from "../modules/tickets/tables";
+export * from "../modules/vouchers/tables";
 export * from "../modules/webhooks/tables";

@@ -156,10 +156,40 @@ export async function resendStale(db: Db, queue: Queue, olderThanMs = 60_000): P
   return rows.length;
 }
 
-/** The `{ id }` event of the row the batch just inserted into `table`, as `emit()` takes derived events. */
-export function insertedRowEvent(type: EventType, table: Table): SQL {
+/**
+ * An event per row of `table` that `where` selects, with `data` an SQL JSON expression over that
+ * row, as `emit()` takes derived events: for events whose data the batch itself assigns (ids,
+ * balances, serials).
+ */
+export function rowEvent(type: EventType, table: Table, where: SQL, data: SQL): SQL {
   const id = newEventId();
   return sql`SELECT ${id} AS id, app_id, ${type} AS type,
-      ${eventPayloadSql(type, sql`${id}`, sql`app_id`, sql`json_object('id', id)`)} AS payload
-    FROM ${table} WHERE id = ${insertedId(table)}`;
+      ${eventPayloadSql(type, sql`${id}`, sql`app_id`, data)} AS payload
+    FROM ${table} WHERE ${where}`;
+}
+
+/** The `{ id }` event of the row the batch just inserted into `table`, as `emit()` takes derived events. */
+export function insertedRowEvent(type: EventType, table: Table): SQL {
+  return rowEvent(type, table, sql`id = ${insertedId(table)}`, sql`json_object('id', id)`);
+}
+
+/** D1 refuses a compound SELECT of more than 5 terms ("too many terms"); a sub-select counts its own. */
+const COMPOUND_MAX = 5;
+
+/**
+ * Several derived events (each from `rowEvent`, or a literal one from `literalEvent`) as one SELECT:
+ * in groups of at most 5 terms, each group a sub-select, so any number of events fits D1's limit.
+ */
+export function unionEvents(parts: SQL[]): SQL {
+  if (parts.length <= COMPOUND_MAX) return sql.join(parts, sql` UNION ALL `);
+  const groups: SQL[] = [];
+  for (let i = 0; i < parts.length; i += COMPOUND_MAX)
+    groups.push(sql`SELECT * FROM (${unionEvents(parts.slice(i, i + COMPOUND_MAX))})`);
+  return unionEvents(groups);
+}
+
+/** An event whose data is known before the batch runs, in the derived form, to sit beside derived ones. */
+export function literalEvent<T extends EventType>(appId: number, type: T, data: EventData<T>): SQL {
+  const e = newEvent(appId, type, data);
+  return sql`SELECT ${e.id} AS id, ${appId} AS app_id, ${type} AS type, json(${JSON.stringify(e)}) AS payload`;
 }

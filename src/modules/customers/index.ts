@@ -11,4 +11,4 @@ export { type ParsedMobile, parseMobile, tryParseMobile } from "./phone";
 export { type Customer, CustomerSchema } from "./records/schemas";
 export { customerView, findCustomer, loadCustomer, loadCustomers } from "./records/service";
 export { sendSms } from "./sms/job";
-export { expireLapsedBalances } from "./wallets/service";
+export { cashbackBalanceOf, cashbackMovementStatements, expireLapsedBalances } from "./wallets/service";

@@ -178,7 +178,8 @@ export const customerMemberships = sqliteTable(
 // ---- wallets: an append-only ledger per customer and balance kind ----
 
 export const WALLET_KINDS = ["points", "cashback"] as const;
-export const WALLET_ENTRY_TYPES = ["deposit", "redeem", "expiry", "adjustment"] as const;
+/** `refund`: money an order took from the wallet, given back (the order cancelled, expired or refunded). */
+export const WALLET_ENTRY_TYPES = ["deposit", "redeem", "expiry", "adjustment", "refund"] as const;
 
 /**
  * One movement of a customer's points or cashback. Never updated: the balance of a kind is the

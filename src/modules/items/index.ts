@@ -1,6 +1,15 @@
 /** What other modules (and the app) may use of the catalogue. */
+
+export { itemsForPricing, type PricedItem } from "./catalogue-items/pricing";
 export { type Item, ItemSchema, type Variant, VariantSchema } from "./catalogue-items/schemas";
+export {
+  availableUnits,
+  returnStockStatements,
+  type StockLine,
+  takeStockStatements,
+} from "./catalogue-items/stock";
 export { loadItems } from "./catalogue-items/views";
+export { catalogueCustomerRouter } from "./customer";
 export { itemErrorCodes } from "./errors";
 export { itemEvents } from "./events";
 export { catalogueMerchantRouter } from "./merchant";

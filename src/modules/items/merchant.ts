@@ -1,3 +1,4 @@
+import { invalidatesPublicCache } from "../../core/cache";
 import { createRouter } from "../../core/openapi";
 import { bundleCategoriesRouter } from "./bundle-categories/merchant";
 import { catalogueItemsRouter } from "./catalogue-items/merchant";
@@ -13,7 +14,11 @@ import { itemTagsRouter } from "./tags/merchant";
  * a fixed path under `/merchant/items/` (modifiers, bundle categories, categories, tags, config)
  * is mounted before the items, whose `{item_id}/` would otherwise take that path for an id.
  */
-export const catalogueMerchantRouter = createRouter()
+export const catalogueMerchantRouter = createRouter();
+// Every catalogue write (items, variants, stock, discounts, images, categories, modifiers, bundle
+// categories, tags, config) makes the tenant's cached public reads a miss before it answers.
+catalogueMerchantRouter.use("/merchant/items/*", invalidatesPublicCache());
+catalogueMerchantRouter
   .route("/", modifierCategoriesRouter)
   .route("/", bundleCategoriesRouter)
   .route("/", itemCategoriesRouter)

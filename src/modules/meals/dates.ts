@@ -1,5 +1,9 @@
 import { WEEKDAYS, type Weekday } from "../../core/fields";
 
+import { todayIn } from "../../core/time";
+
+export { todayIn };
+
 /** Calendar arithmetic on YYYY-MM-DD strings, in days: no clock, no time zone. */
 
 const DAY_MS = 86_400_000;
@@ -12,12 +16,6 @@ export const addDays = (date: string, days: number): string =>
 export const weekdayOf = (date: string): Weekday => WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]!;
 
 export const laterOf = (a: string, b: string): string => (a > b ? a : b);
-
-/** Today's date where the restaurant is. */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
-}
 
 /**
  * The instant (epoch ms) at which `todayIn(timeZone)` next changes: what a response that depends on today is valid

@@ -1,9 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import type { EventDefinition, EventType } from "../../core/events/registry";
+import { accountEvents } from "../account/events";
 import { customerEvents } from "../customers/events";
 import { itemEvents } from "../items/events";
 import { mealEvents } from "../meals/events";
+import { orderEvents } from "../orders/events";
 import { ticketEvents } from "../tickets/events";
+import { voucherEvents } from "../vouchers/events";
 import { webhookEvents } from "./events";
 
 /**
@@ -17,6 +20,9 @@ export const EVENT_CATALOGUE: Record<EventType, EventDefinition> = {
   ...mealEvents,
   ...webhookEvents,
   ...customerEvents,
+  ...accountEvents,
+  ...voucherEvents,
+  ...orderEvents,
 };
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];

@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, gte, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, eventPayloadSql, newEventId } from "../../../core/events/outbox";
+import { abortUnless } from "../../../core/guards";
 import { MINOR_PER_MAJOR, toMajor } from "../../../core/money";
 import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
@@ -120,7 +122,7 @@ export async function walletOf(ctx: ServiceContext, customerId: number): Promise
 
 type Movement = {
   kind: Kind;
-  type: "deposit" | "redeem" | "expiry";
+  type: "deposit" | "redeem" | "expiry" | "refund";
   /** Signed, in the kind's units (points, or minor units of money). */
   units: number;
   reason?: string;
@@ -132,34 +134,76 @@ type Movement = {
 const WALLET_UPDATED = "customer.wallet.updated";
 
 /**
- * Appends one ledger entry with ONE guarded statement: it reads the latest balance and writes
- * `balance_after` only where the balance stays at or above zero and the customer is live. D1 runs
- * a batch as one transaction, one at a time, so concurrent redemptions are serialised here and
- * none can overdraw. The event is derived from the inserted row in the same batch, and only when
- * that statement inserted it (`changes()`).
+ * The guarded INSERT of one ledger entry: it reads the latest balance and writes `balance_after`
+ * only where the balance stays at or above zero and the customer is live. D1 runs a batch as one
+ * transaction, one at a time, so concurrent redemptions are serialised and none can overdraw.
  */
-async function record(ctx: ServiceContext, customerId: number, m: Movement): Promise<WalletUpdate> {
+function entryInsert(ctx: ServiceContext, customerId: number, m: Movement & { orderIdSql?: SQL }) {
   const at = nowIso();
   const customerLive = sql`EXISTS (SELECT 1 FROM ${customers} WHERE ${customers.id} = ${customerId}
     AND ${live(customers, ctx.appId)})`;
   // Columns in table order: id, app_id, customer_id, kind, type, amount, balance_after, reason,
   // reference, order_id, expires_at, created_at.
-  const insert = ctx.db
+  return ctx.db
     .insert(walletEntries)
     .select(
       sql`SELECT NULL, ${ctx.appId}, ${customerId}, ${m.kind}, ${m.type}, ${m.units}, previous + ${m.units},
-          ${m.reason ?? null}, ${m.reference ?? null}, ${m.orderId ?? null}, ${m.expiresAt ?? null}, ${at}
+          ${m.reason ?? null}, ${m.reference ?? null}, ${m.orderIdSql ?? m.orderId ?? null}, ${m.expiresAt ?? null}, ${at}
         FROM (SELECT ${balanceSql(ctx.appId, customerId, m.kind)} AS previous)
         WHERE previous + ${m.units} >= 0 AND ${customerLive}`,
     )
     .returning();
+}
+
+/**
+ * `customer.wallet.updated` for the entry the batch's last wallet statement inserted, if it did:
+ * `landed` tells (by default, that the statement just before the event's changed one row).
+ */
+function entryEventSql(landed: SQL = sql`changes() = 1`): SQL {
   const eventId = newEventId();
   const data = sql`json_object('customer_id', customer_id, 'kind', kind, 'type', wallet_entries.type,
     'entry_id', id, 'amount', ${shownSql(sql`amount`)}, 'balance_after', ${shownSql(sql`balance_after`)})`;
-  const event = sql`SELECT ${eventId} AS id, app_id, ${WALLET_UPDATED} AS type,
+  return sql`SELECT ${eventId} AS id, app_id, ${WALLET_UPDATED} AS type,
       ${eventPayloadSql(WALLET_UPDATED, sql`${eventId}`, sql`app_id`, data)} AS payload
-    FROM wallet_entries WHERE id = ${insertedId(walletEntries)} AND changes() = 1`;
-  // The balances are read in the same transaction, right after the entry: they are the ones it left.
+    FROM wallet_entries WHERE id = ${insertedId(walletEntries)} AND ${landed}`;
+}
+
+/**
+ * A cashback movement inside another module's batch (an order paid from the wallet, or given back):
+ * the guarded entry, then a guard that aborts the whole batch when the entry was refused (the
+ * balance does not cover it, or the customer is gone). `event` is the `customer.wallet.updated`
+ * row for emit's derived events; it must run after `statements`, before any other wallet entry.
+ */
+export function cashbackMovementStatements(
+  ctx: ServiceContext,
+  customerId: number,
+  m: { type: "redeem" | "refund"; units: number; orderId: SQL; reason: string },
+): { statements: BatchItem<"sqlite">[]; event: SQL } {
+  const units = m.type === "redeem" ? -m.units : m.units;
+  const insert = entryInsert(ctx, customerId, {
+    kind: "cashback",
+    type: m.type,
+    units,
+    reason: m.reason,
+    orderIdSql: m.orderId,
+  });
+  const landed = sql`EXISTS (SELECT 1 FROM wallet_entries WHERE id = ${insertedId(walletEntries)}
+    AND customer_id = ${customerId} AND type = ${m.type} AND order_id = ${m.orderId} AND amount = ${units})`;
+  // The event is read at the end of the caller's batch, after other statements: `changes()` would
+  // tell about the last of those, so the entry is named by what it is (the guard made sure it landed).
+  return {
+    statements: [insert, abortUnless(ctx.db, landed, `wallet:${customerId}`)],
+    event: entryEventSql(
+      sql`wallet_entries.customer_id = ${customerId} AND wallet_entries.type = ${m.type}
+        AND wallet_entries.order_id = ${m.orderId}`,
+    ),
+  };
+}
+
+/** Appends one ledger entry and its event in one batch (see `entryInsert`). */
+async function record(ctx: ServiceContext, customerId: number, m: Movement): Promise<WalletUpdate> {
+  const insert = entryInsert(ctx, customerId, m);
+  const event = entryEventSql();
   const { results } = await emit(ctx.db, ctx.events, [insert, balancesOf(ctx, customerId)], event);
   const [rows, balances] = results as [EntryRow[], { points: number; cashback: number }[]];
   const b = balances[0];
@@ -270,4 +314,10 @@ export async function expireLapsedBalances(
     }
   }
   return written;
+}
+
+/** The customer's spendable cashback in minor units; null when no such live customer. */
+export async function cashbackBalanceOf(ctx: ServiceContext, customerId: number): Promise<number | null> {
+  const rows = await balancesOf(ctx, customerId);
+  return rows[0]?.cashback ?? null;
 }

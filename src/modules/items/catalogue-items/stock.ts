@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
+import { abortUnless } from "../../../core/guards";
 import { nowIso } from "../../../core/time";
 import { readItemConfig } from "../config/service";
 import { findItem } from "../shared";
@@ -128,4 +129,51 @@ export async function purchaseItem(ctx: ServiceContext, id: number, input: Purch
     throw await insufficient(ctx, item.id);
   }
   return fullItem(ctx, item.id);
+}
+
+/** A quantity of one item (or variant) that an order takes or gives back. */
+export type StockLine = { itemId: number; qty: number };
+
+const merged = (lines: readonly StockLine[]) => {
+  const byItem = new Map<number, number>();
+  for (const l of lines) byItem.set(l.itemId, (byItem.get(l.itemId) ?? 0) + l.qty);
+  return [...byItem];
+};
+
+/**
+ * Statements for another module's batch (an order's checkout): for each item, a guard that aborts
+ * the whole batch unless the live item has the units (on hand less live reservations), then the
+ * decrement. Of two checkouts racing for the last unit, the second batch aborts and writes nothing.
+ */
+export function takeStockStatements(ctx: ServiceContext, lines: readonly StockLine[], at = nowIso()) {
+  return merged(lines).flatMap(([itemId, qty]) => [
+    abortUnless(
+      ctx.db,
+      sql`EXISTS (SELECT 1 FROM items WHERE id = ${itemId} AND app_id = ${ctx.appId} AND is_deleted = 0
+        AND stock_qty - ${heldSql(itemId, at)} >= ${qty})`,
+      `stock:${itemId}`,
+    ),
+    ctx.db
+      .update(items)
+      .set({ stockQty: sql`${items.stockQty} - ${qty}`, modifiedAt: at })
+      .where(and(eq(items.id, itemId), eq(items.appId, ctx.appId))),
+  ]);
+}
+
+/** Gives units back (an order cancelled or expired unpaid), deleted items included: the units exist. */
+export function returnStockStatements(ctx: ServiceContext, lines: readonly StockLine[], at = nowIso()) {
+  return merged(lines).map(([itemId, qty]) =>
+    ctx.db
+      .update(items)
+      .set({ stockQty: sql`${items.stockQty} + ${qty}`, modifiedAt: at })
+      .where(and(eq(items.id, itemId), eq(items.appId, ctx.appId))),
+  );
+}
+
+/** The units each item can still sell (on hand less live reservations), for a precise 409 after a guard aborted. */
+export async function availableUnits(ctx: ServiceContext, itemIds: readonly number[]): Promise<Map<number, number>> {
+  const loaded = await loadItems(ctx.db, ctx.appId, itemIds);
+  const out = new Map<number, number>();
+  for (const id of itemIds) out.set(id, loaded.get(id)?.stock.qty ?? 0);
+  return out;
 }

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `bank_accounts_default_idx` ON `bank_accounts` (`app_id`) WHERE is_default = 1 AND is_deleted = 0;

@@ -1,0 +1,13 @@
+/** What the app and other modules may use of the merchant account. */
+
+export { defaultBankAccount } from "./bank-accounts/service";
+export { accountErrorCodes } from "./errors";
+export { accountEvents } from "./events";
+export { accountMerchantRouter } from "./merchant";
+export {
+  readStoreSettings,
+  type StoreSettings,
+  storeCurrencySql,
+  storeSettingsOf,
+  storeSettingsQuery,
+} from "./settings/service";

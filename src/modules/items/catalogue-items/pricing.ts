@@ -1,0 +1,97 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { minorOfMajor } from "../../../core/money";
+import { inList } from "../../../core/sql";
+import { itemBundleCategories, items } from "../tables";
+import { loadItems } from "./views";
+
+/** What an order needs to know of an item (or variant) to price and validate a cart line. */
+export type PricedItem = {
+  id: number;
+  parentId: number | null;
+  /** Not deleted (a deleted item cannot be ordered, though old orders still show it). */
+  isLive: boolean;
+  type: string;
+  isPlanOnly: boolean;
+  nameEn: string;
+  nameAr: string;
+  sku: string;
+  /** Unit price after the item's own discount in force now (the trial price is for plans only). */
+  unitPriceMinor: number;
+  /** Units that can be sold now (on hand less live reservations). */
+  available: number;
+  servedFromDate: string;
+  servedToDate: string;
+  categoryIds: number[];
+  /** The modifier values a line of this item may choose (those of its modifier categories). */
+  modifierValueIds: Set<number>;
+  bundleCategories: { id: number; isOptional: boolean; min: number; max: number; memberIds: Set<number> }[];
+};
+
+/**
+ * The items of a cart, for pricing: their full records (one batch through `loadItems`), the flags
+ * a customer view leaves out (deleted, parent), and which items each bundle category offers.
+ * Two round trips whatever the number of lines.
+ */
+export async function itemsForPricing(ctx: ServiceContext, ids: readonly number[]): Promise<Map<number, PricedItem>> {
+  const out = new Map<number, PricedItem>();
+  if (ids.length === 0) return out;
+  const [loaded, [rows, members]] = await Promise.all([
+    loadItems(ctx.db, ctx.appId, ids),
+    ctx.db.batch([
+      ctx.db
+        .select({ id: items.id, parentId: items.parentId, isDeleted: items.isDeleted })
+        .from(items)
+        .where(and(eq(items.appId, ctx.appId), inList(items.id, ids))),
+      ctx.db
+        .select({ categoryId: itemBundleCategories.bundleCategoryId, itemId: itemBundleCategories.itemId })
+        .from(itemBundleCategories)
+        .where(
+          and(
+            eq(itemBundleCategories.appId, ctx.appId),
+            sql`${itemBundleCategories.bundleCategoryId} IN (SELECT bundle_category_id FROM item_bundle_categories
+              WHERE ${inList(sql`item_id`, ids)})`,
+            sql`${itemBundleCategories.itemId} IN (SELECT id FROM items WHERE is_deleted = 0)`,
+          ),
+        ),
+    ]),
+  ]);
+  const flags = new Map(rows.map((r) => [r.id, r]));
+  const membersOf = new Map<number, Set<number>>();
+  for (const m of members) {
+    const set = membersOf.get(m.categoryId) ?? new Set<number>();
+    set.add(m.itemId);
+    membersOf.set(m.categoryId, set);
+  }
+  for (const id of ids) {
+    const item = loaded.get(id);
+    const flag = flags.get(id);
+    if (!item || !flag) continue;
+    out.set(id, {
+      id,
+      parentId: flag.parentId,
+      isLive: !flag.isDeleted,
+      type: item.type,
+      isPlanOnly: item.is_plan_only,
+      nameEn: item.name_en,
+      nameAr: item.name_ar,
+      sku: item.sku,
+      // Exact: the view's major units are minor units / 100.
+      unitPriceMinor: minorOfMajor(item.discount.price_after_discount_no_trial) ?? 0,
+      available: item.stock.qty,
+      servedFromDate: item.served_from_date,
+      servedToDate: item.served_to_date,
+      categoryIds: item.categories,
+      modifierValueIds: new Set(item.modifiers.flatMap((m) => m.values.map((v) => v.id))),
+      bundleCategories: item.bundle_categories.map((b) => ({
+        id: b.id,
+        isOptional: b.is_optional,
+        min: b.min_selections,
+        max: b.max_selections,
+        // A bundle never contains itself.
+        memberIds: new Set([...(membersOf.get(b.id) ?? [])].filter((m) => m !== id)),
+      })),
+    });
+  }
+  return out;
+}

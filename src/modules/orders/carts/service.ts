@@ -1,0 +1,376 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
+import { ApiError } from "../../../core/errors";
+import { emit, newEvent, rowEvent } from "../../../core/events/outbox";
+import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { toMajor } from "../../../core/money";
+import { insertedId } from "../../../core/sql";
+import { nowIso, todayIn } from "../../../core/time";
+import { readStoreSettings } from "../../account";
+import { getLocation, loadCustomers } from "../../customers";
+import { itemsForPricing, loadItems } from "../../items";
+import { readCheckoutConfig } from "../checkout/config";
+import { type LineInput, lineProblem, type Quote, quote } from "../pricing/quote";
+import { linesOf, totalsView } from "../shared";
+import { CART_PROVIDERS, CART_STATUSES, cartItems, carts } from "../tables";
+import type { Cart, CreateCart, UpdateCart } from "./schemas";
+
+type CartRow = typeof carts.$inferSelect;
+type LineRow = typeof cartItems.$inferSelect;
+
+export const CART_LIST: ListSpec = {
+  fields: {
+    id: { column: carts.id, kind: "integer" },
+    customer_id: { column: carts.customerId, kind: "integer" },
+    status: { column: carts.status, kind: "string", values: CART_STATUSES },
+    cart_provider: { column: carts.cartProvider, kind: "string", values: CART_PROVIDERS },
+    is_recurring: { column: carts.isRecurring, kind: "boolean" },
+    voucher_code: { column: carts.voucherCode, kind: "string", nullable: true },
+    order_id: { column: carts.orderId, kind: "integer", nullable: true },
+    created_at: { column: carts.createdAt, kind: "datetime" },
+    modified_at: { column: carts.modifiedAt, kind: "datetime" },
+  },
+  defaultOrder: "-id",
+  idColumn: carts.id,
+};
+
+const notFound = (id: number) => ApiError.notFound("cart_not_found", `Cart ${id}`);
+
+/** The cart (of `customerId` when given: another customer's cart is a 404, not a 403). */
+export async function findCart(ctx: ServiceContext, id: number, customerId?: number) {
+  const [cartRows, lines] = await ctx.db.batch([
+    ctx.db
+      .select()
+      .from(carts)
+      .where(
+        and(
+          eq(carts.id, id),
+          live(carts, ctx.appId),
+          customerId === undefined ? undefined : eq(carts.customerId, customerId),
+        ),
+      ),
+    ctx.db.select().from(cartItems).where(eq(cartItems.cartId, id)).orderBy(asc(cartItems.id)),
+  ]);
+  const cart = cartRows[0];
+  if (!cart) throw notFound(id);
+  return { cart, lines };
+}
+
+const lineInputs = (lines: LineRow[]): LineInput[] =>
+  lines.map((l) => ({
+    key: l.id,
+    itemId: l.itemId,
+    qty: l.qty,
+    modifierValueIds: l.modifierValueIds,
+    bundleSelections: l.bundleSelections,
+  }));
+
+/** The store's pricing context: its currency, VAT, calendar, and whether carts may spend cashback. */
+export async function pricingContext(ctx: ServiceContext) {
+  const [s, config] = await Promise.all([readStoreSettings(ctx.db, ctx.appId), readCheckoutConfig(ctx.db, ctx.appId)]);
+  return {
+    currency: s.currency,
+    vatBp: s.vatPercentageBp,
+    timeZone: s.timezone,
+    walletRedeemEnabled: config.isWalletRedeemEnabled,
+  };
+}
+
+/**
+ * Prices a cart now. Lines that cannot be ordered any more (an item deleted or out of its dates)
+ * are left out of the totals and flagged, so that a cart can always be shown; checkout refuses them.
+ */
+export async function priceCart(ctx: ServiceContext, cart: CartRow, lines: LineRow[]) {
+  const inputs = lineInputs(lines);
+  const items = await itemsForPricing(
+    ctx,
+    inputs.map((l) => l.itemId),
+  );
+  const pricing = await pricingContext(ctx);
+  const today = todayIn(pricing.timeZone);
+  const problems = new Map(inputs.map((l) => [l.key, lineProblem(l, items.get(l.itemId), today)]));
+  const orderable = inputs.filter((l) => problems.get(l.key) === null);
+  const q = await quote(ctx, {
+    lines: orderable,
+    customerId: cart.customerId,
+    voucherCode: cart.voucherCode,
+    walletRedeemMinor: cart.walletRedeemMinor,
+    ...pricing,
+  });
+  return { quote: q, problems };
+}
+
+function cartView(
+  cart: CartRow,
+  lines: LineRow[],
+  priced: { quote: Quote; problems: Map<number, string | null> },
+  extras: { items: Map<number, Cart["cart_items"][number]["item"]>; customer: Cart["customer"] },
+): Cart {
+  const q = priced.quote;
+  const byKey = new Map(q.lines.map((l) => [l.key, l]));
+  return {
+    id: cart.id,
+    app_id: cart.appId,
+    custom_fields: cart.customFields ?? null,
+    customer_id: cart.customerId,
+    customer: extras.customer,
+    status: cart.status,
+    cart_provider: cart.cartProvider,
+    cart_items: lines.map((l) => {
+      const quoted = byKey.get(l.id);
+      const unit = quoted?.unitPriceMinor ?? l.unitPriceMinor;
+      return {
+        id: l.id,
+        item_id: l.itemId,
+        item: extras.items.get(l.itemId) ?? null,
+        qty: l.qty,
+        modifier_values: l.modifierValueIds,
+        bundle_selections: l.bundleSelections,
+        price: toMajor(unit),
+        total: toMajor(unit * l.qty),
+        is_available: quoted !== undefined,
+        unavailable_reason: priced.problems.get(l.id) ?? null,
+      };
+    }),
+    total_cart_price: toMajor(q.totalWithRedeemMinor),
+    voucher_code: cart.voucherCode,
+    voucher_error: q.voucher && !q.voucher.isSuccess ? q.voucher.errorReason : null,
+    location_id: cart.locationId,
+    pickup_location_id: cart.pickupLocationId,
+    courier_id: cart.courierId,
+    notes: cart.notes,
+    receiver: cart.receiver ?? null,
+    is_recurring: cart.isRecurring,
+    duration: cart.duration,
+    duration_unit: cart.durationUnit,
+    order_id: cart.orderId,
+    cart_price_updated: cart.status === "open" && q.totalWithRedeemMinor !== cart.quotedTotalMinor,
+    ...totalsView({ ...q, taxPercentageBp: q.vatBp }),
+    checked_out_at: cart.checkedOutAt,
+    created_at: cart.createdAt,
+    modified_at: cart.modifiedAt,
+  };
+}
+
+/** Cart Details (MO2 for the merchant, CA14 for its customer): priced now. */
+export async function cartDetails(ctx: ServiceContext, id: number, opts: { customerId?: number } = {}): Promise<Cart> {
+  const { cart, lines } = await findCart(ctx, id, opts.customerId);
+  const priced = await priceCart(ctx, cart, lines);
+  const [items, customers] = await Promise.all([
+    loadItems(
+      ctx.db,
+      ctx.appId,
+      lines.map((l) => l.itemId),
+    ),
+    loadCustomers(ctx, [cart.customerId]),
+  ]);
+  const view = cartView(cart, lines, priced, { items, customer: customers.get(cart.customerId) ?? null });
+  // The customer has now seen this total: a later checkout flags a move from it.
+  if (opts.customerId !== undefined && cart.status === "open" && view.cart_price_updated) {
+    await ctx.db
+      .update(carts)
+      .set({ quotedTotalMinor: priced.quote.totalWithRedeemMinor })
+      .where(eq(carts.id, cart.id));
+  }
+  return view;
+}
+
+async function checkLocation(ctx: ServiceContext, customerId: number, locationId: number | null | undefined) {
+  if (locationId == null) return;
+  try {
+    await getLocation(ctx, customerId, locationId);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404)
+      throw ApiError.validation({ location_id: [`Location ${locationId} is not one of the customer's locations.`] });
+    throw error;
+  }
+}
+
+const lineRows = (ctx: ServiceContext, cartId: SqlOrId, q: Quote, at: string) =>
+  q.lines.map((l) => ({
+    appId: ctx.appId,
+    cartId: cartId as number,
+    itemId: l.itemId,
+    qty: l.qty,
+    modifierValueIds: l.modifierValueIds,
+    bundleSelections: l.bundleSelections,
+    unitPriceMinor: l.unitPriceMinor,
+    createdAt: at,
+  }));
+type SqlOrId = number | ReturnType<typeof insertedId>;
+
+async function quoteLines(ctx: ServiceContext, customerId: number, input: CreateCart | UpdateCart, cart?: CartRow) {
+  const lines = input.items ? linesOf(input.items) : undefined;
+  return quote(
+    ctx,
+    {
+      lines: lines ?? [],
+      customerId,
+      voucherCode: input.voucher_code !== undefined ? input.voucher_code : (cart?.voucherCode ?? null),
+      walletRedeemMinor: input.wallet_redeem_amount ?? cart?.walletRedeemMinor ?? 0,
+      ...(await pricingContext(ctx)),
+    },
+    "items",
+  );
+}
+
+/** CA14 Create Cart: the lines are validated and priced now; the total is what the customer saw. */
+export async function createCart(ctx: ServiceContext, customerId: number, input: CreateCart): Promise<Cart> {
+  await checkLocation(ctx, customerId, input.location_id);
+  const q = await quoteLines(ctx, customerId, input);
+  const at = nowIso();
+  const { results } = await emit(
+    ctx.db,
+    ctx.events,
+    [
+      ctx.db
+        .insert(carts)
+        .values({
+          appId: ctx.appId,
+          customerId,
+          cartProvider: input.cart_provider ?? "app",
+          voucherCode: input.voucher_code ?? null,
+          locationId: input.location_id ?? null,
+          walletRedeemMinor: input.wallet_redeem_amount ?? 0,
+          notes: input.notes ?? null,
+          receiver: input.receiver ?? null,
+          isRecurring: input.is_recurring ?? false,
+          duration: input.duration ?? null,
+          durationUnit: input.duration_unit ?? null,
+          quotedTotalMinor: q.totalWithRedeemMinor,
+          customFields: input.custom_fields ?? null,
+          createdAt: at,
+          modifiedAt: at,
+        })
+        .returning({ id: carts.id }),
+      ctx.db.insert(cartItems).select(
+        sql`SELECT NULL, ${ctx.appId}, ${insertedId(carts)}, value ->> '$.itemId', value ->> '$.qty',
+            value -> '$.modifierValueIds', value -> '$.bundleSelections', value ->> '$.unitPriceMinor', ${at}
+          FROM json_each(${JSON.stringify(lineRows(ctx, 0, q, at))})`,
+      ),
+    ],
+    rowEvent(
+      "cart.created",
+      carts,
+      sql`id = ${insertedId(carts)}`,
+      sql`json_object('id', id, 'customer_id', customer_id)`,
+    ),
+  );
+  const id = (results[0] as { id: number }[])[0]!.id;
+  return cartDetails(ctx, id, { customerId });
+}
+
+/** CA14 Update Cart: only an open cart of the customer's; `items` replaces the lines. */
+export async function updateCart(
+  ctx: ServiceContext,
+  customerId: number,
+  id: number,
+  input: UpdateCart,
+): Promise<Cart> {
+  const { cart } = await findCart(ctx, id, customerId);
+  if (cart.status !== "open") {
+    throw ApiError.conflict("cart_checked_out", `Cart ${id} is ${cart.status}; create a new cart.`, {
+      order_id: cart.orderId,
+    });
+  }
+  await checkLocation(ctx, customerId, input.location_id);
+  const at = nowIso();
+  const changes = [];
+  let quotedTotal: number | undefined;
+  if (input.items) {
+    const q = await quoteLines(ctx, customerId, input, cart);
+    quotedTotal = q.totalWithRedeemMinor;
+    changes.push(
+      ctx.db.delete(cartItems).where(eq(cartItems.cartId, id)),
+      ctx.db.insert(cartItems).values(lineRows(ctx, id, q, at)),
+    );
+  }
+  const recurring = input.is_recurring ?? cart.isRecurring;
+  const duration = input.duration !== undefined ? input.duration : cart.duration;
+  const unit = input.duration_unit !== undefined ? input.duration_unit : cart.durationUnit;
+  if (recurring && (duration == null || unit == null))
+    throw ApiError.validation({ duration: ["A recurring cart needs `duration` and `duration_unit`."] });
+  // Only an open cart changes: a checkout that won the race leaves this update with nothing to write.
+  const open = and(eq(carts.id, id), eq(carts.status, "open"));
+  changes.unshift(
+    ctx.db
+      .update(carts)
+      .set({
+        voucherCode: input.voucher_code,
+        locationId: input.location_id,
+        walletRedeemMinor: input.wallet_redeem_amount,
+        notes: input.notes,
+        receiver: input.receiver,
+        isRecurring: input.is_recurring,
+        duration: input.duration,
+        durationUnit: input.duration_unit,
+        cartProvider: input.cart_provider,
+        customFields: input.custom_fields,
+        modifiedAt: at,
+      })
+      .where(open),
+  );
+  const { applied } = await emit(ctx.db, ctx.events, changes, [newEvent(ctx.appId, "cart.updated", { id })], {
+    guard: sql`EXISTS (SELECT 1 FROM carts WHERE id = ${id} AND status = 'open')`,
+  });
+  if (!applied) throw ApiError.conflict("cart_checked_out", `Cart ${id} was checked out meanwhile; create a new cart.`);
+  const view = await cartDetails(ctx, id);
+  // The lines changed: the customer saw the new total in this answer. Otherwise cartDetails kept it.
+  if (quotedTotal !== undefined || view.cart_price_updated) {
+    await ctx.db
+      .update(carts)
+      .set({ quotedTotalMinor: Math.round(view.total_cart_price * 100) })
+      .where(eq(carts.id, id));
+    view.cart_price_updated = false;
+  }
+  return view;
+}
+
+export type CartSummary = {
+  id: number;
+  app_id: number;
+  customer_id: number;
+  status: CartRow["status"];
+  cart_provider: CartRow["cartProvider"];
+  items_count: number;
+  total_cart_price: number;
+  voucher_code: string | null;
+  is_recurring: boolean;
+  order_id: number | null;
+  checked_out_at: string | null;
+  created_at: string;
+  modified_at: string;
+};
+
+/** MO1 List Carts: each cart as last priced (Cart Details prices it now). */
+export async function listCarts(ctx: ServiceContext, q: ListQuery): Promise<Page<CartSummary>> {
+  const page = await listPage(ctx.db, q, { table: carts, scope: () => live(carts, ctx.appId) });
+  const ids = page.results.map((c) => c.id);
+  const counts = ids.length
+    ? await ctx.db
+        .select({ cartId: cartItems.cartId, n: sql<number>`count(*)`.mapWith(Number) })
+        .from(cartItems)
+        .where(sql`${cartItems.cartId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
+        .groupBy(cartItems.cartId)
+    : [];
+  const count = new Map(counts.map((c) => [c.cartId, c.n]));
+  return {
+    ...page,
+    results: page.results.map((c) => ({
+      id: c.id,
+      app_id: c.appId,
+      customer_id: c.customerId,
+      status: c.status,
+      cart_provider: c.cartProvider,
+      items_count: count.get(c.id) ?? 0,
+      total_cart_price: toMajor(c.quotedTotalMinor),
+      voucher_code: c.voucherCode,
+      is_recurring: c.isRecurring,
+      order_id: c.orderId,
+      checked_out_at: c.checkedOutAt,
+      created_at: c.createdAt,
+      modified_at: c.modifiedAt,
+    })),
+  };
+}

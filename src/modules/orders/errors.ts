@@ -1,0 +1,28 @@
+import { defineErrorCodes, type RegisteredCodes } from "../../core/errors";
+
+/** The error codes the orders module answers with, beyond the request path's own. */
+export const orderErrorCodes = defineErrorCodes({
+  cart_not_found: "No cart with this id in the store (or, for a customer, of theirs).",
+  cart_checked_out: "The cart was already checked out; its order is `order_id`. Create a new cart.",
+  cart_empty: "The cart has no lines: add an item before checking out.",
+  item_unavailable: "A line's item is deleted, out of its serving dates, or plan-only; `item_id` names it.",
+  below_minimum_order: "The cart's total is below the store's minimum order (`min_order_amount`).",
+  payment_provider_disabled: "The store does not accept this payment provider (Checkout Config lists those it does).",
+  order_not_found: "No order with this id in the store (or, for a customer, of theirs).",
+  invoice_not_found: "No invoice with this id in the store.",
+  invalid_link_signature:
+    "The invoice PDF link's signature is wrong, or the link was changed: use the invoice's own link.",
+  link_expired: "The invoice PDF link expired (links last 7 days): read the invoice again for a fresh one.",
+  nothing_to_refund: "Everything captured for this invoice was already refunded.",
+  refund_exceeds_captured: "The refund is more than what is left to refund (`refundable_amount`).",
+  transaction_not_found: "No transaction with this id in the store.",
+  payment_failed: "The payment provider refused the payment; `provider_message` says why.",
+  provider_unavailable: "The payment provider did not answer; retry later (nothing was charged twice).",
+  invalid_payment_signature: "The payment callback's signature is missing or wrong: nothing was changed.",
+  recurring_purchase_not_found: "No recurring purchase with this id in the store (or, for a customer, of theirs).",
+  payment_method_not_found: "No saved payment method with this id of the customer's.",
+});
+
+declare module "../../core/errors" {
+  interface ErrorCodeRegistry extends RegisteredCodes<typeof orderErrorCodes> {}
+}

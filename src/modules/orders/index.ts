@@ -1,0 +1,8 @@
+/** What the app and other modules may use of orders and money. */
+export { ordersCustomerRouter } from "./customer";
+export { orderErrorCodes } from "./errors";
+export { orderEvents } from "./events";
+export { ordersMerchantRouter } from "./merchant";
+export { expireUnpaidOrders } from "./orders/service";
+export { ordersPublicRouter } from "./public";
+export { chargeDueRecurringPurchases } from "./recurring/charge";

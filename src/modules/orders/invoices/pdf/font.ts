@@ -1,0 +1,62 @@
+/**
+ * The invoice PDFs' font: a subset of IBM Plex Sans Arabic (Latin and Arabic), built by
+ * scripts/invoice-font.ts into the static assets and fetched through the ASSETS binding, so that
+ * the Worker's bundle does not carry it. Parsed once per isolate.
+ */
+
+/** The asset's path (INVOICE_FONT_ASSET in scripts/invoice-font.ts): a new font gets a new name. */
+export const INVOICE_FONT_PATH = "/invoice-font/invoice-sans-v1.json";
+
+/** The file as the build script writes it. Metrics are in thousandths of the font size. */
+type InvoiceFontFile = {
+  name: string;
+  ascent: number;
+  descent: number;
+  capHeight: number;
+  bbox: [number, number, number, number];
+  /** The TrueType font's length before deflating. */
+  length1: number;
+  /** The subset TrueType font, deflated (zlib), base64. */
+  data: string;
+  /** Code point (hex) → [glyph id in the subset, advance width]. */
+  glyphs: Record<string, [number, number]>;
+};
+
+export type PdfFont = Omit<InvoiceFontFile, "data" | "glyphs"> & {
+  /** The deflated TrueType font, as the PDF embeds it (/FlateDecode). */
+  deflated: Uint8Array;
+  glyphs: Map<number, [number, number]>;
+  /** Glyph id → advance width. */
+  widths: Map<number, number>;
+};
+
+export function parseInvoiceFont(file: InvoiceFontFile): PdfFont {
+  const glyphs = new Map<number, [number, number]>();
+  const widths = new Map<number, number>();
+  for (const [hex, g] of Object.entries(file.glyphs)) {
+    glyphs.set(Number.parseInt(hex, 16), g);
+    widths.set(g[0], g[1]);
+  }
+  const deflated = Uint8Array.from(atob(file.data), (c) => c.charCodeAt(0));
+  const { data: _data, glyphs: _glyphs, ...metrics } = file;
+  return { ...metrics, deflated, glyphs, widths };
+}
+
+let cached: Promise<PdfFont> | undefined;
+
+/** What the font is fetched from: the ASSETS binding. */
+export type AssetFetcher = { fetch(request: Request): Promise<Response> };
+
+/** The font, from the static assets; kept for the isolate's life. */
+export function loadInvoiceFont(assets: AssetFetcher): Promise<PdfFont> {
+  cached ??= (async () => {
+    const res = await assets.fetch(new Request(`https://assets.invalid${INVOICE_FONT_PATH}`));
+    if (!res.ok) throw new Error(`invoice font: the asset ${INVOICE_FONT_PATH} answered ${res.status}`);
+    return parseInvoiceFont((await res.json()) as InvoiceFontFile);
+  })();
+  // A failed load is not kept: the next PDF tries again.
+  cached.catch(() => {
+    cached = undefined;
+  });
+  return cached;
+}

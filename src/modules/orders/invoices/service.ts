@@ -1,0 +1,74 @@
+import { or, sql } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
+import { ApiError } from "../../../core/errors";
+import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { containsText } from "../../../core/sql";
+import { INVOICE_STATUSES, INVOICE_TYPES, invoices, PAYMENT_PROVIDERS } from "../tables";
+import type { Invoice, InvoiceDetails } from "./schemas";
+import { type InvoiceViewOptions, loadInvoices } from "./views";
+
+type Links = Omit<InvoiceViewOptions, "withItems">;
+
+/**
+ * One search term: a substring of the serial, or of the customer's name, or (when the term looks
+ * like a phone number) of their mobile number in the stored or the national form. The customers'
+ * rows are matched by a subquery on their table's name, as the customers module searches them.
+ * `containsText` (instr), never a LIKE pattern: D1 refuses patterns over 50 bytes.
+ */
+function searchInvoices(term: string) {
+  const byCustomer = [containsText(sql`c.name`, term)];
+  if (/^[\d\s+().-]+$/.test(term)) {
+    const digits = term.replace(/\D/g, "").slice(/^\s*00/.test(term) ? 2 : 0);
+    if (digits.length >= 2) {
+      byCustomer.push(containsText(sql`c.mobile_number`, digits), containsText(sql`c.username`, digits));
+    }
+  }
+  const where = or(
+    containsText(invoices.serial, term),
+    sql`${invoices.customerId} IN (SELECT c.id FROM customers c WHERE c.app_id = ${invoices.appId}
+        AND (${sql.join(byCustomer, sql` OR `)}))`,
+  )!;
+  return { where, indexed: false };
+}
+
+export const INVOICE_LIST: ListSpec = {
+  fields: {
+    id: { column: invoices.id, kind: "integer" },
+    serial: { column: invoices.serial, kind: "string", nullable: true },
+    type: { column: invoices.type, kind: "string", values: INVOICE_TYPES },
+    status: { column: invoices.status, kind: "string", values: INVOICE_STATUSES },
+    order_id: { column: invoices.orderId, kind: "integer" },
+    customer_id: { column: invoices.customerId, kind: "integer", nullable: true },
+    refunded_invoice_id: { column: invoices.refundedInvoiceId, kind: "integer", nullable: true },
+    payment_provider: { column: invoices.paymentProvider, kind: "string", values: PAYMENT_PROVIDERS, nullable: true },
+    total_amount: { column: invoices.totalMinor, kind: "money" },
+    issued_at: { column: invoices.issuedAt, kind: "datetime", nullable: true },
+    due_at: { column: invoices.dueAt, kind: "datetime", nullable: true },
+    created_at: { column: invoices.createdAt, kind: "datetime" },
+  },
+  search: searchInvoices,
+  searchDescription:
+    "Matches the serial or the customer's name (substring), or the customer's mobile number in any form " +
+    "(`0534…`, `966534…`, `+966 53…`); may repeat, all terms must match.",
+  defaultOrder: "-created_at",
+  idColumn: invoices.id,
+};
+
+/** A page of the store's invoices (MO7), each as the Invoice object. */
+export async function listInvoices(ctx: ServiceContext, q: ListQuery, links: Links): Promise<Page<Invoice>> {
+  const page = await listPage(ctx.db, q, { table: invoices, scope: () => live(invoices, ctx.appId) });
+  const views = await loadInvoices(
+    ctx,
+    page.results.map((r) => r.id),
+    { ...links, withItems: false },
+  );
+  return { ...page, results: page.results.flatMap((r) => views.get(r.id) ?? []) };
+}
+
+/** One invoice of the store with its lines and transactions; 404 `invoice_not_found`. */
+export async function getInvoice(ctx: ServiceContext, id: number, links: Links): Promise<InvoiceDetails> {
+  const found = (await loadInvoices(ctx, [id], { ...links, withItems: true })).get(id);
+  if (!found) throw ApiError.notFound("invoice_not_found", `Invoice ${id}`);
+  return found;
+}

@@ -1,0 +1,258 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
+import { toMajor } from "../../../core/money";
+import { inList } from "../../../core/sql";
+import { loadCustomers } from "../../customers";
+import { loadItems } from "../../items";
+import { invoiceConfig, invoiceItems, invoices, transactions } from "../tables";
+import { invoicePdfLink } from "./links";
+import type { Invoice, InvoiceDetails, InvoiceItem, InvoiceTransaction } from "./schemas";
+import { zatcaQr } from "./zatca";
+
+type InvoiceRow = typeof invoices.$inferSelect;
+type InvoiceItemRow = typeof invoiceItems.$inferSelect;
+type TransactionRow = typeof transactions.$inferSelect;
+
+export type InvoiceViewOptions = {
+  /** Scheme and host the PDF links start with (the request's origin). */
+  origin: string;
+  /** LINK_SIGNING_SECRET, which signs the PDF links. */
+  secret: string;
+  /** With the details' `items` and `transactions`. */
+  withItems: boolean;
+};
+
+/** The serial an invoice shows: "-" until it has one. */
+export const serialOf = (row: Pick<InvoiceRow, "serial">) => row.serial ?? "-";
+
+/**
+ * The invoice's QR content: only once it has a serial (paid, or a refund issued), when the store
+ * keeps the QR on, and for a seller with a VAT number (a QR without one is no tax invoice's).
+ */
+export function qrOf(row: InvoiceRow, enabled: boolean): string | null {
+  if (!enabled || !row.serial || !row.issuedAt || !row.sellerName || !row.vatNumber) return null;
+  return zatcaQr({
+    sellerName: row.sellerName,
+    vatNumber: row.vatNumber,
+    timestamp: row.issuedAt,
+    totalMinor: row.totalMinor,
+    vatMinor: row.taxMinor,
+  });
+}
+
+const percent = (bp: number) => bp / 100;
+
+function itemView(r: InvoiceItemRow, item: InvoiceItem["item"]): InvoiceItem {
+  return {
+    id: r.id,
+    custom_fields: null,
+    item,
+    app_id: r.appId,
+    created_at: r.createdAt,
+    item_id: r.itemId,
+    name_en: r.nameEn,
+    name_ar: r.nameAr,
+    refund_reason: r.refundReason,
+    refunded_qty: r.refundedQty,
+    amount: toMajor(r.amountMinor),
+    qty: r.qty,
+    net_amount: toMajor(r.amountMinor),
+    voucher_discounts_amount: toMajor(r.voucherDiscountMinor),
+    total_amount_excluding_tax: toMajor(r.totalExcludingTaxMinor),
+    tax_percentage: percent(r.taxPercentageBp),
+    tax_amount: toMajor(r.taxMinor),
+    total_amount: toMajor(r.totalMinor),
+    auto_renew: false,
+    date: null,
+    time: null,
+    order_item: r.orderItemId,
+    parent_invoice_item: r.parentInvoiceItemId,
+  };
+}
+
+function transactionView(t: TransactionRow): InvoiceTransaction {
+  return {
+    id: t.id,
+    custom_fields: t.customFields ?? null,
+    invoice_id: t.invoiceId,
+    type: t.type,
+    status: t.status,
+    amount: toMajor(t.amountMinor),
+    currency: t.currency,
+    payment_provider: t.paymentProvider,
+    payment_method: t.paymentMethod,
+    provider_reference: t.providerReference,
+    provider_details: t.providerDetails ?? null,
+    created_at: t.createdAt,
+  };
+}
+
+function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const row of rows) {
+    const list = out.get(key(row));
+    if (list) list.push(row);
+    else out.set(key(row), [row]);
+  }
+  return out;
+}
+
+type Links = { invoice_pdf_en: string; invoice_pdf_ar: string };
+
+async function linksOf(opts: InvoiceViewOptions, appId: number, id: number): Promise<Links> {
+  const [en, ar] = await Promise.all([
+    invoicePdfLink(opts.secret, opts.origin, appId, id, "en"),
+    invoicePdfLink(opts.secret, opts.origin, appId, id, "ar"),
+  ]);
+  return { invoice_pdf_en: en, invoice_pdf_ar: ar };
+}
+
+function invoiceView(
+  r: InvoiceRow,
+  links: Links,
+  refunded: { row: InvoiceRow; links: Links } | undefined,
+  customer: Invoice["customer"],
+  qrEnabled: boolean,
+): Invoice {
+  const net = r.subTotalMinor + r.shippingMinor + r.setupMinor;
+  return {
+    id: r.id,
+    custom_fields: r.customFields ?? null,
+    order_id: r.orderId,
+    customer,
+    ...links,
+    serial: serialOf(r),
+    refunded_invoice: refunded
+      ? {
+          id: refunded.row.id,
+          serial: serialOf(refunded.row),
+          issued_at: refunded.row.issuedAt,
+          total_amount: toMajor(refunded.row.totalMinor),
+          currency: refunded.row.currency,
+          status: refunded.row.status,
+          ...refunded.links,
+          custom_fields: refunded.row.customFields ?? null,
+        }
+      : null,
+    app_id: r.appId,
+    created_at: r.createdAt,
+    invoice_reference_id: refunded ? refunded.row.id : null,
+    invoice_reference_serial: refunded ? serialOf(refunded.row) : null,
+    type: r.type,
+    status: r.status,
+    refund_reason: r.refundReason,
+    issued_at: r.issuedAt,
+    due_at: r.dueAt,
+    sub_total_amount: toMajor(r.subTotalMinor),
+    shipping_amount: toMajor(r.shippingMinor),
+    setup_amount: toMajor(r.setupMinor),
+    net_amount: toMajor(net),
+    sub_total_discounts_amount: toMajor(r.subTotalDiscountsMinor),
+    shipping_discounts_amount: toMajor(r.shippingDiscountsMinor),
+    total_discounts_amount: toMajor(r.subTotalDiscountsMinor + r.shippingDiscountsMinor),
+    total_amount_excluding_tax: toMajor(r.totalExcludingTaxMinor),
+    tax_percentage: percent(r.taxPercentageBp),
+    tax_amount: toMajor(r.taxMinor),
+    total_amount: toMajor(r.totalMinor),
+    wallet_redeem_amount: toMajor(r.walletRedeemMinor),
+    total_amount_with_redeem: toMajor(r.totalMinor - r.walletRedeemMinor),
+    currency: r.currency,
+    payment_method: r.paymentMethod,
+    payment_provider: r.paymentProvider,
+    is_auto_renewal: r.isAutoRenewal,
+    invoice_provider: "internal",
+    zatca_status: r.zatcaStatus,
+    zatca_qr: qrOf(r, qrEnabled),
+    invoice_error: null,
+  };
+}
+
+/**
+ * The store's invoices of `ids` as the API shows them (with `items` and `transactions` when
+ * `withItems`): one D1 batch of five statements (the invoices, the invoices they refund, the
+ * store's invoice config, the lines, the transactions), then the customers and the items in two
+ * parallel queries, whatever the number of ids. Ids of other stores are absent from the map.
+ */
+export async function loadInvoices(
+  ctx: ServiceContext,
+  ids: readonly number[],
+  opts: InvoiceViewOptions & { withItems: true },
+): Promise<Map<number, InvoiceDetails>>;
+export async function loadInvoices(
+  ctx: ServiceContext,
+  ids: readonly number[],
+  opts: InvoiceViewOptions & { withItems: false },
+): Promise<Map<number, Invoice>>;
+export async function loadInvoices(
+  ctx: ServiceContext,
+  ids: readonly number[],
+  opts: InvoiceViewOptions,
+): Promise<Map<number, Invoice | InvoiceDetails>> {
+  const out = new Map<number, Invoice | InvoiceDetails>();
+  if (ids.length === 0) return out;
+  const { db, appId } = ctx;
+  const wanted = [...new Set(ids)];
+  const mine = and(live(invoices, appId), inList(invoices.id, wanted));
+  // Nothing matches `0`: the lines and transactions only when the details are wanted.
+  const detailed = opts.withItems ? sql`1` : sql`0`;
+  const [rows, refundedRows, configRows, lineRows, txRows] = await db.batch([
+    db.select().from(invoices).where(mine),
+    db
+      .select()
+      .from(invoices)
+      .where(
+        and(
+          eq(invoices.appId, appId),
+          sql`${invoices.id} IN (SELECT refunded_invoice_id FROM invoices WHERE app_id = ${appId}
+              AND ${inList(sql`id`, wanted)})`,
+        ),
+      ),
+    db.select({ qr: invoiceConfig.isZatcaQrEnabled }).from(invoiceConfig).where(eq(invoiceConfig.appId, appId)),
+    db
+      .select()
+      .from(invoiceItems)
+      .where(and(eq(invoiceItems.appId, appId), inList(invoiceItems.invoiceId, wanted), detailed))
+      .orderBy(asc(invoiceItems.id)),
+    db
+      .select()
+      .from(transactions)
+      .where(and(live(transactions, appId), inList(transactions.invoiceId, wanted), detailed))
+      .orderBy(asc(transactions.id)),
+  ]);
+  const qrEnabled = configRows[0]?.qr ?? true;
+  const customerIds = rows.flatMap((r) => (r.customerId === null ? [] : [r.customerId]));
+  const itemIds = lineRows.flatMap((l) => (l.itemId === null ? [] : [l.itemId]));
+  const [customers, items] = await Promise.all([
+    loadCustomers(ctx, customerIds),
+    opts.withItems ? loadItems(db, appId, itemIds) : Promise.resolve(new Map()),
+  ]);
+  const refundedById = new Map(refundedRows.map((r) => [r.id, r]));
+  const linesOf = groupBy(lineRows, (l) => l.invoiceId);
+  const txOf = groupBy(txRows, (t) => t.invoiceId);
+  await Promise.all(
+    rows.map(async (r) => {
+      const refundedRow = r.refundedInvoiceId === null ? undefined : refundedById.get(r.refundedInvoiceId);
+      const [links, refundedLinks] = await Promise.all([
+        linksOf(opts, appId, r.id),
+        refundedRow ? linksOf(opts, appId, refundedRow.id) : undefined,
+      ]);
+      const refunded = refundedRow && refundedLinks ? { row: refundedRow, links: refundedLinks } : undefined;
+      const customer = r.customerId === null ? null : (customers.get(r.customerId) ?? null);
+      const view = invoiceView(r, links, refunded, customer, qrEnabled);
+      out.set(
+        r.id,
+        opts.withItems
+          ? {
+              ...view,
+              items: (linesOf.get(r.id) ?? []).map((l) =>
+                itemView(l, l.itemId === null ? null : (items.get(l.itemId) ?? null)),
+              ),
+              transactions: (txOf.get(r.id) ?? []).map(transactionView),
+            }
+          : view,
+      );
+    }),
+  );
+  return out;
+}

@@ -1,0 +1,306 @@
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
+import { ApiError } from "../../../core/errors";
+import { emit, newEvent, unionEvents } from "../../../core/events/outbox";
+import { abortUnless, isGuardAbort } from "../../../core/guards";
+import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { containsText } from "../../../core/sql";
+import { nowIso } from "../../../core/time";
+import { cashbackMovementStatements, findCustomer, getLocation } from "../../customers";
+import { returnStockStatements } from "../../items";
+import { releaseVoucherStatements, voucherUsedEventsSql } from "../../vouchers";
+import { pricingContext } from "../carts/service";
+import { placeOrder } from "../checkout/place";
+import { invoiceEventSql, orderEventSql } from "../events-sql";
+import { quote } from "../pricing/quote";
+import { linesOf } from "../shared";
+import {
+  CART_PROVIDERS,
+  FULFILLMENT_STATUSES,
+  invoices,
+  ORDER_KINDS,
+  ORDER_STATUSES,
+  orderItems,
+  orders,
+  PAYMENT_PROVIDERS,
+  PAYMENT_STATUSES,
+  transactions,
+} from "../tables";
+import { orderMachine } from "./machine";
+import type { CreateOrder, Order, UpdateOrder } from "./schemas";
+import { type LinkContext, loadOrders } from "./views";
+
+type OrderRow = typeof orders.$inferSelect;
+
+export const ORDER_LIST: ListSpec = {
+  fields: {
+    id: { column: orders.id, kind: "integer" },
+    kind: { column: orders.kind, kind: "string", values: ORDER_KINDS },
+    status: { column: orders.status, kind: "string", values: ORDER_STATUSES },
+    payment_status: { column: orders.paymentStatus, kind: "string", values: PAYMENT_STATUSES },
+    fulfillment_status: { column: orders.fulfillmentStatus, kind: "string", values: FULFILLMENT_STATUSES },
+    payment_provider: { column: orders.paymentProvider, kind: "string", values: PAYMENT_PROVIDERS, nullable: true },
+    cart_provider: { column: orders.cartProvider, kind: "string", values: CART_PROVIDERS },
+    customer_id: { column: orders.customerId, kind: "integer", nullable: true },
+    reference: { column: orders.reference, kind: "string", nullable: true },
+    voucher_code: { column: orders.voucherCode, kind: "string", nullable: true },
+    total_amount: { column: orders.totalMinor, kind: "money" },
+    created_at: { column: orders.createdAt, kind: "datetime" },
+    paid_at: { column: orders.paidAt, kind: "datetime", nullable: true },
+  },
+  // The reference, or the customer's name or mobile number.
+  search: (term: string) => ({
+    where: sql`(${containsText(orders.reference, term)} OR ${orders.customerId} IN (SELECT id FROM customers
+      WHERE app_id = ${orders.appId} AND (${containsText(sql`name`, term)} OR ${containsText(sql`mobile_number`, term)})))`,
+    indexed: false,
+  }),
+  searchDescription: "The order's reference, or its customer's name or mobile number.",
+  defaultOrder: "-id",
+  idColumn: orders.id,
+};
+
+const notFound = (id: number) => ApiError.notFound("order_not_found", `Order ${id}`);
+
+async function listOf(ctx: ServiceContext, q: ListQuery, links: LinkContext, scope: SQL): Promise<Page<Order>> {
+  const page = await listPage(ctx.db, q, { table: orders, scope: () => scope });
+  const loaded = await loadOrders(
+    ctx,
+    page.results.map((r) => r.id),
+    links,
+  );
+  return { ...page, results: page.results.map((r) => loaded.get(r.id)!) };
+}
+
+/** MO4 list. */
+export const listOrders = (ctx: ServiceContext, q: ListQuery, links: LinkContext) =>
+  listOf(ctx, q, links, live(orders, ctx.appId));
+
+/** CA11: the customer's own orders. */
+export const listMyOrders = (ctx: ServiceContext, customerId: number, q: ListQuery, links: LinkContext) =>
+  listOf(ctx, q, links, and(live(orders, ctx.appId), eq(orders.customerId, customerId))!);
+
+async function findOrder(ctx: ServiceContext, id: number, customerId?: number): Promise<OrderRow> {
+  const row = await ctx.db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.id, id),
+        live(orders, ctx.appId),
+        customerId === undefined ? undefined : eq(orders.customerId, customerId),
+      ),
+    )
+    .get();
+  if (!row) throw notFound(id);
+  return row;
+}
+
+/** MO4 details; CA11 details with `customerId` (another customer's order is a 404). */
+export async function orderDetails(ctx: ServiceContext, id: number, links: LinkContext, customerId?: number) {
+  await findOrder(ctx, id, customerId);
+  return (await loadOrders(ctx, [id], links)).get(id)!;
+}
+
+/** MO4 create: a phone order, pending with a pay link (or waiting for its transfer or its delivery). */
+export async function createOrder(ctx: ServiceContext, input: CreateOrder, links: LinkContext): Promise<Order> {
+  await findCustomer(ctx, input.customer_id); // 404 customer_not_found: not a live customer of the store
+  const location = input.location_id
+    ? await getLocation(ctx, input.customer_id, input.location_id).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404)
+          throw ApiError.validation({
+            location_id: [`Location ${input.location_id} is not one of customer ${input.customer_id}'s.`],
+          });
+        throw error;
+      })
+    : null;
+  const q = await quote(ctx, {
+    lines: linesOf(input.items),
+    customerId: input.customer_id,
+    voucherCode: input.voucher_code ?? null,
+    walletRedeemMinor: 0,
+    ...(await pricingContext(ctx)),
+  });
+  if (input.voucher_code && !q.voucher?.isSuccess)
+    throw ApiError.validation({ voucher_code: [q.voucher?.errorReason ?? "The voucher does not apply."] });
+  const id = await placeOrder(ctx, q, {
+    kind: "purchase",
+    customerId: input.customer_id,
+    cartId: null,
+    provider: input.payment_provider,
+    paymentMethod: null,
+    cartProvider: "other",
+    reference: input.reference ?? null,
+    notes: input.notes ?? null,
+    location: location as Record<string, unknown> | null,
+    customFields: input.custom_fields ?? null,
+  }).catch((error: unknown) => {
+    if (
+      error instanceof Error &&
+      /orders_app_reference_idx|UNIQUE.*orders\.reference/.test(String(error.cause ?? error.message))
+    )
+      throw ApiError.conflict("conflict", `Another order of the store has the reference ${input.reference}.`);
+    throw error;
+  });
+  return (await loadOrders(ctx, [id], links)).get(id)!;
+}
+
+/**
+ * What gives an unpaid order's holds back (cancel, expire): its stock, its voucher use, the cashback
+ * it took, its unpaid invoice (voided) and its open transactions (failed); with their events.
+ */
+export async function releaseStatements(
+  ctx: ServiceContext,
+  order: OrderRow,
+  to: "cancelled" | "expired",
+  at: string,
+): Promise<{ statements: BatchItem<"sqlite">[]; events: SQL[] }> {
+  const lines = await ctx.db
+    .select({ itemId: orderItems.itemId, qty: orderItems.qty })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, order.id));
+  const id = sql`${order.id}`;
+  const statements: BatchItem<"sqlite">[] = [
+    // Everything below gives back what a PENDING order holds: a payment that landed first wins.
+    abortUnless(ctx.db, sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND status = 'pending')`, "pending"),
+    ctx.db
+      .update(orders)
+      .set({
+        status: to,
+        paymentStatus: order.walletRedeemMinor > 0 ? "refunded" : order.paymentStatus === "paid" ? "paid" : "failed",
+        cancelledAt: to === "cancelled" ? at : null,
+        expiresAt: null,
+        modifiedAt: at,
+      })
+      .where(and(eq(orders.id, order.id), eq(orders.status, "pending"))),
+    ...returnStockStatements(
+      ctx,
+      lines.filter((l) => l.itemId !== null).map((l) => ({ itemId: l.itemId!, qty: l.qty })),
+      at,
+    ),
+    ...releaseVoucherStatements(ctx, order.id, at),
+    ctx.db
+      .update(invoices)
+      .set({ status: "void", modifiedAt: at })
+      .where(and(eq(invoices.orderId, order.id), eq(invoices.status, "unpaid"))),
+    ctx.db
+      .update(transactions)
+      .set({ status: "failed", modifiedAt: at })
+      // A card payment may still land at its gateway: it stays pending, and settle refunds it if it does.
+      .where(
+        and(
+          eq(transactions.orderId, order.id),
+          sql`${transactions.status} IN ('pending', 'pending_review') AND ${transactions.paymentProvider} <> 'card'`,
+        ),
+      ),
+  ];
+  const events: SQL[] = [
+    orderEventSql(to === "cancelled" ? "order.cancelled" : "order.expired", id),
+    invoiceEventSql("invoice.voided", sql`order_id = ${order.id} AND status = 'void'`),
+    voucherUsedEventsSql(ctx, { orderId: order.id, action: "release", at }),
+  ];
+  if (order.walletRedeemMinor > 0 && order.customerId !== null) {
+    const back = cashbackMovementStatements(ctx, order.customerId, {
+      type: "refund",
+      units: order.walletRedeemMinor,
+      orderId: id,
+      reason: to === "cancelled" ? "Order cancelled" : "Order expired unpaid",
+    });
+    statements.push(...back.statements);
+    events.push(back.event);
+  }
+  return { statements, events };
+}
+
+/**
+ * Moves a pending order to cancelled or expired with everything it held given back; a 409 naming
+ * the status when it is not pending (read before, or a payment that landed meanwhile).
+ */
+export async function releaseOrder(ctx: ServiceContext, order: OrderRow, to: "cancelled" | "expired"): Promise<void> {
+  const action = to === "cancelled" ? "cancel" : "expire";
+  orderMachine.next(order.status, action, `Order ${order.id}`);
+  const { statements, events } = await releaseStatements(ctx, order, to, nowIso());
+  try {
+    await emit(ctx.db, ctx.events, statements, unionEvents(events));
+  } catch (error) {
+    if (!isGuardAbort(error)) throw error;
+    const now = await findOrder(ctx, order.id);
+    orderMachine.next(now.status, action, `Order ${order.id}`);
+    throw error;
+  }
+}
+
+/** MO4 update: notes, reference, custom fields, and `status: cancelled` through the state machine. */
+export async function updateOrder(ctx: ServiceContext, id: number, input: UpdateOrder, links: LinkContext) {
+  const order = await findOrder(ctx, id);
+  if (input.status === "cancelled") await releaseOrder(ctx, order, "cancelled");
+  const fields = {
+    ...(input.notes !== undefined && { notes: input.notes }),
+    ...(input.reference !== undefined && { reference: input.reference }),
+    ...(input.custom_fields !== undefined && { customFields: input.custom_fields }),
+  };
+  if (Object.keys(fields).length) {
+    const at = nowIso();
+    try {
+      await emit(
+        ctx.db,
+        ctx.events,
+        [
+          ctx.db
+            .update(orders)
+            .set({ ...fields, modifiedAt: at })
+            .where(eq(orders.id, id)),
+        ],
+        [newEvent(ctx.appId, "order.updated", await orderEventData(ctx, id))],
+      );
+    } catch (error) {
+      if (/UNIQUE/.test(String((error as Error).cause ?? (error as Error).message)))
+        throw ApiError.conflict("conflict", `Another order of the store has the reference ${input.reference}.`);
+      throw error;
+    }
+  }
+  return (await loadOrders(ctx, [id], links)).get(id)!;
+}
+
+async function orderEventData(ctx: ServiceContext, id: number) {
+  const r = await findOrder(ctx, id);
+  return {
+    id: r.id,
+    customer_id: r.customerId,
+    status: r.status,
+    payment_status: r.paymentStatus,
+    total_amount: r.totalMinor / 100,
+    currency: r.currency,
+  };
+}
+
+/** The scheduled sweep: pending orders past their payment deadline give their stock back. */
+export async function expireUnpaidOrders(
+  contextOf: (appId: number) => ServiceContext,
+  db: ServiceContext["db"],
+  now = nowIso(),
+  limit = 100,
+  /** Stock went back: the store's cached catalogue reads are made fresh. */
+  onStockReturned?: (appId: number) => Promise<void>,
+): Promise<number> {
+  const due = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.status, "pending"), sql`${orders.expiresAt} <= ${now}`))
+    .limit(limit);
+  let expired = 0;
+  for (const order of due) {
+    const ctx = contextOf(order.appId);
+    const { statements, events } = await releaseStatements(ctx, order, "expired", now);
+    try {
+      await emit(ctx.db, ctx.events, statements, unionEvents(events));
+      expired += 1;
+      await onStockReturned?.(order.appId);
+    } catch (error) {
+      // A payment that landed meanwhile: the order is no longer pending, nothing was written.
+      if (!isGuardAbort(error)) throw error;
+    }
+  }
+  return expired;
+}

@@ -1,0 +1,106 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { ServiceContext } from "../../../core/context";
+import { rowEvent } from "../../../core/events/outbox";
+import { MINOR_PER_MAJOR } from "../../../core/money";
+import type { StoreSettings } from "../../account";
+import { invoiceEventSql, orderEventSql, transactionEventSql } from "../events-sql";
+import { storeWalletBalanceSql, storeWalletEntryStatement } from "../store-wallet/service";
+import { invoiceCounters, invoices, orders, recurringPurchases, transactions } from "../tables";
+
+export type PaidInput = {
+  orderId: SQL;
+  at: string;
+  settings: StoreSettings;
+  serialPrefix: string;
+  /** The provider transaction captured by this payment, when there is one (a free order has none). */
+  transactionId?: SQL;
+};
+
+/**
+ * What "paid" writes, for a batch that already holds the order as `pending` (checkout, a gateway's
+ * callback, a captured bank transfer): the transaction captured, the invoice paid with the next
+ * serial of the store and the seller the ZATCA QR names, the order completed, a top-up credited to
+ * the store wallet, a recurring purchase activated; and their events.
+ */
+export function paidStatements(
+  ctx: ServiceContext,
+  p: PaidInput,
+): { statements: BatchItem<"sqlite">[]; events: SQL[] } {
+  const { orderId, at } = p;
+  const seller = p.settings.invoiceSellerName;
+  const statements: BatchItem<"sqlite">[] = [];
+  if (p.transactionId)
+    statements.push(
+      ctx.db
+        .update(transactions)
+        .set({ status: "captured", modifiedAt: at })
+        .where(
+          sql`${transactions.id} = ${p.transactionId} AND ${transactions.status} IN ('pending', 'pending_review', 'failed')`,
+        ),
+    );
+  statements.push(
+    ctx.db
+      .insert(invoiceCounters)
+      .values({ appId: ctx.appId, lastNumber: 1 })
+      .onConflictDoUpdate({
+        target: invoiceCounters.appId,
+        set: { lastNumber: sql`${invoiceCounters.lastNumber} + 1` },
+      }),
+    ctx.db
+      .update(invoices)
+      .set({
+        status: "paid",
+        serial: sql`${p.serialPrefix} || ${at.slice(0, 4)} || printf('%05d',
+          (SELECT last_number FROM invoice_counters WHERE app_id = ${ctx.appId}))`,
+        issuedAt: at,
+        sellerName: seller,
+        vatNumber: p.settings.vatNumber,
+        modifiedAt: at,
+      })
+      .where(sql`${invoices.orderId} = ${orderId} AND ${invoices.type} = 'invoice' AND ${invoices.status} = 'unpaid'`),
+    ctx.db
+      .update(orders)
+      .set({
+        status: "completed",
+        paymentStatus: "paid",
+        capturedMinor: sql`${orders.totalMinor}`,
+        paidAt: at,
+        expiresAt: null,
+        modifiedAt: at,
+      })
+      .where(sql`${orders.id} = ${orderId} AND ${orders.status} = 'pending'`),
+    ctx.db
+      .update(recurringPurchases)
+      .set({ status: "active", lastChargeDate: at.slice(0, 10), modifiedAt: at })
+      .where(
+        sql`${recurringPurchases.id} = (SELECT recurring_purchase_id FROM orders WHERE id = ${orderId})
+          AND ${recurringPurchases.status} = 'pending'`,
+      ),
+  );
+  const topUp = sql`(SELECT kind FROM orders WHERE id = ${orderId}) = 'wallet_topup'`;
+  statements.push(
+    storeWalletEntryStatement(ctx.db, ctx.appId, {
+      type: "credit",
+      source: "charge",
+      amountMinor: sql`(SELECT total_minor FROM orders WHERE id = ${orderId})`,
+      orderId,
+      reference: "Wallet top-up",
+      when: topUp,
+    }),
+  );
+  const events = [
+    orderEventSql("order.paid", orderId),
+    orderEventSql("order.completed", orderId),
+    invoiceEventSql("invoice.paid", sql`order_id = ${orderId} AND type = 'invoice' AND status = 'paid'`),
+    rowEvent(
+      "merchant.wallet.charged",
+      orders,
+      sql`id = ${orderId} AND kind = 'wallet_topup'`,
+      sql`json_object('order_id', id, 'amount', CAST(total_minor AS REAL) / ${MINOR_PER_MAJOR},
+        'balance', CAST(${storeWalletBalanceSql(ctx.appId)} AS REAL) / ${MINOR_PER_MAJOR})`,
+    ),
+  ];
+  if (p.transactionId) events.push(transactionEventSql("transaction.captured", sql`id = ${p.transactionId}`));
+  return { statements, events };
+}

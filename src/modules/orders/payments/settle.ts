@@ -1,0 +1,169 @@
+import { and, eq, sql } from "drizzle-orm";
+import { makeServiceContext } from "../../../core/context";
+import { emit, unionEvents } from "../../../core/events/outbox";
+import { abortUnless, isGuardAbort } from "../../../core/guards";
+import { nowIso } from "../../../core/time";
+import type { Db } from "../../../db/client";
+import { readStoreSettings } from "../../account";
+import { transactionEventSql } from "../events-sql";
+import { readInvoiceConfig } from "../invoices/config";
+import { orders, transactions } from "../tables";
+import { cardGatewayById } from "./gateways/index";
+import { paidStatements } from "./paid";
+import { type GatewayOutcome, GatewayRefused, GatewayUnavailable } from "./provider";
+
+export type SettleDeps = { db: Db; env: Env; waitUntil: (p: Promise<unknown>) => void };
+
+export type SettleResult = {
+  appId: number;
+  orderId: number;
+  transactionId: number;
+  status: "captured" | "failed" | "unchanged";
+};
+
+/**
+ * Applies a verified gateway outcome to the transaction with that (gateway, reference): captured →
+ * the transaction, invoice and order paid in one batch; failed → the transaction failed (the order
+ * stays pending and payable until it expires). Idempotent: a second callback for the same reference
+ * changes nothing (the batch is guarded on the transaction still pending). null when no transaction
+ * has the reference. The store comes from the transaction: callbacks carry no `app-id`.
+ */
+export async function applyGatewayOutcome(deps: SettleDeps, outcome: GatewayOutcome): Promise<SettleResult | null> {
+  const tx = await deps.db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.gateway, outcome.gateway), eq(transactions.providerReference, outcome.reference)))
+    .get();
+  if (!tx) return null;
+  const result = (status: SettleResult["status"]): SettleResult => ({
+    appId: tx.appId,
+    orderId: tx.orderId,
+    transactionId: tx.id,
+    status,
+  });
+  // A failed attempt may be followed by a paid one (MyFatoorah's page lets the customer retry).
+  const open = tx.status === "pending" || (tx.status === "failed" && outcome.status === "captured");
+  if (!open) return result("unchanged");
+  const ctx = makeServiceContext(deps.db, tx.appId, deps.env, deps.waitUntil);
+  const at = nowIso();
+  const pending = abortUnless(
+    ctx.db,
+    sql`EXISTS (SELECT 1 FROM transactions WHERE id = ${tx.id} AND status = ${tx.status})`,
+    "transaction-pending",
+  );
+  const details = { ...(tx.providerDetails ?? {}), ...outcome.details };
+  try {
+    if (outcome.status === "failed") {
+      await emit(
+        ctx.db,
+        ctx.events,
+        [
+          pending,
+          ctx.db
+            .update(transactions)
+            .set({ status: "failed", providerDetails: details, modifiedAt: at })
+            .where(eq(transactions.id, tx.id)),
+          ctx.db
+            .update(orders)
+            .set({ paymentStatus: "failed", modifiedAt: at })
+            .where(and(eq(orders.id, tx.orderId), eq(orders.status, "pending"))),
+        ],
+        transactionEventSql("transaction.failed", sql`id = ${tx.id}`),
+      );
+      return result("failed");
+    }
+    const [settings, invoiceConfig, order] = await Promise.all([
+      readStoreSettings(ctx.db, ctx.appId),
+      readInvoiceConfig(ctx.db, ctx.appId),
+      ctx.db.select({ status: orders.status }).from(orders).where(eq(orders.id, tx.orderId)).get(),
+    ]);
+    const record = ctx.db
+      .update(transactions)
+      .set({ providerDetails: details, paymentMethod: outcome.paymentMethod ?? tx.paymentMethod, modifiedAt: at })
+      .where(eq(transactions.id, tx.id));
+    if (order?.status !== "pending") {
+      // Paid after the order expired or was cancelled (or paid twice): the money is recorded as
+      // captured and given straight back through the gateway; the order keeps its status.
+      await emit(
+        ctx.db,
+        ctx.events,
+        [pending, record, ctx.db.update(transactions).set({ status: "captured" }).where(eq(transactions.id, tx.id))],
+        transactionEventSql("transaction.captured", sql`id = ${tx.id}`),
+      );
+      await refundLateCapture(ctx, deps.env, tx, outcome);
+      return result("captured");
+    }
+    const paid = paidStatements(ctx, {
+      orderId: sql`${tx.orderId}`,
+      at,
+      settings,
+      serialPrefix: invoiceConfig.serial_prefix,
+      transactionId: sql`${tx.id}`,
+    });
+    await emit(ctx.db, ctx.events, [pending, record, ...paid.statements], unionEvents(paid.events));
+    return result("captured");
+  } catch (error) {
+    // Another callback for the same payment won the race: it applied the outcome.
+    if (isGuardAbort(error)) return result("unchanged");
+    throw error;
+  }
+}
+
+/**
+ * Gives back a payment captured for an order that no longer takes it: a refund transaction of the
+ * whole amount through the gateway that took it. If the gateway does not answer, the refund stays
+ * pending for the merchant to see in List Transactions (and retry through Refund Invoice's path).
+ */
+async function refundLateCapture(
+  ctx: ReturnType<typeof makeServiceContext>,
+  env: Env,
+  tx: typeof transactions.$inferSelect,
+  outcome: GatewayOutcome,
+) {
+  const at = nowIso();
+  const [refund] = await ctx.db
+    .insert(transactions)
+    .values({
+      appId: tx.appId,
+      orderId: tx.orderId,
+      invoiceId: tx.invoiceId,
+      type: "refund",
+      status: "pending",
+      amountMinor: tx.amountMinor,
+      currency: tx.currency,
+      paymentProvider: "card",
+      paymentMethod: outcome.paymentMethod ?? tx.paymentMethod,
+      gateway: tx.gateway,
+      declineReason: "Paid after the order closed: refunded automatically.",
+      createdAt: at,
+      modifiedAt: at,
+    })
+    .returning({ id: transactions.id });
+  let status: "refunded" | "pending" | "failed" = "pending";
+  let details: Record<string, unknown> = {};
+  let reference: string | null = null;
+  try {
+    const r = await cardGatewayById(env, tx.gateway ?? "").refund({
+      paymentReference: outcome.reference,
+      amountMinor: tx.amountMinor,
+      currency: tx.currency,
+      reason: "The order closed before the payment arrived.",
+    });
+    ({ status, details, reference } = r);
+  } catch (error) {
+    if (error instanceof GatewayRefused) status = "failed";
+    else if (!(error instanceof GatewayUnavailable)) throw error;
+    details = { error: (error as Error).message };
+  }
+  await emit(
+    ctx.db,
+    ctx.events,
+    [
+      ctx.db
+        .update(transactions)
+        .set({ status, providerReference: reference, providerDetails: details, modifiedAt: nowIso() })
+        .where(eq(transactions.id, refund!.id)),
+    ],
+    transactionEventSql("transaction.refunded", sql`id = ${refund!.id} AND status = 'refunded'`),
+  );
+}

@@ -1,0 +1,221 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
+import { ApiError } from "../../../core/errors";
+import { emit, newEvent } from "../../../core/events/outbox";
+import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { toMajor } from "../../../core/money";
+import { inList } from "../../../core/sql";
+import { nowIso } from "../../../core/time";
+import { type Customer, loadCustomers } from "../../customers";
+import { cartDetails } from "../carts/service";
+import {
+  CART_PROVIDERS,
+  carts,
+  DURATION_UNITS,
+  orders,
+  PAYMENT_PROVIDERS,
+  RECURRING_STATUSES,
+  recurringCharges,
+  recurringPurchases,
+} from "../tables";
+import { recurringMachine } from "./machine";
+import { HISTORY_MAX, type RecurringPurchase, type RecurringPurchaseDetails } from "./schemas";
+
+type PurchaseRow = typeof recurringPurchases.$inferSelect;
+
+export const RECURRING_LIST: ListSpec = {
+  fields: {
+    id: { column: recurringPurchases.id, kind: "integer" },
+    status: { column: recurringPurchases.status, kind: "string", values: RECURRING_STATUSES },
+    customer_id: { column: recurringPurchases.customerId, kind: "integer" },
+    cart_id: { column: recurringPurchases.cartId, kind: "integer" },
+    cart_provider: { column: recurringPurchases.cartProvider, kind: "string", values: CART_PROVIDERS },
+    duration_unit: { column: recurringPurchases.durationUnit, kind: "string", values: DURATION_UNITS },
+    payment_provider: {
+      column: recurringPurchases.paymentProvider,
+      kind: "string",
+      values: PAYMENT_PROVIDERS,
+      nullable: true,
+    },
+    next_order_date: { column: recurringPurchases.nextOrderDate, kind: "date", nullable: true },
+    last_order_date: { column: recurringPurchases.lastOrderDate, kind: "date", nullable: true },
+    last_charge_date: { column: recurringPurchases.lastChargeDate, kind: "date", nullable: true },
+    charge_attempts: { column: recurringPurchases.chargeAttempts, kind: "integer" },
+    created_at: { column: recurringPurchases.createdAt, kind: "datetime" },
+  },
+  defaultOrder: "-id",
+  idColumn: recurringPurchases.id,
+};
+
+const notFound = (id: number) => ApiError.notFound("recurring_purchase_not_found", `Recurring purchase ${id}`);
+
+/** The purchase (of `customerId` when given: another customer's is a 404, not a 403). */
+async function findPurchase(ctx: ServiceContext, id: number, customerId?: number): Promise<PurchaseRow> {
+  const row = await ctx.db
+    .select()
+    .from(recurringPurchases)
+    .where(
+      and(
+        eq(recurringPurchases.id, id),
+        live(recurringPurchases, ctx.appId),
+        customerId === undefined ? undefined : eq(recurringPurchases.customerId, customerId),
+      ),
+    )
+    .get();
+  if (!row) throw notFound(id);
+  return row;
+}
+
+function view(r: PurchaseRow, customer: Customer | null, totalCartMinor: number): RecurringPurchase {
+  return {
+    id: r.id,
+    app_id: r.appId,
+    custom_fields: r.customFields ?? null,
+    customer_id: r.customerId,
+    customer,
+    customer_details: customer
+      ? { name: customer.name, mobile_number: customer.mobile_number, email: customer.email }
+      : null,
+    cart_id: r.cartId,
+    cart_provider: r.cartProvider,
+    total_cart_price: toMajor(totalCartMinor),
+    duration: r.duration,
+    duration_unit: r.durationUnit,
+    status: r.status,
+    payment_provider: r.paymentProvider,
+    next_order_date: r.nextOrderDate,
+    last_order_date: r.lastOrderDate,
+    last_charge_date: r.lastChargeDate,
+    charge_attempts: r.chargeAttempts,
+    inactive_reason: r.inactiveReason,
+    created_at: r.createdAt,
+    modified_at: r.modifiedAt,
+  };
+}
+
+/** MO5 list; CA11 with `customerId`: each with its cart's total as last priced (the details price it now). */
+export async function listRecurringPurchases(
+  ctx: ServiceContext,
+  q: ListQuery,
+  customerId?: number,
+): Promise<Page<RecurringPurchase>> {
+  const scope = and(
+    live(recurringPurchases, ctx.appId),
+    customerId === undefined ? undefined : eq(recurringPurchases.customerId, customerId),
+  )!;
+  const page = await listPage(ctx.db, q, { table: recurringPurchases, scope: () => scope });
+  const cartIds = page.results.map((r) => r.cartId);
+  const [customers, totals] = await Promise.all([
+    loadCustomers(
+      ctx,
+      page.results.map((r) => r.customerId),
+    ),
+    cartIds.length
+      ? ctx.db
+          .select({ id: carts.id, total: carts.quotedTotalMinor })
+          .from(carts)
+          .where(and(eq(carts.appId, ctx.appId), inList(carts.id, cartIds)))
+      : Promise.resolve([]),
+  ]);
+  const total = new Map(totals.map((t) => [t.id, t.total]));
+  return {
+    ...page,
+    results: page.results.map((r) => view(r, customers.get(r.customerId) ?? null, total.get(r.cartId) ?? 0)),
+  };
+}
+
+/** MO5 details; CA11 details with `customerId`: the saved cart priced now, its charges and its orders. */
+export async function recurringPurchaseDetails(
+  ctx: ServiceContext,
+  id: number,
+  customerId?: number,
+): Promise<RecurringPurchaseDetails> {
+  const r = await findPurchase(ctx, id, customerId);
+  const [cart, [charges, orderRows]] = await Promise.all([
+    cartDetails(ctx, r.cartId).catch((error: unknown) => {
+      // A purchase outlives nothing of its cart, but a missing one must not hide the purchase.
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }),
+    ctx.db.batch([
+      ctx.db
+        .select()
+        .from(recurringCharges)
+        .where(and(eq(recurringCharges.appId, ctx.appId), eq(recurringCharges.recurringPurchaseId, id)))
+        .orderBy(desc(recurringCharges.cycleDate))
+        .limit(HISTORY_MAX),
+      ctx.db
+        .select({
+          id: orders.id,
+          totalMinor: orders.totalMinor,
+          status: orders.status,
+          paymentStatus: orders.paymentStatus,
+          paymentProvider: orders.paymentProvider,
+          paymentMethod: orders.paymentMethod,
+          createdAt: orders.createdAt,
+        })
+        .from(orders)
+        .where(and(live(orders, ctx.appId), eq(orders.recurringPurchaseId, id)))
+        .orderBy(desc(orders.id))
+        .limit(HISTORY_MAX),
+    ]),
+  ]);
+  return {
+    ...view(r, cart?.customer ?? null, cart ? Math.round(cart.total_cart_price * 100) : 0),
+    cart_items: cart?.cart_items ?? [],
+    charge_history: charges.map((c) => ({
+      id: c.id,
+      cycle_date: c.cycleDate,
+      created_at: c.createdAt,
+      status: c.status,
+      order_id: c.orderId,
+      amount: toMajor(c.amountMinor),
+      error_message: c.errorMessage,
+    })),
+    orders: orderRows.map((o) => ({
+      id: o.id,
+      total_amount: toMajor(o.totalMinor),
+      status: o.status,
+      payment_status: o.paymentStatus,
+      payment_provider: o.paymentProvider,
+      payment_method: o.paymentMethod,
+      created_at: o.createdAt,
+    })),
+  };
+}
+
+/**
+ * Stops a recurring purchase (MO5 PATCH `status: inactive`; CA11 deactivate): pending or active to
+ * inactive through the state machine, guarded on the status it read, with `recurring_purchase.updated`.
+ * `alreadyDone: "ok"` answers an inactive one as it is (the customer's action is idempotent);
+ * otherwise it is a 409 `invalid_state_transition`.
+ */
+export async function deactivateRecurringPurchase(
+  ctx: ServiceContext,
+  id: number,
+  opts: { by: "merchant" | "customer"; customerId?: number; alreadyDone?: "ok" | "conflict" },
+): Promise<RecurringPurchaseDetails> {
+  // Twice at most: a first order paid meanwhile (pending → active) is stopped from its new status.
+  for (let attempt = 0; ; attempt++) {
+    const r = await findPurchase(ctx, id, opts.customerId);
+    if (r.status === "inactive" && opts.alreadyDone === "ok") break;
+    const to = recurringMachine.next(r.status, "deactivate", `Recurring purchase ${id}`);
+    if (attempt === 2) throw ApiError.conflict("concurrent_update", `Recurring purchase ${id} kept changing; retry.`);
+    const at = nowIso();
+    const { applied } = await emit(
+      ctx.db,
+      ctx.events,
+      [
+        ctx.db
+          .update(recurringPurchases)
+          .set({ status: to, inactiveReason: `Stopped by the ${opts.by}.`, modifiedAt: at })
+          .where(and(eq(recurringPurchases.id, id), eq(recurringPurchases.status, r.status))),
+      ],
+      [newEvent(ctx.appId, "recurring_purchase.updated", { id, customer_id: r.customerId, status: to })],
+      { guard: sql`EXISTS (SELECT 1 FROM recurring_purchases WHERE id = ${id} AND status = ${r.status})` },
+    );
+    if (applied) break;
+  }
+  return recurringPurchaseDetails(ctx, id, opts.customerId);
+}

@@ -1,0 +1,9 @@
+/** What the app and other modules may use of vouchers. */
+export { vouchersCustomerRouter } from "./customer";
+export { voucherErrorCodes } from "./errors";
+export { voucherEvents } from "./events";
+export { vouchersMerchantRouter } from "./merchant";
+export type { VoucherLine, VoucherQuote } from "./quote/price";
+export { type VoucherResult, VoucherResultSchema } from "./quote/schemas";
+export { quoteVoucher, voucherResultView } from "./quote/service";
+export { releaseVoucherStatements, useVoucherStatements, voucherUsedEventsSql } from "./usage/statements";
