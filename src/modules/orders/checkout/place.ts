@@ -218,13 +218,19 @@ export async function placeOrder(ctx: ServiceContext, q: Quote, o: PlaceOrder): 
       reason: "Order payment",
     });
     statements.push(...move.statements, transactionInsert(ctx, "wallet", "captured", walletMinor, q.currency, at));
-    events.push(move.event, transactionEventSql("transaction.captured", sql`id = ${insertedId(transactions)}`));
+    // Named by what it is, not max(id): a manual payment's transaction is inserted after it in this batch.
+    events.push(
+      move.event,
+      transactionEventSql("transaction.captured", sql`order_id = ${ORDER} AND payment_provider = 'wallet'`),
+    );
   }
   if (!paidNow && (provider === "bank_transfer" || provider === "cash_on_delivery")) {
     // The merchant captures these by hand (MO10) once the money arrives, or declines a transfer (MO11).
     const status = provider === "bank_transfer" ? "pending_review" : "pending";
     statements.push(transactionInsert(ctx, provider, status, owed, q.currency, at));
-    events.push(transactionEventSql("transaction.created", sql`id = ${insertedId(transactions)}`));
+    events.push(
+      transactionEventSql("transaction.created", sql`order_id = ${ORDER} AND payment_provider = ${provider}`),
+    );
   }
   if (o.cartId !== null)
     statements.push(

@@ -116,17 +116,21 @@ export async function refundInvoice(
       "refunded",
       invoice.type === "invoice" && invoice.status === "paid" ? ["refund"] : [],
     );
+  // A top-up's payment given back would leave its balance in the store wallet (spent, maybe): not refundable here.
+  if (order.kind === "wallet_topup")
+    throw ApiError.invalidTransition(`Invoice ${invoiceId} (wallet top-up)`, invoice.status, "refunded", []);
   const refundable = order.capturedMinor - order.refundedMinor;
   if (refundable <= 0)
     throw ApiError.conflict("nothing_to_refund", `Everything paid for order ${order.id} was refunded.`);
   const parts = refundLines(input, lines, refunded).filter((p) => p.totalMinor > 0 || p.qty > 0);
   const amount = parts.reduce((s, p) => s + p.totalMinor, 0);
   if (amount === 0) throw ApiError.conflict("nothing_to_refund", `Nothing of invoice ${invoiceId} is left to refund.`);
-  if (amount > refundable)
+  // By amount, the parts are capped at what each line has left: a smaller sum means more was asked than is left.
+  if (amount > refundable || (input.amount !== undefined && amount < input.amount))
     throw ApiError.conflict(
       "refund_exceeds_captured",
-      `The refund of ${toMajor(amount)} is more than the ${toMajor(refundable)} left to refund.`,
-      { refundable_amount: toMajor(refundable) },
+      `The refund of ${toMajor(input.amount ?? amount)} is more than the ${toMajor(Math.min(refundable, amount))} left to refund.`,
+      { refundable_amount: toMajor(Math.min(refundable, amount)) },
     );
   // The provider's part first, then the wallet's.
   const providerPaid = order.totalMinor - order.walletRedeemMinor;
@@ -167,25 +171,34 @@ export async function refundInvoice(
           AND status = 'pending')`,
       "refundable",
     ),
-    ...parts
-      .filter((p) => p.qty > 0)
-      .flatMap((p) => [
-        abortUnless(
-          ctx.db,
-          sql`EXISTS (SELECT 1 FROM invoice_items WHERE id = ${p.parent.id} AND refunded_qty + ${p.qty} <= qty)`,
-          "line-qty",
-        ),
-        ctx.db
-          .update(invoiceItems)
-          .set({ refundedQty: sql`${invoiceItems.refundedQty} + ${p.qty}` })
-          .where(eq(invoiceItems.id, p.parent.id)),
-      ]),
+    // Each line's quantity and total, as refunds that landed meanwhile left them (the parts were read before).
+    ...parts.flatMap((p) => [
+      abortUnless(
+        ctx.db,
+        sql`EXISTS (SELECT 1 FROM invoice_items WHERE id = ${p.parent.id} AND refunded_qty + ${p.qty} <= qty
+          AND ${p.totalMinor} + (SELECT coalesce(sum(total_minor), 0) FROM invoice_items WHERE parent_invoice_item_id
+            = ${p.parent.id} AND invoice_id IN (SELECT id FROM invoices WHERE refunded_invoice_id = ${invoiceId}
+            AND status <> 'void')) <= total_minor)`,
+        "line-qty",
+      ),
+      ...(p.qty > 0
+        ? [
+            ctx.db
+              .update(invoiceItems)
+              .set({ refundedQty: sql`${invoiceItems.refundedQty} + ${p.qty}` })
+              .where(eq(invoiceItems.id, p.parent.id)),
+          ]
+        : []),
+    ]),
     ctx.db
       .update(orders)
       .set({
         refundedMinor: sql`${orders.refundedMinor} + ${amount}`,
-        paymentStatus: full ? "refunded" : "partially_refunded",
-        status: full ? "refunded" : orders.status,
+        // Decided on the row as the batch finds it: a concurrent refund may have landed since it was read.
+        paymentStatus: sql`CASE WHEN ${orders.refundedMinor} + ${amount} >= ${orders.capturedMinor}
+          THEN 'refunded' ELSE 'partially_refunded' END`,
+        status: sql`CASE WHEN ${orders.refundedMinor} + ${amount} >= ${orders.capturedMinor}
+          THEN 'refunded' ELSE ${orders.status} END`,
         modifiedAt: at,
       })
       .where(eq(orders.id, order.id)),
@@ -281,7 +294,10 @@ export async function refundInvoice(
         : refundTx(provider, "refunded", providerPart, null),
     );
     events.push(
-      transactionEventSql(card ? "transaction.created" : "transaction.refunded", sql`id = ${insertedId(transactions)}`),
+      transactionEventSql(
+        card ? "transaction.created" : "transaction.refunded",
+        sql`invoice_id = ${refundId} AND type = 'refund' AND payment_provider = ${card ? "card" : provider}`,
+      ),
     );
   }
   if (walletPart > 0 && order.customerId !== null) {
@@ -292,7 +308,13 @@ export async function refundInvoice(
       reason: `Refund of invoice ${invoice.serial ?? invoice.id}`,
     });
     statements.push(...back.statements, refundTx("wallet", "refunded", walletPart, null));
-    events.push(back.event, transactionEventSql("transaction.refunded", sql`id = ${insertedId(transactions)}`));
+    events.push(
+      back.event,
+      transactionEventSql(
+        "transaction.refunded",
+        sql`invoice_id = ${refundId} AND type = 'refund' AND payment_provider = 'wallet'`,
+      ),
+    );
   }
   // The refund invoice's id: the largest of the order's, read in the same batch.
   const idAt = statements.length;
