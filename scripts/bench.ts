@@ -1,33 +1,46 @@
 /**
  * `npm run bench`: List Tickets (filtered, searched, ordered) at 1,000 and at 100,000 tickets,
- * List Items, the meals reads (cached, 304 and uncached), emit() and webhook delivery, against a
- * bare Hono JSON route (and one bare KV read) served by the same runtime in the same run. Both Workers run
- * under `wrangler dev` on this machine, with their own local state in .bench/; load comes from
- * autocannon. Writes the table to docs/benchmarks.md.
+ * List Orders and Checkout at 1,000 and at 100,000 orders, List Items, the meals reads (cached, 304
+ * and uncached), emit() and webhook delivery, against a bare Hono JSON route (and one bare KV read)
+ * served by the same runtime in the same run. Both Workers run under `wrangler dev` on this
+ * machine, with their own local state in .bench/; load comes from autocannon. Writes the table to
+ * docs/benchmarks.md. `npm run bench -- --only webhooks` (or `--only orders`) runs one part alone.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import autocannon from "autocannon";
 import { randomToken, sha256Hex } from "../src/core/crypto";
 import { TOKEN_PREFIX } from "../src/core/permissions";
+import { CONNECTIONS, DURATION_S, interleaved, load, mid, pct, REPEATS, type Result } from "./bench/load";
+import { type OrderRow, orderRows, orderRuns, ordersSection, seedOrderStores } from "./bench/orders";
 import { measureWebhooks, replaceSection, webhooksSection } from "./bench/webhooks";
 import { executeLocal, lit } from "./d1";
 
 const STATE = ".bench/state";
 const API_PORT = 8788;
 const BARE_PORT = 8789;
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = 10;
 process.env.D1_PERSIST_TO = STATE;
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 
-const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
+const started = Date.now();
+const log = (m: string) => process.stderr.write(`bench: [${Math.round((Date.now() - started) / 1000)} s] ${m}\n`);
 
 function run(cmd: string, args: string[]) {
   execFileSync(cmd, args, { stdio: ["ignore", "ignore", "inherit"], env });
 }
 
 async function serve(args: string[], port: number): Promise<ChildProcess> {
+  // A server still answering on the port (one being stopped) is not the one started here.
+  const free = Date.now() + 30_000;
+  while (
+    await fetch(`http://127.0.0.1:${port}/`).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    if (Date.now() > free) throw new Error(`port ${port} is taken by another server`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
   const child = spawn("npx", ["wrangler", "dev", ...args, "--port", String(port), "--ip", "127.0.0.1"], {
     stdio: "ignore",
     env,
@@ -83,40 +96,6 @@ function benchConfig(): string {
   return ".bench/wrangler.toml";
 }
 
-type Result = { rps: number; p50: number; p99: number; non2xx: number };
-
-type LoadOptions = {
-  headers?: Record<string, string>;
-  /** The status every response must have: 304 for revalidations, 404 for the unknown path. */
-  expect?: 200 | 304 | 404;
-  /** Gives each request its own query parameter, so that no two share a cache entry. */
-  unique?: boolean;
-};
-
-async function load(url: string, opts: LoadOptions = {}): Promise<Result> {
-  const headers = opts.headers ?? {};
-  let n = 0;
-  const requests: autocannon.Request[] | undefined = opts.unique
-    ? [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            path: `${req.path}${req.path?.includes("?") ? "&" : "?"}nocache=${Date.now()}-${n++}`,
-          }),
-        },
-      ]
-    : undefined;
-  await autocannon({ url, connections: CONNECTIONS, amount: 200, headers, requests }); // warm-up
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, requests });
-  const wrong =
-    opts.expect === 304
-      ? r.non2xx - r["3xx"] + r["2xx"]
-      : opts.expect === 404
-        ? r.non2xx - r["4xx"] + r["2xx"]
-        : r.non2xx;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: wrong + r.errors };
-}
-
 /** The List Tickets queries measured: each filters, searches and orders. */
 const SCENARIOS = [
   {
@@ -128,15 +107,6 @@ const SCENARIOS = [
     query: "date=2026-12-15&status=pending&order_by=time&page_size=20",
   },
 ] as const;
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const mid = (rs: Result[]): Result => ({
-  rps: median(rs.map((r) => r.rps)),
-  p50: median(rs.map((r) => r.p50)),
-  p99: median(rs.map((r) => r.p99)),
-  non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
-});
 
 /** The meals reads measured: each cached (a KV hit), revalidated (304) and uncached (a miss that reads D1 and fills KV). */
 const MEALS = [
@@ -197,20 +167,24 @@ async function measureMeals(api: string, bare: { route: string; kv: string }) {
   };
 }
 
-/** Runs the baseline and every scenario REPEATS times, interleaved, and keeps the median of each figure. */
-async function measure(urls: { bare: string; lists: string[] }, headers: Record<string, string>) {
-  const bare: Result[] = [];
-  const lists: Result[][] = urls.lists.map(() => []);
-  for (let i = 0; i < REPEATS; i++) {
-    bare.push(await load(urls.bare));
-    for (const [j, url] of urls.lists.entries()) lists[j]!.push(await load(url, { headers }));
-  }
-  return { bare: mid(bare), lists: lists.map(mid) };
+/**
+ * Runs the baseline, every list and the `extra` measures REPEATS times, interleaved, and keeps the
+ * median of each figure.
+ */
+async function measure(
+  urls: { bare: string; lists: string[] },
+  headers: Record<string, string>,
+  extra: (() => Promise<Result>)[] = [],
+) {
+  const [bare, ...rest] = await interleaved([
+    () => load(urls.bare),
+    ...urls.lists.map((url) => () => load(url, { headers })),
+    ...extra,
+  ]);
+  return { bare: bare!, lists: rest.slice(0, urls.lists.length), extra: rest.slice(urls.lists.length) };
 }
 
 const EMIT_RUNS = Number(process.env.BENCH_EMIT_RUNS ?? 300);
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 /** Times the same ticket update written alone, with emit(), and with emit() and its publish awaited. */
 async function measureEmit() {
@@ -266,7 +240,13 @@ async function measureEmit() {
   return variants.map((v, j) => ({ name: v.name, p50: pct(samples[j]!, 0.5), p99: pct(samples[j]!, 0.99) }));
 }
 
-/** The API under wrangler dev, with webhooks allowed to this machine and retried after 1, 2 and 3 s. */
+/** The secrets of this run's API (.dev.vars is not read: the config is in .bench/): customer tokens are signed with the first. */
+const CUSTOMER_JWT_SECRET = randomBytes(32).toString("base64url");
+
+/**
+ * The API under wrangler dev, with webhooks allowed to this machine and retried after 1, 2 and 3 s,
+ * and its secrets for this run.
+ */
 const API_ARGS = [
   "--persist-to",
   STATE,
@@ -274,7 +254,65 @@ const API_ARGS = [
   "WEBHOOKS_ALLOW_LOCALHOST:true",
   "--var",
   "WEBHOOK_RETRY_DELAYS:1,2,3",
+  "--var",
+  `CUSTOMER_JWT_SECRET:${CUSTOMER_JWT_SECRET}`,
+  "--var",
+  `LINK_SIGNING_SECRET:${randomBytes(32).toString("base64url")}`,
 ];
+
+/** Stops a server started by `serve` (its whole process group) and waits for it to exit. */
+async function stop(child: ChildProcess) {
+  if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  process.kill(-child.pid, "SIGTERM");
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+}
+
+/** The API under `wrangler dev` with `args`, which can be restarted (see orderRuns). */
+async function apiServer(args: string[]) {
+  let child = await serve(args, API_PORT);
+  return {
+    stop: () => stop(child),
+    restart: async () => {
+      await stop(child);
+      child = await serve(args, API_PORT);
+    },
+  };
+}
+
+/**
+ * `npm run bench -- --only orders`: only List Orders and Checkout, on a fresh database; the other
+ * sections of docs/benchmarks.md are kept as they are.
+ */
+async function ordersOnly() {
+  rmSync(".bench", { recursive: true, force: true });
+  log("migrating and seeding a fresh local database in .bench/");
+  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
+  run("npx", ["tsx", "scripts/seed.ts"]);
+  const stores = await seedOrderStores(log);
+  const api = await apiServer(["-c", benchConfig(), ...API_ARGS]);
+  const bare = await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT);
+  const stopAll = () => {
+    void api.stop();
+    void stop(bare);
+  };
+  process.on("exit", stopAll);
+  try {
+    const rows: OrderRow[] = [];
+    for (const s of stores) {
+      const runs = await orderRuns(`http://127.0.0.1:${API_PORT}`, s, CUSTOMER_JWT_SECRET, api.restart, log);
+      log(`measuring at ${s.orders} orders (${REPEATS} interleaved runs of ${DURATION_S} s each)`);
+      const [b, ...results] = await interleaved([() => load(`http://127.0.0.1:${BARE_PORT}/bare`), ...runs]);
+      rows.push(...orderRows(s, results, b!));
+    }
+    const section = ordersSection(rows, new Date().toISOString().slice(0, 10));
+    const doc = readFileSync("docs/benchmarks.md", "utf8");
+    writeFileSync("docs/benchmarks.md", replaceSection(doc, section, "## List Items"));
+    process.stdout.write(section.join("\n"));
+  } finally {
+    await Promise.all([api.stop(), stop(bare)]);
+  }
+}
 
 /**
  * `npm run bench -- --only webhooks`: only the webhook measures, on a fresh database; the other
@@ -314,19 +352,20 @@ async function main() {
   const token = randomToken(TOKEN_PREFIX);
   executeLocal(`INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, created_at)
     VALUES (1, 'bench', ${lit(await sha256Hex(token))}, ${lit(token.slice(0, 10))}, '["can_read_order","can_write_order","can_read_item","can_update_app_config","can_retrieve_app_config"]', ${lit(new Date().toISOString())});`);
+  const orderStores = await seedOrderStores(log);
 
   log("measuring what emitting an event adds to a write (real emit(), local D1 in this process)");
   const emitRows = await measureEmit();
 
-  const servers: ChildProcess[] = [];
-  const stopAll = () => {
-    for (const s of servers) if (s.pid) process.kill(-s.pid, "SIGTERM");
-  };
-  process.on("exit", stopAll);
+  const servers: { stop: () => Promise<void> }[] = [];
+  const stopAll = () => Promise.all(servers.map((s) => s.stop()));
+  process.on("exit", () => void stopAll());
   try {
     log("starting the API and the bare baseline under wrangler dev");
-    servers.push(await serve(["-c", benchConfig(), ...API_ARGS], API_PORT));
-    servers.push(await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT));
+    const api = await apiServer(["-c", benchConfig(), ...API_ARGS]);
+    servers.push(api);
+    const bare = await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT);
+    servers.push({ stop: () => stop(bare) });
     const headers = { authorization: `Bearer ${token}`, "app-id": "1" };
     const listUrls = SCENARIOS.map(
       (sc) => `http://127.0.0.1:${API_PORT}/order/v1/merchant/fulfillments/tickets/?${sc.query}`,
@@ -335,6 +374,7 @@ async function main() {
 
     type Row = { scenario: string; tickets: number; matched: number; r: Result; bare: Result };
     const rows: Row[] = [];
+    const orders: OrderRow[] = [];
     let current = 24; // tickets of app 1 in the demo seed
     for (const total of [1_000, 100_000]) {
       log(`growing app 1 to ${total} tickets`);
@@ -346,12 +386,26 @@ async function main() {
         if (!check.ok) throw new Error(`list answered ${check.status}: ${await check.text()}`);
         matched.push(((await check.json()) as { count: number }).count);
       }
-      log(`measuring at ${total} tickets (${REPEATS} interleaved runs of ${DURATION_S} s each)`);
-      const m = await measure({ bare: bareUrl, lists: listUrls }, headers);
+      // List Orders and Checkout in the store of as many orders, in the same interleaved runs.
+      const store = orderStores.find((s) => s.orders === total)!;
+      const orderMeasures = await orderRuns(
+        `http://127.0.0.1:${API_PORT}`,
+        store,
+        CUSTOMER_JWT_SECRET,
+        api.restart,
+        log,
+      );
+      log(`measuring at ${total} tickets and ${total} orders (${REPEATS} interleaved runs of ${DURATION_S} s each)`);
+      const m = await measure({ bare: bareUrl, lists: listUrls }, headers, orderMeasures);
       for (const [j, sc] of SCENARIOS.entries()) {
         rows.push({ scenario: sc.name, tickets: total, matched: matched[j]!, r: m.lists[j]!, bare: m.bare });
       }
+      orders.push(...orderRows(store, m.extra, m.bare));
     }
+    // wrangler dev keeps memory for every response it served (List Orders pages are about 70 KB each),
+    // and its workerd ran out of heap later in the run: the rest starts from a fresh API.
+    log("restarting the API");
+    await api.restart();
 
     log("growing the catalogue to 10,000 items and measuring List Items");
     executeLocal(`INSERT INTO items (app_id, type, service_type, sku, price_minor, name_en, name_ar, stock_qty, ordering)
@@ -402,6 +456,7 @@ async function main() {
       "Goal: p50 at 100,000 tickets within 1.5x of its p50 at 1,000. Measured:",
       ...growth,
       "",
+      ...ordersSection(orders),
       "## List Items",
       "",
       "10,000 items in the store (half offering a modifier category, all in a category): `GET " +
@@ -474,11 +529,12 @@ async function main() {
     writeFileSync("docs/benchmarks.md", lines.join("\n"));
     process.stdout.write(lines.join("\n"));
   } finally {
-    stopAll();
+    await stopAll();
   }
 }
 
 const only = process.argv.indexOf("--only");
-if (only >= 0 && process.argv[only + 1] !== "webhooks") throw new Error("--only takes: webhooks");
-await (only >= 0 ? webhooksOnly() : main());
+const part = only >= 0 ? process.argv[only + 1] : undefined;
+if (part !== undefined && part !== "webhooks" && part !== "orders") throw new Error("--only takes: webhooks, orders");
+await (part === "webhooks" ? webhooksOnly() : part === "orders" ? ordersOnly() : main());
 process.exit(0);

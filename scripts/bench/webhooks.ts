@@ -338,12 +338,16 @@ export function webhooksSection(f: WebhookFigures): string[] {
   ];
 }
 
-/** Replaces (or appends) one `## ` section of a Markdown document, keeping the others. */
-export function replaceSection(doc: string, lines: string[]): string {
+/**
+ * Replaces (or adds) one `## ` section of a Markdown document, keeping the others. A new section
+ * goes before the heading `before` when the document has it, else before the closing "Run on" line.
+ */
+export function replaceSection(doc: string, lines: string[], before?: string): string {
   const heading = lines[0]!;
   const start = doc.indexOf(`\n${heading}\n`);
   if (start < 0) {
-    // A new section goes before the closing "Run on" line.
+    const at = before === undefined ? -1 : doc.indexOf(`\n${before}\n`);
+    if (at >= 0) return `${doc.slice(0, at + 1)}${lines.join("\n")}\n${doc.slice(at + 1)}`;
     const end = doc.lastIndexOf("\nRun on ");
     return end < 0
       ? `${doc.trimEnd()}\n\n${lines.join("\n")}`

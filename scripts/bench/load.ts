@@ -1,0 +1,92 @@
+/**
+ * The load of `npm run bench`: autocannon against one URL, a warm-up then a run of DURATION_S
+ * seconds, and the median of REPEATS interleaved runs. Shared by the parts of the benchmark.
+ */
+import autocannon from "autocannon";
+
+export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+export const CONNECTIONS = 10;
+export const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+
+/** Latencies in ms (of the responses with the expected status). */
+export type Result = { rps: number; p50: number; p95: number; p99: number; non2xx: number };
+
+export type LoadOptions = {
+  headers?: Record<string, string>;
+  /** The status every response must have: 304 for revalidations, 404 for the unknown path. */
+  expect?: 200 | 304 | 404;
+  /** Gives each request its own query parameter, so that no two share a cache entry. */
+  unique?: boolean;
+  /** Shapes each request (its path, method, headers, body): a write that needs a target of its own each time. */
+  setup?: (req: autocannon.Request) => autocannon.Request;
+  /** Requests of the warm-up; 200 unless given. */
+  warmup?: number;
+};
+
+export const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))]! : Number.NaN;
+};
+
+/** One autocannon run, reporting each response's status and time (ms) to `onResponse`. */
+function cannon(opts: autocannon.Options, onResponse?: (status: number, ms: number) => void) {
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
+    // The instance emits (client, status, bytes, time), whatever @types/autocannon says.
+    if (onResponse)
+      (instance as NodeJS.EventEmitter).on("response", (_client: unknown, status: number, _bytes: number, ms: number) =>
+        onResponse(status, ms),
+      );
+  });
+}
+
+export async function load(url: string, opts: LoadOptions = {}): Promise<Result> {
+  const headers = opts.headers ?? {};
+  let n = 0;
+  const setup =
+    opts.setup ??
+    (opts.unique
+      ? (req: autocannon.Request) => ({
+          ...req,
+          path: `${req.path}${req.path?.includes("?") ? "&" : "?"}nocache=${Date.now()}-${n++}`,
+        })
+      : undefined);
+  const requests: autocannon.Request[] | undefined = setup ? [{ setupRequest: setup }] : undefined;
+  await cannon({ url, connections: CONNECTIONS, amount: opts.warmup ?? 200, headers, requests });
+  const expected = Math.floor((opts.expect ?? 200) / 100);
+  const times: number[] = [];
+  const r = await cannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, requests }, (status, ms) => {
+    if (Math.floor(status / 100) === expected) times.push(ms);
+  });
+  const wrong =
+    opts.expect === 304
+      ? r.non2xx - r["3xx"] + r["2xx"]
+      : opts.expect === 404
+        ? r.non2xx - r["4xx"] + r["2xx"]
+        : r.non2xx;
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p95: Math.round(pct(times, 0.95)),
+    p99: r.latency.p99,
+    non2xx: wrong + r.errors,
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** The median of each figure of several runs; the errors of all of them. */
+export const mid = (rs: Result[]): Result => ({
+  rps: median(rs.map((r) => r.rps)),
+  p50: median(rs.map((r) => r.p50)),
+  p95: median(rs.map((r) => r.p95)),
+  p99: median(rs.map((r) => r.p99)),
+  non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+});
+
+/** Runs every measure REPEATS times, interleaved (each round once through all of them); the median of each. */
+export async function interleaved(runs: readonly (() => Promise<Result>)[]): Promise<Result[]> {
+  const results = runs.map(() => [] as Result[]);
+  for (let i = 0; i < REPEATS; i++) for (const [j, run] of runs.entries()) results[j]!.push(await run());
+  return results.map(mid);
+}
