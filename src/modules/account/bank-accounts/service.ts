@@ -78,7 +78,10 @@ function takeDefault(ctx: ServiceContext, at: string, except?: number) {
       eventOf(
         ctx,
         "bank_account.updated",
-        sql`${bankAccounts.isDefault} = 0 AND ${bankAccounts.modifiedAt} = ${at} AND ${bankAccounts.id} <> ${self}`,
+        // At most one row: two requests in the same millisecond may both match here, and the default
+        // this batch took is the newest of them (one event id is for one row).
+        sql`${bankAccounts.id} = (SELECT max(id) FROM bank_accounts WHERE app_id = ${ctx.appId} AND is_default = 0
+          AND modified_at = ${at} AND id <> ${self})`,
       ),
   };
 }
