@@ -82,6 +82,25 @@ function growTickets(from: number, to: number) {
 }
 
 /**
+ * One run at a time in a checkout: a second run would remove the first one's .bench/ (its database
+ * and its servers' builds) from under it. The running one's pid is kept in .bench/pid.
+ */
+function claimBenchDir() {
+  try {
+    const pid = Number(readFileSync(".bench/pid", "utf8"));
+    if (!Number.isSafeInteger(pid) || pid <= 0) throw Object.assign(new Error("no pid"), { code: "ENOENT" });
+    process.kill(pid, 0); // throws ESRCH when no such process is running
+    throw new Error(`another npm run bench (pid ${pid}) is using .bench/; run this one after it ends`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ESRCH") throw error;
+  }
+  rmSync(".bench", { recursive: true, force: true });
+  mkdirSync(".bench", { recursive: true });
+  writeFileSync(".bench/pid", String(process.pid));
+}
+
+/**
  * The API's own wrangler.toml, with the per-token rate limit lifted: the load comes from one
  * token, and the benchmark measures the list, not the limiter.
  */
@@ -285,7 +304,7 @@ async function apiServer(args: string[]) {
  * sections of docs/benchmarks.md are kept as they are.
  */
 async function ordersOnly() {
-  rmSync(".bench", { recursive: true, force: true });
+  claimBenchDir();
   log("migrating and seeding a fresh local database in .bench/");
   run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
   run("npx", ["tsx", "scripts/seed.ts"]);
@@ -319,7 +338,7 @@ async function ordersOnly() {
  * sections of docs/benchmarks.md are kept as they are.
  */
 async function webhooksOnly() {
-  rmSync(".bench", { recursive: true, force: true });
+  claimBenchDir();
   log("migrating and seeding a fresh local database in .bench/");
   run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
   run("npx", ["tsx", "scripts/seed.ts"]);
@@ -345,7 +364,7 @@ async function webhooksOnly() {
 }
 
 async function main() {
-  rmSync(".bench", { recursive: true, force: true });
+  claimBenchDir();
   log("migrating and seeding a fresh local database in .bench/");
   run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
   run("npx", ["tsx", "scripts/seed.ts"]);
