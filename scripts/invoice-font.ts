@@ -1,12 +1,12 @@
 /**
- * Writes the invoice PDFs' font into the static assets (`public/invoice-font/`, git-ignored): a
+ * Writes the PDFs' font (invoices, shipping labels) into the static assets (`public/invoice-font/`, git-ignored): a
  * subset of IBM Plex Sans Arabic (a dev dependency, OFL: renamed, as the licence asks of a modified
  * version, with the licence beside it) with Latin, digits, punctuation, the Arabic letters and their
  * presentation forms, and the map the Worker lays text out with. The Worker
  * fetches it through the ASSETS binding when it renders a PDF, so the font never weighs on its
  * bundle. Runs with the docs assets (scripts/docs-assets.ts); alone: `npx tsx scripts/invoice-font.ts`.
  *
- * The file (`InvoiceFontFile` in src/modules/orders/invoices/pdf/font.ts) holds the subset TrueType
+ * The file (`PdfFontFile` in src/core/pdf/font.ts) holds the subset TrueType
  * font deflated (it goes into the PDF as it is, with /FlateDecode), its metrics, and for each code
  * point the subset's glyph id and advance width. Glyph ids are the PDF's CIDs (CIDToGIDMap Identity).
  */
@@ -20,7 +20,7 @@ import * as fontkit from "fontkit";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FONT_PACKAGE = "@expo-google-fonts/ibm-plex-sans-arabic";
 const FONT_FILE = "400Regular/IBMPlexSansArabic_400Regular.ttf";
-/** The asset's path under `public/`, as the Worker fetches it (INVOICE_FONT_PATH in pdf/font.ts). */
+/** The asset's path under `public/`, as the Worker fetches it (PDF_FONT_PATH in src/core/pdf/font.ts). */
 export const INVOICE_FONT_ASSET = "invoice-font/invoice-sans-v1.json";
 
 /** What the invoices print: Latin (names, addresses), punctuation, the Arabic block and its presentation forms. */

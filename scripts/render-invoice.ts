@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as mupdf from "mupdf";
-import { parseInvoiceFont } from "../src/modules/orders/invoices/pdf/font.js";
+import { parsePdfFont } from "../src/core/pdf/font.js";
 import {
   type InvoiceDocument,
   type InvoicePdfInput,
@@ -145,7 +145,7 @@ export function sampleInput(lang: "en" | "ar"): InvoicePdfInput {
 
 /** The sample's PDF in `lang`, with the font the build script makes. */
 export function samplePdf(lang: "en" | "ar", input = sampleInput(lang)): Uint8Array {
-  return renderInvoicePdf(parseInvoiceFont(JSON.parse(invoiceFontJson())), input);
+  return renderInvoicePdf(parsePdfFont(JSON.parse(invoiceFontJson())), input);
 }
 
 /** The first page of a PDF as PNG, at `scale` × 72 dpi. */

@@ -109,6 +109,29 @@ item(5, 1, {
   stock_qty: 0,
   weight: 0,
 });
+// A delivered product (its paid lines become fulfillments to ship) and a monthly plan (a
+// subscription), for the README's shipping and subscription sessions.
+item(6, 1, {
+  type: "product",
+  service_type: "delivery",
+  sku: "COFFEE-1KG",
+  price_minor: 8_000,
+  name_en: "Saudi coffee beans, 1 kg",
+  name_ar: "بن سعودي، ١ كجم",
+  stock_qty: 200,
+  weight: 1,
+});
+item(7, 1, {
+  type: "subscription",
+  service_type: "pickup",
+  sku: "COFFEE-CLUB",
+  price_minor: 2_000,
+  name_en: "Coffee club, monthly",
+  name_ar: "نادي القهوة، شهري",
+  stock_qty: 1_000,
+  is_plan_enabled: 1,
+  plan_config: JSON.stringify({ duration: 1, duration_unit: "month", usage_limit: 4, usage_unit: "cup" }),
+});
 insert("item_modifier_categories", { app_id: 1, item_id: 1, category_id: 1 });
 insert("item_modifier_categories", { app_id: 1, item_id: 1, category_id: 2 });
 insert("variant_modifier_values", { app_id: 1, item_id: 2, value_id: 1 });

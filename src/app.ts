@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { methodNotAllowed } from "hono/method-not-allowed";
@@ -14,11 +15,18 @@ import { requireJsonBody } from "./core/middleware";
 import { createRoute, createRouter, jsonContent, problemResponsesFor, z } from "./core/openapi";
 import { methodRouting } from "./core/routing";
 import { BOOKMARK_HEADER, dbSession } from "./db/client";
+import type { AppEnv } from "./env";
 import { accountErrorCodes, accountMerchantRouter } from "./modules/account";
 import { customerAccountRouter, customerErrorCodes, customersMerchantRouter } from "./modules/customers";
 import { catalogueCustomerRouter, catalogueMerchantRouter, itemErrorCodes } from "./modules/items";
 import { mealErrorCodes, mealsMerchantRouter, plansPublicRouter, restaurantsPublicRouter } from "./modules/meals";
 import { orderErrorCodes, ordersCustomerRouter, ordersMerchantRouter, ordersPublicRouter } from "./modules/orders";
+import {
+  shippingCustomerRouter,
+  shippingErrorCodes,
+  shippingMerchantRouter,
+  shippingPublicRouter,
+} from "./modules/shipping";
 import { ticketErrorCodes, ticketsMerchantRouter } from "./modules/tickets";
 import { voucherErrorCodes, vouchersCustomerRouter, vouchersMerchantRouter } from "./modules/vouchers";
 import { EVENT_CATALOGUE, eventEnvelopeSchema, webhookErrorCodes, webhooksMerchantRouter } from "./modules/webhooks";
@@ -49,6 +57,7 @@ export const ERROR_CODES = {
   ...accountErrorCodes,
   ...voucherErrorCodes,
   ...orderErrorCodes,
+  ...shippingErrorCodes,
 } satisfies Record<ErrorCode, string>;
 
 export const OPENAPI_INFO = {
@@ -88,16 +97,35 @@ function pathWithSlash(req: Request): string {
   return path.endsWith("/") || SLASHLESS.has(path) ? path : `${path}/`;
 }
 
-export function createApp() {
+/** The app-wide middleware, by name: `npm run bench` measures what each costs a public read. */
+export const APP_MIDDLEWARE = [
+  "requestId",
+  "requestLog",
+  "methodNotAllowed",
+  "secureHeaders",
+  "cors",
+  "fixedPaths",
+  "bodyLimit",
+  "requireJsonBody",
+  "dbSession",
+] as const;
+export type AppMiddleware = (typeof APP_MIDDLEWARE)[number];
+
+/** `without`: for the benchmark only, the app without some of its middleware. */
+export function createApp(opts: { without?: readonly AppMiddleware[] } = {}) {
   const app = createRouter({ getPath: pathWithSlash });
+  const use = (name: AppMiddleware, mw: MiddlewareHandler<AppEnv>) => {
+    if (!opts.without?.includes(name)) app.use(mw);
+  };
 
   // The CORS middleware below answers OPTIONS on every path, so every 405's `Allow` names it too.
   const routing = methodRouting({ app, alwaysAllowed: ["OPTIONS"] });
-  app.use(requestId({ headerName: "X-Request-Id" }));
-  app.use(requestLog());
-  app.use(methodNotAllowed({ app, onMethodNotAllowed: routing.onMethodNotAllowed }));
-  app.use(secureHeaders({ crossOriginResourcePolicy: "cross-origin" }));
-  app.use(
+  use("requestId", requestId({ headerName: "X-Request-Id" }));
+  use("requestLog", requestLog());
+  use("methodNotAllowed", methodNotAllowed({ app, onMethodNotAllowed: routing.onMethodNotAllowed }));
+  use("secureHeaders", secureHeaders({ crossOriginResourcePolicy: "cross-origin" }));
+  use(
+    "cors",
     cors({
       origin: "*",
       allowHeaders: [
@@ -115,8 +143,9 @@ export function createApp() {
     }),
   );
   // After CORS (preflights are answered, a 405 carries CORS headers), before the body checks and auth.
-  app.use(routing.fixedPaths);
-  app.use(
+  use("fixedPaths", routing.fixedPaths);
+  use(
+    "bodyLimit",
     bodyLimit({
       maxSize: BODY_LIMIT_BYTES,
       onError: () => {
@@ -124,8 +153,8 @@ export function createApp() {
       },
     }),
   );
-  app.use(requireJsonBody());
-  app.use(dbSession());
+  use("requireJsonBody", requireJsonBody());
+  use("dbSession", dbSession());
 
   app.route(PREFIXES.merchant, catalogueMerchantRouter);
   app.route(PREFIXES.merchant, ticketsMerchantRouter);
@@ -133,9 +162,12 @@ export function createApp() {
   app.route(PREFIXES.merchant, customersMerchantRouter);
   app.route(PREFIXES.merchant, vouchersMerchantRouter);
   app.route(PREFIXES.merchant, ordersMerchantRouter);
+  app.route(PREFIXES.merchant, shippingMerchantRouter);
   app.route(PREFIXES.customerCommerce, vouchersCustomerRouter);
   app.route(PREFIXES.customerCommerce, ordersCustomerRouter);
   app.route(PREFIXES.customerCommerce, ordersPublicRouter);
+  app.route(PREFIXES.customerCommerce, shippingCustomerRouter);
+  app.route(PREFIXES.customerCommerce, shippingPublicRouter);
   app.route(PREFIXES.customerCommerce, catalogueCustomerRouter);
   app.route(PREFIXES.customerAccount, customerAccountRouter);
   app.route(PREFIXES.api, accountMerchantRouter);

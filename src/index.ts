@@ -7,7 +7,13 @@ import { deadLetterJobs, type JobHandlers, type JobMessage, runJobs } from "./co
 import { logTaskFailure } from "./core/logging";
 import { createDb } from "./db/client";
 import { expireLapsedBalances, fanOutPush, sendPushes, sendSms } from "./modules/customers";
-import { chargeDueRecurringPurchases, expireUnpaidOrders } from "./modules/orders";
+import {
+  chargeDueRecurringPurchases,
+  expireUnpaidOrders,
+  queueDueSubscriptions,
+  renewSubscriptionsJob,
+} from "./modules/orders";
+import { pollCarrierTracking } from "./modules/shipping";
 import {
   consumeDeadLetters,
   consumeDeliveries,
@@ -26,6 +32,7 @@ const JOB_HANDLERS: JobHandlers = {
   "sms.send": sendSms,
   "push.fanout": fanOutPush,
   "push.send": sendPushes,
+  "subscriptions.renew": renewSubscriptionsJob,
 };
 
 export default {
@@ -63,5 +70,11 @@ export default {
     // Recurring purchases whose next order date has come are ordered and paid, once per cycle.
     const recurring = chargeDueRecurringPurchases(contextOf, createDb(env.DB));
     ctx.waitUntil(recurring.catch((error) => logTaskFailure("charge recurring purchases", error)));
+    // Subscriptions due (renewal, retry, end of a pause) go to the jobs queue in batches; a claim per period charges it once.
+    const renewals = queueDueSubscriptions(createDb(env.DB), env.JOBS);
+    ctx.waitUntil(renewals.catch((error) => logTaskFailure("queue subscription renewals", error)));
+    // Carriers that post no signed webhook (Aramex) are asked for their open shipments' statuses.
+    const tracking = pollCarrierTracking({ db: createDb(env.DB), env, waitUntil: (p) => ctx.waitUntil(p) });
+    ctx.waitUntil(tracking.catch((error) => logTaskFailure("poll carrier tracking", error)));
   },
 } satisfies ExportedHandler<Env, QueueMessage | JobMessage>;

@@ -1966,6 +1966,320 @@ export interface paths {
         patch: operations["updateRecurringPurchase"];
         trace?: never;
     };
+    "/order/v1/merchant/subscriptions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Subscriptions
+         * @description The store's subscriptions, newest first, each with its customer, its invoices and `next_invoice`. Filters on the subscription's fields (`status`, `auto_renew`, `next_billing_date__lte=2026-03-01` …); `search` finds the plan's name or the customer's name or mobile number.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/subscriptions/statistics/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscription Statistics
+         * @description Counts by status, auto-renewal on and off (live ones), subscriptions created and cancelled in `from`..`to` (the store's days; default the last 30), renewals due in the next 7 days, and MRR (active and trialing, each period's price brought to a month).
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getSubscriptionStatistics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/subscriptions/bulk-pause/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bulk Pause
+         * @description Pauses up to 100 active or suspended subscriptions (no renewals while paused), until `resumes_at` when given. One result per id, in the order given: a missing id or an illegal move fails that id only. One `subscription.paused` each.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["bulkPauseSubscriptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/subscriptions/bulk-resume/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bulk Resume
+         * @description Resumes up to 100 paused subscriptions now (their period end and next billing date move on by the days paused, so the term left continues), or on `resume_on` (they stay paused until then). One result per id; one `subscription.resumed` each, when it resumes.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["bulkResumeSubscriptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/subscriptions/{subscription_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscription Details
+         * @description One subscription: its customer, invoices (newest first), `next_invoice` and `pending_update`.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/subscriptions/{subscription_id}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel Subscription
+         * @description Now (`cancelled`, `subscription.cancelled`) or, with `at_period_end`, as Cancel Auto Renewal. `refund` gives back the current period's paid invoice through Refund Invoice: `full`, or `prorated` (the unused days' share; paused days count as unused). A refund that cannot be made is a 409 and nothing changes.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["cancelSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/subscriptions/{subscription_id}/cancel-auto-renewal/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel Auto Renewal
+         * @description `auto_renew` off: the subscription keeps its status until `current_period_end_date`, then expires. Calling it again answers 200 with no change. Emits `subscription.auto_renewal_cancelled`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["cancelSubscriptionAutoRenewal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/subscriptions/{subscription_id}/increment-usage/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Increment Usage
+         * @description Adds `quantity` to the usage counter of an active or trialing subscription (it resets each period; with `auto_increment_usage` it starts each period at 1). Past `usage_limit` is a 409 `usage_limit_exceeded`. Emits `subscription.usage_updated`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["incrementSubscriptionUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/subscriptions/{subscription_id}/decrement-usage/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decrement Usage
+         * @description Takes `quantity` off the usage counter of an active or trialing subscription (it resets each period; with `auto_increment_usage` it starts each period at 1). Below zero is a 409 `usage_below_zero`. Emits `subscription.usage_updated`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["decrementSubscriptionUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/subscriptions/{subscription_id}/updates/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Subscription Update
+         * @description Changes the item (its price too, unless `price` is given), the unit price, the period length or the usage limit: `next_period` keeps it `pending` until the next renewal applies it (one pending at a time); `immediate` applies it now, a price change owing (or crediting) the rest of the period's share of the difference on the next renewal (`proration_amount`).
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["createSubscriptionUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/subscriptions/{subscription_id}/updates/{update_id}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel Subscription Update
+         * @description Cancels a `pending` update; an applied or cancelled one is a 409. Emits `subscription.update_cancelled`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        post: operations["cancelSubscriptionUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/fulfillments/overview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fulfillments Overview
+         * @description Counts of the store's fulfillments, tickets included: by status and by type, those due today and later (by status), the overdue ones (still open, dated before today) and each of the next 7 days. Days are the store's calendar days (its time zone).
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getFulfillmentsOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/fulfillments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Fulfillments
+         * @description Every fulfillment of the store, newest first: one per paid order line to deliver, hand over or perform, and the tickets as `type: ticket` (a ticket's `id` is the ticket's: read and change it through the tickets operations). Filters on type, status, order, item, date (`date__gte`, `date__lte`), shipment, customer.
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["listFulfillments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/fulfillments/{fulfillment_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fulfillment Details
+         * @description One fulfillment (not a ticket: those have their own operations).
+         *
+         *     Permission: `can_read_order`.
+         */
+        get: operations["getFulfillment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Fulfillment
+         * @description Changes a fulfillment's `status` (pending → processing → shipped → delivered; pending or processing → cancelled; another move is a 409 `invalid_state_transition` naming the status and `allowed_actions`; the status it already has changes nothing), `date`, `time`, `notes`, and its address (`location_id`: one of the order's customer's locations, copied). Delivering the last open fulfillment of an order makes the order's `fulfillment_status` `delivered` (`partially_fulfilled`, `fulfilled` as lines ship). Emits `fulfillment.updated` and `fulfillment.status_changed`.
+         *
+         *     Permission: `can_write_order`.
+         */
+        patch: operations["updateFulfillment"];
+        trace?: never;
+    };
     "/order/v1/merchant/customers/{customer_id}/order-statistics/": {
         parameters: {
             query?: never;
@@ -2236,6 +2550,358 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/order/v1/merchant/shipments/couriers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Couriers
+         * @description The store's couriers: its custom couriers and the integrated carriers (listed read-only from their adapters). Filter on any field (`type=custom`, `is_active=true`, `cod_supported=true` …), search names.
+         *
+         *     Permission: `can_read_shipment`.
+         */
+        get: operations["listCouriers"];
+        put?: never;
+        /**
+         * Create Custom Courier
+         * @description A custom courier (the merchant's own delivery): bilingual names, covered cities and districts (a city whose districts are listed is covered in those only), price rules by city and weight band, cash on delivery.
+         *
+         *     Permission: `can_write_shipment`.
+         */
+        post: operations["createCustomCourier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/couriers/active/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Active Couriers
+         * @description The couriers that can carry to a city (and district) now: active, enabled in the shipping config, covering the destination, collecting cash when `cod_amount` is given, and (custom ones) with a price rule for the weight. Every other courier is in `unavailable` with its reason. Writes nothing.
+         *
+         *     Permission: `can_read_shipment`.
+         */
+        post: operations["getActiveCouriers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/couriers/prices/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Couriers Prices
+         * @description Prices per courier and service for an origin, a destination and packages: a custom courier's from its first price rule for the destination city whose weight band [from, to) holds the total weight (else its first rule for any city); an integrated carrier's from its adapter. Deterministic; each courier without a price is in `unavailable` with its reason. Writes nothing.
+         *
+         *     Permission: `can_read_shipment`.
+         */
+        post: operations["getCouriersPrices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/couriers/{courier_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Courier Details
+         * @description Permission: `can_read_shipment`.
+         */
+        get: operations["courierDetails"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Custom Courier
+         * @description Deletes a custom courier with no unfinished shipment. An integrated carrier's courier is 409.
+         *
+         *     Permission: `can_write_shipment`.
+         */
+        delete: operations["deleteCustomCourier"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Custom Courier Details
+         * @description Changes a custom courier; the fields given replace theirs. An integrated carrier's courier is 409.
+         *
+         *     Permission: `can_write_shipment`.
+         */
+        patch: operations["updateCustomCourier"];
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/config/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shipping Config
+         * @description The default origin, package defaults and the couriers offered at checkout (null: every active one).
+         *
+         *     Permission: `can_read_shipment`.
+         */
+        get: operations["shippingConfig"];
+        put?: never;
+        /**
+         * Update Shipping Config
+         * @description Sets the fields given (null clears one). Ids must name the store's pickup location and couriers (400).
+         *
+         *     Permission: `can_write_shipment`.
+         */
+        post: operations["updateShippingConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/pickup-locations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Pickup Locations
+         * @description Permission: `can_read_shipment`.
+         */
+        get: operations["listPickupLocations"];
+        put?: never;
+        /**
+         * Create Pickup Location
+         * @description `is_default: true` takes the default from the current one (one default per store).
+         *
+         *     Permission: `can_write_shipment`.
+         */
+        post: operations["createPickupLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/pickup-locations/{pickup_location_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pickup Location Details
+         * @description Permission: `can_read_shipment`.
+         */
+        get: operations["pickupLocationDetails"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Pickup Location
+         * @description Refused (409) while it is the config's default origin or an unfinished shipment's origin.
+         *
+         *     Permission: `can_write_shipment`.
+         */
+        delete: operations["deletePickupLocation"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Pickup Location
+         * @description Permission: `can_write_shipment`.
+         */
+        patch: operations["updatePickupLocation"];
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/labels/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shipping Labels
+         * @description The labels the store bought, newest first: the shipment, its courier and tracking number, what the store wallet was charged, and `label_url`, the label as an A6 PDF. Filters on the shipment, order, courier, tracking number, cost and purchase date; `search` matches the tracking number.
+         *
+         *     Permission: `can_read_shipment`.
+         */
+        get: operations["listShippingLabels"];
+        put?: never;
+        /**
+         * Purchase Shipment Labels
+         * @description Buys a label for each shipment named (1 to 50), all or none: each must be the store's (404 `shipment_not_found`) and in status `created` (409 `invalid_state_transition` naming the first that is not), and of `courier_id` when given (400). Each label costs the shipment's `cost` (its courier's price), taken together from the store wallet: 409 `insufficient_balance` with `available` and `required` when the balance does not cover them, and nothing is bought. Each shipment moves to `label_purchased` and gets its `label_url`; emits `shipment.label_purchased` and `shipment.status_changed` per shipment. Send an `Idempotency-Key`: a retry is answered again, never charged twice.
+         *
+         *     Permission: `can_write_shipment`.
+         */
+        post: operations["purchaseShippingLabels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/labels/{label_id}/pdf/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shipping Label PDF
+         * @description The label as an A6 PDF (105 x 148 mm) to print: the courier, the tracking number as a Code 128 barcode, recipient and sender with Arabic and English headings, the order reference and the amount to collect on delivery. Rendered on each request from the shipment as it is now.
+         *
+         *     Permission: `can_read_shipment`.
+         */
+        get: operations["getShippingLabelPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Shipments
+         * @description The store's shipments, newest first; filter by `order_id`, `status`, `direction`, `courier_id` …
+         *
+         *     Permission: `can_read_shipment`.
+         */
+        get: operations["listShipments"];
+        put?: never;
+        /**
+         * Create Shipment
+         * @description Ships delivery fulfillments of one order (pending or processing, in no other shipment) with a courier, from a pickup location (default: the config's origin, else the default location) to the order's address. An integrated carrier creates it at its end (tracking number, cost); a custom courier is priced by its rules and gets a tracking number of ours. The fulfillments move to `processing`, then `shipped` at pickup and `delivered` at delivery. Status `created`; emits `shipment.created`.
+         *
+         *     Permission: `can_write_shipment`.
+         */
+        post: operations["createShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/{shipment_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shipment Details
+         * @description Permission: `can_read_shipment`.
+         */
+        get: operations["shipmentDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/{shipment_id}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel Shipment
+         * @description Cancels a shipment before pickup (`created` or `label_purchased`); after pickup 409 `invalid_state_transition`. Its fulfillments leave it and can be shipped again. Emits `shipment.cancelled`.
+         *
+         *     Permission: `can_write_shipment`.
+         */
+        post: operations["cancelShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/{shipment_id}/return/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Return Shipment
+         * @description A new shipment in the other direction (`direction: return`, `return_of_id`) for fulfillments of a delivered forward shipment (default: all), each returned once. Its `return_status` is `requested` until it is delivered back (`received`), which lets a refund of those lines through. Emits `shipment.return_created`.
+         *
+         *     Permission: `can_write_shipment`.
+         */
+        post: operations["createReturnShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/merchant/shipments/{shipment_id}/status/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update Shipment Status
+         * @description Moves a custom courier's shipment along the state machine (`picked_up`, `in_transit`, `out_for_delivery`, `delivered`, `failed_attempt`, `exception`, `returned_to_sender`); an illegal move is 409 with `allowed_actions`. An integrated carrier's shipment moves only by its signed webhook (409).
+         *
+         *     Permission: `can_write_shipment`.
+         */
+        post: operations["updateShipmentStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/order/v1/checkout/featured-vouchers/": {
         parameters: {
             query?: never;
@@ -2462,6 +3128,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/order/v1/subscriptions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Subscriptions
+         * @description The customer's own subscriptions, newest first, filterable on the subscription's fields.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["listMySubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/subscriptions/{subscription_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscription Details
+         * @description One of the customer's subscriptions (another customer's is a 404), with its invoices and `next_invoice`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["getMySubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/subscriptions/{subscription_id}/cancel-auto-renewal/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel Subscription Auto Renewal
+         * @description Turns auto-renewal off: the subscription runs to the end of its period, then expires. Idempotent: again is 200 with no change. Emits `subscription.auto_renewal_cancelled`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        post: operations["cancelMySubscriptionAutoRenewal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/fulfillments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Fulfillments
+         * @description The customer's own fulfillments (one per paid order line to deliver, hand over or perform), newest first, with the merchant list's filters. Tickets are not listed here.
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["listMyFulfillments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/fulfillments/{fulfillment_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fulfillment Details
+         * @description One of the customer's fulfillments (another customer's is a 404).
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["getMyFulfillment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Fulfillment Details
+         * @description The customer reschedules one of their fulfillments (`date`, `time`), sends it to another of their own locations (`location_id`, copied) or changes its `notes`, while it is pending or processing; once shipped, delivered or cancelled it is a 409 `fulfillment_locked`. Emits `fulfillment.updated`.
+         *
+         *     Customer: the customer's own access token.
+         */
+        patch: operations["updateMyFulfillment"];
+        trace?: never;
+    };
     "/order/v1/payment-methods/providers/": {
         parameters: {
             query?: never;
@@ -2650,6 +3432,48 @@ export interface paths {
         get: operations["getInvoicePdf"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/pickup-locations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Pickup Locations
+         * @description The store's active pickup locations, to choose one at checkout (a cart's `pickup_location_id`).
+         *
+         *     Customer: the customer's own access token.
+         */
+        get: operations["listMyPickupLocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/v1/shipments/webhooks/{carrier}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Carrier Webhook
+         * @description A carrier's status updates, normalised to the shipment statuses and applied through the state machine, each with a history row and `shipment.status_changed` (and `shipment.delivered`). Public: no token and no `app-id`; the request is verified by the carrier's signature (the fake carrier: `X-Fake-Carrier-Signature`, HMAC-SHA256 under the link-signing secret of `fake-carrier-webhook`, `X-Fake-Carrier-Timestamp` and the body, joined by newlines, base64url; at most 5 minutes old). Unsigned or wrongly signed: 400, nothing changes. An update the machine refuses is answered in `ignored` with its reason.
+         */
+        post: operations["carrierWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5075,6 +5899,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "fulfillment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * fulfillment.created
+         * @description An order was paid: one fulfillment per line to deliver, hand over or perform, `pending`. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.fulfillment.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "fulfillment.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * fulfillment.updated
+         * @description A fulfillment's date, time, location, notes, shipment or tracking number changed; `changes` names the fields. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.fulfillment.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "fulfillment.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * fulfillment.status_changed
+         * @description A fulfillment moved to another status (by the merchant, or by its shipment). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.fulfillment.status_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "cart.created": {
         parameters: {
             query?: never;
@@ -5569,6 +6453,526 @@ export interface webhooks {
          * @description A customer removed one of their saved cards. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
          */
         post: operations["event.payment_method.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.created
+         * @description A checkout of a plan-enabled item created a subscription (`pending` until its order is paid). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.activated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.activated
+         * @description A subscription's first order was paid: `trialing` when its plan has a trial, else `active`. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.activated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.renewed
+         * @description A period was charged (its renewal order paid): the subscription is `active` for the next period. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.renewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.suspended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.suspended
+         * @description A renewal could not be charged: `suspended` until a retry pays it, or the grace period ends. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.suspended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.paused
+         * @description The merchant paused a subscription (no renewals). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.paused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.resumed
+         * @description A paused subscription resumed; its billing dates moved on by the days it was paused. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.resumed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.auto_renewal_cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.auto_renewal_cancelled
+         * @description Auto-renewal was turned off: the subscription ends (`expired`) at its period's end. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.auto_renewal_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.cancelled
+         * @description A subscription was cancelled (by the merchant, or unpaid past its grace period). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.expired
+         * @description A subscription reached its end: auto-renewal off, or its billing cycles used up. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.usage_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.usage_updated
+         * @description A subscription's usage counter moved (increment or decrement). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.usage_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.update_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.update_created
+         * @description A change of a subscription was scheduled. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.update_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.update_applied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.update_applied
+         * @description A scheduled (or immediate) change was applied. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.update_applied"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.update_cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.update_cancelled
+         * @description A pending change was cancelled. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.subscription.update_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "courier.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * courier.created
+         * @description A custom courier was created. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.courier.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "courier.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * courier.updated
+         * @description A custom courier's details, coverage or prices changed. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.courier.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "courier.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * courier.deleted
+         * @description A custom courier was deleted. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.courier.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pickup_location.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pickup_location.created
+         * @description A pickup location was created. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.pickup_location.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pickup_location.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pickup_location.updated
+         * @description A pickup location changed (or stopped being the default). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.pickup_location.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pickup_location.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pickup_location.deleted
+         * @description A pickup location was deleted. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.pickup_location.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipping_config.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipping_config.updated
+         * @description The store's shipping config (default origin, package defaults, enabled couriers) changed. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.shipping_config.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipment.created
+         * @description A shipment was created for fulfillments of one order (status `created`). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.shipment.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipment.label_purchased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipment.label_purchased
+         * @description A label was bought for the shipment (MH3), its cost taken from the store wallet. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.shipment.label_purchased"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipment.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipment.status_changed
+         * @description A shipment's status changed (a carrier's update, or the merchant's for a custom courier). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.shipment.status_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipment.delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipment.delivered
+         * @description A shipment reached `delivered` (a forward one delivers its fulfillments; a return one is received). Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.shipment.delivered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipment.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipment.cancelled
+         * @description A shipment was cancelled before pickup; its fulfillments can be shipped again. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.shipment.cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipment.return_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipment.return_created
+         * @description A return shipment (`direction: return`) was created for fulfillments of a delivered shipment. Signed per Standard Webhooks: headers `webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.
+         */
+        post: operations["event.shipment.return_created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8553,6 +9957,425 @@ export interface components {
              */
             status: "inactive";
         };
+        MerchantSubscriptionList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["MerchantSubscription"][];
+        };
+        MerchantSubscription: components["schemas"]["Subscription"] & {
+            customer: components["schemas"]["Customer"] | null;
+        };
+        SubscriptionInvoice: {
+            /** @description Null on `next_invoice`: it is issued at renewal. */
+            id: number | null;
+            serial: string | null;
+            /** @description Major units, VAT included. */
+            amount: number;
+            /**
+             * @description `upcoming` on `next_invoice` while the subscription is in good standing; `unpaid` when suspended.
+             * @enum {string}
+             */
+            status: "unpaid" | "paid" | "void" | "upcoming";
+            payment_url: string | null;
+            created_at: string | null;
+            due_date: string | null;
+            payment_method: string | null;
+            /** @enum {string|null} */
+            payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free" | null;
+        };
+        SubscriptionUpdate: {
+            id: number;
+            subscription_id: number;
+            changes: {
+                item_id?: number;
+                /** @description The new unit price a period, major units. */
+                price?: number;
+                duration?: number;
+                /** @enum {string} */
+                duration_unit?: "day" | "week" | "month";
+                usage_limit?: number | null;
+            };
+            /** @enum {string} */
+            effective: "next_period" | "immediate";
+            /**
+             * Format: date
+             * @description The day it applies (applied: the day it did).
+             * @example 2026-03-01
+             */
+            effective_at: string | null;
+            /** @enum {string} */
+            status: "pending" | "applied" | "cancelled";
+            /** @description Immediate price changes: what the rest of the period owes (+) or is credited (−), on the next renewal. */
+            proration_amount: number;
+            created_at: string;
+            applied_at: string | null;
+            cancelled_at: string | null;
+        };
+        Subscription: {
+            id: number;
+            app_id: number;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            customer_id: number;
+            item_id: number;
+            name_en: string;
+            name_ar: string;
+            /** @description The checkout's order (its first period). */
+            order: number;
+            /** @enum {string} */
+            status: "pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired";
+            /** @description What a period costs (unit price × quantity), major units, VAT included. */
+            price: number;
+            quantity: number;
+            currency: string;
+            /** @enum {string|null} */
+            payment_provider: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free" | null;
+            duration: number;
+            /** @enum {string} */
+            duration_unit: "day" | "week" | "month";
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            start_date: string | null;
+            /**
+             * Format: date
+             * @description When it ends or ended: known once auto-renewal is off, cycles run out, or it is cancelled.
+             * @example 2026-03-01
+             */
+            end_date: string | null;
+            in_trial: boolean;
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            trial_start_date: string | null;
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            trial_end_date: string | null;
+            paused_at: string | null;
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            pause_resumes_at: string | null;
+            total_billing_cycles: number | null;
+            remaining_billing_cycles: number | null;
+            auto_renew: boolean;
+            cancel_at_period_end: boolean;
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            current_period_start_date: string | null;
+            /**
+             * Format: date
+             * @description The period's end: the day the next one starts.
+             * @example 2026-03-01
+             */
+            current_period_end_date: string | null;
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            last_billing_date: string | null;
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            next_billing_date: string | null;
+            /**
+             * Format: date
+             * @description Suspended: the day the unpaid renewal is tried again.
+             * @example 2026-03-01
+             */
+            retry_date: string | null;
+            usage_counter: number;
+            usage_limit: number | null;
+            usage_unit: string;
+            auto_increment_usage: boolean;
+            cancelled_at: string | null;
+            cancellation_reason: string | null;
+            created_at: string;
+            modified_at: string;
+            /** @description Its invoices, newest first (the last 24). */
+            invoices: components["schemas"]["SubscriptionInvoice"][];
+            /** @description The next renewal's amount and due date; null when none will be issued. */
+            next_invoice: components["schemas"]["SubscriptionInvoice"] | null;
+            pending_update: components["schemas"]["SubscriptionUpdate"] | null;
+        };
+        SubscriptionStatistics: {
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            from: string;
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            to: string;
+            total: number;
+            by_status: {
+                pending: number;
+                trialing: number;
+                active: number;
+                suspended: number;
+                paused: number;
+                cancelled: number;
+                expired: number;
+            };
+            auto_renew_on: number;
+            auto_renew_off: number;
+            new_in_period: number;
+            cancelled_in_period: number;
+            renewals_due_7d: number;
+            /** @description Monthly recurring revenue of active and trialing subscriptions, major units. */
+            mrr: number;
+        };
+        BulkSubscriptionResult: {
+            results: {
+                id: number;
+                success: boolean;
+                error: {
+                    code: string;
+                    detail: string;
+                } | null;
+            }[];
+            succeeded_count: number;
+            failed_count: number;
+        };
+        BulkPauseSubscriptions: {
+            subscription_ids: number[];
+            /**
+             * Format: date
+             * @description A later day: resumed then by the scheduled run.
+             * @example 2026-12-01
+             */
+            resumes_at?: string;
+            reason?: string;
+        };
+        BulkResumeSubscriptions: {
+            subscription_ids: number[];
+            /**
+             * Format: date
+             * @description A later day to resume on; today or absent: now.
+             * @example 2026-12-01
+             */
+            resume_on?: string;
+        };
+        CancelSubscription: {
+            /**
+             * @description True: as Cancel Auto Renewal.
+             * @default false
+             */
+            at_period_end: boolean;
+            reason?: string;
+            /**
+             * @description Of the current period's paid invoice, through Refund Invoice: `prorated` gives back the unused days' share.
+             * @default none
+             * @enum {string}
+             */
+            refund: "none" | "prorated" | "full";
+        };
+        SubscriptionUsage: {
+            id: number;
+            usage_counter: number;
+            usage_limit: number | null;
+            usage_unit: string;
+            remaining: number | null;
+        };
+        UsageChange: {
+            quantity: number;
+            reason?: string;
+            reference?: string;
+        };
+        CreateSubscriptionUpdate: {
+            item_id?: number;
+            /** @description The new unit price a period, major units. */
+            price?: number;
+            duration?: number;
+            /** @enum {string} */
+            duration_unit?: "day" | "week" | "month";
+            usage_limit?: number | null;
+            /** @enum {string} */
+            effective: "next_period" | "immediate";
+        };
+        FulfillmentsOverview: {
+            /**
+             * Format: date
+             * @description Today in the store's time zone.
+             * @example 2026-12-01
+             */
+            today: string;
+            /** @description Every live fulfillment, tickets included. */
+            total: number;
+            by_status: {
+                pending: number;
+                processing: number;
+                shipped: number;
+                delivered: number;
+                cancelled: number;
+                confirmed: number;
+                checked_in: number;
+            };
+            by_type: {
+                delivery: number;
+                pickup: number;
+                digital: number;
+                service: number;
+                ticket: number;
+            };
+            /** @description Those whose `date` is today. */
+            due_today: {
+                total: number;
+                by_status: {
+                    pending: number;
+                    processing: number;
+                    shipped: number;
+                    delivered: number;
+                    cancelled: number;
+                    confirmed: number;
+                    checked_in: number;
+                };
+            };
+            /** @description Those whose `date` is after today. */
+            upcoming: {
+                total: number;
+                by_status: {
+                    pending: number;
+                    processing: number;
+                    shipped: number;
+                    delivered: number;
+                    cancelled: number;
+                    confirmed: number;
+                    checked_in: number;
+                };
+            };
+            /** @description Still pending or processing (a ticket: pending or confirmed) with a `date` before today. */
+            overdue: number;
+            /** @description The next 7 days from today, each with how many fulfillments are due. */
+            upcoming_days: {
+                /**
+                 * Format: date
+                 * @example 2026-12-01
+                 */
+                date: string;
+                count: number;
+            }[];
+        };
+        FulfillmentList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["Fulfillment"][];
+        };
+        Fulfillment: {
+            /** @description The fulfillment's id; for `type: ticket`, the ticket's id. */
+            id: number;
+            app_id: number;
+            /**
+             * @description `delivery` (shipped to the customer's location), `pickup` (collected at a pickup location), `digital`, `service`, or `ticket` (a ticket: read and changed through the tickets operations).
+             * @enum {string}
+             */
+            type: "delivery" | "pickup" | "digital" | "service" | "ticket";
+            /**
+             * @description pending → processing → shipped → delivered; pending or processing → cancelled. A ticket shows its own status (pending, confirmed, checked_in, cancelled).
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "shipped" | "delivered" | "cancelled" | "confirmed" | "checked_in";
+            /** @description Null only for a ticket not sold through an order. */
+            order_id: number | null;
+            /** @description The order line this fulfils. */
+            order_item_id: number | null;
+            /** @description A ticket's invoice line; null otherwise. */
+            invoice_item_id: number | null;
+            item: components["schemas"]["Item"] | null;
+            name_en: string;
+            name_ar: string;
+            qty: number;
+            /** @description The line's total in major units, VAT included. */
+            total_amount: number;
+            /**
+             * Format: date
+             * @description The day it is due, in the store's calendar.
+             */
+            date: string | null;
+            /** @description HH:MM:SS, or null for any time of the day. */
+            time: string | null;
+            /** @description The delivery address as copied from the customer's location. */
+            location: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The customer location it was copied from. */
+            location_id: number | null;
+            pickup_location_id: number | null;
+            shipment_id: number | null;
+            tracking_number: string | null;
+            /**
+             * Format: date-time
+             * @description When it was shipped (or a ticket checked in).
+             */
+            fulfilled_at: string | null;
+            /** Format: date-time */
+            delivered_at: string | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            notes: string | null;
+            customer_id: number | null;
+            customer_name: string | null;
+            customer_email: string | null;
+            customer_phone: string | null;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            modified_at: string;
+        };
+        UpdateFulfillment: {
+            /**
+             * @description The status to move to: pending → processing → shipped → delivered, pending|processing → cancelled. Another move is a 409 `invalid_state_transition` naming the current status and `allowed_actions`.
+             * @enum {string}
+             */
+            status?: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            date?: string;
+            /**
+             * @description HH:MM or HH:MM:SS; null for any time of the day.
+             * @example 18:30:00
+             */
+            time?: string | null;
+            /** @description One of the order's customer's locations; its address is copied into `location`. */
+            location_id?: number;
+            notes?: string | null;
+        };
         CustomerOrderStatistics: {
             customer_id: number;
             /** @description Every order of the customer's, whatever its status. */
@@ -9000,6 +10823,451 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["StoreWalletEntry"][];
         };
+        CourierList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["Courier"][];
+        };
+        Courier: {
+            id: number;
+            /** @enum {string} */
+            type: "integrated" | "custom";
+            /** @description The carrier's code (integrated couriers). */
+            code: string | null;
+            name_en: string;
+            name_ar: string;
+            logo: string | null;
+            is_active: boolean;
+            cod_supported: boolean;
+            services: components["schemas"]["CourierService"][];
+            coverage: {
+                cities: number[];
+                districts: number[];
+            };
+            price_rules: components["schemas"]["CourierPriceRule"][];
+            estimated_days_min: number | null;
+            estimated_days_max: number | null;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            created_at: string;
+            modified_at: string;
+        };
+        CourierService: {
+            code: string;
+            name_en: string;
+            name_ar: string;
+            cod_supported: boolean;
+        };
+        CourierPriceRule: {
+            /** @description The city; null: any covered city. */
+            city_id: number | null;
+            /** @description Kilograms, inclusive. */
+            weight_from: number;
+            /** @description Kilograms, exclusive. */
+            weight_to: number;
+            /** @description Major units. */
+            price: number;
+        };
+        ActiveCouriers: {
+            results: components["schemas"]["Courier"][];
+            /** @description The store's other couriers, each with why it is not offered. */
+            unavailable: components["schemas"]["CourierUnavailableReason"][];
+        };
+        CourierUnavailableReason: {
+            courier_id: number;
+            name_en: string;
+            reason: string;
+        };
+        GetActiveCouriers: {
+            city_id: number;
+            district_id?: number;
+            lat?: number;
+            lng?: number;
+            /**
+             * @description The cart's weight in kilograms; absent: the config's package default.
+             * @example 1.5
+             */
+            weight?: number;
+            /** @description Cash to collect; 0 or absent: none. */
+            cod_amount?: number;
+        };
+        CouriersPrices: {
+            results: components["schemas"]["CourierPrice"][];
+            /** @description Each courier without a price, and why. */
+            unavailable: components["schemas"]["CourierUnavailableReason"][];
+            packages: components["schemas"]["Package"][];
+            /** @description Kilograms. */
+            total_weight: number;
+        };
+        CourierPrice: {
+            courier_id: number;
+            service: string;
+            price: number;
+            currency: string;
+            estimated_days: number | null;
+        };
+        Package: {
+            weight: number;
+            length: number;
+            width: number;
+            height: number;
+        };
+        GetCouriersPrices: {
+            origin: {
+                city_id?: number;
+                pickup_location_id?: number;
+            };
+            destination: {
+                city_id: number;
+                district_id?: number;
+                lat?: number;
+                lng?: number;
+            };
+            packages: components["schemas"]["PackageInput"][];
+            /** @description Cash to collect; 0 or absent: none. */
+            cod_amount?: number;
+            /** @description Only these couriers; absent: every enabled one. */
+            courier_ids?: number[];
+        };
+        PackageInput: {
+            /**
+             * @description Kilograms, at most 3 decimals.
+             * @example 1.5
+             */
+            weight: number;
+            /**
+             * @description Centimetres.
+             * @example 30
+             */
+            length: number;
+            /**
+             * @description Centimetres.
+             * @example 30
+             */
+            width: number;
+            /**
+             * @description Centimetres.
+             * @example 30
+             */
+            height: number;
+        };
+        CreateCustomCourier: {
+            name_en: string;
+            name_ar: string;
+            /** Format: uri */
+            logo?: string | null;
+            is_active?: boolean;
+            cod_supported?: boolean;
+            services?: components["schemas"]["CourierService"][];
+            coverage: {
+                cities: number[];
+                /** @default [] */
+                districts: number[];
+            };
+            /** @default [] */
+            price_rules: components["schemas"]["CourierPriceRuleInput"][];
+            estimated_days_min?: number;
+            estimated_days_max?: number;
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        CourierPriceRuleInput: {
+            /** @default null */
+            city_id: number | null;
+            /**
+             * @description Kilograms, inclusive.
+             * @example 1.5
+             */
+            weight_from: number;
+            /**
+             * @description Kilograms, exclusive.
+             * @example 1.5
+             */
+            weight_to: number;
+            /** @description Major units, at most 2 decimals. */
+            price: number;
+        };
+        UpdateCustomCourier: {
+            name_en?: string;
+            name_ar?: string;
+            /** Format: uri */
+            logo?: string | null;
+            is_active?: boolean;
+            cod_supported?: boolean;
+            services?: components["schemas"]["CourierService"][];
+            coverage?: {
+                cities: number[];
+                /** @default [] */
+                districts: number[];
+            };
+            price_rules?: components["schemas"]["CourierPriceRuleInput"][];
+            estimated_days_min?: number;
+            estimated_days_max?: number;
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ShippingConfig: {
+            /** @description The default origin of shipments; null: the default pickup location. */
+            default_pickup_location_id: number | null;
+            /** @description The package a shipment gets when it names none. */
+            package_defaults: components["schemas"]["Package"] | null;
+            /** @description The couriers offered at checkout; null: every active courier. */
+            enabled_courier_ids: number[] | null;
+            modified_at: string | null;
+        };
+        UpdateShippingConfig: {
+            default_pickup_location_id?: number | null;
+            package_defaults?: components["schemas"]["PackageInput"] | null;
+            enabled_courier_ids?: number[] | null;
+        };
+        PickupLocationList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["PickupLocation"][];
+        };
+        PickupLocation: {
+            id: number;
+            name_en: string;
+            name_ar: string;
+            location: {
+                address1: string;
+                lat: number;
+                lng: number;
+            };
+            city_id: number;
+            district_id: number | null;
+            phone: string | null;
+            working_hours: components["schemas"]["WorkingHours"][];
+            is_active: boolean;
+            is_default: boolean;
+            ordering: number;
+            custom_fields: {
+                [key: string]: unknown;
+            } | null;
+            created_at: string;
+            modified_at: string;
+        };
+        WorkingHours: {
+            /** @enum {string} */
+            day: "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
+            open: string;
+            close: string;
+        };
+        CreatePickupLocation: {
+            name_en: string;
+            name_ar: string;
+            location: {
+                address1: string;
+                lat: number;
+                lng: number;
+            };
+            city_id: number;
+            district_id?: number | null;
+            phone?: string | null;
+            working_hours?: components["schemas"]["WorkingHours"][];
+            is_active?: boolean;
+            is_default?: boolean;
+            ordering?: number;
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        UpdatePickupLocation: {
+            name_en?: string;
+            name_ar?: string;
+            location?: {
+                address1: string;
+                lat: number;
+                lng: number;
+            };
+            city_id?: number;
+            district_id?: number | null;
+            phone?: string | null;
+            working_hours?: components["schemas"]["WorkingHours"][];
+            is_active?: boolean;
+            is_default?: boolean;
+            ordering?: number;
+            /** @description Free-form fields, names of at most 100 characters; at most 10 KB as JSON. */
+            custom_fields?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ShippingLabelList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["ShippingLabel"][];
+        };
+        ShippingLabel: {
+            id: number;
+            shipment_id: number;
+            order_id: number;
+            courier_id: number;
+            tracking_number: string;
+            /** @description What the store wallet was charged, in major units. */
+            cost: number;
+            currency: string;
+            /**
+             * Format: uri
+             * @description The label as an A6 PDF (merchant token, `can_read_shipment`).
+             */
+            label_url: string;
+            created_at: string;
+        };
+        ShippingLabelPurchase: {
+            /** @description One label per shipment, in the order asked. */
+            results: components["schemas"]["ShippingLabel"][];
+            /** @description What the store wallet was charged in all, major units. */
+            total_cost: number;
+            currency: string;
+            /** @description The store wallet's balance after the purchase. */
+            wallet_balance: number;
+        };
+        PurchaseShipmentLabels: {
+            /**
+             * @description The shipments to buy labels for (1 to 50, each in status `created`).
+             * @example [
+             *       318
+             *     ]
+             */
+            shipment_ids: number[];
+            /** @description When given, every shipment must be carried by this courier (a guard against buying the wrong labels). */
+            courier_id?: number;
+        };
+        ShipmentList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["Shipment"][];
+        };
+        Shipment: {
+            id: number;
+            order_id: number;
+            fulfillment_ids: number[];
+            courier_id: number;
+            service: string;
+            /** @enum {string} */
+            direction: "forward" | "return";
+            /** @description A return shipment's forward shipment. */
+            return_of_id: number | null;
+            /**
+             * @description A return's request: requested, received (delivered back: the lines may be refunded) or canceled.
+             * @enum {string|null}
+             */
+            return_status: "requested" | "received" | "canceled" | null;
+            origin: components["schemas"]["ShipmentPlace"];
+            destination: components["schemas"]["ShipmentPlace"];
+            packages: components["schemas"]["Package"][];
+            /** @description Kilograms, all packages. */
+            weight: number;
+            cod_amount: number;
+            cost: number;
+            currency: string;
+            label_url: string | null;
+            /** @description An integrated carrier's own id of the shipment (Aramex: its waybill number); null for a custom courier. */
+            carrier_reference: string | null;
+            tracking_number: string | null;
+            tracking_url: string | null;
+            /** @enum {string} */
+            status: "created" | "label_purchased" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender" | "cancelled";
+            /** @description What the status allows next (the state machine's). */
+            allowed_actions: string[];
+            status_history: {
+                /** @enum {string} */
+                status: "created" | "label_purchased" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender" | "cancelled";
+                at: string;
+                note: string | null;
+                /** @enum {string} */
+                source: "merchant" | "carrier" | "system";
+                carrier_status: string | null;
+            }[];
+            notes: string | null;
+            delivered_at: string | null;
+            cancelled_at: string | null;
+            created_at: string;
+            modified_at: string;
+        };
+        ShipmentPlace: {
+            pickup_location_id?: number | null;
+            location_id?: number | null;
+            name: string | null;
+            address1: string | null;
+            city_id: number | null;
+            district_id: number | null;
+            lat: number | null;
+            lng: number | null;
+            phone: string | null;
+        };
+        CreateShipment: {
+            fulfillment_ids: number[];
+            courier_id: number;
+            /** @description One of the courier's services; absent: its first. */
+            service?: string;
+            /** @description Absent: the config's default origin, else the default pickup location. */
+            origin_pickup_location_id?: number;
+            packages?: components["schemas"]["PackageInput"][];
+            /** @description Cash to collect. Absent: the order's total when it is cash on delivery and unpaid, else 0. */
+            cod_amount?: number;
+            notes?: string | null;
+        };
+        CreateReturnShipment: {
+            /** @description Absent: every fulfillment of the shipment. */
+            fulfillment_ids?: number[];
+            /** @description Absent: the forward shipment's courier. */
+            courier_id?: number;
+            service?: string;
+            packages?: components["schemas"]["PackageInput"][];
+            notes?: string | null;
+        };
+        UpdateShipmentStatus: {
+            /** @enum {string} */
+            status: "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender";
+            note?: string;
+        };
         FeaturedVoucherList: {
             /** @description Rows matching the filters, on all pages. */
             count: number;
@@ -9117,6 +11385,36 @@ export interface components {
             /** @enum {string} */
             lang?: "ar" | "en";
         };
+        SubscriptionList: {
+            /** @description Rows matching the filters, on all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null.
+             */
+            previous: string | null;
+            results: components["schemas"]["Subscription"][];
+        };
+        UpdateMyFulfillment: {
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            date?: string;
+            /**
+             * @description HH:MM or HH:MM:SS; null for any time of the day.
+             * @example 18:30:00
+             */
+            time?: string | null;
+            /** @description One of the order's customer's locations; its address is copied into `location`. */
+            location_id?: number;
+            notes?: string | null;
+        };
         PaymentProviderList: {
             /** @description Rows matching the filters, on all pages. */
             count: number;
@@ -9199,6 +11497,18 @@ export interface components {
              * @enum {string}
              */
             result: "captured" | "failed" | "unchanged" | "unknown_payment" | "ignored";
+        };
+        CarrierWebhookAnswer: {
+            /** @enum {boolean} */
+            received: true;
+            /** @description Updates that changed a shipment's status. */
+            applied: number;
+            /** @description Updates that changed nothing, each with why (unknown shipment, illegal move). */
+            ignored: {
+                reference: string;
+                status: string;
+                reason: string;
+            }[];
         };
         CatalogueCategoryList: {
             /** @description Rows matching the filters, on all pages. */
@@ -9752,7 +12062,7 @@ export interface components {
              *       "ticket.checked_in"
              *     ]
              */
-            events: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.location.created" | "customer.wallet.updated" | "customer.location.updated" | "customer.location.deleted" | "notification.sent" | "store.supported_cities.updated" | "merchant.settings.updated" | "bank_account.created" | "bank_account.updated" | "bank_account.deleted" | "voucher.created" | "voucher.updated" | "voucher.deleted" | "voucher.used" | "cart.created" | "cart.updated" | "order.created" | "order.updated" | "order.paid" | "order.completed" | "order.cancelled" | "order.expired" | "order.refunded" | "invoice.created" | "invoice.paid" | "invoice.refunded" | "invoice.voided" | "transaction.created" | "transaction.captured" | "transaction.failed" | "transaction.declined" | "transaction.refunded" | "recurring_purchase.created" | "recurring_purchase.charged" | "recurring_purchase.charge_failed" | "recurring_purchase.updated" | "invoice_config.updated" | "merchant.wallet.charged" | "payment_method.deleted")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.location.created" | "customer.wallet.updated" | "customer.location.updated" | "customer.location.deleted" | "notification.sent" | "store.supported_cities.updated" | "merchant.settings.updated" | "bank_account.created" | "bank_account.updated" | "bank_account.deleted" | "voucher.created" | "voucher.updated" | "voucher.deleted" | "voucher.used" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.status_changed" | "cart.created" | "cart.updated" | "order.created" | "order.updated" | "order.paid" | "order.completed" | "order.cancelled" | "order.expired" | "order.refunded" | "invoice.created" | "invoice.paid" | "invoice.refunded" | "invoice.voided" | "transaction.created" | "transaction.captured" | "transaction.failed" | "transaction.declined" | "transaction.refunded" | "recurring_purchase.created" | "recurring_purchase.charged" | "recurring_purchase.charge_failed" | "recurring_purchase.updated" | "invoice_config.updated" | "merchant.wallet.charged" | "payment_method.deleted" | "subscription.created" | "subscription.activated" | "subscription.renewed" | "subscription.suspended" | "subscription.paused" | "subscription.resumed" | "subscription.auto_renewal_cancelled" | "subscription.cancelled" | "subscription.expired" | "subscription.usage_updated" | "subscription.update_created" | "subscription.update_applied" | "subscription.update_cancelled" | "courier.created" | "courier.updated" | "courier.deleted" | "pickup_location.created" | "pickup_location.updated" | "pickup_location.deleted" | "shipping_config.updated" | "shipment.created" | "shipment.label_purchased" | "shipment.status_changed" | "shipment.delivered" | "shipment.cancelled" | "shipment.return_created")[];
             /** @default true */
             is_active: boolean;
             /**
@@ -9820,7 +12130,7 @@ export interface components {
              *       "ticket.checked_in"
              *     ]
              */
-            events?: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.location.created" | "customer.wallet.updated" | "customer.location.updated" | "customer.location.deleted" | "notification.sent" | "store.supported_cities.updated" | "merchant.settings.updated" | "bank_account.created" | "bank_account.updated" | "bank_account.deleted" | "voucher.created" | "voucher.updated" | "voucher.deleted" | "voucher.used" | "cart.created" | "cart.updated" | "order.created" | "order.updated" | "order.paid" | "order.completed" | "order.cancelled" | "order.expired" | "order.refunded" | "invoice.created" | "invoice.paid" | "invoice.refunded" | "invoice.voided" | "transaction.created" | "transaction.captured" | "transaction.failed" | "transaction.declined" | "transaction.refunded" | "recurring_purchase.created" | "recurring_purchase.charged" | "recurring_purchase.charge_failed" | "recurring_purchase.updated" | "invoice_config.updated" | "merchant.wallet.charged" | "payment_method.deleted")[];
+            events?: ("ticket.created" | "ticket.updated" | "ticket.checked_in" | "item.created" | "item.updated" | "item.deleted" | "modifier_category.created" | "modifier_category.updated" | "modifier_category.deleted" | "item_category.created" | "item_category.updated" | "item_category.deleted" | "item_tag.created" | "item_tag.updated" | "item_tag.deleted" | "item_config.updated" | "bundle_category.created" | "bundle_category.updated" | "bundle_category.deleted" | "restaurant.created" | "restaurant.updated" | "restaurant.deleted" | "menu.created" | "menu.updated" | "menu.deleted" | "meal_product.created" | "meal_product.updated" | "meal_product.deleted" | "restaurant_category.created" | "restaurant_category.updated" | "restaurant_category.deleted" | "allergen.created" | "allergen.updated" | "allergen.deleted" | "plan_tag.created" | "plan_tag.updated" | "plan_tag.deleted" | "plan.created" | "plan.updated" | "plan.deleted" | "webhook.test" | "webhook.disabled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.location.created" | "customer.wallet.updated" | "customer.location.updated" | "customer.location.deleted" | "notification.sent" | "store.supported_cities.updated" | "merchant.settings.updated" | "bank_account.created" | "bank_account.updated" | "bank_account.deleted" | "voucher.created" | "voucher.updated" | "voucher.deleted" | "voucher.used" | "fulfillment.created" | "fulfillment.updated" | "fulfillment.status_changed" | "cart.created" | "cart.updated" | "order.created" | "order.updated" | "order.paid" | "order.completed" | "order.cancelled" | "order.expired" | "order.refunded" | "invoice.created" | "invoice.paid" | "invoice.refunded" | "invoice.voided" | "transaction.created" | "transaction.captured" | "transaction.failed" | "transaction.declined" | "transaction.refunded" | "recurring_purchase.created" | "recurring_purchase.charged" | "recurring_purchase.charge_failed" | "recurring_purchase.updated" | "invoice_config.updated" | "merchant.wallet.charged" | "payment_method.deleted" | "subscription.created" | "subscription.activated" | "subscription.renewed" | "subscription.suspended" | "subscription.paused" | "subscription.resumed" | "subscription.auto_renewal_cancelled" | "subscription.cancelled" | "subscription.expired" | "subscription.usage_updated" | "subscription.update_created" | "subscription.update_applied" | "subscription.update_cancelled" | "courier.created" | "courier.updated" | "courier.deleted" | "pickup_location.created" | "pickup_location.updated" | "pickup_location.deleted" | "shipping_config.updated" | "shipment.created" | "shipment.label_purchased" | "shipment.status_changed" | "shipment.delivered" | "shipment.cancelled" | "shipment.return_created")[];
             is_active?: boolean;
             /**
              * @description Sent with every delivery; at most 20. Cannot override webhook-id, webhook-timestamp, webhook-signature, content-type, content-length, user-agent, host, connection, transfer-encoding.
@@ -37038,6 +39348,3548 @@ export interface operations {
             };
         };
     };
+    listSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "status" | "-status" | "customer_id" | "-customer_id" | "item_id" | "-item_id" | "order" | "-order" | "payment_provider" | "-payment_provider" | "duration" | "-duration" | "duration_unit" | "-duration_unit" | "in_trial" | "-in_trial" | "auto_renew" | "-auto_renew" | "auto_increment_usage" | "-auto_increment_usage" | "start_date" | "-start_date" | "end_date" | "-end_date" | "trial_end_date" | "-trial_end_date" | "current_period_start_date" | "-current_period_start_date" | "current_period_end_date" | "-current_period_end_date" | "last_billing_date" | "-last_billing_date" | "next_billing_date" | "-next_billing_date" | "remaining_billing_cycles" | "-remaining_billing_cycles" | "usage_counter" | "-usage_counter" | "usage_limit" | "-usage_limit" | "paused_at" | "-paused_at" | "cancelled_at" | "-cancelled_at" | "created_at" | "-created_at")[];
+                /** @description The plan's name, or the customer's name or mobile number. */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `status` equals the value. */
+                status?: "pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired")[];
+                /** @description `customer_id` equals the value. */
+                customer_id?: number;
+                /** @description `customer_id` is one of these comma-separated values. */
+                customer_id__in?: number[];
+                /** @description `customer_id` is at least the value. */
+                customer_id__gte?: number;
+                /** @description `customer_id` is at most the value. */
+                customer_id__lte?: number;
+                /** @description `customer_id` is above the value. */
+                customer_id__gt?: number;
+                /** @description `customer_id` is below the value. */
+                customer_id__lt?: number;
+                /** @description `item_id` equals the value. */
+                item_id?: number;
+                /** @description `item_id` is one of these comma-separated values. */
+                item_id__in?: number[];
+                /** @description `item_id` is at least the value. */
+                item_id__gte?: number;
+                /** @description `item_id` is at most the value. */
+                item_id__lte?: number;
+                /** @description `item_id` is above the value. */
+                item_id__gt?: number;
+                /** @description `item_id` is below the value. */
+                item_id__lt?: number;
+                /** @description `order` equals the value. */
+                order?: number;
+                /** @description `order` is one of these comma-separated values. */
+                order__in?: number[];
+                /** @description `order` is at least the value. */
+                order__gte?: number;
+                /** @description `order` is at most the value. */
+                order__lte?: number;
+                /** @description `order` is above the value. */
+                order__gt?: number;
+                /** @description `order` is below the value. */
+                order__lt?: number;
+                /** @description `payment_provider` equals the value. */
+                payment_provider?: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                /** @description `payment_provider` is one of these comma-separated values. */
+                payment_provider__in?: ("wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free")[];
+                /** @description `true`: `payment_provider` is null; `false`: it is not. */
+                payment_provider__isnull?: boolean;
+                /** @description `duration` equals the value. */
+                duration?: number;
+                /** @description `duration` is one of these comma-separated values. */
+                duration__in?: number[];
+                /** @description `duration` is at least the value. */
+                duration__gte?: number;
+                /** @description `duration` is at most the value. */
+                duration__lte?: number;
+                /** @description `duration` is above the value. */
+                duration__gt?: number;
+                /** @description `duration` is below the value. */
+                duration__lt?: number;
+                /** @description `duration_unit` equals the value. */
+                duration_unit?: "day" | "week" | "month";
+                /** @description `duration_unit` is one of these comma-separated values. */
+                duration_unit__in?: ("day" | "week" | "month")[];
+                /** @description `in_trial` equals the value. */
+                in_trial?: boolean;
+                /** @description `in_trial` is one of these comma-separated values. */
+                in_trial__in?: boolean[];
+                /** @description `auto_renew` equals the value. */
+                auto_renew?: boolean;
+                /** @description `auto_renew` is one of these comma-separated values. */
+                auto_renew__in?: boolean[];
+                /** @description `auto_increment_usage` equals the value. */
+                auto_increment_usage?: boolean;
+                /** @description `auto_increment_usage` is one of these comma-separated values. */
+                auto_increment_usage__in?: boolean[];
+                /** @description `start_date` equals the value. */
+                start_date?: string;
+                /** @description `start_date` is one of these comma-separated values. */
+                start_date__in?: string[];
+                /** @description `start_date` is at least the value. */
+                start_date__gte?: string;
+                /** @description `start_date` is at most the value. */
+                start_date__lte?: string;
+                /** @description `start_date` is above the value. */
+                start_date__gt?: string;
+                /** @description `start_date` is below the value. */
+                start_date__lt?: string;
+                /** @description `true`: `start_date` is null; `false`: it is not. */
+                start_date__isnull?: boolean;
+                /** @description `end_date` equals the value. */
+                end_date?: string;
+                /** @description `end_date` is one of these comma-separated values. */
+                end_date__in?: string[];
+                /** @description `end_date` is at least the value. */
+                end_date__gte?: string;
+                /** @description `end_date` is at most the value. */
+                end_date__lte?: string;
+                /** @description `end_date` is above the value. */
+                end_date__gt?: string;
+                /** @description `end_date` is below the value. */
+                end_date__lt?: string;
+                /** @description `true`: `end_date` is null; `false`: it is not. */
+                end_date__isnull?: boolean;
+                /** @description `trial_end_date` equals the value. */
+                trial_end_date?: string;
+                /** @description `trial_end_date` is one of these comma-separated values. */
+                trial_end_date__in?: string[];
+                /** @description `trial_end_date` is at least the value. */
+                trial_end_date__gte?: string;
+                /** @description `trial_end_date` is at most the value. */
+                trial_end_date__lte?: string;
+                /** @description `trial_end_date` is above the value. */
+                trial_end_date__gt?: string;
+                /** @description `trial_end_date` is below the value. */
+                trial_end_date__lt?: string;
+                /** @description `true`: `trial_end_date` is null; `false`: it is not. */
+                trial_end_date__isnull?: boolean;
+                /** @description `current_period_start_date` equals the value. */
+                current_period_start_date?: string;
+                /** @description `current_period_start_date` is one of these comma-separated values. */
+                current_period_start_date__in?: string[];
+                /** @description `current_period_start_date` is at least the value. */
+                current_period_start_date__gte?: string;
+                /** @description `current_period_start_date` is at most the value. */
+                current_period_start_date__lte?: string;
+                /** @description `current_period_start_date` is above the value. */
+                current_period_start_date__gt?: string;
+                /** @description `current_period_start_date` is below the value. */
+                current_period_start_date__lt?: string;
+                /** @description `true`: `current_period_start_date` is null; `false`: it is not. */
+                current_period_start_date__isnull?: boolean;
+                /** @description `current_period_end_date` equals the value. */
+                current_period_end_date?: string;
+                /** @description `current_period_end_date` is one of these comma-separated values. */
+                current_period_end_date__in?: string[];
+                /** @description `current_period_end_date` is at least the value. */
+                current_period_end_date__gte?: string;
+                /** @description `current_period_end_date` is at most the value. */
+                current_period_end_date__lte?: string;
+                /** @description `current_period_end_date` is above the value. */
+                current_period_end_date__gt?: string;
+                /** @description `current_period_end_date` is below the value. */
+                current_period_end_date__lt?: string;
+                /** @description `true`: `current_period_end_date` is null; `false`: it is not. */
+                current_period_end_date__isnull?: boolean;
+                /** @description `last_billing_date` equals the value. */
+                last_billing_date?: string;
+                /** @description `last_billing_date` is one of these comma-separated values. */
+                last_billing_date__in?: string[];
+                /** @description `last_billing_date` is at least the value. */
+                last_billing_date__gte?: string;
+                /** @description `last_billing_date` is at most the value. */
+                last_billing_date__lte?: string;
+                /** @description `last_billing_date` is above the value. */
+                last_billing_date__gt?: string;
+                /** @description `last_billing_date` is below the value. */
+                last_billing_date__lt?: string;
+                /** @description `true`: `last_billing_date` is null; `false`: it is not. */
+                last_billing_date__isnull?: boolean;
+                /** @description `next_billing_date` equals the value. */
+                next_billing_date?: string;
+                /** @description `next_billing_date` is one of these comma-separated values. */
+                next_billing_date__in?: string[];
+                /** @description `next_billing_date` is at least the value. */
+                next_billing_date__gte?: string;
+                /** @description `next_billing_date` is at most the value. */
+                next_billing_date__lte?: string;
+                /** @description `next_billing_date` is above the value. */
+                next_billing_date__gt?: string;
+                /** @description `next_billing_date` is below the value. */
+                next_billing_date__lt?: string;
+                /** @description `true`: `next_billing_date` is null; `false`: it is not. */
+                next_billing_date__isnull?: boolean;
+                /** @description `remaining_billing_cycles` equals the value. */
+                remaining_billing_cycles?: number;
+                /** @description `remaining_billing_cycles` is one of these comma-separated values. */
+                remaining_billing_cycles__in?: number[];
+                /** @description `remaining_billing_cycles` is at least the value. */
+                remaining_billing_cycles__gte?: number;
+                /** @description `remaining_billing_cycles` is at most the value. */
+                remaining_billing_cycles__lte?: number;
+                /** @description `remaining_billing_cycles` is above the value. */
+                remaining_billing_cycles__gt?: number;
+                /** @description `remaining_billing_cycles` is below the value. */
+                remaining_billing_cycles__lt?: number;
+                /** @description `true`: `remaining_billing_cycles` is null; `false`: it is not. */
+                remaining_billing_cycles__isnull?: boolean;
+                /** @description `usage_counter` equals the value. */
+                usage_counter?: number;
+                /** @description `usage_counter` is one of these comma-separated values. */
+                usage_counter__in?: number[];
+                /** @description `usage_counter` is at least the value. */
+                usage_counter__gte?: number;
+                /** @description `usage_counter` is at most the value. */
+                usage_counter__lte?: number;
+                /** @description `usage_counter` is above the value. */
+                usage_counter__gt?: number;
+                /** @description `usage_counter` is below the value. */
+                usage_counter__lt?: number;
+                /** @description `usage_limit` equals the value. */
+                usage_limit?: number;
+                /** @description `usage_limit` is one of these comma-separated values. */
+                usage_limit__in?: number[];
+                /** @description `usage_limit` is at least the value. */
+                usage_limit__gte?: number;
+                /** @description `usage_limit` is at most the value. */
+                usage_limit__lte?: number;
+                /** @description `usage_limit` is above the value. */
+                usage_limit__gt?: number;
+                /** @description `usage_limit` is below the value. */
+                usage_limit__lt?: number;
+                /** @description `true`: `usage_limit` is null; `false`: it is not. */
+                usage_limit__isnull?: boolean;
+                /** @description `paused_at` equals the value. A date matches the whole day. */
+                paused_at?: string | unknown | unknown;
+                /** @description `paused_at` is one of these comma-separated values. */
+                paused_at__in?: (string | unknown | unknown)[];
+                /** @description `paused_at` is at least the value. A date matches the whole day. */
+                paused_at__gte?: string | unknown | unknown;
+                /** @description `paused_at` is at most the value. A date matches the whole day. */
+                paused_at__lte?: string | unknown | unknown;
+                /** @description `paused_at` is above the value. A date matches the whole day. */
+                paused_at__gt?: string | unknown | unknown;
+                /** @description `paused_at` is below the value. A date matches the whole day. */
+                paused_at__lt?: string | unknown | unknown;
+                /** @description `true`: `paused_at` is null; `false`: it is not. */
+                paused_at__isnull?: boolean;
+                /** @description `cancelled_at` equals the value. A date matches the whole day. */
+                cancelled_at?: string | unknown | unknown;
+                /** @description `cancelled_at` is one of these comma-separated values. */
+                cancelled_at__in?: (string | unknown | unknown)[];
+                /** @description `cancelled_at` is at least the value. A date matches the whole day. */
+                cancelled_at__gte?: string | unknown | unknown;
+                /** @description `cancelled_at` is at most the value. A date matches the whole day. */
+                cancelled_at__lte?: string | unknown | unknown;
+                /** @description `cancelled_at` is above the value. A date matches the whole day. */
+                cancelled_at__gt?: string | unknown | unknown;
+                /** @description `cancelled_at` is below the value. A date matches the whole day. */
+                cancelled_at__lt?: string | unknown | unknown;
+                /** @description `true`: `cancelled_at` is null; `false`: it is not. */
+                cancelled_at__isnull?: boolean;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSubscriptionList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getSubscriptionStatistics: {
+        parameters: {
+            query?: {
+                /** @description First day (default: 30 days before `to`). */
+                from?: string;
+                /** @description Last day (default: today). */
+                to?: string;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionStatistics"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    bulkPauseSubscriptions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkPauseSubscriptions"];
+            };
+        };
+        responses: {
+            /** @description One result per id, in the order given. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSubscriptionResult"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    bulkResumeSubscriptions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkResumeSubscriptions"];
+            };
+        };
+        responses: {
+            /** @description One result per id, in the order given. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkSubscriptionResult"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getSubscription: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSubscription"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/subscription-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "subscription_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "subscription_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    cancelSubscription: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelSubscription"];
+            };
+        };
+        responses: {
+            /** @description The subscription after the action. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSubscription"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/subscription-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "subscription_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "subscription_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "concurrent_update" | "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "invalid_state_transition" | "nothing_to_refund" | "payment_failed" | "refund_exceeds_captured" | "refund_not_possible";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/provider-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "code": "provider_unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 503;
+                        /** @enum {string} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    cancelSubscriptionAutoRenewal: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription after the action. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSubscription"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/subscription-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "subscription_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "subscription_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "concurrent_update" | "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    incrementSubscriptionUsage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageChange"];
+            };
+        };
+        responses: {
+            /** @description The counter after the change. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionUsage"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/subscription-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "subscription_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "subscription_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "concurrent_update" | "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "invalid_state_transition" | "usage_limit_exceeded";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    decrementSubscriptionUsage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageChange"];
+            };
+        };
+        responses: {
+            /** @description The counter after the change. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionUsage"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/subscription-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "subscription_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "subscription_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "concurrent_update" | "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "invalid_state_transition" | "usage_below_zero";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    createSubscriptionUpdate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSubscriptionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The update. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionUpdate"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/subscription-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "subscription_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "subscription_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/subscription-update-pending",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "subscription_update_pending"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "concurrent_update" | "conflict" | "invalid_state_transition" | "subscription_update_pending";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    cancelSubscriptionUpdate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                subscription_id: number;
+                update_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The update, cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionUpdate"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/subscription-update-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "subscription_update_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "subscription_not_found" | "subscription_update_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-state-transition",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "invalid_state_transition"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getFulfillmentsOverview: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FulfillmentsOverview"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listFulfillments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "type" | "-type" | "status" | "-status" | "order_id" | "-order_id" | "order_item_id" | "-order_item_id" | "item" | "-item" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "qty" | "-qty" | "total_amount" | "-total_amount" | "date" | "-date" | "time" | "-time" | "location_id" | "-location_id" | "pickup_location_id" | "-pickup_location_id" | "shipment_id" | "-shipment_id" | "tracking_number" | "-tracking_number" | "customer_id" | "-customer_id" | "customer_name" | "-customer_name" | "customer_email" | "-customer_email" | "customer_phone" | "-customer_phone" | "fulfilled_at" | "-fulfilled_at" | "delivered_at" | "-delivered_at" | "created_at" | "-created_at")[];
+                /** @description Matches text in the names (en, ar), the customer's name, email and phone, and the tracking number. May repeat: every term must match. */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `type` equals the value. */
+                type?: "delivery" | "pickup" | "digital" | "service" | "ticket";
+                /** @description `type` is one of these comma-separated values. */
+                type__in?: ("delivery" | "pickup" | "digital" | "service" | "ticket")[];
+                /** @description `status` equals the value. */
+                status?: "pending" | "processing" | "shipped" | "delivered" | "cancelled" | "confirmed" | "checked_in";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("pending" | "processing" | "shipped" | "delivered" | "cancelled" | "confirmed" | "checked_in")[];
+                /** @description `order_id` equals the value. */
+                order_id?: number;
+                /** @description `order_id` is one of these comma-separated values. */
+                order_id__in?: number[];
+                /** @description `order_id` is at least the value. */
+                order_id__gte?: number;
+                /** @description `order_id` is at most the value. */
+                order_id__lte?: number;
+                /** @description `order_id` is above the value. */
+                order_id__gt?: number;
+                /** @description `order_id` is below the value. */
+                order_id__lt?: number;
+                /** @description `true`: `order_id` is null; `false`: it is not. */
+                order_id__isnull?: boolean;
+                /** @description `order_item_id` equals the value. */
+                order_item_id?: number;
+                /** @description `order_item_id` is one of these comma-separated values. */
+                order_item_id__in?: number[];
+                /** @description `order_item_id` is at least the value. */
+                order_item_id__gte?: number;
+                /** @description `order_item_id` is at most the value. */
+                order_item_id__lte?: number;
+                /** @description `order_item_id` is above the value. */
+                order_item_id__gt?: number;
+                /** @description `order_item_id` is below the value. */
+                order_item_id__lt?: number;
+                /** @description `true`: `order_item_id` is null; `false`: it is not. */
+                order_item_id__isnull?: boolean;
+                /** @description `item` equals the value. */
+                item?: number;
+                /** @description `item` is one of these comma-separated values. */
+                item__in?: number[];
+                /** @description `item` is at least the value. */
+                item__gte?: number;
+                /** @description `item` is at most the value. */
+                item__lte?: number;
+                /** @description `item` is above the value. */
+                item__gt?: number;
+                /** @description `item` is below the value. */
+                item__lt?: number;
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `qty` equals the value. */
+                qty?: number;
+                /** @description `qty` is one of these comma-separated values. */
+                qty__in?: number[];
+                /** @description `qty` is at least the value. */
+                qty__gte?: number;
+                /** @description `qty` is at most the value. */
+                qty__lte?: number;
+                /** @description `qty` is above the value. */
+                qty__gt?: number;
+                /** @description `qty` is below the value. */
+                qty__lt?: number;
+                /** @description `total_amount` equals the value. In major units, at most 2 decimals. */
+                total_amount?: number;
+                /** @description `total_amount` is one of these comma-separated values. */
+                total_amount__in?: number[];
+                /** @description `total_amount` is at least the value. In major units, at most 2 decimals. */
+                total_amount__gte?: number;
+                /** @description `total_amount` is at most the value. In major units, at most 2 decimals. */
+                total_amount__lte?: number;
+                /** @description `total_amount` is above the value. In major units, at most 2 decimals. */
+                total_amount__gt?: number;
+                /** @description `total_amount` is below the value. In major units, at most 2 decimals. */
+                total_amount__lt?: number;
+                /** @description `date` equals the value. */
+                date?: string;
+                /** @description `date` is one of these comma-separated values. */
+                date__in?: string[];
+                /** @description `date` is at least the value. */
+                date__gte?: string;
+                /** @description `date` is at most the value. */
+                date__lte?: string;
+                /** @description `date` is above the value. */
+                date__gt?: string;
+                /** @description `date` is below the value. */
+                date__lt?: string;
+                /** @description `true`: `date` is null; `false`: it is not. */
+                date__isnull?: boolean;
+                /** @description `time` equals the value. */
+                time?: string;
+                /** @description `time` is one of these comma-separated values. */
+                time__in?: string[];
+                /** @description `time` is at least the value. */
+                time__gte?: string;
+                /** @description `time` is at most the value. */
+                time__lte?: string;
+                /** @description `time` is above the value. */
+                time__gt?: string;
+                /** @description `time` is below the value. */
+                time__lt?: string;
+                /** @description `true`: `time` is null; `false`: it is not. */
+                time__isnull?: boolean;
+                /** @description `location_id` equals the value. */
+                location_id?: number;
+                /** @description `location_id` is one of these comma-separated values. */
+                location_id__in?: number[];
+                /** @description `location_id` is at least the value. */
+                location_id__gte?: number;
+                /** @description `location_id` is at most the value. */
+                location_id__lte?: number;
+                /** @description `location_id` is above the value. */
+                location_id__gt?: number;
+                /** @description `location_id` is below the value. */
+                location_id__lt?: number;
+                /** @description `true`: `location_id` is null; `false`: it is not. */
+                location_id__isnull?: boolean;
+                /** @description `pickup_location_id` equals the value. */
+                pickup_location_id?: number;
+                /** @description `pickup_location_id` is one of these comma-separated values. */
+                pickup_location_id__in?: number[];
+                /** @description `pickup_location_id` is at least the value. */
+                pickup_location_id__gte?: number;
+                /** @description `pickup_location_id` is at most the value. */
+                pickup_location_id__lte?: number;
+                /** @description `pickup_location_id` is above the value. */
+                pickup_location_id__gt?: number;
+                /** @description `pickup_location_id` is below the value. */
+                pickup_location_id__lt?: number;
+                /** @description `true`: `pickup_location_id` is null; `false`: it is not. */
+                pickup_location_id__isnull?: boolean;
+                /** @description `shipment_id` equals the value. */
+                shipment_id?: number;
+                /** @description `shipment_id` is one of these comma-separated values. */
+                shipment_id__in?: number[];
+                /** @description `shipment_id` is at least the value. */
+                shipment_id__gte?: number;
+                /** @description `shipment_id` is at most the value. */
+                shipment_id__lte?: number;
+                /** @description `shipment_id` is above the value. */
+                shipment_id__gt?: number;
+                /** @description `shipment_id` is below the value. */
+                shipment_id__lt?: number;
+                /** @description `true`: `shipment_id` is null; `false`: it is not. */
+                shipment_id__isnull?: boolean;
+                /** @description `tracking_number` equals the value. */
+                tracking_number?: string;
+                /** @description `tracking_number` is one of these comma-separated values. */
+                tracking_number__in?: string[];
+                /** @description `true`: `tracking_number` is null; `false`: it is not. */
+                tracking_number__isnull?: boolean;
+                /** @description `customer_id` equals the value. */
+                customer_id?: number;
+                /** @description `customer_id` is one of these comma-separated values. */
+                customer_id__in?: number[];
+                /** @description `customer_id` is at least the value. */
+                customer_id__gte?: number;
+                /** @description `customer_id` is at most the value. */
+                customer_id__lte?: number;
+                /** @description `customer_id` is above the value. */
+                customer_id__gt?: number;
+                /** @description `customer_id` is below the value. */
+                customer_id__lt?: number;
+                /** @description `true`: `customer_id` is null; `false`: it is not. */
+                customer_id__isnull?: boolean;
+                /** @description `customer_name` equals the value. */
+                customer_name?: string;
+                /** @description `customer_name` is one of these comma-separated values. */
+                customer_name__in?: string[];
+                /** @description `true`: `customer_name` is null; `false`: it is not. */
+                customer_name__isnull?: boolean;
+                /** @description `customer_email` equals the value. */
+                customer_email?: string;
+                /** @description `customer_email` is one of these comma-separated values. */
+                customer_email__in?: string[];
+                /** @description `true`: `customer_email` is null; `false`: it is not. */
+                customer_email__isnull?: boolean;
+                /** @description `customer_phone` equals the value. */
+                customer_phone?: string;
+                /** @description `customer_phone` is one of these comma-separated values. */
+                customer_phone__in?: string[];
+                /** @description `true`: `customer_phone` is null; `false`: it is not. */
+                customer_phone__isnull?: boolean;
+                /** @description `fulfilled_at` equals the value. A date matches the whole day. */
+                fulfilled_at?: string | unknown | unknown;
+                /** @description `fulfilled_at` is one of these comma-separated values. */
+                fulfilled_at__in?: (string | unknown | unknown)[];
+                /** @description `fulfilled_at` is at least the value. A date matches the whole day. */
+                fulfilled_at__gte?: string | unknown | unknown;
+                /** @description `fulfilled_at` is at most the value. A date matches the whole day. */
+                fulfilled_at__lte?: string | unknown | unknown;
+                /** @description `fulfilled_at` is above the value. A date matches the whole day. */
+                fulfilled_at__gt?: string | unknown | unknown;
+                /** @description `fulfilled_at` is below the value. A date matches the whole day. */
+                fulfilled_at__lt?: string | unknown | unknown;
+                /** @description `true`: `fulfilled_at` is null; `false`: it is not. */
+                fulfilled_at__isnull?: boolean;
+                /** @description `delivered_at` equals the value. A date matches the whole day. */
+                delivered_at?: string | unknown | unknown;
+                /** @description `delivered_at` is one of these comma-separated values. */
+                delivered_at__in?: (string | unknown | unknown)[];
+                /** @description `delivered_at` is at least the value. A date matches the whole day. */
+                delivered_at__gte?: string | unknown | unknown;
+                /** @description `delivered_at` is at most the value. A date matches the whole day. */
+                delivered_at__lte?: string | unknown | unknown;
+                /** @description `delivered_at` is above the value. A date matches the whole day. */
+                delivered_at__gt?: string | unknown | unknown;
+                /** @description `delivered_at` is below the value. A date matches the whole day. */
+                delivered_at__lt?: string | unknown | unknown;
+                /** @description `true`: `delivered_at` is null; `false`: it is not. */
+                delivered_at__isnull?: boolean;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of fulfillments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FulfillmentList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getFulfillment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                fulfillment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fulfillment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fulfillment"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/fulfillment-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "fulfillment_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "fulfillment_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateFulfillment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                fulfillment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFulfillment"];
+            };
+        };
+        responses: {
+            /** @description The fulfillment after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fulfillment"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-location-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_location_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "customer_location_not_found" | "fulfillment_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/concurrent-update",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "concurrent_update" | "conflict" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
     getCustomerOrderStatistics: {
         parameters: {
             query?: never;
@@ -39713,6 +45565,4932 @@ export interface operations {
             };
         };
     };
+    listCouriers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "type" | "-type" | "code" | "-code" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "is_active" | "-is_active" | "cod_supported" | "-cod_supported" | "estimated_days_min" | "-estimated_days_min" | "estimated_days_max" | "-estimated_days_max" | "ordering" | "-ordering" | "created_at" | "-created_at" | "modified_at" | "-modified_at")[];
+                /** @description Names (English, Arabic) and the carrier's code. */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `type` equals the value. */
+                type?: "integrated" | "custom";
+                /** @description `type` is one of these comma-separated values. */
+                type__in?: ("integrated" | "custom")[];
+                /** @description `code` equals the value. */
+                code?: string;
+                /** @description `code` is one of these comma-separated values. */
+                code__in?: string[];
+                /** @description `true`: `code` is null; `false`: it is not. */
+                code__isnull?: boolean;
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `is_active` equals the value. */
+                is_active?: boolean;
+                /** @description `is_active` is one of these comma-separated values. */
+                is_active__in?: boolean[];
+                /** @description `cod_supported` equals the value. */
+                cod_supported?: boolean;
+                /** @description `cod_supported` is one of these comma-separated values. */
+                cod_supported__in?: boolean[];
+                /** @description `estimated_days_min` equals the value. */
+                estimated_days_min?: number;
+                /** @description `estimated_days_min` is one of these comma-separated values. */
+                estimated_days_min__in?: number[];
+                /** @description `estimated_days_min` is at least the value. */
+                estimated_days_min__gte?: number;
+                /** @description `estimated_days_min` is at most the value. */
+                estimated_days_min__lte?: number;
+                /** @description `estimated_days_min` is above the value. */
+                estimated_days_min__gt?: number;
+                /** @description `estimated_days_min` is below the value. */
+                estimated_days_min__lt?: number;
+                /** @description `true`: `estimated_days_min` is null; `false`: it is not. */
+                estimated_days_min__isnull?: boolean;
+                /** @description `estimated_days_max` equals the value. */
+                estimated_days_max?: number;
+                /** @description `estimated_days_max` is one of these comma-separated values. */
+                estimated_days_max__in?: number[];
+                /** @description `estimated_days_max` is at least the value. */
+                estimated_days_max__gte?: number;
+                /** @description `estimated_days_max` is at most the value. */
+                estimated_days_max__lte?: number;
+                /** @description `estimated_days_max` is above the value. */
+                estimated_days_max__gt?: number;
+                /** @description `estimated_days_max` is below the value. */
+                estimated_days_max__lt?: number;
+                /** @description `true`: `estimated_days_max` is null; `false`: it is not. */
+                estimated_days_max__isnull?: boolean;
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `modified_at` equals the value. A date matches the whole day. */
+                modified_at?: string | unknown | unknown;
+                /** @description `modified_at` is one of these comma-separated values. */
+                modified_at__in?: (string | unknown | unknown)[];
+                /** @description `modified_at` is at least the value. A date matches the whole day. */
+                modified_at__gte?: string | unknown | unknown;
+                /** @description `modified_at` is at most the value. A date matches the whole day. */
+                modified_at__lte?: string | unknown | unknown;
+                /** @description `modified_at` is above the value. A date matches the whole day. */
+                modified_at__gt?: string | unknown | unknown;
+                /** @description `modified_at` is below the value. A date matches the whole day. */
+                modified_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of couriers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourierList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    createCustomCourier: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCustomCourier"];
+            };
+        };
+        responses: {
+            /** @description The courier. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Courier"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getActiveCouriers: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GetActiveCouriers"];
+            };
+        };
+        responses: {
+            /** @description The couriers available, and the others with reasons. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActiveCouriers"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getCouriersPrices: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GetCouriersPrices"];
+            };
+        };
+        responses: {
+            /** @description The prices, and the couriers without one. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouriersPrices"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    courierDetails: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                courier_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The courier. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Courier"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/courier-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "courier_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "courier_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    deleteCustomCourier: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                courier_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/courier-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "courier_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "courier_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/courier-in-use",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "courier_in_use"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "courier_in_use" | "courier_not_custom";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateCustomCourier: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                courier_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomCourier"];
+            };
+        };
+        responses: {
+            /** @description The courier as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Courier"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/courier-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "courier_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "courier_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/courier-not-custom",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "courier_not_custom"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "courier_not_custom";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    shippingConfig: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store's shipping config. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShippingConfig"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateShippingConfig: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateShippingConfig"];
+            };
+        };
+        responses: {
+            /** @description The config as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShippingConfig"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listPickupLocations: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "created_at" | "-created_at" | "city_id" | "-city_id" | "district_id" | "-district_id" | "is_active" | "-is_active" | "is_default" | "-is_default")[];
+                /** @description Search term; may repeat (all terms must match). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `city_id` equals the value. */
+                city_id?: number;
+                /** @description `city_id` is one of these comma-separated values. */
+                city_id__in?: number[];
+                /** @description `city_id` is at least the value. */
+                city_id__gte?: number;
+                /** @description `city_id` is at most the value. */
+                city_id__lte?: number;
+                /** @description `city_id` is above the value. */
+                city_id__gt?: number;
+                /** @description `city_id` is below the value. */
+                city_id__lt?: number;
+                /** @description `district_id` equals the value. */
+                district_id?: number;
+                /** @description `district_id` is one of these comma-separated values. */
+                district_id__in?: number[];
+                /** @description `district_id` is at least the value. */
+                district_id__gte?: number;
+                /** @description `district_id` is at most the value. */
+                district_id__lte?: number;
+                /** @description `district_id` is above the value. */
+                district_id__gt?: number;
+                /** @description `district_id` is below the value. */
+                district_id__lt?: number;
+                /** @description `true`: `district_id` is null; `false`: it is not. */
+                district_id__isnull?: boolean;
+                /** @description `is_active` equals the value. */
+                is_active?: boolean;
+                /** @description `is_active` is one of these comma-separated values. */
+                is_active__in?: boolean[];
+                /** @description `is_default` equals the value. */
+                is_default?: boolean;
+                /** @description `is_default` is one of these comma-separated values. */
+                is_default__in?: boolean[];
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of pickup locations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickupLocationList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    createPickupLocation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePickupLocation"];
+            };
+        };
+        responses: {
+            /** @description The new pickup location. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickupLocation"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    pickupLocationDetails: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                pickup_location_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pickup location. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickupLocation"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/pickup-location-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "pickup_location_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "pickup_location_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    deletePickupLocation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                pickup_location_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (a soft delete). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/pickup-location-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "pickup_location_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "pickup_location_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/pickup-location-in-use",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "pickup_location_in_use"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "pickup_location_in_use";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updatePickupLocation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                pickup_location_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePickupLocation"];
+            };
+        };
+        responses: {
+            /** @description The pickup location as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickupLocation"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/pickup-location-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "pickup_location_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "pickup_location_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "conflict"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listShippingLabels: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "shipment_id" | "-shipment_id" | "order_id" | "-order_id" | "courier_id" | "-courier_id" | "tracking_number" | "-tracking_number" | "cost" | "-cost" | "created_at" | "-created_at")[];
+                /** @description The tracking number. */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `shipment_id` equals the value. */
+                shipment_id?: number;
+                /** @description `shipment_id` is one of these comma-separated values. */
+                shipment_id__in?: number[];
+                /** @description `shipment_id` is at least the value. */
+                shipment_id__gte?: number;
+                /** @description `shipment_id` is at most the value. */
+                shipment_id__lte?: number;
+                /** @description `shipment_id` is above the value. */
+                shipment_id__gt?: number;
+                /** @description `shipment_id` is below the value. */
+                shipment_id__lt?: number;
+                /** @description `order_id` equals the value. */
+                order_id?: number;
+                /** @description `order_id` is one of these comma-separated values. */
+                order_id__in?: number[];
+                /** @description `order_id` is at least the value. */
+                order_id__gte?: number;
+                /** @description `order_id` is at most the value. */
+                order_id__lte?: number;
+                /** @description `order_id` is above the value. */
+                order_id__gt?: number;
+                /** @description `order_id` is below the value. */
+                order_id__lt?: number;
+                /** @description `courier_id` equals the value. */
+                courier_id?: number;
+                /** @description `courier_id` is one of these comma-separated values. */
+                courier_id__in?: number[];
+                /** @description `courier_id` is at least the value. */
+                courier_id__gte?: number;
+                /** @description `courier_id` is at most the value. */
+                courier_id__lte?: number;
+                /** @description `courier_id` is above the value. */
+                courier_id__gt?: number;
+                /** @description `courier_id` is below the value. */
+                courier_id__lt?: number;
+                /** @description `tracking_number` equals the value. */
+                tracking_number?: string;
+                /** @description `tracking_number` is one of these comma-separated values. */
+                tracking_number__in?: string[];
+                /** @description `cost` equals the value. In major units, at most 2 decimals. */
+                cost?: number;
+                /** @description `cost` is one of these comma-separated values. */
+                cost__in?: number[];
+                /** @description `cost` is at least the value. In major units, at most 2 decimals. */
+                cost__gte?: number;
+                /** @description `cost` is at most the value. In major units, at most 2 decimals. */
+                cost__lte?: number;
+                /** @description `cost` is above the value. In major units, at most 2 decimals. */
+                cost__gt?: number;
+                /** @description `cost` is below the value. In major units, at most 2 decimals. */
+                cost__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of shipping labels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShippingLabelList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    purchaseShippingLabels: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseShipmentLabels"];
+            };
+        };
+        responses: {
+            /** @description The labels bought, and what the wallet holds after. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShippingLabelPurchase"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/shipment-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "shipment_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "shipment_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "conflict" | "idempotency_key_in_flight" | "idempotency_key_reused" | "insufficient_balance" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getShippingLabelPdf: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                label_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/shipping-label-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "shipping_label_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "shipping_label_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listShipments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "order_id" | "-order_id" | "courier_id" | "-courier_id" | "service" | "-service" | "direction" | "-direction" | "return_of_id" | "-return_of_id" | "return_status" | "-return_status" | "status" | "-status" | "tracking_number" | "-tracking_number" | "created_at" | "-created_at" | "delivered_at" | "-delivered_at")[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `order_id` equals the value. */
+                order_id?: number;
+                /** @description `order_id` is one of these comma-separated values. */
+                order_id__in?: number[];
+                /** @description `order_id` is at least the value. */
+                order_id__gte?: number;
+                /** @description `order_id` is at most the value. */
+                order_id__lte?: number;
+                /** @description `order_id` is above the value. */
+                order_id__gt?: number;
+                /** @description `order_id` is below the value. */
+                order_id__lt?: number;
+                /** @description `courier_id` equals the value. */
+                courier_id?: number;
+                /** @description `courier_id` is one of these comma-separated values. */
+                courier_id__in?: number[];
+                /** @description `courier_id` is at least the value. */
+                courier_id__gte?: number;
+                /** @description `courier_id` is at most the value. */
+                courier_id__lte?: number;
+                /** @description `courier_id` is above the value. */
+                courier_id__gt?: number;
+                /** @description `courier_id` is below the value. */
+                courier_id__lt?: number;
+                /** @description `service` equals the value. */
+                service?: string;
+                /** @description `service` is one of these comma-separated values. */
+                service__in?: string[];
+                /** @description `direction` equals the value. */
+                direction?: "forward" | "return";
+                /** @description `direction` is one of these comma-separated values. */
+                direction__in?: ("forward" | "return")[];
+                /** @description `return_of_id` equals the value. */
+                return_of_id?: number;
+                /** @description `return_of_id` is one of these comma-separated values. */
+                return_of_id__in?: number[];
+                /** @description `return_of_id` is at least the value. */
+                return_of_id__gte?: number;
+                /** @description `return_of_id` is at most the value. */
+                return_of_id__lte?: number;
+                /** @description `return_of_id` is above the value. */
+                return_of_id__gt?: number;
+                /** @description `return_of_id` is below the value. */
+                return_of_id__lt?: number;
+                /** @description `true`: `return_of_id` is null; `false`: it is not. */
+                return_of_id__isnull?: boolean;
+                /** @description `return_status` equals the value. */
+                return_status?: "requested" | "received" | "canceled";
+                /** @description `return_status` is one of these comma-separated values. */
+                return_status__in?: ("requested" | "received" | "canceled")[];
+                /** @description `true`: `return_status` is null; `false`: it is not. */
+                return_status__isnull?: boolean;
+                /** @description `status` equals the value. */
+                status?: "created" | "label_purchased" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender" | "cancelled";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("created" | "label_purchased" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender" | "cancelled")[];
+                /** @description `tracking_number` equals the value. */
+                tracking_number?: string;
+                /** @description `tracking_number` is one of these comma-separated values. */
+                tracking_number__in?: string[];
+                /** @description `true`: `tracking_number` is null; `false`: it is not. */
+                tracking_number__isnull?: boolean;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `delivered_at` equals the value. A date matches the whole day. */
+                delivered_at?: string | unknown | unknown;
+                /** @description `delivered_at` is one of these comma-separated values. */
+                delivered_at__in?: (string | unknown | unknown)[];
+                /** @description `delivered_at` is at least the value. A date matches the whole day. */
+                delivered_at__gte?: string | unknown | unknown;
+                /** @description `delivered_at` is at most the value. A date matches the whole day. */
+                delivered_at__lte?: string | unknown | unknown;
+                /** @description `delivered_at` is above the value. A date matches the whole day. */
+                delivered_at__gt?: string | unknown | unknown;
+                /** @description `delivered_at` is below the value. A date matches the whole day. */
+                delivered_at__lt?: string | unknown | unknown;
+                /** @description `true`: `delivered_at` is null; `false`: it is not. */
+                delivered_at__isnull?: boolean;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of shipments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShipmentList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    createShipment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+                /** @description A key of your choice (a UUID is best), 1–255 printable ASCII characters: a retry with the same key and the same body gets the first response again (with `Idempotent-Replayed: true`) for 24 hours instead of running twice. Another body under the same key is 409 `idempotency_key_reused`; the same key while the first request runs is 409 `idempotency_key_in_flight` (retry after `Retry-After`). Keys are per token (or customer). Optional: without it the write runs every time. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateShipment"];
+            };
+        };
+        responses: {
+            /** @description The shipment. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored response to an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/courier-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "courier_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "courier_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    /** @description On `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/idempotency-key-in-flight",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "idempotency_key_in_flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "carrier_error" | "conflict" | "courier_unavailable" | "fulfillment_not_shippable" | "idempotency_key_in_flight" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    shipmentDetails: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                shipment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shipment with its status history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/shipment-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "shipment_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "shipment_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    cancelShipment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                shipment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled shipment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/shipment-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "shipment_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "shipment_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/concurrent-update",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "carrier_error" | "concurrent_update" | "conflict" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    createReturnShipment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                shipment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReturnShipment"];
+            };
+        };
+        responses: {
+            /** @description The return shipment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/courier-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "courier_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "courier_not_found" | "shipment_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/carrier-error",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "carrier_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "carrier_error" | "conflict" | "courier_unavailable" | "shipment_not_returnable";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateShipmentStatus: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                shipment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateShipmentStatus"];
+            };
+        };
+        responses: {
+            /** @description The shipment as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/missing-permission",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "missing_permission"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "missing_permission" | "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/shipment-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "shipment_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "shipment_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/concurrent-update",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "concurrent_update" | "conflict" | "courier_not_custom" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
     listFeaturedVouchers: {
         parameters: {
             query?: {
@@ -42096,6 +52874,1640 @@ export interface operations {
             };
         };
     };
+    listMySubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "status" | "-status" | "customer_id" | "-customer_id" | "item_id" | "-item_id" | "order" | "-order" | "payment_provider" | "-payment_provider" | "duration" | "-duration" | "duration_unit" | "-duration_unit" | "in_trial" | "-in_trial" | "auto_renew" | "-auto_renew" | "auto_increment_usage" | "-auto_increment_usage" | "start_date" | "-start_date" | "end_date" | "-end_date" | "trial_end_date" | "-trial_end_date" | "current_period_start_date" | "-current_period_start_date" | "current_period_end_date" | "-current_period_end_date" | "last_billing_date" | "-last_billing_date" | "next_billing_date" | "-next_billing_date" | "remaining_billing_cycles" | "-remaining_billing_cycles" | "usage_counter" | "-usage_counter" | "usage_limit" | "-usage_limit" | "paused_at" | "-paused_at" | "cancelled_at" | "-cancelled_at" | "created_at" | "-created_at")[];
+                /** @description The plan's name, or the customer's name or mobile number. */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `status` equals the value. */
+                status?: "pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired")[];
+                /** @description `customer_id` equals the value. */
+                customer_id?: number;
+                /** @description `customer_id` is one of these comma-separated values. */
+                customer_id__in?: number[];
+                /** @description `customer_id` is at least the value. */
+                customer_id__gte?: number;
+                /** @description `customer_id` is at most the value. */
+                customer_id__lte?: number;
+                /** @description `customer_id` is above the value. */
+                customer_id__gt?: number;
+                /** @description `customer_id` is below the value. */
+                customer_id__lt?: number;
+                /** @description `item_id` equals the value. */
+                item_id?: number;
+                /** @description `item_id` is one of these comma-separated values. */
+                item_id__in?: number[];
+                /** @description `item_id` is at least the value. */
+                item_id__gte?: number;
+                /** @description `item_id` is at most the value. */
+                item_id__lte?: number;
+                /** @description `item_id` is above the value. */
+                item_id__gt?: number;
+                /** @description `item_id` is below the value. */
+                item_id__lt?: number;
+                /** @description `order` equals the value. */
+                order?: number;
+                /** @description `order` is one of these comma-separated values. */
+                order__in?: number[];
+                /** @description `order` is at least the value. */
+                order__gte?: number;
+                /** @description `order` is at most the value. */
+                order__lte?: number;
+                /** @description `order` is above the value. */
+                order__gt?: number;
+                /** @description `order` is below the value. */
+                order__lt?: number;
+                /** @description `payment_provider` equals the value. */
+                payment_provider?: "wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free";
+                /** @description `payment_provider` is one of these comma-separated values. */
+                payment_provider__in?: ("wallet" | "cash_on_delivery" | "bank_transfer" | "card" | "free")[];
+                /** @description `true`: `payment_provider` is null; `false`: it is not. */
+                payment_provider__isnull?: boolean;
+                /** @description `duration` equals the value. */
+                duration?: number;
+                /** @description `duration` is one of these comma-separated values. */
+                duration__in?: number[];
+                /** @description `duration` is at least the value. */
+                duration__gte?: number;
+                /** @description `duration` is at most the value. */
+                duration__lte?: number;
+                /** @description `duration` is above the value. */
+                duration__gt?: number;
+                /** @description `duration` is below the value. */
+                duration__lt?: number;
+                /** @description `duration_unit` equals the value. */
+                duration_unit?: "day" | "week" | "month";
+                /** @description `duration_unit` is one of these comma-separated values. */
+                duration_unit__in?: ("day" | "week" | "month")[];
+                /** @description `in_trial` equals the value. */
+                in_trial?: boolean;
+                /** @description `in_trial` is one of these comma-separated values. */
+                in_trial__in?: boolean[];
+                /** @description `auto_renew` equals the value. */
+                auto_renew?: boolean;
+                /** @description `auto_renew` is one of these comma-separated values. */
+                auto_renew__in?: boolean[];
+                /** @description `auto_increment_usage` equals the value. */
+                auto_increment_usage?: boolean;
+                /** @description `auto_increment_usage` is one of these comma-separated values. */
+                auto_increment_usage__in?: boolean[];
+                /** @description `start_date` equals the value. */
+                start_date?: string;
+                /** @description `start_date` is one of these comma-separated values. */
+                start_date__in?: string[];
+                /** @description `start_date` is at least the value. */
+                start_date__gte?: string;
+                /** @description `start_date` is at most the value. */
+                start_date__lte?: string;
+                /** @description `start_date` is above the value. */
+                start_date__gt?: string;
+                /** @description `start_date` is below the value. */
+                start_date__lt?: string;
+                /** @description `true`: `start_date` is null; `false`: it is not. */
+                start_date__isnull?: boolean;
+                /** @description `end_date` equals the value. */
+                end_date?: string;
+                /** @description `end_date` is one of these comma-separated values. */
+                end_date__in?: string[];
+                /** @description `end_date` is at least the value. */
+                end_date__gte?: string;
+                /** @description `end_date` is at most the value. */
+                end_date__lte?: string;
+                /** @description `end_date` is above the value. */
+                end_date__gt?: string;
+                /** @description `end_date` is below the value. */
+                end_date__lt?: string;
+                /** @description `true`: `end_date` is null; `false`: it is not. */
+                end_date__isnull?: boolean;
+                /** @description `trial_end_date` equals the value. */
+                trial_end_date?: string;
+                /** @description `trial_end_date` is one of these comma-separated values. */
+                trial_end_date__in?: string[];
+                /** @description `trial_end_date` is at least the value. */
+                trial_end_date__gte?: string;
+                /** @description `trial_end_date` is at most the value. */
+                trial_end_date__lte?: string;
+                /** @description `trial_end_date` is above the value. */
+                trial_end_date__gt?: string;
+                /** @description `trial_end_date` is below the value. */
+                trial_end_date__lt?: string;
+                /** @description `true`: `trial_end_date` is null; `false`: it is not. */
+                trial_end_date__isnull?: boolean;
+                /** @description `current_period_start_date` equals the value. */
+                current_period_start_date?: string;
+                /** @description `current_period_start_date` is one of these comma-separated values. */
+                current_period_start_date__in?: string[];
+                /** @description `current_period_start_date` is at least the value. */
+                current_period_start_date__gte?: string;
+                /** @description `current_period_start_date` is at most the value. */
+                current_period_start_date__lte?: string;
+                /** @description `current_period_start_date` is above the value. */
+                current_period_start_date__gt?: string;
+                /** @description `current_period_start_date` is below the value. */
+                current_period_start_date__lt?: string;
+                /** @description `true`: `current_period_start_date` is null; `false`: it is not. */
+                current_period_start_date__isnull?: boolean;
+                /** @description `current_period_end_date` equals the value. */
+                current_period_end_date?: string;
+                /** @description `current_period_end_date` is one of these comma-separated values. */
+                current_period_end_date__in?: string[];
+                /** @description `current_period_end_date` is at least the value. */
+                current_period_end_date__gte?: string;
+                /** @description `current_period_end_date` is at most the value. */
+                current_period_end_date__lte?: string;
+                /** @description `current_period_end_date` is above the value. */
+                current_period_end_date__gt?: string;
+                /** @description `current_period_end_date` is below the value. */
+                current_period_end_date__lt?: string;
+                /** @description `true`: `current_period_end_date` is null; `false`: it is not. */
+                current_period_end_date__isnull?: boolean;
+                /** @description `last_billing_date` equals the value. */
+                last_billing_date?: string;
+                /** @description `last_billing_date` is one of these comma-separated values. */
+                last_billing_date__in?: string[];
+                /** @description `last_billing_date` is at least the value. */
+                last_billing_date__gte?: string;
+                /** @description `last_billing_date` is at most the value. */
+                last_billing_date__lte?: string;
+                /** @description `last_billing_date` is above the value. */
+                last_billing_date__gt?: string;
+                /** @description `last_billing_date` is below the value. */
+                last_billing_date__lt?: string;
+                /** @description `true`: `last_billing_date` is null; `false`: it is not. */
+                last_billing_date__isnull?: boolean;
+                /** @description `next_billing_date` equals the value. */
+                next_billing_date?: string;
+                /** @description `next_billing_date` is one of these comma-separated values. */
+                next_billing_date__in?: string[];
+                /** @description `next_billing_date` is at least the value. */
+                next_billing_date__gte?: string;
+                /** @description `next_billing_date` is at most the value. */
+                next_billing_date__lte?: string;
+                /** @description `next_billing_date` is above the value. */
+                next_billing_date__gt?: string;
+                /** @description `next_billing_date` is below the value. */
+                next_billing_date__lt?: string;
+                /** @description `true`: `next_billing_date` is null; `false`: it is not. */
+                next_billing_date__isnull?: boolean;
+                /** @description `remaining_billing_cycles` equals the value. */
+                remaining_billing_cycles?: number;
+                /** @description `remaining_billing_cycles` is one of these comma-separated values. */
+                remaining_billing_cycles__in?: number[];
+                /** @description `remaining_billing_cycles` is at least the value. */
+                remaining_billing_cycles__gte?: number;
+                /** @description `remaining_billing_cycles` is at most the value. */
+                remaining_billing_cycles__lte?: number;
+                /** @description `remaining_billing_cycles` is above the value. */
+                remaining_billing_cycles__gt?: number;
+                /** @description `remaining_billing_cycles` is below the value. */
+                remaining_billing_cycles__lt?: number;
+                /** @description `true`: `remaining_billing_cycles` is null; `false`: it is not. */
+                remaining_billing_cycles__isnull?: boolean;
+                /** @description `usage_counter` equals the value. */
+                usage_counter?: number;
+                /** @description `usage_counter` is one of these comma-separated values. */
+                usage_counter__in?: number[];
+                /** @description `usage_counter` is at least the value. */
+                usage_counter__gte?: number;
+                /** @description `usage_counter` is at most the value. */
+                usage_counter__lte?: number;
+                /** @description `usage_counter` is above the value. */
+                usage_counter__gt?: number;
+                /** @description `usage_counter` is below the value. */
+                usage_counter__lt?: number;
+                /** @description `usage_limit` equals the value. */
+                usage_limit?: number;
+                /** @description `usage_limit` is one of these comma-separated values. */
+                usage_limit__in?: number[];
+                /** @description `usage_limit` is at least the value. */
+                usage_limit__gte?: number;
+                /** @description `usage_limit` is at most the value. */
+                usage_limit__lte?: number;
+                /** @description `usage_limit` is above the value. */
+                usage_limit__gt?: number;
+                /** @description `usage_limit` is below the value. */
+                usage_limit__lt?: number;
+                /** @description `true`: `usage_limit` is null; `false`: it is not. */
+                usage_limit__isnull?: boolean;
+                /** @description `paused_at` equals the value. A date matches the whole day. */
+                paused_at?: string | unknown | unknown;
+                /** @description `paused_at` is one of these comma-separated values. */
+                paused_at__in?: (string | unknown | unknown)[];
+                /** @description `paused_at` is at least the value. A date matches the whole day. */
+                paused_at__gte?: string | unknown | unknown;
+                /** @description `paused_at` is at most the value. A date matches the whole day. */
+                paused_at__lte?: string | unknown | unknown;
+                /** @description `paused_at` is above the value. A date matches the whole day. */
+                paused_at__gt?: string | unknown | unknown;
+                /** @description `paused_at` is below the value. A date matches the whole day. */
+                paused_at__lt?: string | unknown | unknown;
+                /** @description `true`: `paused_at` is null; `false`: it is not. */
+                paused_at__isnull?: boolean;
+                /** @description `cancelled_at` equals the value. A date matches the whole day. */
+                cancelled_at?: string | unknown | unknown;
+                /** @description `cancelled_at` is one of these comma-separated values. */
+                cancelled_at__in?: (string | unknown | unknown)[];
+                /** @description `cancelled_at` is at least the value. A date matches the whole day. */
+                cancelled_at__gte?: string | unknown | unknown;
+                /** @description `cancelled_at` is at most the value. A date matches the whole day. */
+                cancelled_at__lte?: string | unknown | unknown;
+                /** @description `cancelled_at` is above the value. A date matches the whole day. */
+                cancelled_at__gt?: string | unknown | unknown;
+                /** @description `cancelled_at` is below the value. A date matches the whole day. */
+                cancelled_at__lt?: string | unknown | unknown;
+                /** @description `true`: `cancelled_at` is null; `false`: it is not. */
+                cancelled_at__isnull?: boolean;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getMySubscription: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/subscription-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "subscription_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "subscription_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    cancelMySubscriptionAutoRenewal: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/subscription-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "subscription_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "subscription_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/concurrent-update",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "concurrent_update" | "conflict" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listMyFulfillments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "type" | "-type" | "status" | "-status" | "order_id" | "-order_id" | "order_item_id" | "-order_item_id" | "item" | "-item" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "qty" | "-qty" | "total_amount" | "-total_amount" | "date" | "-date" | "time" | "-time" | "location_id" | "-location_id" | "pickup_location_id" | "-pickup_location_id" | "shipment_id" | "-shipment_id" | "tracking_number" | "-tracking_number" | "customer_id" | "-customer_id" | "customer_name" | "-customer_name" | "customer_email" | "-customer_email" | "customer_phone" | "-customer_phone" | "fulfilled_at" | "-fulfilled_at" | "delivered_at" | "-delivered_at" | "created_at" | "-created_at")[];
+                /** @description Matches text in the names (en, ar), the customer's name, email and phone, and the tracking number. May repeat: every term must match. */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `type` equals the value. */
+                type?: "delivery" | "pickup" | "digital" | "service" | "ticket";
+                /** @description `type` is one of these comma-separated values. */
+                type__in?: ("delivery" | "pickup" | "digital" | "service" | "ticket")[];
+                /** @description `status` equals the value. */
+                status?: "pending" | "processing" | "shipped" | "delivered" | "cancelled" | "confirmed" | "checked_in";
+                /** @description `status` is one of these comma-separated values. */
+                status__in?: ("pending" | "processing" | "shipped" | "delivered" | "cancelled" | "confirmed" | "checked_in")[];
+                /** @description `order_id` equals the value. */
+                order_id?: number;
+                /** @description `order_id` is one of these comma-separated values. */
+                order_id__in?: number[];
+                /** @description `order_id` is at least the value. */
+                order_id__gte?: number;
+                /** @description `order_id` is at most the value. */
+                order_id__lte?: number;
+                /** @description `order_id` is above the value. */
+                order_id__gt?: number;
+                /** @description `order_id` is below the value. */
+                order_id__lt?: number;
+                /** @description `true`: `order_id` is null; `false`: it is not. */
+                order_id__isnull?: boolean;
+                /** @description `order_item_id` equals the value. */
+                order_item_id?: number;
+                /** @description `order_item_id` is one of these comma-separated values. */
+                order_item_id__in?: number[];
+                /** @description `order_item_id` is at least the value. */
+                order_item_id__gte?: number;
+                /** @description `order_item_id` is at most the value. */
+                order_item_id__lte?: number;
+                /** @description `order_item_id` is above the value. */
+                order_item_id__gt?: number;
+                /** @description `order_item_id` is below the value. */
+                order_item_id__lt?: number;
+                /** @description `true`: `order_item_id` is null; `false`: it is not. */
+                order_item_id__isnull?: boolean;
+                /** @description `item` equals the value. */
+                item?: number;
+                /** @description `item` is one of these comma-separated values. */
+                item__in?: number[];
+                /** @description `item` is at least the value. */
+                item__gte?: number;
+                /** @description `item` is at most the value. */
+                item__lte?: number;
+                /** @description `item` is above the value. */
+                item__gt?: number;
+                /** @description `item` is below the value. */
+                item__lt?: number;
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `qty` equals the value. */
+                qty?: number;
+                /** @description `qty` is one of these comma-separated values. */
+                qty__in?: number[];
+                /** @description `qty` is at least the value. */
+                qty__gte?: number;
+                /** @description `qty` is at most the value. */
+                qty__lte?: number;
+                /** @description `qty` is above the value. */
+                qty__gt?: number;
+                /** @description `qty` is below the value. */
+                qty__lt?: number;
+                /** @description `total_amount` equals the value. In major units, at most 2 decimals. */
+                total_amount?: number;
+                /** @description `total_amount` is one of these comma-separated values. */
+                total_amount__in?: number[];
+                /** @description `total_amount` is at least the value. In major units, at most 2 decimals. */
+                total_amount__gte?: number;
+                /** @description `total_amount` is at most the value. In major units, at most 2 decimals. */
+                total_amount__lte?: number;
+                /** @description `total_amount` is above the value. In major units, at most 2 decimals. */
+                total_amount__gt?: number;
+                /** @description `total_amount` is below the value. In major units, at most 2 decimals. */
+                total_amount__lt?: number;
+                /** @description `date` equals the value. */
+                date?: string;
+                /** @description `date` is one of these comma-separated values. */
+                date__in?: string[];
+                /** @description `date` is at least the value. */
+                date__gte?: string;
+                /** @description `date` is at most the value. */
+                date__lte?: string;
+                /** @description `date` is above the value. */
+                date__gt?: string;
+                /** @description `date` is below the value. */
+                date__lt?: string;
+                /** @description `true`: `date` is null; `false`: it is not. */
+                date__isnull?: boolean;
+                /** @description `time` equals the value. */
+                time?: string;
+                /** @description `time` is one of these comma-separated values. */
+                time__in?: string[];
+                /** @description `time` is at least the value. */
+                time__gte?: string;
+                /** @description `time` is at most the value. */
+                time__lte?: string;
+                /** @description `time` is above the value. */
+                time__gt?: string;
+                /** @description `time` is below the value. */
+                time__lt?: string;
+                /** @description `true`: `time` is null; `false`: it is not. */
+                time__isnull?: boolean;
+                /** @description `location_id` equals the value. */
+                location_id?: number;
+                /** @description `location_id` is one of these comma-separated values. */
+                location_id__in?: number[];
+                /** @description `location_id` is at least the value. */
+                location_id__gte?: number;
+                /** @description `location_id` is at most the value. */
+                location_id__lte?: number;
+                /** @description `location_id` is above the value. */
+                location_id__gt?: number;
+                /** @description `location_id` is below the value. */
+                location_id__lt?: number;
+                /** @description `true`: `location_id` is null; `false`: it is not. */
+                location_id__isnull?: boolean;
+                /** @description `pickup_location_id` equals the value. */
+                pickup_location_id?: number;
+                /** @description `pickup_location_id` is one of these comma-separated values. */
+                pickup_location_id__in?: number[];
+                /** @description `pickup_location_id` is at least the value. */
+                pickup_location_id__gte?: number;
+                /** @description `pickup_location_id` is at most the value. */
+                pickup_location_id__lte?: number;
+                /** @description `pickup_location_id` is above the value. */
+                pickup_location_id__gt?: number;
+                /** @description `pickup_location_id` is below the value. */
+                pickup_location_id__lt?: number;
+                /** @description `true`: `pickup_location_id` is null; `false`: it is not. */
+                pickup_location_id__isnull?: boolean;
+                /** @description `shipment_id` equals the value. */
+                shipment_id?: number;
+                /** @description `shipment_id` is one of these comma-separated values. */
+                shipment_id__in?: number[];
+                /** @description `shipment_id` is at least the value. */
+                shipment_id__gte?: number;
+                /** @description `shipment_id` is at most the value. */
+                shipment_id__lte?: number;
+                /** @description `shipment_id` is above the value. */
+                shipment_id__gt?: number;
+                /** @description `shipment_id` is below the value. */
+                shipment_id__lt?: number;
+                /** @description `true`: `shipment_id` is null; `false`: it is not. */
+                shipment_id__isnull?: boolean;
+                /** @description `tracking_number` equals the value. */
+                tracking_number?: string;
+                /** @description `tracking_number` is one of these comma-separated values. */
+                tracking_number__in?: string[];
+                /** @description `true`: `tracking_number` is null; `false`: it is not. */
+                tracking_number__isnull?: boolean;
+                /** @description `customer_id` equals the value. */
+                customer_id?: number;
+                /** @description `customer_id` is one of these comma-separated values. */
+                customer_id__in?: number[];
+                /** @description `customer_id` is at least the value. */
+                customer_id__gte?: number;
+                /** @description `customer_id` is at most the value. */
+                customer_id__lte?: number;
+                /** @description `customer_id` is above the value. */
+                customer_id__gt?: number;
+                /** @description `customer_id` is below the value. */
+                customer_id__lt?: number;
+                /** @description `true`: `customer_id` is null; `false`: it is not. */
+                customer_id__isnull?: boolean;
+                /** @description `customer_name` equals the value. */
+                customer_name?: string;
+                /** @description `customer_name` is one of these comma-separated values. */
+                customer_name__in?: string[];
+                /** @description `true`: `customer_name` is null; `false`: it is not. */
+                customer_name__isnull?: boolean;
+                /** @description `customer_email` equals the value. */
+                customer_email?: string;
+                /** @description `customer_email` is one of these comma-separated values. */
+                customer_email__in?: string[];
+                /** @description `true`: `customer_email` is null; `false`: it is not. */
+                customer_email__isnull?: boolean;
+                /** @description `customer_phone` equals the value. */
+                customer_phone?: string;
+                /** @description `customer_phone` is one of these comma-separated values. */
+                customer_phone__in?: string[];
+                /** @description `true`: `customer_phone` is null; `false`: it is not. */
+                customer_phone__isnull?: boolean;
+                /** @description `fulfilled_at` equals the value. A date matches the whole day. */
+                fulfilled_at?: string | unknown | unknown;
+                /** @description `fulfilled_at` is one of these comma-separated values. */
+                fulfilled_at__in?: (string | unknown | unknown)[];
+                /** @description `fulfilled_at` is at least the value. A date matches the whole day. */
+                fulfilled_at__gte?: string | unknown | unknown;
+                /** @description `fulfilled_at` is at most the value. A date matches the whole day. */
+                fulfilled_at__lte?: string | unknown | unknown;
+                /** @description `fulfilled_at` is above the value. A date matches the whole day. */
+                fulfilled_at__gt?: string | unknown | unknown;
+                /** @description `fulfilled_at` is below the value. A date matches the whole day. */
+                fulfilled_at__lt?: string | unknown | unknown;
+                /** @description `true`: `fulfilled_at` is null; `false`: it is not. */
+                fulfilled_at__isnull?: boolean;
+                /** @description `delivered_at` equals the value. A date matches the whole day. */
+                delivered_at?: string | unknown | unknown;
+                /** @description `delivered_at` is one of these comma-separated values. */
+                delivered_at__in?: (string | unknown | unknown)[];
+                /** @description `delivered_at` is at least the value. A date matches the whole day. */
+                delivered_at__gte?: string | unknown | unknown;
+                /** @description `delivered_at` is at most the value. A date matches the whole day. */
+                delivered_at__lte?: string | unknown | unknown;
+                /** @description `delivered_at` is above the value. A date matches the whole day. */
+                delivered_at__gt?: string | unknown | unknown;
+                /** @description `delivered_at` is below the value. A date matches the whole day. */
+                delivered_at__lt?: string | unknown | unknown;
+                /** @description `true`: `delivered_at` is null; `false`: it is not. */
+                delivered_at__isnull?: boolean;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's fulfillments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FulfillmentList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    getMyFulfillment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                fulfillment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fulfillment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fulfillment"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/fulfillment-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "fulfillment_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "fulfillment_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    updateMyFulfillment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path: {
+                fulfillment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMyFulfillment"];
+            };
+        };
+        responses: {
+            /** @description The fulfillment after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fulfillment"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "malformed_request" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/customer-location-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "customer_location_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found" | "customer_location_not_found" | "fulfillment_not_found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the record's current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/concurrent-update",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the record's current state.",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 409;
+                        /** @enum {string} */
+                        code: "concurrent_update" | "conflict" | "fulfillment_locked";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
     listPaymentProviders: {
         parameters: {
             query?: never;
@@ -43384,6 +55796,398 @@ export interface operations {
                         status: 404;
                         /** @enum {string} */
                         code: "invoice_not_found";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    listMyPickupLocations: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Results per page. */
+                page_size?: number;
+                /** @description Comma-separated fields to order on, each at most once, `-field` for descending; `id` breaks ties. */
+                order_by?: ("id" | "-id" | "name_en" | "-name_en" | "name_ar" | "-name_ar" | "ordering" | "-ordering" | "created_at" | "-created_at" | "city_id" | "-city_id" | "district_id" | "-district_id" | "is_active" | "-is_active" | "is_default" | "-is_default")[];
+                /** @description Search term; may repeat (all terms must match). */
+                search?: string[];
+                /** @description `id` equals the value. */
+                id?: number;
+                /** @description `id` is one of these comma-separated values. */
+                id__in?: number[];
+                /** @description `id` is at least the value. */
+                id__gte?: number;
+                /** @description `id` is at most the value. */
+                id__lte?: number;
+                /** @description `id` is above the value. */
+                id__gt?: number;
+                /** @description `id` is below the value. */
+                id__lt?: number;
+                /** @description `name_en` equals the value. */
+                name_en?: string;
+                /** @description `name_en` is one of these comma-separated values. */
+                name_en__in?: string[];
+                /** @description `name_ar` equals the value. */
+                name_ar?: string;
+                /** @description `name_ar` is one of these comma-separated values. */
+                name_ar__in?: string[];
+                /** @description `ordering` equals the value. */
+                ordering?: number;
+                /** @description `ordering` is one of these comma-separated values. */
+                ordering__in?: number[];
+                /** @description `ordering` is at least the value. */
+                ordering__gte?: number;
+                /** @description `ordering` is at most the value. */
+                ordering__lte?: number;
+                /** @description `ordering` is above the value. */
+                ordering__gt?: number;
+                /** @description `ordering` is below the value. */
+                ordering__lt?: number;
+                /** @description `created_at` equals the value. A date matches the whole day. */
+                created_at?: string | unknown | unknown;
+                /** @description `created_at` is one of these comma-separated values. */
+                created_at__in?: (string | unknown | unknown)[];
+                /** @description `created_at` is at least the value. A date matches the whole day. */
+                created_at__gte?: string | unknown | unknown;
+                /** @description `created_at` is at most the value. A date matches the whole day. */
+                created_at__lte?: string | unknown | unknown;
+                /** @description `created_at` is above the value. A date matches the whole day. */
+                created_at__gt?: string | unknown | unknown;
+                /** @description `created_at` is below the value. A date matches the whole day. */
+                created_at__lt?: string | unknown | unknown;
+                /** @description `city_id` equals the value. */
+                city_id?: number;
+                /** @description `city_id` is one of these comma-separated values. */
+                city_id__in?: number[];
+                /** @description `city_id` is at least the value. */
+                city_id__gte?: number;
+                /** @description `city_id` is at most the value. */
+                city_id__lte?: number;
+                /** @description `city_id` is above the value. */
+                city_id__gt?: number;
+                /** @description `city_id` is below the value. */
+                city_id__lt?: number;
+                /** @description `district_id` equals the value. */
+                district_id?: number;
+                /** @description `district_id` is one of these comma-separated values. */
+                district_id__in?: number[];
+                /** @description `district_id` is at least the value. */
+                district_id__gte?: number;
+                /** @description `district_id` is at most the value. */
+                district_id__lte?: number;
+                /** @description `district_id` is above the value. */
+                district_id__gt?: number;
+                /** @description `district_id` is below the value. */
+                district_id__lt?: number;
+                /** @description `true`: `district_id` is null; `false`: it is not. */
+                district_id__isnull?: boolean;
+                /** @description `is_active` equals the value. */
+                is_active?: boolean;
+                /** @description `is_active` is one of these comma-separated values. */
+                is_active__in?: boolean[];
+                /** @description `is_default` equals the value. */
+                is_default?: boolean;
+                /** @description `is_default` is one of these comma-separated values. */
+                is_default__in?: boolean[];
+            };
+            header: {
+                /** @description The store (app) id. */
+                "app-id": number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of active pickup locations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickupLocationList"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/invalid-header",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The `app-id` header must be a positive integer.",
+                     *       "code": "invalid_header",
+                     *       "errors": {
+                     *         "app-id": [
+                     *           "Must be a positive integer."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_header" | "missing_app_id" | "validation_error";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/token-revoked",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing, malformed, unknown, expired or revoked bearer token.",
+                     *       "code": "token_revoked"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_token" | "malformed_token" | "not_authenticated" | "token_expired" | "token_revoked";
+                    };
+                };
+            };
+            /** @description The token belongs to another tenant, or lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/wrong-principal",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token belongs to another tenant, or lacks the permission this operation needs.",
+                     *       "code": "wrong_principal"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "wrong_principal" | "wrong_tenant";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/app-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "app_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "app_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after `Retry-After` seconds.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Unexpected error; nothing internal is disclosed.",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 500;
+                        /** @enum {string} */
+                        code: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    carrierWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                carrier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The updates were received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarrierWebhookAnswer"];
+                };
+            };
+            /** @description Invalid request: a field, query parameter or header is malformed; `errors` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/webhook-signature-invalid",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: a field, query parameter or header is malformed; `errors` names each one.",
+                     *       "code": "webhook_signature_invalid"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "validation_error" | "webhook_signature_invalid";
+                    };
+                };
+            };
+            /** @description No such record in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/route-not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such record in this tenant.",
+                     *       "code": "route_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 404;
+                        /** @enum {string} */
+                        code: "route_not_found";
+                    };
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/payload-too-large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 413;
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.commerce-meals.dev/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body is not JSON.",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {number} */
+                        status: 415;
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
                     };
                 };
             };
@@ -58176,6 +70980,147 @@ export interface operations {
             };
         };
     };
+    "event.fulfillment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "fulfillment.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "fulfillment.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        order_item_id: number;
+                        /** @enum {string} */
+                        type: "delivery" | "pickup" | "digital" | "service";
+                        /** @enum {string} */
+                        status: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.fulfillment.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "fulfillment.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "fulfillment.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        order_item_id: number;
+                        /** @enum {string} */
+                        type: "delivery" | "pickup" | "digital" | "service";
+                        /** @enum {string} */
+                        status: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
+                        changes: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.fulfillment.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "fulfillment.status_changed";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "fulfillment.status_changed";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        order_item_id: number;
+                        /** @enum {string} */
+                        type: "delivery" | "pickup" | "digital" | "service";
+                        /** @enum {string} */
+                        status: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
+                        /** @enum {string} */
+                        previous_status: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "event.cart.created": {
         parameters: {
             query?: never;
@@ -59267,6 +72212,1135 @@ export interface operations {
                     data: {
                         id: number;
                         customer_id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                        /** @enum {string} */
+                        status: "pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired";
+                        order_id: number;
+                        item_id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.activated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.activated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.activated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                        /** @enum {string} */
+                        status: "pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.renewed";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.renewed";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                        /** @enum {string} */
+                        status: "pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired";
+                        order_id: number;
+                        period_start: string;
+                        previous_status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.suspended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.suspended";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.suspended";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                        /** @enum {string} */
+                        status: "pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired";
+                        error_message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.paused";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.paused";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                        /** @enum {string} */
+                        status: "pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.resumed";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.resumed";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                        /** @enum {string} */
+                        status: "pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.auto_renewal_cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.auto_renewal_cancelled";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.auto_renewal_cancelled";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                        /** @enum {string} */
+                        status: "pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.cancelled";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.cancelled";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                        /** @enum {string} */
+                        status: "pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired";
+                        reason: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.expired";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.expired";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        customer_id: number;
+                        /** @enum {string} */
+                        status: "pending" | "trialing" | "active" | "suspended" | "paused" | "cancelled" | "expired";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.usage_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.usage_updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.usage_updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        usage_counter: number;
+                        change: number;
+                        reference: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.update_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.update_created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.update_created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        subscription_id: number;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.update_applied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.update_applied";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.update_applied";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        subscription_id: number;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.subscription.update_cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "subscription.update_cancelled";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "subscription.update_cancelled";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        subscription_id: number;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.courier.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "courier.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "courier.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.courier.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "courier.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "courier.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.courier.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "courier.deleted";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "courier.deleted";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.pickup_location.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "pickup_location.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "pickup_location.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.pickup_location.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "pickup_location.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "pickup_location.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.pickup_location.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "pickup_location.deleted";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "pickup_location.deleted";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.shipping_config.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "shipping_config.updated";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "shipping_config.updated";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        app_id: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.shipment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "shipment.created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "shipment.created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        courier_id: number;
+                        /** @enum {string} */
+                        direction: "forward" | "return";
+                        /** @enum {string} */
+                        status: "created" | "label_purchased" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender" | "cancelled";
+                        fulfillment_ids: number[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.shipment.label_purchased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "shipment.label_purchased";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "shipment.label_purchased";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        courier_id: number;
+                        /** @enum {string} */
+                        direction: "forward" | "return";
+                        /** @enum {string} */
+                        status: "created" | "label_purchased" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender" | "cancelled";
+                        label_id: number;
+                        tracking_number: string;
+                        cost: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.shipment.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "shipment.status_changed";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "shipment.status_changed";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        courier_id: number;
+                        /** @enum {string} */
+                        direction: "forward" | "return";
+                        /** @enum {string} */
+                        status: "created" | "label_purchased" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender" | "cancelled";
+                        /** @enum {string} */
+                        previous_status: "created" | "label_purchased" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender" | "cancelled";
+                        /** @enum {string} */
+                        source: "merchant" | "carrier" | "system";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.shipment.delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "shipment.delivered";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "shipment.delivered";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        courier_id: number;
+                        /** @enum {string} */
+                        direction: "forward" | "return";
+                        /** @enum {string} */
+                        status: "created" | "label_purchased" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender" | "cancelled";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.shipment.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "shipment.cancelled";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "shipment.cancelled";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        courier_id: number;
+                        /** @enum {string} */
+                        direction: "forward" | "return";
+                        /** @enum {string} */
+                        status: "created" | "label_purchased" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender" | "cancelled";
+                        /** @enum {string} */
+                        previous_status: "created" | "label_purchased" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender" | "cancelled";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.shipment.return_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event id (`evt_…`); deduplicate on the `webhook-id` header. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "shipment.return_created";
+                    /**
+                     * @description Repeats `type`.
+                     * @enum {string}
+                     */
+                    event: "shipment.return_created";
+                    app_id: number;
+                    /** @description Unix seconds. */
+                    timestamp: number;
+                    data: {
+                        id: number;
+                        order_id: number;
+                        courier_id: number;
+                        /** @enum {string} */
+                        direction: "forward" | "return";
+                        /** @enum {string} */
+                        status: "created" | "label_purchased" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "exception" | "returned_to_sender" | "cancelled";
+                        return_of_id: number;
+                        fulfillment_ids: number[];
                     } & {
                         [key: string]: unknown;
                     };

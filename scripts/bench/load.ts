@@ -21,6 +21,8 @@ export type LoadOptions = {
   setup?: (req: autocannon.Request) => autocannon.Request;
   /** Requests of the warm-up; 200 unless given. */
   warmup?: number;
+  /** Seconds of the run; DURATION_S unless given. */
+  duration?: number;
 };
 
 export const pct = (xs: number[], p: number) => {
@@ -55,9 +57,12 @@ export async function load(url: string, opts: LoadOptions = {}): Promise<Result>
   await cannon({ url, connections: CONNECTIONS, amount: opts.warmup ?? 200, headers, requests });
   const expected = Math.floor((opts.expect ?? 200) / 100);
   const times: number[] = [];
-  const r = await cannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, requests }, (status, ms) => {
-    if (Math.floor(status / 100) === expected) times.push(ms);
-  });
+  const r = await cannon(
+    { url, connections: CONNECTIONS, duration: opts.duration ?? DURATION_S, headers, requests },
+    (status, ms) => {
+      if (Math.floor(status / 100) === expected) times.push(ms);
+    },
+  );
   const wrong =
     opts.expect === 304
       ? r.non2xx - r["3xx"] + r["2xx"]

@@ -273,7 +273,7 @@ export async function orderRuns(
 
 export type OrderRow = { operation: string; store: SeededStore; r: Result; bare: Result };
 
-/** The rows of one store's measures (in orderRuns' order) against the bare route of the same runs. */
+/** The rows of one store's measures (in orderRuns' order) against the floor (`bare`) of the same runs. */
 export const orderRows = (s: SeededStore, results: Result[], bare: Result): OrderRow[] =>
   [...ORDER_LISTS.map((l) => l.name), CHECKOUT].map((operation, j) => ({ operation, store: s, r: results[j]!, bare }));
 
@@ -319,7 +319,10 @@ export function ordersSection(rows: OrderRow[], measuredOn?: string): string[] {
       "connections of it would queue for minutes and hold up the other measures); its row shows that one request. " +
       `Without an answer in ${TIMEOUT_MS} ms the request is abandoned and the API restarted (the statement cannot be interrupted).`,
     "",
-    "| operation | orders in store | matching | req/s | p50 | p95 | p99 | bare req/s | bare p50 | req/s vs bare | p50 vs bare | errors |",
+    "Against the D1 floor of the same runs (the bare route doing one D1 round trip; see Reads at the floor). A list is its token's",
+    "lookup, then one statement: the count, the page and every order's lines, invoices, customer and full items.",
+    "",
+    "| operation | orders in store | matching | req/s | p50 | p95 | p99 | D1 floor req/s | floor p50 | req/s vs floor | p50 vs floor | errors |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.map(
       (row) =>

@@ -127,6 +127,11 @@ export const API_TAGS = [
     description: "Orders with their lines, totals and VAT split; phone orders with a pay link; the status machine.",
   },
   {
+    name: "Subscriptions",
+    description:
+      "Plans customers subscribe to at checkout: renewal each period, pause and resume, usage, changes, cancellation.",
+  },
+  {
     name: "Recurring purchases",
     description: "Carts a customer orders again every period, charged automatically.",
   },
@@ -138,12 +143,29 @@ export const API_TAGS = [
     name: "Transactions",
     description: "Every payment, capture, decline and refund with its provider reference; bank transfer review.",
   },
+  {
+    name: "Fulfillments",
+    description: "What paid order lines still have to get to the customer (tickets are one kind), and their status.",
+  },
+  {
+    name: "Couriers",
+    description:
+      "Custom couriers (the merchant's own delivery) and integrated carriers; who serves a destination, at what price.",
+  },
+  { name: "Shipping", description: "The store's shipping config: default origin, package defaults, enabled couriers." },
+  { name: "Pickup locations", description: "Where shipments leave from and customers collect orders." },
+  {
+    name: "Shipments",
+    description:
+      "Shipments of fulfillments with a courier, their carrier-normalised statuses, cancellations and returns.",
+  },
   { name: "Customer app: catalogue", description: "The store's items and categories as the customer app shows them." },
   {
     name: "Customer app: checkout",
     description: "Carts, their totals, vouchers and checkout: the order and how to pay it.",
   },
   { name: "Customer app: orders", description: "The customer's own orders and recurring purchases." },
+  { name: "Customer app: subscriptions", description: "The customer's own subscriptions." },
   { name: "Customer app: payment methods", description: "The payment providers the store offers, and saved cards." },
   {
     name: "Payments",

@@ -68,6 +68,8 @@ export type BackgroundTask =
   | "expire wallet balances"
   | "expire unpaid orders"
   | "charge recurring purchases"
+  | "queue subscription renewals"
+  | "poll carrier tracking"
   | "queue message"
   | "fan out event"
   | "dead-letter message"

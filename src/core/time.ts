@@ -1,5 +1,7 @@
-/** UTC timestamps as ISO 8601 with offset, as the spec shows date-times. */
-export const nowIso = () => new Date().toISOString();
+import { now } from "./clock";
+
+/** UTC timestamps as ISO 8601 with offset, as the spec shows date-times (from the one clock, core/clock.ts). */
+export const nowIso = () => now().toISOString();
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** HH:MM or HH:MM:SS, as `normaliseTime` accepts it. */
@@ -26,7 +28,7 @@ export function isIsoDateTime(s: string): boolean {
 }
 
 /** Today's date (YYYY-MM-DD) in an IANA time zone: a store's or a restaurant's calendar day. */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
+export function todayIn(timeZone: string, at: Date = now()): string {
   // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
 }

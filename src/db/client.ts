@@ -19,15 +19,53 @@ export function observeStatements(fn: StatementObserver): () => void {
   };
 }
 
+type RoundTripObserver = () => void;
+let tripObserver: RoundTripObserver | undefined;
+
+/**
+ * Lets tests count a request's round trips to D1: each `batch()` is one, and so is each statement
+ * run alone (`all`, `raw`, `first`, `run`). Returns the function that stops observing.
+ */
+export function observeRoundTrips(fn: RoundTripObserver): () => void {
+  tripObserver = fn;
+  return () => {
+    tripObserver = undefined;
+  };
+}
+
+const RUNS = ["all", "raw", "first", "run"] as const;
+
+/** The statement itself (batch() takes only real statements), its runs and binds counted. */
+function tripped(stmt: D1PreparedStatement, trip: RoundTripObserver): D1PreparedStatement {
+  const s = stmt as unknown as Record<string, unknown>;
+  for (const name of RUNS) {
+    const run = stmt[name].bind(stmt) as (...a: unknown[]) => unknown;
+    s[name] = (...a: unknown[]) => {
+      trip();
+      return run(...a);
+    };
+  }
+  const bind = stmt.bind.bind(stmt);
+  s.bind = (...values: unknown[]) => tripped(bind(...values), trip);
+  return stmt;
+}
+
 function observed<T extends D1Database | D1DatabaseSession>(d1: T): T {
   const watch = observer;
-  if (!watch) return d1;
+  const trip = tripObserver;
+  if (!watch && !trip) return d1;
   return new Proxy(d1, {
     get(target, prop) {
       if (prop === "prepare")
         return (q: string) => {
-          watch(q);
-          return target.prepare(q);
+          watch?.(q);
+          const stmt = target.prepare(q);
+          return trip ? tripped(stmt, trip) : stmt;
+        };
+      if (prop === "batch" && trip)
+        return (statements: D1PreparedStatement[]) => {
+          trip();
+          return target.batch(statements);
         };
       const v = Reflect.get(target, prop, target);
       return typeof v === "function" ? v.bind(target) : v;

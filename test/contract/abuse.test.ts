@@ -44,6 +44,8 @@ import {
   restaurants,
   restaurantVariants,
 } from "../../src/modules/meals/tables";
+import { fulfillments } from "../../src/modules/orders/fulfillments/tables";
+import { subscriptions, subscriptionUpdates } from "../../src/modules/orders/subscriptions/tables";
 import {
   cartItems,
   carts,
@@ -58,6 +60,8 @@ import {
   storeWalletEntries,
   transactions,
 } from "../../src/modules/orders/tables";
+import { shippingLabels } from "../../src/modules/shipping/labels/tables";
+import { couriers, pickupLocations, shipmentFulfillments, shipments } from "../../src/modules/shipping/tables";
 import { vouchers } from "../../src/modules/vouchers/tables";
 import { sharedAuthCases, sharedCustomerAuthCases } from "../helpers/auth-cases";
 import {
@@ -410,8 +414,14 @@ type Commerce = {
   bCard: number;
   /** An item of A's, for bodies that must name one. */
   aItem: number;
+  /** A fulfillment of B's paid order. */
+  bFulfillment: number;
+  /** B's custom courier, pickup location, and a shipment of its paid order. */
+  bShipping: { courier: number; pickupLocation: number; shipment: number; label: number };
+  /** B's active subscription (of its paid order) with a pending update. */
+  bSubscription: { id: number; update: number };
   /** The same records of another customer of A (marked A_OTHER_MARKER). */
-  aOther: { cart: number; order: number; recurring: number; card: number };
+  aOther: { cart: number; order: number; recurring: number; card: number; fulfillment: number; subscription: number };
 };
 
 /**
@@ -517,6 +527,107 @@ async function commerceOf(f: Omit<Fixtures, "commerce">): Promise<Commerce> {
   const aItem = (await createPlainItem(A)).id;
   const other = await cartAndOrder(A, f.app.aOther, aItem, A_OTHER_MARKER, {});
   const otherRecurring = await recurringAndCard(A, f.app.aOther, other.cart, A_OTHER_MARKER);
+  // The fixture orders are inserted directly, so their fulfillments are too (payment would create them).
+  const fulfillmentOf = async (
+    appId: number,
+    order: { order: number; orderLine: number },
+    customerId: number,
+    marker: string,
+    itemId: number,
+  ) => {
+    const [row] = await db()
+      .insert(fulfillments)
+      .values({
+        appId,
+        orderId: order.order,
+        orderItemId: order.orderLine,
+        itemId,
+        customerId,
+        nameEn: marker,
+        nameAr: marker,
+        type: "delivery",
+        qty: 1,
+        totalAmountMinor: 100,
+        customerName: marker,
+        notes: marker,
+      })
+      .returning();
+    return row!.id;
+  };
+  const bFulfillment = await fulfillmentOf(B, paid, bCustomer, MARKER, f.bItem);
+  const otherFulfillment = await fulfillmentOf(A, other, f.app.aOther, A_OTHER_MARKER, aItem);
+  const subscriptionOf = async (appId: number, orderId: number, customerId: number, itemId: number, marker: string) => {
+    const [row] = await db()
+      .insert(subscriptions)
+      .values({
+        appId,
+        customerId,
+        itemId,
+        orderId,
+        nameEn: marker,
+        nameAr: marker,
+        status: "active",
+        unitPriceMinor: 2_500,
+        currency: "SAR",
+        duration: 1,
+        durationUnit: "month",
+        startDate: "2026-11-01",
+        currentPeriodStartDate: "2026-11-01",
+        currentPeriodEndDate: "2026-12-01",
+        nextBillingDate: "2026-12-01",
+        usageCounter: 1,
+        usageLimit: 10,
+        cancellationReason: marker,
+      })
+      .returning();
+    return row!.id;
+  };
+  const bSubscription = await subscriptionOf(B, paid.order, bCustomer, f.bItem, MARKER);
+  const otherSubscription = await subscriptionOf(A, other.order, f.app.aOther, aItem, A_OTHER_MARKER);
+  const [bUpdate] = await db()
+    .insert(subscriptionUpdates)
+    .values({ appId: B, subscriptionId: bSubscription, effective: "next_period", changes: { price_minor: 3_000 } })
+    .returning();
+  const [courier] = await db()
+    .insert(couriers)
+    .values({ appId: B, type: "custom", nameEn: MARKER, nameAr: MARKER, coverageCities: [1] })
+    .returning();
+  const [pickup] = await db()
+    .insert(pickupLocations)
+    .values({ appId: B, nameEn: MARKER, nameAr: MARKER, address1: MARKER, lat: 24.7, lng: 46.7, cityId: 1 })
+    .returning();
+  const place = { name: MARKER, address1: MARKER, city_id: 1, district_id: null, lat: 24.7, lng: 46.7, phone: null };
+  const [shipment] = await db()
+    .insert(shipments)
+    .values({
+      appId: B,
+      orderId: paid.order,
+      courierId: courier!.id,
+      service: "standard",
+      origin: { ...place, pickup_location_id: pickup!.id },
+      destination: place,
+      packages: [{ weight_g: 1_000, length_cm: 10, width_cm: 10, height_cm: 10 }],
+      weightG: 1_000,
+      currency: "SAR",
+      status: "delivered",
+      notes: MARKER,
+    })
+    .returning();
+  await db()
+    .insert(shipmentFulfillments)
+    .values({ appId: B, shipmentId: shipment!.id, fulfillmentId: bFulfillment, orderItemId: paid.orderLine });
+  const [label] = await db()
+    .insert(shippingLabels)
+    .values({
+      appId: B,
+      shipmentId: shipment!.id,
+      orderId: paid.order,
+      courierId: courier!.id,
+      trackingNumber: "TRBPRIVATE0001",
+      costMinor: 2_000,
+      currency: "SAR",
+    })
+    .returning();
   return {
     bVoucher: { id: voucher!.id, code },
     bBankAccount: bank!.id,
@@ -529,7 +640,17 @@ async function commerceOf(f: Omit<Fixtures, "commerce">): Promise<Commerce> {
     bRecurring: bRecurring.recurring,
     bCard: bRecurring.card,
     aItem,
-    aOther: { cart: other.cart, order: other.order, recurring: otherRecurring.recurring, card: otherRecurring.card },
+    bFulfillment,
+    bSubscription: { id: bSubscription, update: bUpdate!.id },
+    bShipping: { courier: courier!.id, pickupLocation: pickup!.id, shipment: shipment!.id, label: label!.id },
+    aOther: {
+      cart: other.cart,
+      order: other.order,
+      recurring: otherRecurring.recurring,
+      card: otherRecurring.card,
+      fulfillment: otherFulfillment,
+      subscription: otherSubscription,
+    },
   };
 }
 
@@ -547,6 +668,8 @@ async function otherCustomerRows(customerId: number): Promise<string> {
       "orders WHERE customer_id = ?",
       "recurring_purchases WHERE customer_id = ?",
       "saved_payment_methods WHERE customer_id = ?",
+      "fulfillments WHERE customer_id = ?",
+      "subscriptions WHERE customer_id = ?",
       "voucher_usages WHERE customer_id = ?",
     ].map((from) => env.DB.prepare(`SELECT * FROM ${from} ORDER BY rowid`).bind(customerId)),
   );
@@ -897,6 +1020,88 @@ const TENANT_PROBES: Record<string, Probe> = {
   updateCheckoutConfig: () => ({ body: { payment_ttl_minutes: 30 } }),
   getMyCheckoutConfig: () => ({}),
   listOrders: (f) => ({ query: `?id=${f.commerce.bOrder}` }),
+  // Fulfillments: the overview carries counts only (no marker); the rest name B's fulfillment.
+  getFulfillmentsOverview: () => ({}),
+  listFulfillments: (f) => ({ query: `?id=${f.commerce.bFulfillment}` }),
+  getFulfillment: (f) => ({ path: { fulfillment_id: String(f.commerce.bFulfillment) } }),
+  updateFulfillment: (f) => ({ path: { fulfillment_id: String(f.commerce.bFulfillment) }, body: { notes: "x" } }),
+  listMyFulfillments: (f) => ({ query: `?id=${f.commerce.bFulfillment}` }),
+  getMyFulfillment: (f) => ({ path: { fulfillment_id: String(f.commerce.bFulfillment) } }),
+  updateMyFulfillment: (f) => ({ path: { fulfillment_id: String(f.commerce.bFulfillment) }, body: { notes: "x" } }),
+  // Shipping (C1–C7, MH1, MH4–MH7): B's courier, pickup location and shipment, by id or in a body.
+  listCouriers: (f) => ({ query: `?id=${f.commerce.bShipping.courier}` }),
+  courierDetails: (f) => ({ path: { courier_id: String(f.commerce.bShipping.courier) } }),
+  updateCustomCourier: (f) => ({ path: { courier_id: String(f.commerce.bShipping.courier) }, body: { name_en: "x" } }),
+  deleteCustomCourier: (f) => ({ path: { courier_id: String(f.commerce.bShipping.courier) } }),
+  getActiveCouriers: () => ({ body: { city_id: 1 } }),
+  getCouriersPrices: (f) => ({
+    body: {
+      origin: { pickup_location_id: f.commerce.bShipping.pickupLocation },
+      destination: { city_id: 1 },
+      packages: [{ weight: 1, length: 10, width: 10, height: 10 }],
+      courier_ids: [f.commerce.bShipping.courier],
+    },
+  }),
+  createCustomCourier: () => ({ body: { name_en: "V", name_ar: "ف", coverage: { cities: [1] } } }),
+  shippingConfig: () => ({}),
+  updateShippingConfig: (f) => ({ body: { default_pickup_location_id: f.commerce.bShipping.pickupLocation } }),
+  listPickupLocations: (f) => ({ query: `?id=${f.commerce.bShipping.pickupLocation}` }),
+  pickupLocationDetails: (f) => ({ path: { pickup_location_id: String(f.commerce.bShipping.pickupLocation) } }),
+  createPickupLocation: () => ({
+    body: { name_en: "W", name_ar: "م", location: { address1: "x", lat: 24.7, lng: 46.7 }, city_id: 1 },
+  }),
+  updatePickupLocation: (f) => ({
+    path: { pickup_location_id: String(f.commerce.bShipping.pickupLocation) },
+    body: { name_en: "x" },
+  }),
+  deletePickupLocation: (f) => ({ path: { pickup_location_id: String(f.commerce.bShipping.pickupLocation) } }),
+  listShipments: (f) => ({ query: `?id=${f.commerce.bShipping.shipment}` }),
+  shipmentDetails: (f) => ({ path: { shipment_id: String(f.commerce.bShipping.shipment) } }),
+  createShipment: (f) => ({
+    body: { fulfillment_ids: [f.commerce.bFulfillment], courier_id: f.commerce.bShipping.courier },
+  }),
+  cancelShipment: (f) => ({ path: { shipment_id: String(f.commerce.bShipping.shipment) } }),
+  createReturnShipment: (f) => ({ path: { shipment_id: String(f.commerce.bShipping.shipment) }, body: {} }),
+  updateShipmentStatus: (f) => ({
+    path: { shipment_id: String(f.commerce.bShipping.shipment) },
+    body: { status: "picked_up" },
+  }),
+  listMyPickupLocations: (f) => ({ query: `?id=${f.commerce.bShipping.pickupLocation}` }),
+  listShippingLabels: (f) => ({ query: `?id=${f.commerce.bShipping.label}` }),
+  purchaseShippingLabels: (f) => ({ body: { shipment_ids: [f.commerce.bShipping.shipment] } }),
+  getShippingLabelPdf: (f) => ({ path: { label_id: String(f.commerce.bShipping.label) } }),
+  // Subscriptions (MS1–MS11, U1–U3): B's subscription and its pending update. The bulk operations
+  // answer 200 with one refused result per id, never B's data.
+  listSubscriptions: (f) => ({ query: `?id=${f.commerce.bSubscription.id}` }),
+  getSubscriptionStatistics: () => ({}),
+  getSubscription: (f) => ({ path: { subscription_id: String(f.commerce.bSubscription.id) } }),
+  cancelSubscription: (f) => ({ path: { subscription_id: String(f.commerce.bSubscription.id) }, body: {} }),
+  cancelSubscriptionAutoRenewal: (f) => ({ path: { subscription_id: String(f.commerce.bSubscription.id) } }),
+  incrementSubscriptionUsage: (f) => ({
+    path: { subscription_id: String(f.commerce.bSubscription.id) },
+    body: { quantity: 1 },
+  }),
+  decrementSubscriptionUsage: (f) => ({
+    path: { subscription_id: String(f.commerce.bSubscription.id) },
+    body: { quantity: 1 },
+  }),
+  bulkPauseSubscriptions: (f) => ({ body: { subscription_ids: [f.commerce.bSubscription.id] } }),
+  bulkResumeSubscriptions: (f) => ({ body: { subscription_ids: [f.commerce.bSubscription.id] } }),
+  createSubscriptionUpdate: (f) => ({
+    path: { subscription_id: String(f.commerce.bSubscription.id) },
+    body: { price: 10, effective: "next_period" },
+  }),
+  cancelSubscriptionUpdate: (f) => ({
+    path: {
+      subscription_id: String(f.commerce.bSubscription.id),
+      update_id: String(f.commerce.bSubscription.update),
+    },
+  }),
+  listMySubscriptions: (f) => ({ query: `?id=${f.commerce.bSubscription.id}` }),
+  getMySubscription: (f) => ({ path: { subscription_id: String(f.commerce.bSubscription.id) } }),
+  cancelMySubscriptionAutoRenewal: (f) => ({ path: { subscription_id: String(f.commerce.bSubscription.id) } }),
+  // A carrier's status update naming B's shipment, unsigned: refused, nothing changes.
+  carrierWebhook: () => ({ path: { carrier: "fake" }, body: { events: [{ reference: MARKER, status: "DELIVERED" }] } }),
   getOrder: (f) => ({ path: { order_id: String(f.commerce.bOrder) } }),
   createOrder: (f) => ({ body: { customer_id: f.customers.b, items: [{ item_id: f.commerce.aItem, qty: 1 }] } }),
   updateOrder: (f) => ({ path: { order_id: String(f.commerce.bOrder) }, body: { notes: "Taken" } }),
@@ -976,6 +1181,16 @@ const OTHER_CUSTOMER_PROBES: Record<string, Probe> = {
   listPaymentProviders: () => ({}),
   listPaymentMethods: (f) => ({ query: `?id=${f.commerce.aOther.card}` }),
   deletePaymentMethod: (f) => ({ path: { payment_method_id: String(f.commerce.aOther.card) } }),
+  listMyPickupLocations: () => ({}),
+  listMySubscriptions: (f) => ({ query: `?id=${f.commerce.aOther.subscription}` }),
+  getMySubscription: (f) => ({ path: { subscription_id: String(f.commerce.aOther.subscription) } }),
+  cancelMySubscriptionAutoRenewal: (f) => ({ path: { subscription_id: String(f.commerce.aOther.subscription) } }),
+  listMyFulfillments: (f) => ({ query: `?id=${f.commerce.aOther.fulfillment}` }),
+  getMyFulfillment: (f) => ({ path: { fulfillment_id: String(f.commerce.aOther.fulfillment) } }),
+  updateMyFulfillment: (f) => ({
+    path: { fulfillment_id: String(f.commerce.aOther.fulfillment) },
+    body: { notes: "Taken" },
+  }),
 };
 
 function concretePath(path: string, values: Record<string, string> = {}) {

@@ -219,6 +219,23 @@ const BASE_BODIES: Record<string, unknown> = {
   // A percentage voucher's value stops at 100; the declared maximum is a fixed amount's.
   createVoucher: { code: "RANGE1", title_en: "Range", title_ar: "نطاق", kind: "fixed", value: 1 },
   updateVoucher: { kind: "fixed", value: 1 },
+  // A fulfillment update names at least one field.
+  updateFulfillment: { notes: "x" },
+  updateMyFulfillment: { notes: "x" },
+  // Shipping: a courier covers a city; prices need an origin, a destination and a package.
+  createCustomCourier: { name_en: "V", name_ar: "ف", coverage: { cities: [1] } },
+  getActiveCouriers: { city_id: 1 },
+  getCouriersPrices: {
+    origin: { city_id: 1 },
+    destination: { city_id: 1 },
+    packages: [{ weight: 1, length: 10, width: 10, height: 10 }],
+  },
+  updateShippingConfig: { enabled_courier_ids: null },
+  createPickupLocation: { name_en: "W", name_ar: "م", location: { address1: "x", lat: 24.7, lng: 46.7 }, city_id: 1 },
+  updateShipmentStatus: { status: "picked_up" },
+  createReturnShipment: {},
+  // A subscription update names at least one change.
+  createSubscriptionUpdate: { price: 10, effective: "next_period" },
 };
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { directionOf, shapeArabic, visualOrder } from "../../src/modules/orders/invoices/pdf/arabic";
+import { directionOf, shapeArabic, visualOrder } from "../../src/core/pdf/arabic";
 
 const cps = (s: string) => [...s].map((c) => c.codePointAt(0)!.toString(16));
 

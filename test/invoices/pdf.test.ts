@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { visualOrder } from "../../src/core/pdf/arabic";
 import { invoicePdfLink } from "../../src/modules/orders/invoices/links";
-import { visualOrder } from "../../src/modules/orders/invoices/pdf/arabic";
 import { tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { open, seedInvoices } from "./fixtures";

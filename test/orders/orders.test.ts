@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { observeRoundTrips, observeStatements } from "../../src/db/client";
 import { expireUnpaidOrders } from "../../src/modules/orders/orders/service";
 import { applyGatewayOutcome } from "../../src/modules/orders/payments/settle";
 import { db, serviceCtx } from "../helpers/factories";
@@ -131,11 +132,45 @@ describe("List Orders (MO4) and the customer's (CA11)", () => {
       allowed_actions: ["refund"],
       payment_url: null,
     });
+    const sqls: string[] = [];
+    let trips = 0;
+    const stop = observeStatements((q) => sqls.push(q));
+    const stopTrips = observeRoundTrips(() => trips++);
+    expect((await store.as(`${M_ORDERS}${o.wallet.id}/`)).status).toBe(200);
+    stop();
+    stopTrips();
+    // Besides the token's lookup: the order and every nested level in one round trip.
+    const lookups = sqls.filter((q) => q.includes("merchant_api_tokens")).length;
+    expect([trips - lookups, sqls.length - lookups]).toEqual([1, 1]);
     const missing = await other.as(`${M_ORDERS}${o.wallet.id}/`);
     expect(missing.status).toBe(404);
     expect((await problem(missing)).code).toBe("order_not_found");
     expect((await other.as(`${M_ORDERS}${o.wallet.id}/`, { method: "PATCH", body: { notes: "x" } })).status).toBe(404);
     expect((await orderRow(o.wallet.id)).notes).toBeNull();
+  });
+
+  it("List Orders: the count, the page and every nested level in one round trip, within D1's 100 bound parameters", async () => {
+    for (const query of [
+      "",
+      `?customer_id=${nadia.id}`,
+      `?search=${encodeURIComponent(`nadia ${uniq}`)}&page_size=1`,
+    ]) {
+      const sqls: string[] = [];
+      let trips = 0;
+      const stop = observeStatements((q) => sqls.push(q));
+      const stopTrips = observeRoundTrips(() => trips++);
+      const res = await store.as(`${M_ORDERS}${query}`);
+      stop();
+      stopTrips();
+      expect(res.status).toBe(200);
+      expect((await read(res)).results[0]).toMatchObject({
+        items: [expect.objectContaining({ item: expect.any(Object) })],
+      });
+      const own = sqls.filter((q) => !q.includes("merchant_api_tokens"));
+      expect(own, query).toHaveLength(1);
+      expect(trips - (sqls.length - own.length), query).toBe(1);
+      expect(own[0]!.split("?").length - 1, query).toBeLessThanOrEqual(100);
+    }
   });
 
   it("a customer sees only their own orders; another's is a 404", async () => {

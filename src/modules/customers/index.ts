@@ -3,12 +3,20 @@ export { revokeCustomerSessions } from "./auth/tokens";
 export { customerAccountRouter } from "./customer";
 export { customerErrorCodes } from "./errors";
 export { customerEvents } from "./events";
+export { checkPlace, placesOf } from "./locations/places";
 export { type Location, LocationSchema } from "./locations/schemas";
 export { getLocation } from "./locations/service";
 export { customersMerchantRouter } from "./merchant";
 export { fanOutPush, sendPushes } from "./notifications/delivery";
 export { type ParsedMobile, parseMobile, tryParseMobile } from "./phone";
 export { type Customer, CustomerSchema } from "./records/schemas";
-export { customerView, findCustomer, loadCustomer, loadCustomers } from "./records/service";
+export {
+  customersFromJson,
+  customersJson,
+  customerView,
+  findCustomer,
+  loadCustomer,
+  loadCustomers,
+} from "./records/service";
 export { sendSms } from "./sms/job";
 export { cashbackBalanceOf, cashbackMovementStatements, expireLapsedBalances } from "./wallets/service";

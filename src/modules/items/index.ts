@@ -8,7 +8,7 @@ export {
   type StockLine,
   takeStockStatements,
 } from "./catalogue-items/stock";
-export { loadItems } from "./catalogue-items/views";
+export { assembleItems, itemsJson, loadItems } from "./catalogue-items/views";
 export { catalogueCustomerRouter } from "./customer";
 export { itemErrorCodes } from "./errors";
 export { itemEvents } from "./events";

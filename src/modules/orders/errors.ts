@@ -21,6 +21,16 @@ export const orderErrorCodes = defineErrorCodes({
   invalid_payment_signature: "The payment callback's signature is missing or wrong: nothing was changed.",
   recurring_purchase_not_found: "No recurring purchase with this id in the store (or, for a customer, of theirs).",
   payment_method_not_found: "No saved payment method with this id of the customer's.",
+  subscription_not_found: "No subscription with this id in the store (or, for a customer, of theirs).",
+  subscription_update_not_found: "No update with this id of this subscription.",
+  subscription_update_pending: "The subscription already has a pending update (`update_id`): cancel it first.",
+  usage_limit_exceeded: "The increment would take the usage counter past `usage_limit`; `remaining` says what is left.",
+  usage_below_zero: "The decrement would take the usage counter below zero; `usage_counter` is what it is.",
+  refund_not_possible:
+    "The refund asked cannot be made: the period's invoice is not paid, or nothing is left to refund.",
+  fulfillment_not_found: "No fulfillment with this id in the store (or, for a customer, of theirs).",
+  fulfillment_locked:
+    "The fulfillment is shipped, delivered or cancelled: the customer can no longer change its date, time, location or notes.",
 });
 
 declare module "../../core/errors" {

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ById, defineEvents, type RegisteredEvents } from "../../core/events/registry";
+import { fulfillmentEvents } from "./fulfillments/events";
+import { subscriptionEvents } from "./subscriptions/events";
 import { ORDER_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, TRANSACTION_STATUSES } from "./tables";
 
 const OrderRef = ById.extend({
@@ -21,6 +23,7 @@ const RecurringRef = ById.extend({ customer_id: z.number().int() });
 
 /** The events of carts, orders, invoices, transactions, recurring purchases and the store wallet. */
 export const orderEvents = defineEvents({
+  ...fulfillmentEvents,
   "cart.created": { description: "A customer created a cart.", data: ById.extend({ customer_id: z.number().int() }) },
   "cart.updated": { description: "A cart's lines, voucher or delivery changed.", data: ById },
   "order.created": {
@@ -79,6 +82,7 @@ export const orderEvents = defineEvents({
     description: "A customer removed one of their saved cards.",
     data: ById.extend({ customer_id: z.number().int() }),
   },
+  ...subscriptionEvents,
 });
 
 declare module "../../core/events/registry" {

@@ -1,5 +1,6 @@
 /** What other modules may use of the tickets module. */
 export { ticketErrorCodes } from "./errors";
 export { ticketEvents } from "./events";
+export { ticketFulfillmentRowsSql } from "./fulfillment-rows";
 export { ticketsMerchantRouter } from "./merchant";
 export { createTickets, type NewTicket } from "./service";

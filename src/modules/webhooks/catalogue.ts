@@ -5,6 +5,7 @@ import { customerEvents } from "../customers/events";
 import { itemEvents } from "../items/events";
 import { mealEvents } from "../meals/events";
 import { orderEvents } from "../orders/events";
+import { shippingEvents } from "../shipping/events";
 import { ticketEvents } from "../tickets/events";
 import { voucherEvents } from "../vouchers/events";
 import { webhookEvents } from "./events";
@@ -23,6 +24,7 @@ export const EVENT_CATALOGUE: Record<EventType, EventDefinition> = {
   ...accountEvents,
   ...voucherEvents,
   ...orderEvents,
+  ...shippingEvents,
 };
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];

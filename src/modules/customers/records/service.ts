@@ -1,7 +1,8 @@
-import { and, eq, ne, or, type SQL } from "drizzle-orm";
+import { and, eq, ne, or, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
+import { decodeRows, rowsJson } from "../../../core/json-rows";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../../../core/listing";
 import { containsText, inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
@@ -61,6 +62,14 @@ export async function loadCustomers(ctx: ServiceContext, ids: readonly number[])
     .where(and(eq(customers.appId, ctx.appId), inList(customers.id, [...new Set(ids)])));
   return new Map(rows.map((r) => [r.id, customerView(r)]));
 }
+
+/** The customers (deleted ones too) that `ids` selects (a subquery), as a part of a larger statement (core/json-rows). */
+export const customersJson = (appId: number, ids: SQL): SQL =>
+  rowsJson(customers, and(eq(customers.appId, appId), sql`${customers.id} IN ${ids}`)!);
+
+/** The customers of a `customersJson` part, by id. */
+export const customersFromJson = (json: unknown): Map<number, Customer> =>
+  new Map(decodeRows(customers, json).map((r) => [r.id, customerView(r)]));
 
 /** One customer of the store as the API shows it; 404 `customer_not_found` unless live (or `includeDeleted`). */
 export async function loadCustomer(

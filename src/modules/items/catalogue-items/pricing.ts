@@ -13,6 +13,9 @@ export type PricedItem = {
   isLive: boolean;
   type: string;
   isPlanOnly: boolean;
+  /** Sold as a subscription (orders/subscriptions reads `planConfig` for its terms). */
+  isPlanEnabled?: boolean;
+  planConfig?: Record<string, unknown> | null;
   nameEn: string;
   nameAr: string;
   sku: string;
@@ -73,6 +76,8 @@ export async function itemsForPricing(ctx: ServiceContext, ids: readonly number[
       isLive: !flag.isDeleted,
       type: item.type,
       isPlanOnly: item.is_plan_only,
+      isPlanEnabled: item.is_plan_enabled,
+      planConfig: item.plan_config,
       nameEn: item.name_en,
       nameAr: item.name_ar,
       sku: item.sku,

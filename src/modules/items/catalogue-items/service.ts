@@ -4,7 +4,7 @@ import type { ServiceContext } from "../../../core/context";
 import { live, softDeleted } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
 import { emit, eventPayloadSql, newEvent, newEventId } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPageWith, mapPage, type Page, searchColumns } from "../../../core/listing";
 import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { findItem, itemRecords } from "../shared";
@@ -22,7 +22,7 @@ import {
   variantModifierValues,
 } from "../tables";
 import type { CreateItem, Item, UpdateItem } from "./schemas";
-import { loadItems } from "./views";
+import { assembleItems, itemsJson, loadItems, loadLiveItem } from "./views";
 
 type ItemRow = typeof items.$inferSelect;
 
@@ -57,20 +57,28 @@ export async function fullItem(ctx: ServiceContext, id: number): Promise<Item> {
   return (await loadItems(ctx.db, ctx.appId, [id])).get(id)!;
 }
 
-/** List Items: two statements for the page, one batch for the full objects, whatever the sizes. */
+/** List Items: the count, the page and every nested level in one statement (one round trip). */
 export async function listItems(ctx: ServiceContext, q: ListQuery): Promise<Page<Item>> {
-  const page = await listPage(ctx.db, q, { table: items, scope: () => liveParents(ctx.appId) });
-  const full = await loadItems(
+  const now = nowIso();
+  const { page, nested } = await listPageWith(
     ctx.db,
-    ctx.appId,
+    q,
+    { table: items, scope: () => liveParents(ctx.appId) },
+    (rows) => itemsJson(ctx.appId, sql`(SELECT id FROM ${rows})`, now),
+  );
+  const full = assembleItems(
+    nested,
     page.results.map((r) => r.id),
+    now,
   );
   return mapPage(page, (r) => full.get(r.id)!);
 }
 
+/** Item Details: the live item in full, in one round trip; 404 `item_not_found` otherwise. */
 export async function getItem(ctx: ServiceContext, id: number): Promise<Item> {
-  await findItem(ctx, id);
-  return fullItem(ctx, id);
+  const item = await loadLiveItem(ctx.db, ctx.appId, id);
+  if (!item) throw ApiError.notFound("item_not_found", `Item ${id}`);
+  return item;
 }
 
 /**

@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, type Column, eq, type SQL, sql } from "drizzle-orm";
 import { live } from "../../../core/crud/tenant-table";
+import { decodeRows, rowsJson } from "../../../core/json-rows";
 import { toMajor } from "../../../core/money";
-import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import type { Db } from "../../../db/client";
 import { bundleCategoryView } from "../bundle-categories/service";
@@ -14,7 +14,6 @@ import {
   itemDiscounts,
   itemImages,
   itemModifierCategories,
-  itemReservations,
   items,
   modifierCategories,
   modifierValues,
@@ -69,90 +68,129 @@ const group = <T, K>(rows: T[], key: (r: T) => K) => {
   return m;
 };
 
+/** The nested levels of full Items: each a JSON array built by SQLite (core/json-rows). */
+type ItemParts = Record<(typeof ITEM_PARTS)[number], unknown>;
+const ITEM_PARTS = [
+  "items",
+  "modLinks",
+  "modCategories",
+  "modValues",
+  "variantValues",
+  "categoryLinks",
+  "images",
+  "discounts",
+  "bundleLinks",
+  "holds",
+  "bundles",
+] as const;
+
+/**
+ * Full Items (variants, modifiers, images, discount, stock, categories, bundle categories) of the
+ * ids that `ids` selects (a subquery), as scalar subqueries of ONE statement: the caller puts them
+ * in its own statement (a list's page, see `listPageWith`), then gives the row to `assembleItems`.
+ */
+export function itemsJson(appId: number, ids: SQL, now: string): Record<keyof ItemParts, SQL> {
+  // The items and their live variants, as a subquery every part reuses.
+  const family = sql`(SELECT id FROM items WHERE app_id = ${appId} AND (id IN ${ids}
+      OR (parent_id IN ${ids} AND is_deleted = 0)))`;
+  const ofFamily = (c: Column) => sql`${c} IN ${family}`;
+  const modCategoryIds = sql`(SELECT category_id FROM item_modifier_categories WHERE item_id IN ${family})`;
+  return {
+    items: rowsJson(items, and(eq(items.appId, appId), ofFamily(items.id))!, [asc(items.ordering), asc(items.id)]),
+    modLinks: rowsJson(itemModifierCategories, ofFamily(itemModifierCategories.itemId)),
+    modCategories: rowsJson(
+      modifierCategories,
+      and(live(modifierCategories, appId), sql`${modifierCategories.id} IN ${modCategoryIds}`)!,
+    ),
+    modValues: rowsJson(
+      modifierValues,
+      and(live(modifierValues, appId), sql`${modifierValues.categoryId} IN ${modCategoryIds}`)!,
+      [asc(modifierValues.ordering), asc(modifierValues.id)],
+    ),
+    variantValues: rowsJson(variantModifierValues, ofFamily(variantModifierValues.itemId)),
+    categoryLinks: rowsJson(itemCategoryLinks, ofFamily(itemCategoryLinks.itemId)),
+    images: rowsJson(itemImages, and(live(itemImages, appId), ofFamily(itemImages.itemId))!, [
+      asc(itemImages.ordering),
+      asc(itemImages.id),
+    ]),
+    discounts: rowsJson(itemDiscounts, ofFamily(itemDiscounts.itemId)),
+    bundleLinks: rowsJson(itemBundleCategories, ofFamily(itemBundleCategories.itemId)),
+    holds: sql`(SELECT json_group_array(json_array(item_id, held)) FROM (SELECT item_id, sum(qty) AS held
+        FROM item_reservations WHERE item_id IN ${family} AND consumed_at IS NULL AND expires_at > ${now}
+        GROUP BY item_id))`,
+    bundles: rowsJson(
+      bundleCategories,
+      and(
+        live(bundleCategories, appId),
+        sql`${bundleCategories.id} IN (SELECT bundle_category_id FROM item_bundle_categories
+            WHERE item_id IN ${family})`,
+      )!,
+    ),
+  };
+}
+
+/** The statement of `itemsJson` alone, for `ids` (and `extra` scalar columns), and its parsed columns. */
+async function fetchItemParts(
+  db: Db,
+  appId: number,
+  ids: readonly number[],
+  now: string,
+  extra: Record<string, SQL> = {},
+): Promise<ItemParts & { extra: Record<string, unknown> }> {
+  const parts = itemsJson(appId, sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`, now);
+  const row = await db.get<Record<string, string | number | null>>(
+    sql`SELECT ${sql.join(
+      [
+        ...ITEM_PARTS.map((k) => sql`${parts[k]} AS ${sql.identifier(k)}`),
+        ...Object.entries(extra).map(([k, v]) => sql`${v} AS ${sql.identifier(`x_${k}`)}`),
+      ],
+      sql`, `,
+    )}`,
+  );
+  const out = { extra: {} } as ItemParts & { extra: Record<string, unknown> };
+  for (const k of ITEM_PARTS) out[k] = row?.[k] ? JSON.parse(String(row[k])) : [];
+  for (const k of Object.keys(extra)) out.extra[k] = row?.[`x_${k}`] ?? null;
+  return out;
+}
+
+/**
+ * Item Details in one round trip: the live parent item `id` of the store, in full, or undefined
+ * when there is none (a variant, another store's, deleted).
+ */
+export async function loadLiveItem(db: Db, appId: number, id: number): Promise<Item | undefined> {
+  const now = nowIso();
+  const parts = await fetchItemParts(db, appId, [id], now, {
+    live: sql`(SELECT 1 FROM items WHERE id = ${id} AND app_id = ${appId} AND is_deleted = 0 AND parent_id IS NULL)`,
+  });
+  return parts.extra.live === 1 ? assembleItems(parts, [id], now).get(id) : undefined;
+}
+
 /**
  * Loads full Item objects (variants, modifiers, images, discount, stock, categories, bundle
- * categories) for `ids` in ONE D1 batch of a fixed number of statements, whatever the number of
- * ids. Soft-deleted items are included: tickets and orders that point at them still show them.
+ * categories) for `ids` in ONE D1 statement, whatever the number of ids. Soft-deleted items are
+ * included: tickets and orders that point at them still show them.
  */
 export async function loadItems(db: Db, appId: number, ids: readonly number[]): Promise<Map<number, Item>> {
-  const out = new Map<number, Item>();
-  if (ids.length === 0) return out;
+  if (ids.length === 0) return new Map();
   const wanted = [...new Set(ids)];
-  // The items and their live variants, as a subquery every statement of the batch reuses.
-  const family = sql`(SELECT id FROM items WHERE app_id = ${appId} AND (${inList(sql`id`, wanted)}
-      OR (${inList(sql`parent_id`, wanted)} AND is_deleted = 0)))`;
   const now = nowIso();
-  const [
-    itemRows,
-    modLinks,
-    categoryRows,
-    valueRows,
-    variantValues,
-    categoryLinks,
-    images,
-    discounts,
-    bundleLinks,
-    holds,
-    bundleRows,
-  ] = await db.batch([
-    db
-      .select()
-      .from(items)
-      .where(and(eq(items.appId, appId), sql`${items.id} IN ${family}`))
-      .orderBy(asc(items.ordering), asc(items.id)),
-    db.select().from(itemModifierCategories).where(sql`${itemModifierCategories.itemId} IN ${family}`),
-    db
-      .select()
-      .from(modifierCategories)
-      .where(
-        and(
-          live(modifierCategories, appId),
-          sql`${modifierCategories.id} IN (SELECT category_id FROM item_modifier_categories
-              WHERE item_id IN ${family})`,
-        ),
-      ),
-    db
-      .select()
-      .from(modifierValues)
-      .where(
-        and(
-          live(modifierValues, appId),
-          sql`${modifierValues.categoryId} IN (SELECT category_id FROM item_modifier_categories
-              WHERE item_id IN ${family})`,
-        ),
-      )
-      .orderBy(asc(modifierValues.ordering), asc(modifierValues.id)),
-    db.select().from(variantModifierValues).where(sql`${variantModifierValues.itemId} IN ${family}`),
-    db.select().from(itemCategoryLinks).where(sql`${itemCategoryLinks.itemId} IN ${family}`),
-    db
-      .select()
-      .from(itemImages)
-      .where(and(live(itemImages, appId), sql`${itemImages.itemId} IN ${family}`))
-      .orderBy(asc(itemImages.ordering), asc(itemImages.id)),
-    db.select().from(itemDiscounts).where(sql`${itemDiscounts.itemId} IN ${family}`),
-    db.select().from(itemBundleCategories).where(sql`${itemBundleCategories.itemId} IN ${family}`),
-    db
-      .select({ itemId: itemReservations.itemId, held: sql<number>`sum(${itemReservations.qty})`.mapWith(Number) })
-      .from(itemReservations)
-      .where(
-        and(
-          sql`${itemReservations.itemId} IN ${family}`,
-          isNull(itemReservations.consumedAt),
-          gt(itemReservations.expiresAt, now),
-        ),
-      )
-      .groupBy(itemReservations.itemId),
-    db
-      .select()
-      .from(bundleCategories)
-      .where(
-        and(
-          live(bundleCategories, appId),
-          sql`${bundleCategories.id} IN (SELECT bundle_category_id FROM item_bundle_categories
-              WHERE item_id IN ${family})`,
-        ),
-      ),
-  ]);
+  return assembleItems(await fetchItemParts(db, appId, wanted, now), wanted, now);
+}
+
+/** The Items of `wanted` from the parts `itemsJson` fetched (parsed JSON), by id. */
+export function assembleItems(parts: ItemParts, wanted: readonly number[], now: string): Map<number, Item> {
+  const out = new Map<number, Item>();
+  const itemRows = decodeRows(items, parts.items);
+  const modLinks = decodeRows(itemModifierCategories, parts.modLinks);
+  const categoryRows = decodeRows(modifierCategories, parts.modCategories);
+  const valueRows = decodeRows(modifierValues, parts.modValues);
+  const variantValues = decodeRows(variantModifierValues, parts.variantValues);
+  const categoryLinks = decodeRows(itemCategoryLinks, parts.categoryLinks);
+  const images = decodeRows(itemImages, parts.images);
+  const discounts = decodeRows(itemDiscounts, parts.discounts);
+  const bundleLinks = decodeRows(itemBundleCategories, parts.bundleLinks);
+  const holds = ((parts.holds ?? []) as [number, number][]).map(([itemId, held]) => ({ itemId, held: Number(held) }));
+  const bundleRows = decodeRows(bundleCategories, parts.bundles);
 
   const valuesByCategory = group(valueRows, (v) => v.categoryId);
   const categoriesById = new Map(categoryRows.map((c) => [c.id, c]));

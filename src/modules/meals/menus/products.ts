@@ -4,7 +4,16 @@ import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, softDeleted, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { insertedRowEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec, type Page } from "../../../core/listing";
+import { decodeRows, rowsJson } from "../../../core/json-rows";
+import {
+  type ListQuery,
+  type ListSpec,
+  listPage,
+  listPageWith,
+  mapPage,
+  namedListSpec,
+  type Page,
+} from "../../../core/listing";
 import { inList, insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { liveRestaurant, ownRestaurant } from "../restaurants/service";
@@ -67,13 +76,20 @@ export async function getProduct(
 
 /** Wallet Credit Products: the products that sell store credit. */
 export async function listWalletCreditProducts(ctx: ServiceContext, q: ListQuery): Promise<Page<ProductDetails>> {
-  const page = await listPage(ctx.db, q, {
-    table: products,
-    scope: () => and(visibleProduct(ctx.appId), sql`${products.walletCreditMinor} IS NOT NULL`)!,
-  });
-  const ids = page.results.map((p) => p.id);
-  const facts = ids.length ? await nutritionsOf(ctx, sql`SELECT value FROM json_each(${JSON.stringify(ids)})`) : [];
-  const byProduct = factsByProduct(facts);
+  // The page and its products' nutrition facts in one statement (one round trip).
+  const { page, nested } = await listPageWith(
+    ctx.db,
+    q,
+    { table: products, scope: () => and(visibleProduct(ctx.appId), sql`${products.walletCreditMinor} IS NOT NULL`)! },
+    (rows) => ({
+      facts: rowsJson(
+        nutritions,
+        and(live(nutritions, ctx.appId), sql`${nutritions.productId} IN (SELECT id FROM ${rows})`)!,
+        [asc(nutritions.ordering), asc(nutritions.id)],
+      ),
+    }),
+  );
+  const byProduct = factsByProduct(decodeRows(nutritions, nested.facts));
   return mapPage(page, (p) => productDetailsView(p, byProduct));
 }
 

@@ -4,7 +4,8 @@ import type { ServiceContext } from "../../../core/context";
 import { live, softDeleted, type TenantTable, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { insertedRowEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, type Page, searchColumns } from "../../../core/listing";
+import { decodeRows, rowsJson } from "../../../core/json-rows";
+import { type ListQuery, type ListSpec, listPageWith, type Page, searchColumns } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import { liveRestaurant, ownRestaurant } from "../restaurants/service";
 import { bodyError, changed, insertedRow, write } from "../shared";
@@ -80,38 +81,34 @@ function planConditions(appId: number, f: PlanFilters): SQL {
   return and(...conditions)!;
 }
 
-/** List Plans: the page of plans matching the filters, with their versions, tags and restaurants in one more batch. */
+/** List Plans: the page of plans matching the filters, with their versions, tags and restaurants, in one statement. */
 export async function listPlans(ctx: ServiceContext, q: ListQuery, filters: PlanFilters): Promise<Page<PlanSummary>> {
-  const page = await listPage(ctx.db, q, { table: plans, scope: () => planConditions(ctx.appId, filters) });
-  if (!page.results.length) return { ...page, results: [] };
-  const ids = JSON.stringify(page.results.map((p) => p.id));
-  const [versions, tags, rs] = await ctx.db.batch([
-    ctx.db
-      .select()
-      .from(planVersions)
-      .where(and(live(planVersions, ctx.appId), sql`${planVersions.planId} IN (SELECT value FROM json_each(${ids}))`))
-      .orderBy(asc(planVersions.ordering), asc(planVersions.id)),
-    ctx.db
-      .select()
-      .from(planTags)
-      .where(
+  const { page, nested } = await listPageWith(
+    ctx.db,
+    q,
+    { table: plans, scope: () => planConditions(ctx.appId, filters) },
+    (rows) => ({
+      versions: rowsJson(
+        planVersions,
+        and(live(planVersions, ctx.appId), sql`${planVersions.planId} IN (SELECT id FROM ${rows})`)!,
+        [asc(planVersions.ordering), asc(planVersions.id)],
+      ),
+      tags: rowsJson(
+        planTags,
         and(
           live(planTags, ctx.appId),
-          sql`${planTags.id} IN (SELECT t.value FROM ${plans}, json_each(${plans.tagIds}) t
-              WHERE ${plans.id} IN (SELECT value FROM json_each(${ids})))`,
-        ),
+          sql`${planTags.id} IN (SELECT t.value FROM ${rows} AS p, json_each(p.tag_ids) t)`,
+        )!,
       ),
-    ctx.db
-      .select()
-      .from(restaurants)
-      .where(
-        and(
-          live(restaurants, ctx.appId),
-          sql`${restaurants.id} IN (SELECT ${plans.restaurantId} FROM ${plans} WHERE ${plans.id} IN (SELECT value
-              FROM json_each(${ids})))`,
-        ),
+      restaurants: rowsJson(
+        restaurants,
+        and(live(restaurants, ctx.appId), sql`${restaurants.id} IN (SELECT restaurant_id FROM ${rows})`)!,
       ),
-  ]);
+    }),
+  );
+  const versions = decodeRows(planVersions, nested.versions);
+  const tags = decodeRows(planTags, nested.tags);
+  const rs = decodeRows(restaurants, nested.restaurants);
   return {
     ...page,
     results: page.results.map((p) =>

@@ -4,8 +4,9 @@ import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, softDeleted, type TenantTable, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { insertedRowEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, type Page, searchColumns } from "../../../core/listing";
-import { inList, insertedId } from "../../../core/sql";
+import { decodeRows, rowsJson } from "../../../core/json-rows";
+import { type ListQuery, type ListSpec, listPageWith, type Page, searchColumns } from "../../../core/listing";
+import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { type Audience, bodyError, changed, insertedRow, merchantView, type Stmt, write } from "../shared";
 import {
@@ -49,43 +50,44 @@ export const RESTAURANT_LIST: ListSpec = {
   idColumn: restaurants.id,
 };
 
-async function withMainBranches(ctx: ServiceContext, rows: RestaurantRow[]): Promise<Restaurant[]> {
-  if (!rows.length) return [];
-  const mains = await ctx.db
-    .select()
-    .from(restaurantBranches)
-    .where(
-      and(
-        live(restaurantBranches, ctx.appId),
-        eq(restaurantBranches.isMain, true),
-        inList(
-          restaurantBranches.restaurantId,
-          rows.map((r) => r.id),
-        ),
-      ),
-    );
-  return rows.map((r) =>
-    restaurantView(
-      r,
-      mains.find((b) => b.restaurantId === r.id),
-    ),
-  );
-}
-
-/** List Restaurant, and On-Demand Restaurants (those whose `rest_type` serves on-demand orders). */
+/** List Restaurant, and On-Demand Restaurants (those whose `rest_type` serves on-demand orders), with their
+ * main branches, in one statement (one round trip). */
 export async function listRestaurants(
   ctx: ServiceContext,
   q: ListQuery,
   opts: { onDemand: boolean },
 ): Promise<Page<Restaurant>> {
-  const page = await listPage(ctx.db, q, {
-    table: restaurants,
-    scope: () =>
-      opts.onDemand
-        ? and(liveRestaurant(ctx.appId), inArray(restaurants.restType, ["on_demand", "both"]))!
-        : liveRestaurant(ctx.appId),
-  });
-  return { ...page, results: await withMainBranches(ctx, page.results) };
+  const { page, nested } = await listPageWith(
+    ctx.db,
+    q,
+    {
+      table: restaurants,
+      scope: () =>
+        opts.onDemand
+          ? and(liveRestaurant(ctx.appId), inArray(restaurants.restType, ["on_demand", "both"]))!
+          : liveRestaurant(ctx.appId),
+    },
+    (rows) => ({
+      mains: rowsJson(
+        restaurantBranches,
+        and(
+          live(restaurantBranches, ctx.appId),
+          eq(restaurantBranches.isMain, true),
+          sql`${restaurantBranches.restaurantId} IN (SELECT id FROM ${rows})`,
+        )!,
+      ),
+    }),
+  );
+  const mains = decodeRows(restaurantBranches, nested.mains);
+  return {
+    ...page,
+    results: page.results.map((r) =>
+      restaurantView(
+        r,
+        mains.find((b) => b.restaurantId === r.id),
+      ),
+    ),
+  };
 }
 
 /** An active restaurant of the store, or its 404: what the public lists under a restaurant check first. */

@@ -17,6 +17,7 @@ import { paidStatements } from "../payments/paid";
 import type { Quote } from "../pricing/quote";
 import { recurringPurchaseStatements } from "../recurring/create";
 import type { DurationUnit } from "../recurring/dates";
+import { subscriptionCreateStatements } from "../subscriptions/plan";
 import { carts, invoiceItems, invoices, orderItems, orders, transactions } from "../tables";
 import { type CheckoutProvider, readCheckoutConfig } from "./config";
 
@@ -36,6 +37,8 @@ export type PlaceOrder = {
   recurringPurchaseId?: number | null;
   /** A recurring cart's checkout: the recurring purchase is created in the same batch (recurring/create.ts). */
   recurring?: { duration: number; durationUnit: DurationUnit } | null;
+  /** A subscription's renewal order: it renews its subscription and creates none. */
+  subscriptionRenewal?: boolean;
   /** More of this batch, after the order, before "paid" (a recurring cycle's charge): `insertedId(orders)` is the order. */
   also?: { statements: BatchItem<"sqlite">[]; events: SQL[] };
 };
@@ -252,6 +255,18 @@ export async function placeOrder(ctx: ServiceContext, q: Quote, o: PlaceOrder): 
     });
     statements.push(...r.statements);
     events.push(r.event);
+  }
+  if (o.kind === "purchase" && o.customerId !== null && !o.subscriptionRenewal) {
+    const subs = subscriptionCreateStatements(ctx, {
+      lines: q.lines,
+      customerId: o.customerId,
+      orderId: ORDER,
+      provider,
+      currency: q.currency,
+      at,
+    });
+    statements.push(...subs.statements);
+    events.push(...subs.events);
   }
   if (o.also) {
     statements.push(...o.also.statements);

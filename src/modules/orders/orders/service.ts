@@ -5,7 +5,7 @@ import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent, unionEvents } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { containsText } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { cashbackMovementStatements, findCustomer, getLocation } from "../../customers";
@@ -30,7 +30,7 @@ import {
 } from "../tables";
 import { orderMachine } from "./machine";
 import type { CreateOrder, Order, UpdateOrder } from "./schemas";
-import { type LinkContext, loadOrders } from "./views";
+import { assembleOrders, type LinkContext, loadOrders, orderPartsJson } from "./views";
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -65,13 +65,13 @@ export const ORDER_LIST: ListSpec = {
 
 const notFound = (id: number) => ApiError.notFound("order_not_found", `Order ${id}`);
 
+/** A list of orders: the count, the page and every nested level in one statement (one round trip). */
 async function listOf(ctx: ServiceContext, q: ListQuery, links: LinkContext, scope: SQL): Promise<Page<Order>> {
-  const page = await listPage(ctx.db, q, { table: orders, scope: () => scope });
-  const loaded = await loadOrders(
-    ctx,
-    page.results.map((r) => r.id),
-    links,
+  const now = nowIso();
+  const { page, nested } = await listPageWith(ctx.db, q, { table: orders, scope: () => scope }, (rows) =>
+    orderPartsJson(ctx.appId, sql`(SELECT id FROM ${rows})`, now),
   );
+  const loaded = await assembleOrders(page.results, nested, links, now);
   return { ...page, results: page.results.map((r) => loaded.get(r.id)!) };
 }
 
@@ -101,8 +101,11 @@ async function findOrder(ctx: ServiceContext, id: number, customerId?: number): 
 
 /** MO4 details; CA11 details with `customerId` (another customer's order is a 404). */
 export async function orderDetails(ctx: ServiceContext, id: number, links: LinkContext, customerId?: number) {
-  await findOrder(ctx, id, customerId);
-  return (await loadOrders(ctx, [id], links)).get(id)!;
+  // One round trip: the order only when it is live and (for a customer) theirs, with every nested level.
+  const only = and(live(orders, ctx.appId), customerId === undefined ? undefined : eq(orders.customerId, customerId));
+  const order = (await loadOrders(ctx, [id], links, only)).get(id);
+  if (!order) throw notFound(id);
+  return order;
 }
 
 /** MO4 create: a phone order, pending with a pay link (or waiting for its transfer or its delivery). */

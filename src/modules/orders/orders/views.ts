@@ -1,9 +1,10 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
+import { decodeRows, rowsJson } from "../../../core/json-rows";
 import { toMajor } from "../../../core/money";
-import { inList } from "../../../core/sql";
-import { loadCustomers } from "../../customers";
-import { loadItems } from "../../items";
+import { nowIso } from "../../../core/time";
+import { customersFromJson, customersJson } from "../../customers";
+import { assembleItems, itemsJson } from "../../items";
 import { signedQuery } from "../payments/gateways/links";
 import { percentOfBp } from "../pricing/vat";
 import { totalsView } from "../shared";
@@ -40,46 +41,76 @@ export async function payLink(
 /** Pending orders that a customer pays through a link: a card payment, not yet captured. */
 const payable = (r: OrderRow) => r.status === "pending" && r.paymentProvider === "card";
 
+/** The nested levels of full orders, as parts of one statement (core/json-rows). */
+const ORDER_PARTS = ["lines", "invoices", "customers"] as const;
+type OrderParts = Record<(typeof ORDER_PARTS)[number] | `item_${ItemPart}`, unknown>;
+type ItemPart = keyof ReturnType<typeof itemsJson>;
+
 /**
- * Full orders for `ids`: their lines, invoices, customers and items, in three round trips whatever
- * the number of orders (one batch, then customers and items side by side).
+ * The lines, invoices, customers and full items of the orders that `ids` selects (a subquery), as
+ * scalar subqueries of ONE statement: a list puts them beside its page (`listPageWith`).
+ */
+export function orderPartsJson(appId: number, ids: SQL, now: string): Record<keyof OrderParts, SQL> {
+  const items = itemsJson(
+    appId,
+    sql`(SELECT item_id FROM order_items WHERE app_id = ${appId} AND order_id IN ${ids} AND item_id IS NOT NULL)`,
+    now,
+  );
+  return {
+    lines: rowsJson(orderItems, and(eq(orderItems.appId, appId), sql`${orderItems.orderId} IN ${ids}`)!, [
+      asc(orderItems.id),
+    ]),
+    invoices: rowsJson(invoices, and(eq(invoices.appId, appId), sql`${invoices.orderId} IN ${ids}`)!, [
+      asc(invoices.id),
+    ]),
+    customers: customersJson(appId, sql`(SELECT customer_id FROM orders WHERE app_id = ${appId} AND id IN ${ids})`),
+    ...(Object.fromEntries(Object.entries(items).map(([k, v]) => [`item_${k}`, v])) as Record<`item_${ItemPart}`, SQL>),
+  };
+}
+
+/**
+ * Full orders for `ids` (those meeting `only`, when given): their lines, invoices, customers and
+ * items, in ONE statement whatever the number of orders.
  */
 export async function loadOrders(
   ctx: ServiceContext,
   ids: readonly number[],
   links: LinkContext,
+  only?: SQL,
+): Promise<Map<number, Order>> {
+  if (!ids.length) return new Map();
+  const now = nowIso();
+  const wanted = sql`(SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])}))`;
+  const parts = orderPartsJson(ctx.appId, wanted, now);
+  const row = await ctx.db.get<Record<string, string | null>>(
+    sql`SELECT ${rowsJson(orders, and(eq(orders.appId, ctx.appId), sql`${orders.id} IN ${wanted}`, only)!)} AS "rows", ${sql.join(
+      Object.entries(parts).map(([k, v]) => sql`${v} AS ${sql.identifier(k)}`),
+      sql`, `,
+    )}`,
+  );
+  const parsed: Record<string, unknown> = {};
+  for (const k of Object.keys(parts)) parsed[k] = JSON.parse(row?.[k] ?? "[]");
+  return assembleOrders(decodeRows(orders, row?.rows ?? "[]"), parsed as OrderParts, links, now);
+}
+
+/** Full orders of `rows` from the parts `orderPartsJson` fetched (parsed JSON), by id. */
+export async function assembleOrders(
+  rows: OrderRow[],
+  parts: OrderParts,
+  links: LinkContext,
+  now: string,
 ): Promise<Map<number, Order>> {
   const out = new Map<number, Order>();
-  if (!ids.length) return out;
-  const [rows, lines, invoiceRows] = await ctx.db.batch([
-    ctx.db
-      .select()
-      .from(orders)
-      .where(and(eq(orders.appId, ctx.appId), inList(orders.id, ids))),
-    ctx.db
-      .select()
-      .from(orderItems)
-      .where(and(eq(orderItems.appId, ctx.appId), inList(orderItems.orderId, ids)))
-      .orderBy(asc(orderItems.id)),
-    ctx.db
-      .select({
-        id: invoices.id,
-        orderId: invoices.orderId,
-        serial: invoices.serial,
-        type: invoices.type,
-        status: invoices.status,
-        totalMinor: invoices.totalMinor,
-      })
-      .from(invoices)
-      .where(and(eq(invoices.appId, ctx.appId), inList(invoices.orderId, ids)))
-      .orderBy(asc(invoices.id)),
-  ]);
+  const lines = decodeRows(orderItems, parts.lines);
+  const invoiceRows = decodeRows(invoices, parts.invoices);
+  const itemParts = Object.fromEntries(
+    Object.entries(parts)
+      .filter(([k]) => k.startsWith("item_"))
+      .map(([k, v]) => [k.slice(5), v]),
+  ) as Record<ItemPart, unknown>;
   const itemIds = lines.map((l) => l.itemId).filter((i): i is number => i !== null);
-  const customerIds = rows.map((r) => r.customerId).filter((i): i is number => i !== null);
-  const [items, customers] = await Promise.all([
-    loadItems(ctx.db, ctx.appId, itemIds),
-    loadCustomers(ctx, customerIds),
-  ]);
+  const items = assembleItems(itemParts, itemIds, now);
+  const customers = customersFromJson(parts.customers);
   for (const r of rows) {
     const mine = lines.filter((l) => l.orderId === r.id);
     const taxMinor = mine.reduce((s, l) => s + l.taxMinor, 0);

@@ -5,7 +5,9 @@ import { rowEvent } from "../../../core/events/outbox";
 import { MINOR_PER_MAJOR } from "../../../core/money";
 import type { StoreSettings } from "../../account";
 import { invoiceEventSql, orderEventSql, transactionEventSql } from "../events-sql";
+import { fulfillmentsOnPaid } from "../fulfillments/create";
 import { storeWalletBalanceSql, storeWalletEntryStatement } from "../store-wallet/service";
+import { subscriptionPaidStatements } from "../subscriptions/plan";
 import { invoiceCounters, invoices, orders, recurringPurchases, transactions } from "../tables";
 
 export type PaidInput = {
@@ -102,5 +104,12 @@ export function paidStatements(
     ),
   ];
   if (p.transactionId) events.push(transactionEventSql("transaction.captured", sql`id = ${p.transactionId}`));
+  // The order's subscriptions start (pending → trialing or active).
+  const subscribed = subscriptionPaidStatements(ctx, { orderId, at, timeZone: p.settings.timezone });
+  statements.push(...subscribed.statements);
+  events.push(...subscribed.events);
+  const fulfilment = fulfillmentsOnPaid(ctx, { orderId, at, timezone: p.settings.timezone });
+  statements.push(...fulfilment.statements);
+  events.push(...fulfilment.events);
   return { statements, events };
 }

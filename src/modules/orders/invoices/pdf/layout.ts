@@ -1,9 +1,9 @@
 import { correction, generate } from "lean-qr/nano";
+import { visualOrder } from "../../../../core/pdf/arabic";
+import type { PdfFont } from "../../../../core/pdf/font";
+import { A4, PdfDocument, type PdfPage } from "../../../../core/pdf/writer";
 import type { PdfLang } from "../links";
-import { visualOrder } from "./arabic";
-import type { PdfFont } from "./font";
 import { type Word, wordsFor } from "./labels";
-import { A4, PdfDocument, type PdfPage } from "./writer";
 
 /**
  * What the PDF shows of an invoice: the fields of the API's InvoiceDetails it reads (which satisfies

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../../core/context";
 import { ApiError } from "../../../../core/errors";
+import { type AssetFetcher, loadPdfFont } from "../../../../core/pdf/font";
 import { apps } from "../../../../core/tenancy";
 import { invoiceConfig, invoices } from "../../tables";
 import type { PdfLang } from "../links";
 import { loadInvoices } from "../views";
-import { type AssetFetcher, loadInvoiceFont } from "./font";
 import { renderInvoicePdf } from "./layout";
 
 /** The zone invoice dates are printed in (the store settings' default zone). */
@@ -25,7 +25,7 @@ export async function invoicePdf(
 ): Promise<InvoicePdf> {
   const { db, appId } = ctx;
   const [font, views, [seller, store, config]] = await Promise.all([
-    loadInvoiceFont(env.assets),
+    loadPdfFont(env.assets),
     loadInvoices(ctx, [id], { origin: env.origin, secret: env.secret, withItems: true }),
     db.batch([
       db.select({ name: invoices.sellerName, vatNumber: invoices.vatNumber }).from(invoices).where(eq(invoices.id, id)),

@@ -1,13 +1,16 @@
 import type { PdfFont } from "./font";
 
 /**
- * A small PDF writer, just enough for an invoice: pages of text, lines, filled rectangles, in one
- * embedded font (a Type0 font over a TrueType CIDFont, Identity-H: a glyph id is the code) with a
- * ToUnicode map so that the text can be searched and copied. Text is given in visual order
- * (pdf/arabic.ts); coordinates are PDF points from the bottom left of an A4 page.
+ * A small PDF writer, just enough for an invoice or a shipping label: pages of text, lines, filled
+ * rectangles, in one embedded font (a Type0 font over a TrueType CIDFont, Identity-H: a glyph id is
+ * the code) with a ToUnicode map so that the text can be searched and copied. Text is given in
+ * visual order (arabic.ts); coordinates are PDF points from the bottom left of the page.
  */
 
-export const A4 = { width: 595.28, height: 841.89 } as const;
+export type PageSize = { readonly width: number; readonly height: number };
+export const A4: PageSize = { width: 595.28, height: 841.89 };
+/** 105 x 148 mm, the common size of a courier's label. */
+export const A6: PageSize = { width: 297.64, height: 419.53 };
 
 /** The subset's tag in the font's name (six capitals, as the PDF format asks of a subset). */
 const SUBSET_TAG = "INVFNT";
@@ -37,7 +40,10 @@ export class PdfDocument {
   private readonly used = new Map<number, string>();
   private readonly fallback: [number, number];
 
-  constructor(private readonly font: PdfFont) {
+  constructor(
+    private readonly font: PdfFont,
+    readonly size: PageSize = A4,
+  ) {
     this.fallback = font.glyphs.get(0x3f) ?? [0, 500];
   }
 
@@ -88,7 +94,7 @@ export class PdfDocument {
     page.ops.push(`${num(gray)} g ${num(x)} ${num(y)} ${num(w)} ${num(h)} re f`);
   }
 
-  /** Filled squares (a QR code's dark modules), one path: `cells` are [x, y, width, height]. */
+  /** Black rectangles in one path (a QR code's dark modules, a barcode's bars): `cells` are [x, y, width, height]. */
   squares(page: PdfPage, cells: [number, number, number, number][]): void {
     if (!cells.length) return;
     page.ops.push(`0 g ${cells.map(([x, y, w, h]) => `${num(x)} ${num(y)} ${num(w)} ${num(h)} re`).join(" ")} f`);
@@ -173,7 +179,7 @@ export class PdfDocument {
       const id = pageIds[i]!;
       object(
         id,
-        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${A4.width} ${A4.height}] ` +
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${this.size.width} ${this.size.height}] ` +
           `/Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`,
       );
       object(id + 1, "<< >>", enc.encode(page.ops.join("\n")));

@@ -1,14 +1,14 @@
 /**
- * The invoice PDFs' font: a subset of IBM Plex Sans Arabic (Latin and Arabic), built by
- * scripts/invoice-font.ts into the static assets and fetched through the ASSETS binding, so that
- * the Worker's bundle does not carry it. Parsed once per isolate.
+ * The PDFs' font (invoices, shipping labels): a subset of IBM Plex Sans Arabic (Latin and Arabic),
+ * built by scripts/invoice-font.ts into the static assets and fetched through the ASSETS binding, so
+ * that the Worker's bundle does not carry it. Parsed once per isolate.
  */
 
 /** The asset's path (INVOICE_FONT_ASSET in scripts/invoice-font.ts): a new font gets a new name. */
-export const INVOICE_FONT_PATH = "/invoice-font/invoice-sans-v1.json";
+export const PDF_FONT_PATH = "/invoice-font/invoice-sans-v1.json";
 
 /** The file as the build script writes it. Metrics are in thousandths of the font size. */
-type InvoiceFontFile = {
+type PdfFontFile = {
   name: string;
   ascent: number;
   descent: number;
@@ -22,7 +22,7 @@ type InvoiceFontFile = {
   glyphs: Record<string, [number, number]>;
 };
 
-export type PdfFont = Omit<InvoiceFontFile, "data" | "glyphs"> & {
+export type PdfFont = Omit<PdfFontFile, "data" | "glyphs"> & {
   /** The deflated TrueType font, as the PDF embeds it (/FlateDecode). */
   deflated: Uint8Array;
   glyphs: Map<number, [number, number]>;
@@ -30,7 +30,7 @@ export type PdfFont = Omit<InvoiceFontFile, "data" | "glyphs"> & {
   widths: Map<number, number>;
 };
 
-export function parseInvoiceFont(file: InvoiceFontFile): PdfFont {
+export function parsePdfFont(file: PdfFontFile): PdfFont {
   const glyphs = new Map<number, [number, number]>();
   const widths = new Map<number, number>();
   for (const [hex, g] of Object.entries(file.glyphs)) {
@@ -48,11 +48,11 @@ let cached: Promise<PdfFont> | undefined;
 export type AssetFetcher = { fetch(request: Request): Promise<Response> };
 
 /** The font, from the static assets; kept for the isolate's life. */
-export function loadInvoiceFont(assets: AssetFetcher): Promise<PdfFont> {
+export function loadPdfFont(assets: AssetFetcher): Promise<PdfFont> {
   cached ??= (async () => {
-    const res = await assets.fetch(new Request(`https://assets.invalid${INVOICE_FONT_PATH}`));
-    if (!res.ok) throw new Error(`invoice font: the asset ${INVOICE_FONT_PATH} answered ${res.status}`);
-    return parseInvoiceFont((await res.json()) as InvoiceFontFile);
+    const res = await assets.fetch(new Request(`https://assets.invalid${PDF_FONT_PATH}`));
+    if (!res.ok) throw new Error(`PDF font: the asset ${PDF_FONT_PATH} answered ${res.status}`);
+    return parsePdfFont((await res.json()) as PdfFontFile);
   })();
   // A failed load is not kept: the next PDF tries again.
   cached.catch(() => {

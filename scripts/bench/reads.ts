@@ -1,0 +1,283 @@
+/**
+ * Reads at the platform's floor (`npm run bench`): the floors (the bare route, one KV read, one D1
+ * round trip returning a page of 20 rows built by SQLite), the Worker's bundle and start-up, what
+ * each app-wide middleware costs a public read, the meals lists uncached, and what serialising a
+ * 30-day Plan Details costs. Every read is set beside its floor in the same run.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import type autocannon from "autocannon";
+import { DURATION_S, load, mid, REPEATS, type Result } from "./load";
+
+/**
+ * The API's entry under the benchmark: the Worker itself, plus the app without each app-wide
+ * middleware (header `x-bench-app: without-<name>`, or `none`), and the cache bypassed
+ * (`x-bench-uncached: 1`, for reads whose cache key cannot be varied). Written into .bench/.
+ */
+export function writeBenchEntry(dir: string): string {
+  writeFileSync(
+    `${dir}/entry.ts`,
+    `import { APP_MIDDLEWARE, createApp } from "../src/app";
+import worker from "../src/index";
+
+const variants = new Map([
+  ["none", createApp({ without: APP_MIDDLEWARE })],
+  ...APP_MIDDLEWARE.map((m) => [\`without-\${m}\`, createApp({ without: [m] })] as const),
+]);
+
+export default {
+  ...worker,
+  fetch(request: Request, env: Env, ctx: ExecutionContext) {
+    const variant = request.headers.get("x-bench-app");
+    const app = variant === null ? undefined : variants.get(variant);
+    const e = request.headers.get("x-bench-uncached") === null ? env : { ...env, CACHE_BYPASS: true };
+    return (app ?? worker).fetch(request, e, ctx);
+  },
+};
+`,
+  );
+  return "entry.ts";
+}
+
+export type Floors = { bare: Result; kv: Result; d1: Result };
+
+/** The three floors, interleaved with `others`, REPEATS times; the median of each. */
+export async function withFloors(
+  bare: string,
+  others: (() => Promise<Result>)[],
+): Promise<{ floors: Floors; others: Result[] }> {
+  const runs = [() => load(`${bare}/bare`), () => load(`${bare}/bare-kv`), () => load(`${bare}/bare-d1`), ...others];
+  const results = runs.map(() => [] as Result[]);
+  for (let i = 0; i < REPEATS; i++) for (const [j, run] of runs.entries()) results[j]!.push(await run());
+  const [b, kv, d1, ...rest] = results.map(mid);
+  return { floors: { bare: b!, kv: kv!, d1: d1! }, others: rest };
+}
+
+export const fmt = (n: number) => (Math.round(n * 100) / 100).toString();
+export const ratio = (r: Result, floor: Result) => ({
+  rps: r.rps / floor.rps,
+  p50: r.p50 / Math.max(floor.p50, 0.001),
+});
+
+/** The bundle as deployed (`wrangler deploy --dry-run --outdir`) and its start-up CPU profile. */
+export function bundleFigures(dir: string, env: NodeJS.ProcessEnv) {
+  const out = `${dir}/dist`;
+  execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out], { stdio: "ignore", env });
+  const js = readdirSync(out).filter((f) => f.endsWith(".js"));
+  const raw = js.reduce((n, f) => n + statSync(`${out}/${f}`).size, 0);
+  const gzip = js.reduce((n, f) => n + gzipSync(readFileSync(`${out}/${f}`), { level: 9 }).byteLength, 0);
+  let startupMs: number | null = null;
+  try {
+    // The CPU profile of evaluating the Worker's script, measured locally by wrangler.
+    execFileSync("npx", ["wrangler", "check", "startup", "--outfile", `${dir}/startup.cpuprofile`], {
+      stdio: "ignore",
+      env,
+    });
+    const p = JSON.parse(readFileSync(`${dir}/startup.cpuprofile`, "utf8")) as {
+      nodes: { id: number; callFrame: { functionName: string } }[];
+      samples: number[];
+      timeDeltas: number[];
+    };
+    const idle = new Set(p.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+    let busy = 0;
+    for (const [i, s] of p.samples.entries()) if (!idle.has(s)) busy += p.timeDeltas[i] ?? 0;
+    startupMs = busy / 1000;
+  } catch {
+    // An alpha command: its figure is left out rather than failing the run.
+  }
+  return { raw, gzip, startupMs };
+}
+
+/** The app-wide middleware, as src/app.ts names them (APP_MIDDLEWARE). */
+const MIDDLEWARE = [
+  "requestId",
+  "requestLog",
+  "methodNotAllowed",
+  "secureHeaders",
+  "cors",
+  "fixedPaths",
+  "bodyLimit",
+  "requireJsonBody",
+  "dbSession",
+] as const;
+
+const SHORT_S = Math.max(3, Math.round(DURATION_S / 2));
+
+/**
+ * A cached public read with all the app's middleware, with none, and without each one: what each
+ * costs, as a share of the bare route's time per request. Shorter runs (SHORT_S), interleaved.
+ */
+export async function measureMiddleware(url: string, headers: Record<string, string>, bare: string) {
+  const variants = ["all", "none", ...MIDDLEWARE.map((m) => `without-${m}`)];
+  const runs = [
+    () => load(`${bare}/bare`, { duration: SHORT_S }),
+    ...variants.map(
+      (v) => () => load(url, { headers: v === "all" ? headers : { ...headers, "x-bench-app": v }, duration: SHORT_S }),
+    ),
+  ];
+  const results = runs.map(() => [] as Result[]);
+  for (let i = 0; i < REPEATS; i++) for (const [j, run] of runs.entries()) results[j]!.push(await run());
+  const [b, all, none, ...without] = results.map(mid);
+  return { bare: b!, all: all!, none: none!, without: MIDDLEWARE.map((name, j) => ({ name, r: without[j]! })) };
+}
+
+/** What a middleware costs a request, as a share of the bare route's time per request (1/rps). */
+const costOf = (withIt: Result, withoutIt: Result, bare: Result) => (1 / withIt.rps - 1 / withoutIt.rps) * bare.rps;
+
+/** The Plan Details body's serialisation (in this Node process, on the bytes the API sent). */
+export async function serialisationCost(url: string, headers: Record<string, string>) {
+  const res = await fetch(url, { headers: { ...headers, "accept-encoding": "identity", "x-bench-uncached": "1" } });
+  const text = await res.text();
+  const body = JSON.parse(text) as unknown;
+  const time = (f: () => unknown, n = 20) => {
+    const t = performance.now();
+    for (let i = 0; i < n; i++) f();
+    return (performance.now() - t) / n;
+  };
+  const stringify = time(() => JSON.stringify(body));
+  const gzip = time(() => gzipSync(text, { level: 6 }), 10);
+  return { bytes: Buffer.byteLength(text), gzipped: gzipSync(text).byteLength, stringifyMs: stringify, gzipMs: gzip };
+}
+
+export type ReadRow = { name: string; size: string; r: Result; floor: "D1" | "KV"; goal: "list" | "cached" | "none" };
+
+/** The floors section: floors, bundle and start-up, middleware, and every read as a ratio to its floor. */
+export function readsSection(fig: {
+  floors: Floors;
+  reads: ReadRow[];
+  bundle: ReturnType<typeof bundleFigures>;
+  middleware: Awaited<ReturnType<typeof measureMiddleware>>;
+  serialisation: Awaited<ReturnType<typeof serialisationCost>>;
+  plan30: { uncached: Result; cached: Result };
+}): string[] {
+  const { floors, bundle, middleware: m, serialisation: s } = fig;
+  const floorOf = (r: ReadRow) => (r.floor === "D1" ? floors.d1 : floors.kv);
+  const verdict = (r: ReadRow) => {
+    const x = ratio(r.r, floorOf(r));
+    if (r.goal === "list")
+      return x.p50 <= 1.5 && x.rps >= 0.6 ? "met" : `not met (goal: p50 <= 1.5x, req/s >= 0.6 of the D1 floor)`;
+    if (r.goal === "cached") return x.rps >= 0.9 ? "met" : "not met (goal: req/s >= 0.9 of the KV floor)";
+    return "-";
+  };
+  const kib = (n: number) => `${fmt(n / 1024)} KiB`;
+  const mwTotal = costOf(m.all, m.none, m.bare);
+  return [
+    "## Reads at the floor",
+    "",
+    "Every figure of this section comes from one run, its measures interleaved (ratios are same-run ratios: the machine has 2 cores",
+    "shared with other work, so absolute figures move between runs and only the ratios are compared). Floors, served by the same runtime:",
+    "the bare Hono route; the same route reading one small KV value (**KV floor**, what a cached read cannot beat); the same route doing",
+    "one D1 round trip that returns the count and a page of 20 rows assembled as JSON by SQLite (**D1 floor**, what a D1-backed read",
+    "cannot beat). Merchant reads also look their token up (one more D1 round trip before the read).",
+    "",
+    "| floor | req/s | p50 | p99 |",
+    "|---|---:|---:|---:|",
+    `| bare Hono route | ${fmt(floors.bare.rps)} | ${floors.bare.p50} | ${floors.bare.p99} |`,
+    `| KV floor: bare route + one KV read | ${fmt(floors.kv.rps)} | ${floors.kv.p50} | ${floors.kv.p99} |`,
+    `| D1 floor: bare route + one D1 round trip (count + 20 rows as JSON) | ${fmt(floors.d1.rps)} | ${floors.d1.p50} | ${floors.d1.p99} |`,
+    "",
+    "| read | size | req/s | p50 | p99 | floor | req/s vs floor | p50 vs floor | goal | errors |",
+    "|---|---|---:|---:|---:|---|---:|---:|---|---:|",
+    ...fig.reads.map((r) => {
+      const x = ratio(r.r, floorOf(r));
+      return `| ${r.name} | ${r.size} | ${fmt(r.r.rps)} | ${r.r.p50} | ${r.r.p99} | ${r.floor} | ${fmt(x.rps)} | ${fmt(x.p50)} | ${verdict(r)} | ${r.r.non2xx} |`;
+    }),
+    "",
+    "### Bundle and start-up",
+    "",
+    `\`wrangler deploy --dry-run --outdir\`: **${kib(bundle.raw)}** raw, **${kib(bundle.gzip)}** gzipped (goal: under 400 KiB gzipped: ${bundle.gzip < 400 * 1024 ? "met" : "not met"}).`,
+    bundle.startupMs === null
+      ? "Start-up: `wrangler check startup` gave no profile in this run."
+      : `Start-up: **${fmt(bundle.startupMs)} ms** of CPU evaluating the script (\`wrangler check startup\`'s profile, this machine, profiler on: an upper bound of what Cloudflare measures; most of it is building the route table and its zod schemas).`,
+    "",
+    "### What each middleware costs a public read",
+    "",
+    `A cached Plan Details (Keto week), through the same Worker built with all of the app-wide middleware, with none, and without each one (runs of ${SHORT_S} s).`,
+    "Cost: the time per request it adds, as a share of the bare route's time per request (0.1 = a tenth of the bare route).",
+    "",
+    "| app | req/s | p50 | cost vs the full app (share of the bare route) |",
+    "|---|---:|---:|---:|",
+    `| bare Hono route | ${fmt(m.bare.rps)} | ${m.bare.p50} | - |`,
+    `| all middleware (as deployed) | ${fmt(m.all.rps)} | ${m.all.p50} | - |`,
+    `| no app-wide middleware | ${fmt(m.none.rps)} | ${m.none.p50} | ${fmt(mwTotal)} (all of them) |`,
+    ...m.without.map(
+      (w) => `| without ${w.name} | ${fmt(w.r.rps)} | ${w.r.p50} | ${fmt(costOf(m.all, w.r, m.bare))} |`,
+    ),
+    "",
+    `Goal: the app's middleware costs a public read at most 0.1 of the bare route's rate: **${fmt(mwTotal)}** (${mwTotal <= 0.1 ? "met" : "not met"}). Single`,
+    "figures under about 0.05 are within this machine's noise.",
+    "",
+    "### Plan Details, 30 days: size and serialisation",
+    "",
+    `The Balanced 30 plan's body: **${kib(s.bytes)}** of JSON, **${kib(s.gzipped)}** gzipped. Serialising it (JSON.stringify, in Node on the same`,
+    `body) takes **${fmt(s.stringifyMs)} ms**, gzipping it **${fmt(s.gzipMs)} ms**: a miss pays both once, then the gzipped bytes are kept (KV and the`,
+    "isolate's memory) and sent as they are to every client that takes gzip (compressed end to end; never decompressed on a hit).",
+    `p50 uncached (cache bypassed: D1, assembly, serialisation, gzip): **${fig.plan30.uncached.p50} ms** (${fmt(fig.plan30.uncached.rps)} req/s); cached: **${fig.plan30.cached.p50} ms** (${fmt(fig.plan30.cached.rps)} req/s).`,
+    "",
+  ];
+}
+
+/** The meals lists (uncached: the cache bypassed; and cached), against the floors of the same runs. */
+const MEALS_LISTS = [
+  { name: "List Restaurant", path: "/api/v1/restaurants/", method: "GET" },
+  { name: "List Plans", path: "/public-api/v1/plans/", method: "POST" },
+  { name: "List Restaurant Branches", path: "/api/v1/restaurants/1/branches/", method: "GET" },
+  { name: "Wallet Credit Products", path: "/api/v1/restaurants/wallet-credit-products/", method: "GET" },
+] as const;
+
+/** The reads section's measures (bench/reads.ts). */
+export async function measureReads(
+  api: string,
+  bare: string,
+  opts: { keto: string; balanced30: string; env: NodeJS.ProcessEnv },
+) {
+  const headers = { "app-id": "1", "accept-encoding": "gzip, deflate, br" };
+  const plan30 = `${api}${opts.balanced30}`;
+  const asSent = (method: string) => (req: autocannon.Request) =>
+    method === "POST"
+      ? { ...req, method: "POST" as const, body: "{}", headers: { ...req.headers, "content-type": "application/json" } }
+      : req;
+  for (const l of MEALS_LISTS) {
+    const res = await fetch(api + l.path, {
+      method: l.method,
+      headers: { ...headers, "content-type": "application/json" },
+      ...(l.method === "POST" && { body: "{}" }),
+    });
+    if (res.status !== 200) throw new Error(`${l.path}: ${res.status} ${await res.text()}`);
+  }
+  const listRuns = MEALS_LISTS.flatMap((l) => [
+    () => load(api + l.path, { headers: { ...headers, "x-bench-uncached": "1" }, setup: asSent(l.method) }),
+    () => load(api + l.path, { headers, setup: asSent(l.method) }),
+  ]);
+  const m = await withFloors(bare, [
+    ...listRuns,
+    () => load(plan30, { headers: { ...headers, "x-bench-uncached": "1" } }),
+    () => load(plan30, { headers }),
+  ]);
+  const rows: ReadRow[] = MEALS_LISTS.flatMap((l, j) => [
+    {
+      name: `${l.name} (uncached)`,
+      size: "demo store",
+      r: m.others[2 * j]!,
+      floor: "D1" as const,
+      goal: "list" as const,
+    },
+    {
+      name: `${l.name} (cached)`,
+      size: "demo store",
+      r: m.others[2 * j + 1]!,
+      floor: "KV" as const,
+      goal: "cached" as const,
+    },
+  ]);
+  const plan = { uncached: m.others[2 * MEALS_LISTS.length]!, cached: m.others[2 * MEALS_LISTS.length + 1]! };
+  rows.push(
+    { name: "Plan Details, 30 days (uncached)", size: "1 plan", r: plan.uncached, floor: "D1", goal: "none" },
+    { name: "Plan Details, 30 days (cached)", size: "1 plan", r: plan.cached, floor: "KV", goal: "cached" },
+  );
+  const middleware = await measureMiddleware(`${api}${opts.keto}`, headers, bare);
+  const serialisation = await serialisationCost(plan30, headers);
+  const bundle = bundleFigures(".bench", opts.env);
+  return { floors: m.floors, reads: rows, bundle, middleware, serialisation, plan30: plan };
+}

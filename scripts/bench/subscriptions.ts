@@ -1,0 +1,310 @@
+/**
+ * The subscriptions part of `npm run bench` (`npm run bench -- --only subscriptions`): one renewal
+ * run of BENCH_SUBSCRIPTIONS (10,000) due subscriptions in a store of its own, generated inside
+ * SQLite. Nine in ten customers have a wallet that pays the renewal; one in ten has an empty one, so
+ * that dunning (suspension with a retry day) runs too. The API's scheduled handler is triggered twice
+ * through wrangler dev's `/__scheduled` (the cron running twice), and the run lasts until every job
+ * it queued has been consumed and every due subscription is renewed or suspended.
+ *
+ * D1 statements are counted by the bench's own entry around the Worker (.bench/subscriptions-entry.ts):
+ * the jobs queue's consumer gets a D1 binding that counts every statement prepared (each batched one
+ * included) and every round trip (a batch, or a statement run alone). The scheduled scan is counted apart.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { executeLocal, lit, queryLocal } from "../d1";
+
+const APP = 21;
+export const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
+/** Every EMPTY_EVERY-th customer has no cashback: their renewal fails and the subscription is suspended. */
+const EMPTY_EVERY = 10;
+const PRICE_MINOR = 10_000;
+/** Give up waiting after this long; the section then reports the rate measured so far. */
+const MAX_WAIT_MS = Number(process.env.BENCH_SUBSCRIPTIONS_WAIT_S ?? 1_200) * 1000;
+
+/** The Worker with counters around the jobs queue's D1 and the scheduled handler's JOBS, and a route that reads them. */
+export function writeSubscriptionsEntry(dir: string): string {
+  writeFileSync(
+    `${dir}/subscriptions-entry.ts`,
+    `import worker from "../src/index";
+
+const counts = { statements: 0, roundTrips: 0, scanStatements: 0, sent: 0, consumed: 0, batches: 0 };
+type Counter = { statements: "statements" | "scanStatements"; trips: boolean };
+
+function tripped(stmt: D1PreparedStatement): D1PreparedStatement {
+  const s = stmt as unknown as Record<string, unknown>;
+  for (const name of ["all", "raw", "first", "run"] as const) {
+    const run = stmt[name].bind(stmt) as (...a: unknown[]) => unknown;
+    s[name] = (...a: unknown[]) => {
+      counts.roundTrips++;
+      return run(...a);
+    };
+  }
+  const bind = stmt.bind.bind(stmt);
+  s.bind = (...values: unknown[]) => tripped(bind(...values));
+  return stmt;
+}
+
+function counted(d1: D1Database, c: Counter): D1Database {
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare")
+        return (q: string) => {
+          counts[c.statements]++;
+          const stmt = target.prepare(q);
+          return c.trips ? tripped(stmt) : stmt;
+        };
+      if (prop === "batch")
+        return (statements: D1PreparedStatement[]) => {
+          if (c.trips) counts.roundTrips++;
+          return target.batch(statements);
+        };
+      const v = Reflect.get(target, prop, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
+export default {
+  ...worker,
+  async fetch(request: Request, env: Env, ctx: ExecutionContext) {
+    const url = new URL(request.url);
+    if (url.pathname !== "/__bench/subscriptions") return worker.fetch(request, env, ctx);
+    const app = Number(url.searchParams.get("app"));
+    const day = url.searchParams.get("due") ?? "";
+    const [statuses, overdue, pending] = await env.DB.batch([
+      env.DB.prepare("SELECT status, count(*) AS n FROM subscriptions WHERE app_id = ? GROUP BY status").bind(app),
+      env.DB.prepare(
+        "SELECT count(*) AS n FROM subscriptions WHERE app_id = ? AND status IN ('active', 'trialing') AND next_billing_date <= ?",
+      ).bind(app, day),
+      env.DB.prepare("SELECT count(*) AS n FROM subscription_renewals WHERE app_id = ? AND status = 'pending'").bind(app),
+    ]);
+    return Response.json({
+      counts,
+      statuses: statuses!.results,
+      overdue: (overdue!.results[0] as { n: number }).n,
+      pendingClaims: (pending!.results[0] as { n: number }).n,
+    });
+  },
+  async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
+    const jobs = env.JOBS;
+    const JOBS = {
+      send: (body: unknown, o?: QueueSendOptions) => {
+        counts.sent += 1;
+        return jobs.send(body, o);
+      },
+      sendBatch: (msgs: Iterable<MessageSendRequest>, o?: QueueSendBatchOptions) => {
+        const list = [...msgs];
+        counts.sent += list.length;
+        return jobs.sendBatch(list, o);
+      },
+    } as unknown as Queue;
+    const DB = counted(env.DB, { statements: "scanStatements", trips: false });
+    return worker.scheduled(controller, { ...env, JOBS, DB }, ctx);
+  },
+  async queue(batch: MessageBatch<never>, env: Env, ctx: ExecutionContext) {
+    if (batch.queue !== "commerce-jobs") return worker.queue(batch, env, ctx);
+    const DB = counted(env.DB, { statements: "statements", trips: true });
+    await worker.queue(batch, { ...env, DB }, ctx);
+    counts.consumed += batch.messages.length;
+    counts.batches += 1;
+  },
+};
+`,
+  );
+  return "subscriptions-entry.ts";
+}
+
+/** The store: its settings, one plan item, one customer per subscription (most with a wallet), the due subscriptions. */
+function storeSql(n: number, now: string, due: string): string {
+  const A = APP;
+  const firstCustomer = `(SELECT min(id) FROM customers WHERE app_id = ${A})`;
+  return `
+INSERT INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (${A}, 1, 'Subscriptions bench', 'متجر قياس الاشتراكات', '${now}');
+INSERT INTO store_settings (app_id, name_en, name_ar, modified_at) VALUES (${A}, 'Subscriptions bench', 'متجر قياس الاشتراكات', '${now}');
+INSERT INTO items (app_id, type, service_type, sku, price_minor, name_en, name_ar, stock_qty, ordering, is_plan_enabled, plan_config)
+  VALUES (${A}, 'product', 'pickup', 'SUBS-BENCH', ${PRICE_MINOR}, 'Weekly meal box', 'صندوق الوجبات', 100000000, 0, 1,
+    '{"duration":1,"duration_unit":"month"}');
+INSERT INTO customers (app_id, created_at, modified_at, country_code, mobile_number, username, name, email, joined_at, is_mobile_verified)
+  WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < ${n - 1})
+  SELECT ${A}, '${now}', '${now}', '966', '96656' || printf('%07d', k), '056' || printf('%07d', k), 'Subscriber ' || k,
+    'subscriber' || k || '@example.com', '${now}', 1 FROM n;
+INSERT INTO wallet_entries (app_id, customer_id, kind, type, amount, balance_after, reason, created_at)
+  SELECT ${A}, id, 'cashback', 'deposit', ${PRICE_MINOR * 100}, ${PRICE_MINOR * 100}, 'Bench', '${now}'
+  FROM customers WHERE app_id = ${A} AND (id - ${firstCustomer}) % ${EMPTY_EVERY} <> 0;
+INSERT INTO subscriptions (app_id, created_at, modified_at, customer_id, item_id, order_id, name_en, name_ar, status, quantity,
+    unit_price_minor, currency, payment_provider, duration, duration_unit, start_date, current_period_start_date,
+    current_period_end_date, next_billing_date, last_billing_date, activated_at)
+  SELECT ${A}, '${now}', '${now}', c.id, (SELECT id FROM items WHERE app_id = ${A} AND sku = 'SUBS-BENCH'), 0,
+    'Weekly meal box', 'صندوق الوجبات', 'active', 1, ${PRICE_MINOR}, 'SAR', 'wallet', 1, 'month',
+    date(${lit(due)}, '-1 month'), date(${lit(due)}, '-1 month'), ${lit(due)}, ${lit(due)}, date(${lit(due)}, '-1 month'), '${now}'
+  FROM customers c WHERE c.app_id = ${A} ORDER BY c.id;`;
+}
+
+type Probe = {
+  counts: Record<"statements" | "roundTrips" | "scanStatements" | "sent" | "consumed" | "batches", number>;
+  statuses: { status: string; n: number }[];
+  overdue: number;
+  pendingClaims: number;
+};
+
+export type SubscriptionsRun = {
+  subscriptions: number;
+  emptyWallets: number;
+  wallMs: number;
+  finished: boolean;
+  probe: Probe;
+  renewed: number;
+  suspended: number;
+  doubleCharged: number;
+  doubleClaimed: number;
+  rowsWritten: Record<string, number>;
+};
+
+const TABLES = [
+  "orders",
+  "order_items",
+  "invoices",
+  "transactions",
+  "wallet_entries",
+  "subscription_renewals",
+  "outbox_events",
+];
+
+const rowCounts = () =>
+  queryLocal<Record<string, number>>(
+    `SELECT ${TABLES.map((t) => `(SELECT count(*) FROM ${t} WHERE app_id = ${APP}) AS ${t}`).join(", ")}`,
+  )[0]!;
+
+/** Writes the store to local D1 (before the API serves). */
+export function seedSubscriptions(log: (m: string) => void) {
+  const started = Date.now();
+  const now = new Date().toISOString();
+  // Due yesterday (UTC): the store's day (Riyadh) is today or later, so every one is due.
+  const due = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  executeLocal(storeSql(SUBSCRIPTIONS, now, due));
+  const [row] = queryLocal<{ n: number }>(
+    `SELECT count(*) AS n FROM subscriptions WHERE app_id = ${APP} AND next_billing_date = ${lit(due)}`,
+  );
+  if (row?.n !== SUBSCRIPTIONS) throw new Error(`${row?.n} subscriptions seeded, ${SUBSCRIPTIONS} expected`);
+  log(`store ${APP}: ${SUBSCRIPTIONS} due subscriptions and their customers, in ${Date.now() - started} ms`);
+  return { due, before: rowCounts() };
+}
+
+/** Triggers the scheduled handler twice, then waits until the jobs are consumed and no due subscription is left. */
+export async function runRenewals(
+  api: string,
+  seeded: { due: string; before: Record<string, number> },
+  log: (m: string) => void,
+): Promise<SubscriptionsRun> {
+  const probe = async (): Promise<Probe> => {
+    const res = await fetch(`${api}/__bench/subscriptions?app=${APP}&due=${seeded.due}`);
+    if (!res.ok) throw new Error(`probe answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as Probe;
+  };
+  const t0 = performance.now();
+  for (let i = 0; i < 2; i++) {
+    const res = await fetch(`${api}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+    if (!res.ok) throw new Error(`/__scheduled answered ${res.status}: ${await res.text()}`);
+  }
+  let p = await probe();
+  let lastLog = 0;
+  let finished = false;
+  while (performance.now() - t0 < MAX_WAIT_MS) {
+    p = await probe();
+    if (p.counts.sent > 0 && p.counts.consumed >= p.counts.sent && p.overdue === 0 && p.pendingClaims === 0) {
+      finished = true;
+      break;
+    }
+    if (performance.now() - lastLog > 15_000) {
+      lastLog = performance.now();
+      log(
+        `renewals: ${SUBSCRIPTIONS - p.overdue}/${SUBSCRIPTIONS} settled, ${p.counts.consumed}/${p.counts.sent} messages consumed`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const wallMs = performance.now() - t0;
+  const of = (s: string) => p.statuses.find((x) => x.status === s)?.n ?? 0;
+  const after = rowCounts();
+  const [doubles] = queryLocal<{ claimed: number; charged: number }>(
+    `SELECT
+      (SELECT count(*) FROM (SELECT 1 FROM subscription_renewals WHERE app_id = ${APP}
+        GROUP BY subscription_id, period_start HAVING count(*) > 1)) AS claimed,
+      (SELECT count(*) FROM (SELECT 1 FROM wallet_entries WHERE app_id = ${APP} AND amount < 0
+        GROUP BY customer_id HAVING count(*) > 1)) AS charged`,
+  );
+  return {
+    subscriptions: SUBSCRIPTIONS,
+    emptyWallets: Math.ceil(SUBSCRIPTIONS / EMPTY_EVERY),
+    wallMs,
+    finished,
+    probe: p,
+    renewed: of("active") - p.overdue,
+    suspended: of("suspended"),
+    doubleClaimed: doubles!.claimed,
+    doubleCharged: doubles!.charged,
+    rowsWritten: Object.fromEntries(TABLES.map((t) => [t, (after[t] ?? 0) - (seeded.before[t] ?? 0)])),
+  };
+}
+
+const fmt = (n: number) => (Math.round(n * 100) / 100).toString();
+
+export function subscriptionsSection(r: SubscriptionsRun, measuredOn: string): string[] {
+  const c = r.probe.counts;
+  const settled = r.subscriptions - r.probe.overdue;
+  const s = r.wallMs / 1000;
+  const size =
+    r.subscriptions === 10_000
+      ? "10,000 due subscriptions"
+      : `${r.subscriptions.toLocaleString("en")} due subscriptions (fewer than the 10,000 asked for: BENCH_SUBSCRIPTIONS)`;
+  return [
+    "## Subscription renewals",
+    "",
+    `Measured on ${measuredOn}.`,
+    "",
+    `A renewal run of ${size} in a store of their own, generated inside SQLite: monthly, wallet-paid, ` +
+      `all due the day before. One customer in ${EMPTY_EVERY} has an empty wallet, so their renewal fails and the ` +
+      "subscription is suspended with a retry day (dunning). The API's scheduled handler is triggered twice in a row through " +
+      "`wrangler dev --test-scheduled` (`/__scheduled`: the cron running twice); the run ends when every job it queued has been " +
+      "consumed (local Queues, the jobs consumer's batches of 10 messages) and no due subscription is left. " +
+      "Wall time is from the first trigger to that point.",
+    "",
+    "D1 statements are counted by the bench's own entry around the Worker: the jobs consumer gets a D1 binding that counts " +
+      "every statement prepared (each one in a batch included) and every round trip (a batch, or a statement run alone); " +
+      "what the renewal defers after its batch (the events' queue sends, the webhooks ledger) is counted when it uses that binding. " +
+      "The scheduled scan is counted apart.",
+    "",
+    "| figure | value |",
+    "|---|---:|",
+    `| due subscriptions | ${r.subscriptions.toLocaleString("en")} |`,
+    `| settled (renewed or suspended) | ${settled.toLocaleString("en")}${r.finished ? "" : " (not finished: gave up waiting)"} |`,
+    `| renewed (active, next period) | ${r.renewed.toLocaleString("en")} |`,
+    `| suspended (empty wallet: dunning) | ${r.suspended.toLocaleString("en")} |`,
+    `| wall time | ${fmt(s)} s |`,
+    `| renewals per second (settled / wall time) | ${fmt(settled / s)} |`,
+    `| queue messages (jobs sent by two scheduled runs) | ${c.sent} (${fmt(c.sent / 2)} a run) |`,
+    `| consumer batches | ${c.batches} |`,
+    `| D1 statements in the jobs consumer | ${c.statements.toLocaleString("en")} |`,
+    `| D1 statements per subscription | ${fmt(c.statements / Math.max(settled, 1))} |`,
+    `| D1 round trips per subscription | ${fmt(c.roundTrips / Math.max(settled, 1))} |`,
+    `| D1 statements of the two scheduled scans (all its tasks) | ${c.scanStatements} |`,
+    `| periods claimed twice (subscription_id, period_start) | ${r.doubleClaimed} |`,
+    `| customers charged twice (wallet debits per customer > 1) | ${r.doubleCharged} |`,
+    "",
+    `Rows written: ${Object.entries(r.rowsWritten)
+      .map(([t, n]) => `${t} ${n.toLocaleString("en")}`)
+      .join(", ")}.`,
+    "",
+  ];
+}
+
+/** The API's wrangler.toml, its Worker the entry above (in .bench/, like the bench's own config). */
+export function subscriptionsConfig(dir: string): string {
+  const text = readFileSync("wrangler.toml", "utf8")
+    .replace(/^main = "(.*)"$/m, () => `main = "${writeSubscriptionsEntry(dir)}"`)
+    .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../$1"')
+    // Without the /docs assets, so that the scheduled trigger reaches the Worker (as bench.ts's webhooks part does).
+    .replace(/^\[assets\]\ndirectory = .*\n(#.*\n)*binding = .*\n/m, "");
+  writeFileSync(`${dir}/wrangler.subscriptions.toml`, text);
+  return `${dir}/wrangler.subscriptions.toml`;
+}

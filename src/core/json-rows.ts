@@ -1,0 +1,47 @@
+import { type Column, getTableColumns, type SQL, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+
+/**
+ * Rows assembled as JSON by SQLite, so that a read and all its nested levels come back from ONE
+ * statement (one D1 round trip): each level is a scalar subquery `json_group_array(...)` of
+ * positional rows, decoded here through the table's own column mappings, so that a decoded row is
+ * what `db.select().from(table)` gives.
+ */
+
+/** SQLite takes at most 127 arguments a function (older builds): rows are arrays of chunks. */
+const CHUNK = 100;
+
+const columnsOf = (table: SQLiteTable) => Object.entries(getTableColumns(table)) as [string, Column][];
+
+/** A row of `table` as `json_array(json_array(c1, …), …)`, its columns read through `alias`. */
+export function rowArray(table: SQLiteTable, alias: string): SQL {
+  const refs = columnsOf(table).map(([, c]) => sql`${sql.identifier(alias)}.${sql.identifier(c.name)}`);
+  const chunks: SQL[] = [];
+  for (let i = 0; i < refs.length; i += CHUNK)
+    chunks.push(sql`json_array(${sql.join(refs.slice(i, i + CHUNK), sql`, `)})`);
+  return sql`json_array(${sql.join(chunks, sql`, `)})`;
+}
+
+/** The rows of `table` under `where`, in `orderBy`'s order, as one JSON array (`decodeRows` reads it). */
+export function rowsJson(table: SQLiteTable, where: SQL, orderBy: SQL[] = []): SQL {
+  const alias = "r";
+  const order = orderBy.length ? sql` ORDER BY ${sql.join(orderBy, sql`, `)}` : sql``;
+  return sql`(SELECT json_group_array(${rowArray(table, alias)}) FROM (SELECT * FROM ${table} WHERE ${where}${order}) AS ${sql.identifier(alias)})`;
+}
+
+/** One positional row (from `rowArray`) as drizzle maps a row of `table`. */
+export function decodeRow<T extends SQLiteTable>(table: T, chunks: unknown[][]): T["$inferSelect"] {
+  const values = chunks.flat();
+  const row: Record<string, unknown> = {};
+  for (const [i, [key, column]] of columnsOf(table).entries()) {
+    const v = values[i];
+    row[key] = v === null || v === undefined ? null : column.mapFromDriverValue(v);
+  }
+  return row as T["$inferSelect"];
+}
+
+/** The rows of a `rowsJson` (as text, or already parsed as part of a larger document). */
+export function decodeRows<T extends SQLiteTable>(table: T, json: unknown): T["$inferSelect"][] {
+  const rows = (typeof json === "string" ? JSON.parse(json) : (json ?? [])) as unknown[][][];
+  return rows.map((r) => decodeRow(table, r));
+}

@@ -1,0 +1,188 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { ServiceContext } from "../../../core/context";
+import { nowIso } from "../../../core/time";
+import { fulfillmentBranch, type RawRow } from "./rows";
+import { fulfillmentRowEvents, orderFulfillmentStatusStatement } from "./statements";
+import { type FulfillmentState, type FulfillmentType, fulfillments } from "./tables";
+import { forwardMove } from "./update";
+
+/** What the shipping module reads of the fulfillments it ships (see `fulfillmentsForShipment`). */
+export type FulfillmentForShipment = {
+  id: number;
+  order_id: number;
+  order_item_id: number;
+  item_id: number;
+  type: FulfillmentType;
+  status: FulfillmentState;
+  qty: number;
+  name_en: string;
+  name_ar: string;
+  total_amount_minor: number;
+  customer_id: number | null;
+  location: Record<string, unknown> | null;
+  location_id: number | null;
+  pickup_location_id: number | null;
+  shipment_id: number | null;
+  tracking_number: string | null;
+  customer_name: string | null;
+  customer_email: string | null;
+  customer_phone: string | null;
+  order: {
+    id: number;
+    status: string;
+    payment_status: string;
+    payment_provider: string | null;
+    total_minor: number;
+    currency: string;
+    customer_id: number | null;
+  };
+};
+
+const idsJson = (ids: readonly number[]) => JSON.stringify([...new Set(ids)]);
+
+/** The store's live fulfillments among `ids` with their orders, in id order (one query); unknown ids are absent. */
+export async function fulfillmentsForShipment(
+  ctx: ServiceContext,
+  ids: readonly number[],
+): Promise<FulfillmentForShipment[]> {
+  if (ids.length === 0) return [];
+  const rows = await ctx.db.all<
+    RawRow & {
+      o_status: string;
+      o_payment_status: string;
+      o_provider: string | null;
+      o_total: number;
+      o_currency: string;
+    }
+  >(
+    sql`SELECT f.*, o.status AS o_status, o.payment_status AS o_payment_status, o.payment_provider AS o_provider,
+        o.total_minor AS o_total, o.currency AS o_currency
+      FROM (${fulfillmentBranch(ctx, sql`id IN (SELECT value FROM json_each(${idsJson(ids)}))`)}) AS f
+      JOIN orders o ON o.id = f.order_id ORDER BY f.id`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    order_id: r.order_id!,
+    order_item_id: r.order_item_id!,
+    item_id: r.item_id,
+    type: r.type as FulfillmentType,
+    status: r.status as FulfillmentState,
+    qty: r.qty,
+    name_en: r.name_en,
+    name_ar: r.name_ar,
+    total_amount_minor: r.total_amount_minor,
+    customer_id: r.customer_id,
+    location: r.location === null ? null : JSON.parse(r.location),
+    location_id: r.location_id,
+    pickup_location_id: r.pickup_location_id,
+    shipment_id: r.shipment_id,
+    tracking_number: r.tracking_number,
+    customer_name: r.customer_name,
+    customer_email: r.customer_email,
+    customer_phone: r.customer_phone,
+    order: {
+      id: r.order_id!,
+      status: r.o_status,
+      payment_status: r.o_payment_status,
+      payment_provider: r.o_provider,
+      total_minor: r.o_total,
+      currency: r.o_currency,
+      customer_id: r.customer_id,
+    },
+  }));
+}
+
+export type ShipmentLink = {
+  fulfillmentIds: readonly number[];
+  /** A shipment id (or an SQL expression of it, e.g. the id the batch just inserted); null unlinks. */
+  shipmentId?: number | SQL | null;
+  trackingNumber?: string | null;
+  /** Moves each fulfillment forward to this status along pending → processing → shipped → delivered. */
+  status?: "processing" | "shipped" | "delivered";
+  at?: string;
+};
+
+/**
+ * The statements (and derived events, for `emit()` after them in the same batch) by which a shipment
+ * links its fulfillments and moves them forward: a fulfillment already at or past `status`, or
+ * cancelled, keeps its status. The statuses are read first; each move repeats the status it read in
+ * its WHERE, so a fulfillment changed meanwhile is left as it is, and has no event. Also refreshes
+ * the orders' `fulfillment_status`. The shipping module never writes the fulfillments table itself.
+ */
+export async function fulfillmentShipmentStatements(
+  ctx: ServiceContext,
+  p: ShipmentLink,
+): Promise<{ statements: BatchItem<"sqlite">[]; events: SQL[] }> {
+  const at = p.at ?? nowIso();
+  const ids = idsJson(p.fulfillmentIds);
+  const scope = sql`${fulfillments.appId} = ${ctx.appId} AND ${fulfillments.isDeleted} = 0
+    AND ${fulfillments.id} IN (SELECT value FROM json_each(${ids}))`;
+  const statements: BatchItem<"sqlite">[] = [];
+  const events: SQL[] = [];
+  const linking = p.shipmentId !== undefined || p.trackingNumber !== undefined;
+  if (linking) {
+    statements.push(
+      ctx.db
+        .update(fulfillments)
+        .set({
+          modifiedAt: at,
+          ...(p.shipmentId !== undefined && { shipmentId: p.shipmentId === null ? null : sql`${p.shipmentId}` }),
+          ...(p.trackingNumber !== undefined && { trackingNumber: p.trackingNumber }),
+        })
+        .where(scope),
+    );
+    const changes = [
+      ...(p.shipmentId !== undefined ? ["shipment_id"] : []),
+      ...(p.trackingNumber !== undefined ? ["tracking_number"] : []),
+    ];
+    events.push(
+      fulfillmentRowEvents(
+        "fulfillment.updated",
+        sql`app_id = ${ctx.appId} AND id IN (SELECT value FROM json_each(${ids})) AND modified_at = ${at}`,
+        sql`, 'changes', json(${JSON.stringify(changes)})`,
+      ),
+    );
+  }
+  if (p.status) {
+    const to = p.status;
+    const current = await ctx.db
+      .select({ id: fulfillments.id, status: fulfillments.status })
+      .from(fulfillments)
+      .where(scope);
+    const moves = current.filter((f) => forwardMove(f.status, to)).map((f) => ({ id: f.id, from: f.status }));
+    if (moves.length) {
+      const movesJson = JSON.stringify(moves);
+      const stamp =
+        to === "shipped"
+          ? { fulfilledAt: sql`coalesce(${fulfillments.fulfilledAt}, ${at})` }
+          : to === "delivered"
+            ? { deliveredAt: at, fulfilledAt: sql`coalesce(${fulfillments.fulfilledAt}, ${at})` }
+            : {};
+      statements.push(
+        ctx.db
+          .update(fulfillments)
+          .set({ status: to, modifiedAt: at, ...stamp })
+          .where(
+            sql`${scope} AND EXISTS (SELECT 1 FROM json_each(${movesJson}) m
+              WHERE m.value ->> '$.id' = ${fulfillments.id} AND m.value ->> '$.from' = ${fulfillments.status})`,
+          ),
+        orderFulfillmentStatusStatement(
+          ctx,
+          sql`SELECT order_id FROM fulfillments WHERE id IN (SELECT value ->> '$.id' FROM json_each(${movesJson}))`,
+          at,
+        ),
+      );
+      events.push(
+        fulfillmentRowEvents(
+          "fulfillment.status_changed",
+          sql`app_id = ${ctx.appId} AND status = ${to} AND modified_at = ${at}
+            AND id IN (SELECT value ->> '$.id' FROM json_each(${movesJson}))`,
+          sql`, 'previous_status', (SELECT m.value ->> '$.from' FROM json_each(${movesJson}) m
+            WHERE m.value ->> '$.id' = fulfillments.id)`,
+        ),
+      );
+    }
+  }
+  return { statements, events };
+}

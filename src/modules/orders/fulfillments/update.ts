@@ -1,0 +1,107 @@
+import { sql } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { ApiError } from "../../../core/errors";
+import { emit, newEvent } from "../../../core/events/outbox";
+import { nowIso } from "../../../core/time";
+import { getLocation } from "../../customers";
+import { FORWARD_PATH, fulfillmentMachine, OPEN_STATES } from "./machine";
+import type { RawRow } from "./rows";
+import type { Fulfillment, UpdateFulfillment } from "./schemas";
+import { findFulfillment, fulfillmentDetails } from "./service";
+import { orderFulfillmentStatusStatement } from "./statements";
+import { type FulfillmentState, type FulfillmentType, fulfillments } from "./tables";
+
+type Row = RawRow & { status: FulfillmentState; type: FulfillmentType; order_id: number; order_item_id: number };
+
+/** The columns a move to `to` stamps besides the status. */
+export function stampsOf(to: FulfillmentState, at: string) {
+  if (to === "shipped") return { fulfilledAt: at };
+  if (to === "delivered") return { deliveredAt: at };
+  if (to === "cancelled") return { cancelledAt: at };
+  return {};
+}
+
+/**
+ * Update Fulfillment (the merchant's, and the customer's narrower one): the schedule, the address
+ * (copied from one of the order's customer's locations), notes and, for the merchant, the status
+ * through the machine. The UPDATE repeats the status it read, so a concurrent move makes it write
+ * nothing: it is then tried once more against the new state. Emits `fulfillment.updated` (the fields
+ * given) and `fulfillment.status_changed`, and refreshes the order's `fulfillment_status`.
+ */
+export async function updateFulfillment(
+  ctx: ServiceContext,
+  id: number,
+  input: UpdateFulfillment,
+  customerId?: number,
+): Promise<Fulfillment> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const row = (await findFulfillment(ctx, id, customerId)) as Row;
+    if (customerId !== undefined && !OPEN_STATES.includes(row.status))
+      throw ApiError.conflict(
+        "fulfillment_locked",
+        `Fulfillment ${id} is ${row.status}: its date, time, location and notes can no longer be changed.`,
+        { status: row.status },
+      );
+    const to = input.status !== undefined && input.status !== row.status ? input.status : undefined;
+    if (to) fulfillmentMachine.next(row.status, to, `Fulfillment ${id}`);
+    const location =
+      input.location_id === undefined
+        ? undefined
+        : row.customer_id === null
+          ? (() => {
+              throw ApiError.notFound("customer_location_not_found", `Location ${input.location_id}`);
+            })()
+          : await getLocation(ctx, row.customer_id, input.location_id);
+    const changes = (["date", "time", "location_id", "notes"] as const).filter((k) => input[k] !== undefined);
+    if (!to && changes.length === 0) return fulfillmentDetails(ctx, id, customerId);
+
+    const at = nowIso();
+    const set = {
+      modifiedAt: at,
+      ...(input.date !== undefined && { date: input.date }),
+      ...(input.time !== undefined && { time: input.time }),
+      ...(input.notes !== undefined && { notes: input.notes }),
+      ...(location && { location: location as Record<string, unknown>, locationId: location.id }),
+      ...(to && { status: to, ...stampsOf(to, at) }),
+    };
+    const ref = {
+      id,
+      order_id: row.order_id,
+      order_item_id: row.order_item_id,
+      type: row.type,
+      status: to ?? row.status,
+    };
+    const events = [
+      ...(changes.length
+        ? [
+            newEvent(ctx.appId, "fulfillment.updated", {
+              ...ref,
+              changes: changes.map((c) => (c === "location_id" ? "location" : c)),
+            }),
+          ]
+        : []),
+      ...(to ? [newEvent(ctx.appId, "fulfillment.status_changed", { ...ref, previous_status: row.status })] : []),
+    ];
+    const same = sql`${fulfillments.id} = ${id} AND ${fulfillments.appId} = ${ctx.appId}
+      AND ${fulfillments.isDeleted} = 0 AND ${fulfillments.status} = ${row.status}`;
+    const { applied } = await emit(
+      ctx.db,
+      ctx.events,
+      [
+        ctx.db.update(fulfillments).set(set).where(same),
+        ...(to ? [orderFulfillmentStatusStatement(ctx, sql`${row.order_id}`, at)] : []),
+      ],
+      events,
+      { guard: sql`EXISTS (SELECT 1 FROM ${fulfillments} WHERE ${same})` },
+    );
+    if (applied) return fulfillmentDetails(ctx, id, customerId);
+  }
+  throw ApiError.conflict("concurrent_update", `Fulfillment ${id} changed while updating it; retry.`);
+}
+
+/** The statuses after `from` on the forward path up to `to` (empty when `from` is at or past it, or cancelled). */
+export function forwardMove(from: FulfillmentState, to: FulfillmentState): boolean {
+  const a = FORWARD_PATH.indexOf(from);
+  const b = FORWARD_PATH.indexOf(to);
+  return a >= 0 && b > a;
+}

@@ -1,0 +1,105 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
+import { ApiError } from "../../../core/errors";
+import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { toMajor } from "../../../core/money";
+import { packageView } from "../fields";
+import {
+  RETURN_STATUSES,
+  SHIPMENT_DIRECTIONS,
+  SHIPMENT_STATUSES,
+  shipmentFulfillments,
+  shipmentStatusHistory,
+  shipments,
+} from "../tables";
+import { shipmentMachine } from "./machine";
+import type { Shipment } from "./schemas";
+
+export type ShipmentRow = typeof shipments.$inferSelect;
+
+export const SHIPMENT_LIST: ListSpec = {
+  fields: {
+    id: { column: shipments.id, kind: "integer" },
+    order_id: { column: shipments.orderId, kind: "integer" },
+    courier_id: { column: shipments.courierId, kind: "integer" },
+    service: { column: shipments.service, kind: "string" },
+    direction: { column: shipments.direction, kind: "string", values: SHIPMENT_DIRECTIONS },
+    return_of_id: { column: shipments.returnOfId, kind: "integer", nullable: true },
+    return_status: { column: shipments.returnStatus, kind: "string", values: RETURN_STATUSES, nullable: true },
+    status: { column: shipments.status, kind: "string", values: SHIPMENT_STATUSES },
+    tracking_number: { column: shipments.trackingNumber, kind: "string", nullable: true },
+    created_at: { column: shipments.createdAt, kind: "datetime" },
+    delivered_at: { column: shipments.deliveredAt, kind: "datetime", nullable: true },
+  },
+  defaultOrder: "-id",
+  idColumn: shipments.id,
+};
+
+export async function findShipment(ctx: ServiceContext, id: number): Promise<ShipmentRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(shipments)
+    .where(and(live(shipments, ctx.appId), eq(shipments.id, id)))
+    .limit(1);
+  if (!row) throw ApiError.notFound("shipment_not_found", `Shipment ${id}`);
+  return row;
+}
+
+/** Shipments as the API shows them, their fulfillments and history read in one round trip. */
+export async function shipmentViews(ctx: ServiceContext, rows: readonly ShipmentRow[]): Promise<Shipment[]> {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const [links, history] = await ctx.db.batch([
+    ctx.db
+      .select()
+      .from(shipmentFulfillments)
+      .where(and(eq(shipmentFulfillments.appId, ctx.appId), inArray(shipmentFulfillments.shipmentId, ids)))
+      .orderBy(asc(shipmentFulfillments.fulfillmentId)),
+    ctx.db
+      .select()
+      .from(shipmentStatusHistory)
+      .where(and(eq(shipmentStatusHistory.appId, ctx.appId), inArray(shipmentStatusHistory.shipmentId, ids)))
+      .orderBy(asc(shipmentStatusHistory.id)),
+  ]);
+  return rows.map((r) => ({
+    id: r.id,
+    order_id: r.orderId,
+    fulfillment_ids: links.filter((l) => l.shipmentId === r.id).map((l) => l.fulfillmentId),
+    courier_id: r.courierId,
+    service: r.service,
+    direction: r.direction,
+    return_of_id: r.returnOfId,
+    return_status: r.returnStatus,
+    origin: r.origin,
+    destination: r.destination,
+    packages: r.packages.map(packageView),
+    weight: r.weightG / 1000,
+    cod_amount: toMajor(r.codAmountMinor),
+    cost: toMajor(r.costMinor),
+    currency: r.currency,
+    label_url: r.labelUrl,
+    carrier_reference: r.carrierReference,
+    tracking_number: r.trackingNumber,
+    tracking_url: r.trackingUrl,
+    status: r.status,
+    allowed_actions: shipmentMachine.allowed(r.status),
+    status_history: history
+      .filter((h) => h.shipmentId === r.id)
+      .map((h) => ({ status: h.status, at: h.at, note: h.note, source: h.source, carrier_status: h.carrierStatus })),
+    notes: r.notes,
+    delivered_at: r.deliveredAt,
+    cancelled_at: r.cancelledAt,
+    created_at: r.createdAt,
+    modified_at: r.modifiedAt,
+  }));
+}
+
+export async function shipmentDetails(ctx: ServiceContext, id: number): Promise<Shipment> {
+  return (await shipmentViews(ctx, [await findShipment(ctx, id)]))[0]!;
+}
+
+export async function listShipments(ctx: ServiceContext, q: ListQuery): Promise<Page<Shipment>> {
+  const page = await listPage(ctx.db, q, { table: shipments, scope: () => live(shipments, ctx.appId) });
+  return { ...page, results: await shipmentViews(ctx, page.results) };
+}

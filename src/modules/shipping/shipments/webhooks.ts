@@ -1,0 +1,80 @@
+import { and, eq } from "drizzle-orm";
+import { makeServiceContext } from "../../../core/context";
+import { ApiError } from "../../../core/errors";
+import type { Db } from "../../../db/client";
+import { carrierOf, type ShippingEnv } from "../carriers";
+import type { CarrierEnv, CarrierStatusUpdate } from "../carriers/adapter";
+import { couriers, shipments } from "../tables";
+import { applyStatus } from "./status";
+
+export type Deps = {
+  db: Db;
+  env: ShippingEnv & Pick<Env, "EVENTS" | "JOBS">;
+  waitUntil: (p: Promise<unknown>) => void;
+};
+export type WebhookResult = {
+  received: true;
+  applied: number;
+  ignored: { reference: string; status: string; reason: string }[];
+};
+
+/**
+ * A carrier's webhook: verified by its adapter (an unsigned or wrongly signed one is a 400 and
+ * changes nothing), then each update applied to the shipment the carrier's reference names, in the
+ * store that owns it. An update the machine refuses (a repeat, out of order) is reported as ignored.
+ */
+export async function receiveCarrierWebhook(
+  deps: Deps,
+  carrier: string,
+  request: { body: string; headers: Headers },
+): Promise<WebhookResult> {
+  const adapter = carrierOf(deps.env, carrier);
+  if (!adapter) throw ApiError.notFound("route_not_found", `Carrier ${carrier}`);
+  const updates = await adapter.parseWebhook(deps.env as CarrierEnv, request);
+  if (updates === null)
+    throw new ApiError(
+      400,
+      "webhook_signature_invalid",
+      "The webhook is not signed, or not as it was sent: nothing was changed.",
+    );
+  const result: WebhookResult = { received: true, applied: 0, ignored: [] };
+  for (const u of updates) {
+    const reason = await applyUpdate(deps, carrier, u);
+    if (reason === null) result.applied++;
+    else result.ignored.push({ reference: u.carrierReference, status: u.status, reason });
+  }
+  return result;
+}
+
+/** One update applied through the status path: null when applied, else why it was not. */
+export async function applyUpdate(deps: Deps, carrier: string, u: CarrierStatusUpdate): Promise<string | null> {
+  const [found] = await deps.db
+    .select({ shipment: shipments })
+    .from(shipments)
+    .innerJoin(couriers, eq(couriers.id, shipments.courierId))
+    .where(
+      and(
+        eq(shipments.carrierReference, u.carrierReference),
+        eq(couriers.code, carrier),
+        eq(shipments.isDeleted, false),
+      ),
+    )
+    .limit(1);
+  if (!found) return "No shipment of this carrier has that reference.";
+  const row = found.shipment;
+  if (row.status === u.status) return `The shipment is ${u.status} already.`;
+  const ctx = makeServiceContext(deps.db, row.appId, deps.env, deps.waitUntil);
+  try {
+    await applyStatus(ctx, row, {
+      to: u.status as Exclude<typeof u.status, "created">,
+      source: "carrier",
+      note: u.note,
+      carrierStatus: u.carrierStatus,
+      at: u.at,
+    });
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) return error.detail;
+    throw error;
+  }
+}

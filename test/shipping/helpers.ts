@@ -1,0 +1,97 @@
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { customerLocations } from "../../src/modules/customers/tables";
+import { signFakeCallback } from "../../src/modules/shipping/carriers/fake";
+import { deliveryItem, paidOrderOf } from "../fulfillments/helpers";
+import { db } from "../helpers/factories";
+import { call, json } from "../helpers/request";
+import { rowsOf, type Store, shopperOf } from "../orders/helpers";
+
+export const SHIP = "/order/v1/merchant/shipments/";
+export const COURIERS = `${SHIP}couriers/`;
+export const PICKUPS = `${SHIP}pickup-locations/`;
+export const CONFIG = `${SHIP}config/`;
+export const WEBHOOK = "/order/v1/shipments/webhooks/fake/";
+
+export const RIYADH = 1;
+export const JEDDAH = 2;
+export const OLAYA = 1; // a district of Riyadh
+export const MALQA = 2; // another
+
+/** A custom courier body covering Riyadh (and Jeddah), priced by weight. */
+export const courierBody = (extra: Record<string, unknown> = {}) => ({
+  name_en: "Our Vans",
+  name_ar: "سياراتنا",
+  cod_supported: true,
+  coverage: { cities: [RIYADH, JEDDAH], districts: [] },
+  price_rules: [
+    { city_id: RIYADH, weight_from: 0, weight_to: 5, price: 20 },
+    { city_id: RIYADH, weight_from: 5, weight_to: 30, price: 35.5 },
+    { city_id: null, weight_from: 0, weight_to: 10, price: 40 },
+  ],
+  estimated_days_min: 1,
+  estimated_days_max: 2,
+  ...extra,
+});
+
+export const pickupBody = (extra: Record<string, unknown> = {}) => ({
+  name_en: "Main Warehouse",
+  name_ar: "المستودع الرئيسي",
+  location: { address1: "Olaya St 1", lat: 24.69, lng: 46.68 },
+  city_id: RIYADH,
+  working_hours: [{ day: "sunday", open: "09:00", close: "17:00" }],
+  ...extra,
+});
+
+export async function created(store: Store, path: string, body: unknown) {
+  const res = await store.as(path, { method: "POST", body });
+  const out = await json(res);
+  expect(res.status, JSON.stringify(out)).toBe(201);
+  return out;
+}
+
+/** A paid order with two delivery lines to a Riyadh address, and its fulfillment ids. */
+export async function shippableOrder(store: Store) {
+  const s = await shopperOf(store.appId);
+  const [loc] = await db()
+    .insert(customerLocations)
+    .values({
+      appId: store.appId,
+      customerId: s.id,
+      latitude: 24.7,
+      longitude: 46.7,
+      address1: "King Fahd Rd",
+      nameEn: "Home",
+      cityId: RIYADH,
+      districtId: OLAYA,
+    })
+    .returning();
+  const box = await deliveryItem(store.appId);
+  const order = await paidOrderOf(
+    store,
+    s,
+    [
+      { item_id: box.id, qty: 1 },
+      { item_id: box.id, qty: 2 },
+    ],
+    { location_id: loc!.id },
+  );
+  const rows = await rowsOf("SELECT id FROM fulfillments WHERE order_id = ? ORDER BY id", order.id);
+  return { order, fulfillmentIds: rows.map((r) => r.id as number), customer: s };
+}
+
+/** Posts a fake-carrier callback, signed (or not, or wrongly) as the carrier would. */
+export async function fakeCallback(
+  events: { reference: string; status: string; note?: string }[],
+  how: "signed" | "unsigned" | "wrong" | "stale" = "signed",
+) {
+  const body = JSON.stringify({ events });
+  const ts = Math.floor(Date.now() / 1000) - (how === "stale" ? 3600 : 0);
+  const signature = await signFakeCallback(env.LINK_SIGNING_SECRET, ts, body);
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (how !== "unsigned") {
+    headers["X-Fake-Carrier-Timestamp"] = String(ts);
+    headers["X-Fake-Carrier-Signature"] = how === "wrong" ? `${signature.slice(0, -2)}xx` : signature;
+  }
+  return call(WEBHOOK, { method: "POST", rawBody: body, headers, appId: null });
+}
