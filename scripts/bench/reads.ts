@@ -208,6 +208,24 @@ export function readsSection(fig: {
     `Goal: the app's middleware costs a public read at most 0.1 of the bare route's rate: **${fmt(mwTotal)}** (${mwTotal <= 0.1 ? "met" : "not met"}). Single`,
     "figures under about 0.05 are within this machine's noise.",
     "",
+    "### Why the goals not met are not met, and the next steps",
+    "",
+    "- D1-backed lists: each is now one statement (the count, the page and every nested level; merchant lists also look their token",
+    "  up, at most once a second per isolate). What is left is the statement's own SQLite time: the floor reads 20 rows by primary key,",
+    "  a real list filters and sorts (the page of List Items sorts the store's products by price; the door list sorts a day's tickets",
+    "  by time), about 5 to 10 ms of SQLite per request here, and local D1 runs one statement at a time, so 10 connections queue on it.",
+    "  Next: indexes that match the common filter and order (tickets by status, date and time; items by type and price), and a",
+    "  per-tenant counter for the unfiltered count of a large store (the count of 100,000 orders is most of List Orders at 100,000).",
+    `- Middleware: the largest costs measured are ${[...m.without]
+      .sort((a, b) => costOf(m.all, b.r, m.bare) - costOf(m.all, a.r, m.bare))
+      .slice(0, 3)
+      .map((w) => `${w.name} (${fmt(costOf(m.all, w.r, m.bare))})`)
+      .join(", ")}. The request log line`,
+    "  is sent by the local runtime to wrangler's process on the same two cores; deployed, it goes to Workers Logs. Next: measure",
+    "  deployed, and make the D1 session lazy (a cached read never uses it).",
+    `- Bundle: ${kib(bundle.gzip)} gzipped${bundle.gzip < 400 * 1024 ? "" : `, ${kib(bundle.gzip - 400 * 1024)} over`}. Next: esbuild's metafile`,
+    "  to find the largest modules, and rarely used code (the invoice PDF writer, the OpenAPI document) loaded on first use.",
+    "",
     "### Plan Details, 30 days: size and serialisation",
     "",
     `The Balanced 30 plan's body: **${kib(s.bytes)}** of JSON, **${kib(s.gzipped)}** gzipped. Serialising it (JSON.stringify, in Node on the same`,

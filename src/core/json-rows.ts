@@ -45,3 +45,12 @@ export function decodeRows<T extends SQLiteTable>(table: T, json: unknown): T["$
   const rows = (typeof json === "string" ? JSON.parse(json) : (json ?? [])) as unknown[][][];
   return rows.map((r) => decodeRow(table, r));
 }
+
+/**
+ * A validated integer (a tenant's id, an id) written into the statement rather than bound: D1
+ * binds at most 100 parameters a statement, and a read's nested levels repeat the tenant's id.
+ */
+export function intLiteral(n: number): SQL {
+  if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
+  return sql.raw(String(n));
+}

@@ -1,6 +1,6 @@
-import { and, asc, type Column, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, type Column, type SQL, sql } from "drizzle-orm";
 import { live } from "../../../core/crud/tenant-table";
-import { decodeRows, rowsJson } from "../../../core/json-rows";
+import { decodeRows, intLiteral, rowsJson } from "../../../core/json-rows";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
 import type { Db } from "../../../db/client";
@@ -90,13 +90,15 @@ const ITEM_PARTS = [
  * in its own statement (a list's page, see `listPageWith`), then gives the row to `assembleItems`.
  */
 export function itemsJson(appId: number, ids: SQL, now: string): Record<keyof ItemParts, SQL> {
-  // The items and their live variants, as a subquery every part reuses.
-  const family = sql`(SELECT id FROM items WHERE app_id = ${appId} AND (id IN ${ids}
-      OR (parent_id IN ${ids} AND is_deleted = 0)))`;
+  // The items and their live variants, as a subquery every part reuses: two index lookups (an OR
+  // of the two would scan the store's items in every part).
+  const app = intLiteral(appId);
+  const family = sql`(SELECT id FROM items WHERE id IN ${ids} AND app_id = ${app}
+      UNION ALL SELECT id FROM items WHERE parent_id IN ${ids} AND app_id = ${app} AND is_deleted = 0)`;
   const ofFamily = (c: Column) => sql`${c} IN ${family}`;
   const modCategoryIds = sql`(SELECT category_id FROM item_modifier_categories WHERE item_id IN ${family})`;
   return {
-    items: rowsJson(items, and(eq(items.appId, appId), ofFamily(items.id))!, [asc(items.ordering), asc(items.id)]),
+    items: rowsJson(items, ofFamily(items.id), [asc(items.ordering), asc(items.id)]),
     modLinks: rowsJson(itemModifierCategories, ofFamily(itemModifierCategories.itemId)),
     modCategories: rowsJson(
       modifierCategories,

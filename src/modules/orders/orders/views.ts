@@ -1,6 +1,6 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { decodeRows, rowsJson } from "../../../core/json-rows";
+import { decodeRows, intLiteral, rowsJson } from "../../../core/json-rows";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
 import { customersFromJson, customersJson } from "../../customers";
@@ -53,7 +53,7 @@ type ItemPart = keyof ReturnType<typeof itemsJson>;
 export function orderPartsJson(appId: number, ids: SQL, now: string): Record<keyof OrderParts, SQL> {
   const items = itemsJson(
     appId,
-    sql`(SELECT item_id FROM order_items WHERE app_id = ${appId} AND order_id IN ${ids} AND item_id IS NOT NULL)`,
+    sql`(SELECT item_id FROM order_items WHERE app_id = ${intLiteral(appId)} AND order_id IN ${ids} AND item_id IS NOT NULL)`,
     now,
   );
   return {
