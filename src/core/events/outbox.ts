@@ -159,13 +159,14 @@ export async function resendStale(db: Db, queue: Queue, olderThanMs = 60_000): P
 /**
  * An event per row of `table` that `where` selects, with `data` an SQL JSON expression over that
  * row, as `emit()` takes derived events: for events whose data the batch itself assigns (ids,
- * balances, serials).
+ * balances, serials). Each row gets its own event id, drawn once in a materialized CTE (the id is
+ * both the outbox row's key and in its payload), with `data` evaluated there over the table's row.
  */
 export function rowEvent(type: EventType, table: Table, where: SQL, data: SQL): SQL {
-  const id = newEventId();
-  return sql`SELECT ${id} AS id, app_id, ${type} AS type,
-      ${eventPayloadSql(type, sql`${id}`, sql`app_id`, data)} AS payload
-    FROM ${table} WHERE ${where}`;
+  return sql`SELECT * FROM (WITH r AS MATERIALIZED (
+      SELECT 'evt_' || lower(hex(randomblob(16))) AS eid, app_id, ${data} AS data FROM ${table} WHERE ${where})
+    SELECT eid AS id, app_id, ${type} AS type, ${eventPayloadSql(type, sql`eid`, sql`app_id`, sql`json(data)`)} AS payload
+    FROM r)`;
 }
 
 /** The `{ id }` event of the row the batch just inserted into `table`, as `emit()` takes derived events. */

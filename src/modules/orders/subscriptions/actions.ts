@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit } from "../../../core/events/outbox";
+import { emit, rowEvent } from "../../../core/events/outbox";
 import { inList } from "../../../core/sql";
 import { nowIso, todayIn } from "../../../core/time";
 import { readStoreSettings } from "../../account";
@@ -19,7 +19,7 @@ import {
   type SubscriptionSet,
 } from "./change";
 import { type SubscriptionAction, subscriptionMachine } from "./machine";
-import { eachRowEvent, subscriptionRef } from "./plan";
+import { subscriptionRef } from "./plan";
 import type { CancelSubscription } from "./schemas";
 import { findSubscription, type SubscriptionRow } from "./service";
 import { subscriptionRenewals, subscriptions } from "./tables";
@@ -224,7 +224,7 @@ async function bulk(
       ctx.db,
       ctx.events,
       statements,
-      eachRowEvent(eventType, subscriptions, sql`change_token = ${token}`, subscriptionRef),
+      rowEvent(eventType, subscriptions, sql`change_token = ${token}`, subscriptionRef),
     );
     changing.forEach((id, i) => {
       const applied = (out[i] as unknown[]).length > 0;

@@ -1,9 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { type SQL, sql, type Table } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
-import { eventPayloadSql } from "../../../core/events/outbox";
-import type { EventType } from "../../../core/events/registry";
+import { rowEvent } from "../../../core/events/outbox";
 import { insertedId } from "../../../core/sql";
 import { todayIn } from "../../../core/time";
 import type { QuotedLine } from "../pricing/quote";
@@ -38,17 +37,6 @@ export function addDurationSql(date: SQL, n: SQL, unit: SQL): SQL {
     ELSE min(date(${date}, 'start of month', '+' || (${n}) || ' months',
                '+' || (CAST(strftime('%d', ${date}) AS INTEGER) - 1) || ' days'),
              date(${date}, 'start of month', '+' || ((${n}) + 1) || ' months', '-1 day')) END)`;
-}
-
-/**
- * An event per row of `table` that `where` selects, each with its own id (`rowEvent` gives one id,
- * for one row): for changes that may touch several rows (a checkout with two plans, a bulk pause).
- * Materialized, so that each row's id is drawn once.
- */
-export function eachRowEvent(type: EventType, table: Table, where: SQL, data: SQL): SQL {
-  return sql`SELECT * FROM (WITH r AS MATERIALIZED (SELECT 'evt_' || lower(hex(randomblob(16))) AS eid, *
-      FROM ${table} WHERE ${where})
-    SELECT eid AS id, app_id, ${type} AS type, ${eventPayloadSql(type, sql`eid`, sql`app_id`, data)} AS payload FROM r)`;
 }
 
 export const subscriptionRef = sql`json_object('id', id, 'customer_id', customer_id, 'status', status)`;
@@ -102,7 +90,7 @@ export function subscriptionCreateStatements(
   return {
     statements,
     events: [
-      eachRowEvent(
+      rowEvent(
         "subscription.created",
         subscriptions,
         sql`order_id = ${p.orderId} AND created_at = ${p.at}`,
@@ -154,7 +142,7 @@ export function subscriptionPaidStatements(
         .where(sql`${subscriptions.orderId} = ${p.orderId} AND ${subscriptions.status} = 'pending'`),
     ],
     events: [
-      eachRowEvent(
+      rowEvent(
         "subscription.activated",
         subscriptions,
         sql`order_id = ${p.orderId} AND activated_at = ${p.at} AND status IN ('active', 'trialing')`,
