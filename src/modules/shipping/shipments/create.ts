@@ -8,7 +8,13 @@ import { nowIso } from "../../../core/time";
 import { placesOf } from "../../customers";
 import { type FulfillmentForShipment, fulfillmentShipmentStatements, fulfillmentsForShipment } from "../../orders";
 import { carrierOf, type ShippingEnv } from "../carriers";
-import { type CarrierCity, type CarrierEnv, CarrierError, type CarrierShipment } from "../carriers/adapter";
+import {
+  type CarrierCity,
+  type CarrierEnv,
+  CarrierError,
+  type CarrierShipment,
+  type CarrierShipmentInput,
+} from "../carriers/adapter";
 import { FALLBACK_PACKAGE, readConfig } from "../config/service";
 import { customPrice, unavailableReason } from "../couriers/pricing";
 import { type CourierRow, findCourier } from "../couriers/service";
@@ -103,21 +109,51 @@ export async function carrierCitiesOf(ctx: ServiceContext, origin: PlaceSnapshot
   return { originCity: cityOf(origin.city_id), destinationCity: cityOf(destination.city_id) };
 }
 
-/** Asks the carrier to create the shipment; a refusal is a 409 with the carrier's words. */
-export async function atCarrier(
+/** What booking a shipment with its courier gives: its cost, its tracking number, and an integrated carrier's record. */
+export type Booking = { carrier: CarrierShipment | null; cost: number; trackingNumber: string };
+
+/**
+ * Books a shipment (forward or return) with its courier: a custom courier's price from its rules
+ * for the destination city (409 when no rule applies), or the integrated carrier's own creation,
+ * whose refusal is a 409 with the carrier's words.
+ */
+export async function bookShipment(
+  ctx: ServiceContext,
   env: ShippingEnv,
   courier: CourierRow,
-  run: (env: CarrierEnv) => Promise<CarrierShipment>,
-) {
+  shipment: Omit<CarrierShipmentInput, "originCity" | "destinationCity">,
+  destinationCityId: number,
+): Promise<Booking> {
+  if (courier.type === "custom") {
+    const cost = customPrice(courier, destinationCityId, shipment.weightG);
+    if (cost === null)
+      throw ApiError.conflict(
+        "courier_unavailable",
+        `No price rule of courier ${courier.id} for ${shipment.weightG / 1000} kg in city ${destinationCityId}.`,
+      );
+    return { carrier: null, cost, trackingNumber: ownTrackingNumber() };
+  }
   const adapter = carrierOf(env, courier.code);
   if (!adapter) throw ApiError.conflict("courier_unavailable", `Courier ${courier.id}'s carrier is not offered here.`);
+  const names = await carrierCitiesOf(ctx, shipment.origin, shipment.destination);
   try {
-    return { adapter, created: await run(env as CarrierEnv) };
+    const carrier = await adapter.createShipment(env as CarrierEnv, { ...shipment, ...names });
+    return { carrier, cost: carrier.costMinor ?? 0, trackingNumber: carrier.trackingNumber ?? ownTrackingNumber() };
   } catch (error) {
     if (error instanceof CarrierError)
       throw ApiError.conflict("carrier_error", `The ${error.carrier} carrier refused the shipment: ${error.message}`);
     throw error;
   }
+}
+
+/** A shipment just created, found by its tracking number (unique per store), as its details. */
+export async function createdShipment(ctx: ServiceContext, trackingNumber: string): Promise<Shipment> {
+  const [row] = await ctx.db
+    .select({ id: shipments.id })
+    .from(shipments)
+    .where(sql`${shipments.appId} = ${ctx.appId} AND ${shipments.trackingNumber} = ${trackingNumber}`)
+    .limit(1);
+  return shipmentDetails(ctx, row!.id);
 }
 
 function checkShippable(fs: FulfillmentForShipment[], ids: number[]) {
@@ -168,45 +204,33 @@ export async function createShipment(ctx: ServiceContext, env: ShippingEnv, inpu
   const weightG = packages.reduce((s, p) => s + p.weight_g, 0);
   const origin = placeOfPickup(loc);
 
-  let carrier: CarrierShipment | null = null;
-  let cost: number | null = null;
-  if (courier.type === "custom") {
-    cost = customPrice(courier, dest.cityId, weightG);
-    if (cost === null)
-      throw ApiError.conflict(
-        "courier_unavailable",
-        `No price rule of courier ${courier.id} for ${weightG / 1000} kg in city ${dest.cityId}.`,
-      );
-  } else {
-    const names = await carrierCitiesOf(ctx, origin, destination);
-    const { created } = await atCarrier(env, courier, (e) =>
-      carrierOf(env, courier.code)!.createShipment(e, {
-        appId: ctx.appId,
-        orderId: order.id,
-        service,
-        direction: "forward",
-        origin,
-        destination,
-        packages,
-        weightG,
-        codAmountMinor: cod,
-        currency: order.currency,
-        ...names,
-      }),
-    );
-    carrier = created;
-    cost = created.costMinor ?? 0;
-  }
-  const trackingNumber = carrier?.trackingNumber ?? ownTrackingNumber();
+  const { carrier, cost, trackingNumber } = await bookShipment(
+    ctx,
+    env,
+    courier,
+    {
+      appId: ctx.appId,
+      orderId: order.id,
+      service,
+      direction: "forward",
+      origin,
+      destination,
+      packages,
+      weightG,
+      codAmountMinor: cod,
+      currency: order.currency,
+    },
+    dest.cityId,
+  );
   const at = nowIso();
+  const newId = insertedId(shipments);
   const link = await fulfillmentShipmentStatements(ctx, {
     fulfillmentIds: input.fulfillment_ids,
-    shipmentId: insertedId(shipments),
+    shipmentId: newId,
     trackingNumber,
     status: "processing",
     at,
   });
-  const newId = insertedId(shipments);
   try {
     await emit(
       ctx.db,
@@ -263,10 +287,5 @@ export async function createShipment(ctx: ServiceContext, env: ShippingEnv, inpu
     if (!isGuardAbort(error)) throw error;
     throw ApiError.conflict("fulfillment_not_shippable", "A fulfillment was shipped by another request meanwhile.");
   }
-  const [row] = await ctx.db
-    .select({ id: shipments.id })
-    .from(shipments)
-    .where(sql`${shipments.appId} = ${ctx.appId} AND ${shipments.trackingNumber} = ${trackingNumber}`)
-    .limit(1);
-  return shipmentDetails(ctx, row!.id);
+  return createdShipment(ctx, trackingNumber);
 }

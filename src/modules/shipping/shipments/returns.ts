@@ -5,15 +5,14 @@ import { emit, rowEvent } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
 import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
-import { carrierOf, type ShippingEnv } from "../carriers";
-import type { CarrierShipment } from "../carriers/adapter";
+import type { ShippingEnv } from "../carriers";
 import { readConfig } from "../config/service";
-import { customPrice, unavailableReason } from "../couriers/pricing";
+import { unavailableReason } from "../couriers/pricing";
 import { findCourier } from "../couriers/service";
 import { shipmentFulfillments, shipmentStatusHistory, shipments } from "../tables";
-import { atCarrier, carrierCitiesOf, ownTrackingNumber, packagesOf, serviceOf } from "./create";
+import { bookShipment, createdShipment, packagesOf, serviceOf } from "./create";
 import type { CreateReturnShipment, Shipment } from "./schemas";
-import { findShipment, shipmentDetails } from "./views";
+import { findShipment } from "./views";
 
 /** No live return (not cancelled) already brings back any of the fulfillments. */
 const noneReturning = (ctx: ServiceContext, forwardId: number, ids: number[]) =>
@@ -52,38 +51,25 @@ export async function createReturnShipment(
   const service = serviceOf(courier, input.service);
   const packages = input.packages ? packagesOf(input.packages, null) : fwd.packages;
   const weightG = packages.reduce((s, p) => s + p.weight_g, 0);
-  let carrier: CarrierShipment | null = null;
-  let cost: number | null;
-  if (courier.type === "custom") {
-    cost = customPrice(courier, dest.cityId, weightG);
-    if (cost === null)
-      throw ApiError.conflict(
-        "courier_unavailable",
-        `No price rule of courier ${courier.id} for ${weightG / 1000} kg in city ${dest.cityId}.`,
-      );
-  } else {
-    const names = await carrierCitiesOf(ctx, fwd.destination, fwd.origin);
-    carrier = (
-      await atCarrier(env, courier, (e) =>
-        carrierOf(env, courier.code)!.createShipment(e, {
-          appId: ctx.appId,
-          orderId: fwd.orderId,
-          service,
-          direction: "return",
-          origin: fwd.destination,
-          destination: fwd.origin,
-          packages,
-          weightG,
-          codAmountMinor: 0,
-          currency: fwd.currency,
-          ...names,
-        }),
-      )
-    ).created;
-    cost = carrier.costMinor ?? 0;
-  }
+  const { carrier, cost, trackingNumber } = await bookShipment(
+    ctx,
+    env,
+    courier,
+    {
+      appId: ctx.appId,
+      orderId: fwd.orderId,
+      service,
+      direction: "return",
+      origin: fwd.destination,
+      destination: fwd.origin,
+      packages,
+      weightG,
+      codAmountMinor: 0,
+      currency: fwd.currency,
+    },
+    dest.cityId,
+  );
   const at = nowIso();
-  const trackingNumber = carrier?.trackingNumber ?? ownTrackingNumber();
   const newId = insertedId(shipments);
   try {
     await emit(
@@ -141,10 +127,5 @@ export async function createReturnShipment(
     if (!isGuardAbort(error)) throw error;
     throw ApiError.conflict("shipment_not_returnable", `A fulfillment of shipment ${id} is already being returned.`);
   }
-  const [row] = await ctx.db
-    .select({ id: shipments.id })
-    .from(shipments)
-    .where(sql`${shipments.appId} = ${ctx.appId} AND ${shipments.trackingNumber} = ${trackingNumber}`)
-    .limit(1);
-  return shipmentDetails(ctx, row!.id);
+  return createdShipment(ctx, trackingNumber);
 }
