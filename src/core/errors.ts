@@ -118,8 +118,9 @@ export class ApiError extends Error {
   /** 409 `invalid_state_transition`: names the current status and what it allows (a state machine's refusal). */
   static invalidTransition(what: string, status: string, action: string, allowed: readonly string[]) {
     const next = allowed.length ? `allowed: ${allowed.join(", ")}` : "it allows no action";
+    // `current_status`, as the code's meaning says: `status` is the problem's HTTP status (RFC 9457).
     return ApiError.conflict("invalid_state_transition", `${what} is ${status}: it cannot be ${action} (${next}).`, {
-      status,
+      current_status: status,
       allowed_actions: allowed,
     });
   }

@@ -425,7 +425,7 @@ describe("Update Order (MO4)", () => {
     expect(res.status).toBe(409);
     expect(await problem(res)).toMatchObject({
       code: "invalid_state_transition",
-      status: "completed",
+      current_status: "completed",
       allowed_actions: ["refund"],
     });
     expect(await orderRow(order.id)).toEqual(before);
@@ -435,7 +435,7 @@ describe("Update Order (MO4)", () => {
     expect((await cancel(pending.id)).status).toBe(200);
     const twice = await cancel(pending.id);
     expect(twice.status).toBe(409);
-    expect(await problem(twice)).toMatchObject({ status: "cancelled", allowed_actions: [] });
+    expect(await problem(twice)).toMatchObject({ current_status: "cancelled", allowed_actions: [] });
     expect(await stockOf(item.id)).toBe(4);
     expect(await orderEventTypes(A, pending.id)).toEqual(["order.created", "order.cancelled"]);
   });

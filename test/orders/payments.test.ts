@@ -168,7 +168,7 @@ describe("Pay link (CA14)", () => {
     ).toBe(200);
     const res = await browse(cancelled.payment_url);
     expect(res.status).toBe(409);
-    expect(await problem(res)).toMatchObject({ code: "invalid_state_transition", status: "cancelled" });
+    expect(await problem(res)).toMatchObject({ code: "invalid_state_transition", current_status: "cancelled" });
     expect(await cardTransactions(cancelled.order.id)).toEqual([]);
   });
 });

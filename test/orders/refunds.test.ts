@@ -481,7 +481,7 @@ describe("Refund Invoice (MO8): refused", () => {
     expect(unpaid.status).toBe(409);
     expect(await problem(unpaid)).toMatchObject({
       code: "invalid_state_transition",
-      status: "unpaid",
+      current_status: "unpaid",
       allowed_actions: [],
     });
 

@@ -215,7 +215,7 @@ describe("Capture Bank Transfer (MO10)", () => {
       expect(again.status).toBe(409);
       expect(await problem(again)).toMatchObject({
         code: "invalid_state_transition",
-        status: "captured",
+        current_status: "captured",
         allowed_actions: [],
       });
     }
@@ -325,7 +325,7 @@ describe("Decline Bank Transfer (MO11)", () => {
     // Declined: capturing it now is a 409.
     const late = await capture(bank.tx.id);
     expect(late.status).toBe(409);
-    expect(await problem(late)).toMatchObject({ code: "invalid_state_transition", status: "declined" });
+    expect(await problem(late)).toMatchObject({ code: "invalid_state_transition", current_status: "declined" });
     expect((await orderRow(bank.orderId)).status).toBe("cancelled");
   });
 
@@ -336,7 +336,7 @@ describe("Decline Bank Transfer (MO11)", () => {
     expect(res.status).toBe(409);
     expect(await problem(res)).toMatchObject({
       code: "invalid_state_transition",
-      status: "pending",
+      current_status: "pending",
       allowed_actions: ["capture"],
     });
     const bank = await pendingOrder("bank_transfer");

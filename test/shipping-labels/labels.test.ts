@@ -229,7 +229,7 @@ describe("MH3 Purchase Shipment Labels", () => {
     expect(twice.status).toBe(409);
     expect(await problem(twice)).toMatchObject({
       code: "invalid_state_transition",
-      status: "label_purchased",
+      current_status: "label_purchased",
       allowed_actions: ["pick_up", "cancel"],
     });
     expect(await balanceOf(A)).toBe(before - 700);

@@ -160,7 +160,7 @@ describe("status machine, cancel MH5, custom courier status", () => {
         const res = await status(shipment.id, to);
         const p = await problem(res);
         expect(res.status, `${from} → ${to}`).toBe(409);
-        expect(p).toMatchObject({ code: "invalid_state_transition", status: from });
+        expect(p).toMatchObject({ code: "invalid_state_transition", current_status: from });
       }
       const next = path.shift();
       if (next) expect((await status(shipment.id, next)).status).toBe(200);
@@ -171,7 +171,7 @@ describe("status machine, cancel MH5, custom courier status", () => {
       expect(res.status).toBe(409);
       expect(await problem(res)).toMatchObject({
         code: "invalid_state_transition",
-        status: "delivered",
+        current_status: "delivered",
         allowed_actions: [],
       });
     }
@@ -208,7 +208,7 @@ describe("status machine, cancel MH5, custom courier status", () => {
     await status(second.id, "picked_up");
     const late = await store.as(`${SHIP}${second.id}/cancel/`, { method: "POST" });
     expect(late.status).toBe(409);
-    expect(await problem(late)).toMatchObject({ code: "invalid_state_transition", status: "picked_up" });
+    expect(await problem(late)).toMatchObject({ code: "invalid_state_transition", current_status: "picked_up" });
     expect((await store.as(`${SHIP}99999999/cancel/`, { method: "POST" })).status).toBe(404);
   });
 });

@@ -204,7 +204,7 @@ describe("creation and renewal", () => {
     expect(types.at(-1)).toBe("subscription.expired");
     // Expired: cancelling auto-renewal is a 409 naming the status.
     const p = await problem(await store.as(`${M_SUBS}${id}/cancel-auto-renewal/`, { method: "POST" }));
-    expect(p).toMatchObject({ code: "invalid_state_transition", status: "expired", allowed_actions: [] });
+    expect(p).toMatchObject({ code: "invalid_state_transition", current_status: "expired", allowed_actions: [] });
   });
 
   it("total_billing_cycles: expires once the cycles are used", async () => {

@@ -115,7 +115,7 @@ describe("MS4-MS7", () => {
     expect(refund.total_minor).toBe(1_500);
     expect(await typesOf(id, ["subscription.cancelled"])).toEqual(["subscription.cancelled"]);
     const again = await problem(await post(`${M_SUBS}${id}/cancel/`, {}, { "Idempotency-Key": `c2-${id}` }));
-    expect(again).toMatchObject({ code: "invalid_state_transition", status: "cancelled" });
+    expect(again).toMatchObject({ code: "invalid_state_transition", current_status: "cancelled" });
   });
 
   it("a refund that cannot be made leaves the subscription as it was", async () => {
