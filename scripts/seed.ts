@@ -339,6 +339,32 @@ insert("vouchers", {
   status: "active",
 });
 
+// Shipping for the README's session: the store's warehouse as its default origin, and store wallet
+// credit to buy labels with (a real store tops it up: Store Wallet Top-Up).
+insert("pickup_locations", {
+  id: 1,
+  ...audit(1),
+  name_en: "Main Warehouse",
+  name_ar: "المستودع الرئيسي",
+  address1: "Olaya St 1",
+  lat: 24.69,
+  lng: 46.68,
+  city_id: 1,
+  working_hours: JSON.stringify([{ day: "sunday", open: "09:00", close: "17:00" }]),
+  is_default: 1,
+});
+insert("shipping_configs", { app_id: 1, default_pickup_location_id: 1, modified_at: NOW });
+insert("store_wallet_entries", {
+  id: 1,
+  app_id: 1,
+  type: "credit",
+  source: "adjustment",
+  amount_minor: 50_000,
+  balance_after_minor: 50_000,
+  reference: "Demo credit",
+  created_at: NOW,
+});
+
 for (const r of mealsDemo(1, 0)) rows.push(insertSql(r, (v) => lit(v as never)));
 
 executeLocal(rows.join("\n"));

@@ -303,5 +303,19 @@ describe("MH6 return shipment", () => {
     expect(done).toMatchObject({ status: "delivered", return_status: "received" });
     // The forward shipment's fulfillments stay delivered: a return does not move them back.
     expect((await rowOf("SELECT status FROM fulfillments WHERE id = ?", fulfillmentIds[1])).status).toBe("delivered");
+    // Half the order came back: it is still delivered; once the other half is received too, returned.
+    const orderOf = async () =>
+      (await rowOf("SELECT fulfillment_status FROM orders WHERE id = ?", ret.order_id)).fulfillment_status;
+    expect(await orderOf()).toBe("delivered");
+    const rest = await store.as(`${SHIP}${shipment.id}/return/`, {
+      method: "POST",
+      body: { fulfillment_ids: [fulfillmentIds[0]] },
+    });
+    const second = await json(rest);
+    expect(rest.status, JSON.stringify(second)).toBe(201);
+    for (const s of ["picked_up", "in_transit", "out_for_delivery"]) await status(second.id, s);
+    expect(await orderOf()).toBe("delivered");
+    await status(second.id, "delivered");
+    expect(await orderOf()).toBe("returned");
   });
 });

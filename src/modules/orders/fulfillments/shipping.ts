@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
 import { nowIso } from "../../../core/time";
+import { orders } from "../tables";
 import { fulfillmentBranch, type RawRow } from "./rows";
 import { fulfillmentRowEvents, orderFulfillmentStatusStatement } from "./statements";
 import { type FulfillmentState, type FulfillmentType, fulfillments } from "./tables";
@@ -100,6 +101,8 @@ export type ShipmentLink = {
   trackingNumber?: string | null;
   /** Moves each fulfillment forward to this status along pending → processing → shipped → delivered. */
   status?: "processing" | "shipped" | "delivered";
+  /** A return of these fulfillments was received: an order whose every live fulfillment is among them is `returned`. */
+  returned?: boolean;
   at?: string;
 };
 
@@ -184,5 +187,17 @@ export async function fulfillmentShipmentStatements(
       );
     }
   }
+  if (p.returned)
+    statements.push(
+      ctx.db
+        .update(orders)
+        .set({ fulfillmentStatus: "returned", modifiedAt: at })
+        .where(
+          sql`${orders.appId} = ${ctx.appId} AND ${orders.fulfillmentStatus} = 'delivered'
+            AND ${orders.id} IN (SELECT order_id FROM fulfillments WHERE ${scope})
+            AND NOT EXISTS (SELECT 1 FROM fulfillments f WHERE f.order_id = ${orders.id} AND f.is_deleted = 0
+              AND f.status <> 'cancelled' AND f.id NOT IN (SELECT value FROM json_each(${ids})))`,
+        ),
+    );
   return { statements, events };
 }

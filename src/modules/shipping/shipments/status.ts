@@ -63,8 +63,17 @@ export async function statusChangeStatements(
           : to === "cancelled"
             ? { shipmentId: null, trackingNumber: null }
             : null
-      : null;
-  const linked = fulfillment ? await fulfillmentShipmentStatements(ctx, { fulfillmentIds, at, ...fulfillment }) : null;
+      : !forward && fulfillmentIds.length && to === "delivered"
+        ? { returned: true }
+        : null;
+  // An order is returned once its returns received so far, this one included, hold all it shipped.
+  const returnedIds =
+    fulfillment && "returned" in fulfillment
+      ? [...new Set([...fulfillmentIds, ...(await receivedReturnFulfillments(ctx, row.orderId))])]
+      : fulfillmentIds;
+  const linked = fulfillment
+    ? await fulfillmentShipmentStatements(ctx, { fulfillmentIds: returnedIds, at, ...fulfillment })
+    : null;
   const returnStatus = forward
     ? undefined
     : to === "delivered"
@@ -110,6 +119,23 @@ export async function statusChangeStatements(
     ...(linked?.events ?? []),
   ];
   return { statements, events };
+}
+
+/** The fulfillments of the order's return shipments already received. */
+async function receivedReturnFulfillments(ctx: ServiceContext, orderId: number): Promise<number[]> {
+  const rows = await ctx.db
+    .select({ id: shipmentFulfillments.fulfillmentId })
+    .from(shipmentFulfillments)
+    .innerJoin(shipments, eq(shipments.id, shipmentFulfillments.shipmentId))
+    .where(
+      and(
+        eq(shipments.appId, ctx.appId),
+        eq(shipments.orderId, orderId),
+        eq(shipments.direction, "return"),
+        eq(shipments.returnStatus, "received"),
+      ),
+    );
+  return rows.map((r) => r.id);
 }
 
 /** Applies one change; a race lost to another change is told as the machine tells it, from the new status. */
