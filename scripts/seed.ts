@@ -366,6 +366,21 @@ insert("store_wallet_entries", {
 });
 
 for (const r of mealsDemo(1, 0)) rows.push(insertSql(r, (v) => lit(v as never)));
+// Green Bowl (restaurant 1) delivers its plans over central Riyadh too, so that its windows serve
+// the demo customer's home (location 1) in the README's meal plan session.
+insert("delivery_zones", {
+  id: 900,
+  ...audit(1),
+  restaurant_id: 1,
+  city_id: 1,
+  name_en: "Central Riyadh",
+  polygon: JSON.stringify([
+    [24.6, 46.6],
+    [24.6, 46.8],
+    [24.8, 46.8],
+    [24.8, 46.6],
+  ]),
+});
 
 executeLocal(rows.join("\n"));
 process.stderr.write(`seeded ${rows.length} rows (existing ones kept)\n`);

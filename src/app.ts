@@ -19,8 +19,21 @@ import type { AppEnv } from "./env";
 import { accountErrorCodes, accountMerchantRouter } from "./modules/account";
 import { customerAccountRouter, customerErrorCodes, customersMerchantRouter } from "./modules/customers";
 import { catalogueCustomerRouter, catalogueMerchantRouter, itemErrorCodes } from "./modules/items";
-import { mealErrorCodes, mealsMerchantRouter, plansPublicRouter, restaurantsPublicRouter } from "./modules/meals";
+import {
+  mealOrderErrorCodes,
+  mealOrdersCustomerRouter,
+  mealOrdersMerchantRouter,
+  planPurchasesCustomerRouter,
+} from "./modules/meal-orders";
+import {
+  mealErrorCodes,
+  mealsMerchantRouter,
+  plansPublicRouter,
+  plansV3PublicRouter,
+  restaurantsPublicRouter,
+} from "./modules/meals";
 import { orderErrorCodes, ordersCustomerRouter, ordersMerchantRouter, ordersPublicRouter } from "./modules/orders";
+import { salesChannelErrorCodes, salesChannelsMerchantRouter } from "./modules/sales-channels";
 import {
   shippingCustomerRouter,
   shippingErrorCodes,
@@ -41,6 +54,8 @@ export const PREFIXES = {
   customerAccount: "/api/v1/customer",
   publicApi: "/public-api/v1",
   api: "/api/v1",
+  /** Plans v3 of the meals app (MM4): the spec names the version. */
+  apiV3: "/api/v3",
 } as const;
 
 /**
@@ -58,6 +73,8 @@ export const ERROR_CODES = {
   ...voucherErrorCodes,
   ...orderErrorCodes,
   ...shippingErrorCodes,
+  ...mealOrderErrorCodes,
+  ...salesChannelErrorCodes,
 } satisfies Record<ErrorCode, string>;
 
 export const OPENAPI_INFO = {
@@ -173,7 +190,12 @@ export function createApp(opts: { without?: readonly AppMiddleware[] } = {}) {
   app.route(PREFIXES.api, accountMerchantRouter);
   app.route(PREFIXES.api, webhooksMerchantRouter);
   app.route(PREFIXES.api, restaurantsPublicRouter);
+  app.route(PREFIXES.api, mealOrdersCustomerRouter);
+  app.route(PREFIXES.api, mealOrdersMerchantRouter);
+  app.route(PREFIXES.api, salesChannelsMerchantRouter);
   app.route(PREFIXES.publicApi, plansPublicRouter);
+  app.route(PREFIXES.apiV3, plansV3PublicRouter);
+  app.route(PREFIXES.apiV3, planPurchasesCustomerRouter);
 
   app.openapi(healthRoute, async (c) => {
     await c.get("db").run(sql`SELECT 1`);

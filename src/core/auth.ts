@@ -134,7 +134,22 @@ async function merchantPrincipal(c: Context<AppEnv>, token: string, appId: numbe
   return { kind: "merchant", tokenId: row.id, appId, orgId: row.orgId, permissions: new Set(row.permissions) };
 }
 
-async function customerPrincipal(c: Context<AppEnv>, token: string, appId: number): Promise<CustomerPrincipal> {
+/**
+ * Admits, on one route, the access token of a customer of ANOTHER store: a sales channel selling
+ * this (provider) store's plans. It checks what core cannot know (an active connection between the
+ * two stores) and answers this store's customer for them, or throws (403 with the route's code).
+ */
+export type ChannelAdmission = (
+  c: Context<AppEnv>,
+  token: { channelAppId: number; channelCustomerId: number },
+) => Promise<number>;
+
+async function customerPrincipal(
+  c: Context<AppEnv>,
+  token: string,
+  appId: number,
+  channel?: ChannelAdmission,
+): Promise<CustomerPrincipal> {
   const secret = c.env.CUSTOMER_JWT_SECRET;
   if (!secret) throw new Error("CUSTOMER_JWT_SECRET is not set (see README, Secrets)");
   let claims: Record<string, unknown>;
@@ -155,6 +170,11 @@ async function customerPrincipal(c: Context<AppEnv>, token: string, appId: numbe
     throw ApiError.unauthorized("The token is not valid.", "invalid_token");
   }
   if (claims.app_id !== appId) {
+    if (channel) {
+      const ids = { appId: claims.app_id, customerId };
+      const own = await channel(c, { channelAppId: ids.appId, channelCustomerId: ids.customerId });
+      return { kind: "customer", customerId: own, appId, channel: ids };
+    }
     throw ApiError.forbidden("This token belongs to another store than the `app-id` header names.", "wrong_tenant");
   }
   return { kind: "customer", customerId, appId };
@@ -166,28 +186,30 @@ async function customerPrincipal(c: Context<AppEnv>, token: string, appId: numbe
  * unknown, expired or revoked token 401, another store's token 403, over the ceiling 429. What
  * the principal may do is the route's guard (`requirePermission`, `requireCustomer`).
  */
-export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const header = c.req.header("authorization");
-  if (!header) throw ApiError.unauthorized("Send `Authorization: Bearer <token>`.");
-  const m = BEARER.exec(header.trim());
-  if (!m) throw ApiError.unauthorized("The Authorization header must be `Bearer <token>`.", "malformed_token");
-  const token = m[1]!;
-  const appId = readTenant(c);
-  let principal: Principal;
-  if (token.startsWith(TOKEN_PREFIX)) principal = await merchantPrincipal(c, token, appId);
-  else if (JWT_SHAPE.test(token)) principal = await customerPrincipal(c, token, appId);
-  else throw ApiError.unauthorized("The token is not valid.", "invalid_token");
-  const key =
-    principal.kind === "merchant" ? `token:${principal.tokenId}` : `customer:${appId}:${principal.customerId}`;
-  const { success } = await c.env.TOKEN_LIMITER.limit({ key });
-  if (!success) {
-    throw new ApiError(429, "rate_limited", "Too many requests with this token; retry in a minute.", {
-      headers: { "Retry-After": "60" },
-    });
-  }
-  c.set("principal", principal);
-  await next();
-};
+export const authenticate =
+  (opts: { channel?: ChannelAdmission } = {}): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const header = c.req.header("authorization");
+    if (!header) throw ApiError.unauthorized("Send `Authorization: Bearer <token>`.");
+    const m = BEARER.exec(header.trim());
+    if (!m) throw ApiError.unauthorized("The Authorization header must be `Bearer <token>`.", "malformed_token");
+    const token = m[1]!;
+    const appId = readTenant(c);
+    let principal: Principal;
+    if (token.startsWith(TOKEN_PREFIX)) principal = await merchantPrincipal(c, token, appId);
+    else if (JWT_SHAPE.test(token)) principal = await customerPrincipal(c, token, appId, opts.channel);
+    else throw ApiError.unauthorized("The token is not valid.", "invalid_token");
+    const key =
+      principal.kind === "merchant" ? `token:${principal.tokenId}` : `customer:${appId}:${principal.customerId}`;
+    const { success } = await c.env.TOKEN_LIMITER.limit({ key });
+    if (!success) {
+      throw new ApiError(429, "rate_limited", "Too many requests with this token; retry in a minute.", {
+        headers: { "Retry-After": "60" },
+      });
+    }
+    c.set("principal", principal);
+    await next();
+  };
 
 /**
  * A merchant operation's guard: a merchant principal whose token has `permission`. With `org`,

@@ -167,6 +167,28 @@ export const API_TAGS = [
   { name: "Customer app: orders", description: "The customer's own orders and recurring purchases." },
   { name: "Customer app: subscriptions", description: "The customer's own subscriptions." },
   { name: "Customer app: payment methods", description: "The payment providers the store offers, and saved cards." },
+  { name: "Meals: checkout", description: "Meal plan carts and orders: vouchers, wallet, place order, add-ons." },
+  {
+    name: "Meals: subscriptions",
+    description: "The customer's meal subscriptions: pause, resume, postpone, location, renewal, invoices.",
+  },
+  { name: "Meals: suborders", description: "The customer's daily deliveries: meals, location, window, pickup branch." },
+  { name: "Meals: complaints", description: "Complaints about a suborder, their reasons and resolution." },
+  { name: "Meals: app", description: "The meals app's configs, featured vouchers and corporate locations." },
+  {
+    name: "Meals logistics",
+    description: "Cities and zones, captains, branches, delivery windows, and the suborders of a day.",
+  },
+  {
+    name: "Sales channel connections",
+    description: "Connections between a marketplace store and provider stores, and the channel's profile.",
+  },
+  { name: "Sales channel plans", description: "The provider plans a connected channel may list, and its listings." },
+  { name: "Sales channel orders", description: "Meal orders and subscriptions placed through a sales channel." },
+  {
+    name: "Customer app: sales channels",
+    description: "The customer's subscriptions and orders placed through a channel.",
+  },
   {
     name: "Payments",
     description: "Pay links and the payment gateways' callbacks; none takes a token (a callback is signed).",

@@ -9,5 +9,14 @@ export type MerchantPrincipal = {
   orgId: number;
   permissions: ReadonlySet<Permission>;
 };
-export type CustomerPrincipal = { kind: "customer"; customerId: number; appId: number };
+export type CustomerPrincipal = {
+  kind: "customer";
+  customerId: number;
+  appId: number;
+  /**
+   * Set only on a route that admits sales-channel customers (`customerRoute({ channel })`): the token
+   * was a customer's of this channel store, and `customerId` is this store's customer for them.
+   */
+  channel?: { appId: number; customerId: number };
+};
 export type Principal = MerchantPrincipal | CustomerPrincipal;

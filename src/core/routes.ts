@@ -1,5 +1,5 @@
 import type { RouteConfig } from "@hono/zod-openapi";
-import { authenticate, type Permission, requireCustomer, requirePermission } from "./auth";
+import { authenticate, type ChannelAdmission, type Permission, requireCustomer, requirePermission } from "./auth";
 import { CACHE_CONTROL } from "./cache";
 import type { ErrorCode } from "./errors";
 import {
@@ -82,7 +82,7 @@ const RETRY_AFTER_DOC = {
 /** What `idempotent: true` adds to an operation: its middleware, header and response headers. */
 const idempotency = {
   middleware: (on: boolean | undefined) => (on ? [idempotent()] : []),
-  headers: <H extends typeof tenantHeaders>(headers: H, on: boolean | undefined) =>
+  headers: <H extends z.ZodObject>(headers: H, on: boolean | undefined) =>
     on ? headers.extend({ [IDEMPOTENCY_HEADER]: idempotencyHeaderSchema }) : headers,
   responses<T extends object>(responses: T, on: boolean | undefined): T {
     if (!on) return responses;
@@ -131,11 +131,21 @@ export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
   });
 }
 
-type CustomerRouteInput = Base & SpecLink & Keyed;
+type CustomerRouteInput = Base &
+  SpecLink &
+  Keyed & {
+    /**
+     * The operation also admits the token of a customer of a sales channel selling this store's
+     * plans (see `ChannelAdmission`); the route declares the codes the admission answers with.
+     */
+    channel?: ChannelAdmission;
+    /** Request headers the operation reads beyond the tenant's (declared in the document). */
+    headers?: z.ZodRawShape;
+  };
 
 /** A customer-app operation: the customer's own access token, for the store in `app-id`. */
 export function customerRoute<const R extends CustomerRouteInput>(route: R) {
-  const { specId, beyondSpec, errors, idempotent: keyed, ...rest } = route;
+  const { specId, beyondSpec, errors, idempotent: keyed, channel, headers, ...rest } = route;
   const all = mergeErrors(
     requestPathErrors(rest),
     TOKEN_ERRORS,
@@ -146,11 +156,17 @@ export function customerRoute<const R extends CustomerRouteInput>(route: R) {
   return createRoute({
     ...rest,
     security: [{ customerToken: [] }],
-    middleware: [knownApp(), authenticate(), requireCustomer(), ...idempotency.middleware(keyed)] as const,
+    middleware: [knownApp(), authenticate({ channel }), requireCustomer(), ...idempotency.middleware(keyed)] as const,
     ...specLink({ specId, beyondSpec } as SpecLink, rest.operationId),
     "x-audience": "customer",
-    description: `${rest.description ?? ""}\n\nCustomer: the customer's own access token.`.trim(),
-    request: { ...rest.request, headers: idempotency.headers(tenantHeaders, keyed) },
+    ...(channel && { "x-channel-customers": true }),
+    description: `${rest.description ?? ""}\n\nCustomer: the customer's own access token${
+      channel ? ", or a sales channel customer's (see `channel_app_id`)" : ""
+    }.`.trim(),
+    request: {
+      ...rest.request,
+      headers: idempotency.headers(headers ? tenantHeaders.extend(headers) : tenantHeaders, keyed),
+    },
     responses: idempotency.responses(responsesWith(rest.responses, all), keyed),
   });
 }

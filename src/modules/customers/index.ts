@@ -3,12 +3,16 @@ export { revokeCustomerSessions } from "./auth/tokens";
 export { customerAccountRouter } from "./customer";
 export { customerErrorCodes } from "./errors";
 export { customerEvents } from "./events";
+export { type CityName, citiesByIds } from "./geography/lookup";
+export { type City, CitySchema } from "./geography/schemas";
+export { CITY_LIST, listCitiesAmong } from "./geography/service";
 export { checkPlace, placesOf } from "./locations/places";
 export { type Location, LocationSchema } from "./locations/schemas";
 export { getLocation } from "./locations/service";
 export { customersMerchantRouter } from "./merchant";
 export { fanOutPush, sendPushes } from "./notifications/delivery";
 export { type ParsedMobile, parseMobile, tryParseMobile } from "./phone";
+export { customerForMobileOf } from "./records/by-mobile";
 export { type Customer, CustomerSchema } from "./records/schemas";
 export {
   customersFromJson,

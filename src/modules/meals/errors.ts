@@ -29,6 +29,8 @@ export const mealErrorCodes = defineErrorCodes({
   plan_day_taken: "The plan already has a day with that repetition counter.",
   plan_days_beyond_repetition: "Days of the plan lie beyond the new repetition.",
   plan_option_taken: "The plan category already offers that product.",
+  plan_date_not_served: "The plan delivers nothing on that date (off day, closed date, or outside its dates).",
+  corporate_location_not_found: "No such corporate location in this store (or it is not active, for a customer).",
 });
 
 declare module "../../core/errors" {

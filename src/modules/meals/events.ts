@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import { ById, defineEvents, type RegisteredEvents } from "../../core/events/registry";
 
 /** The events the meals module emits, with the schema of their `data`. */
@@ -31,6 +32,13 @@ export const mealEvents = defineEvents({
   "plan.deleted": {
     description: "A meal plan was deleted, with its versions, days, categories and options.",
     data: ById,
+  },
+  "corporate_location.created": { description: "A corporate delivery location was created.", data: ById },
+  "corporate_location.updated": { description: "A corporate delivery location changed.", data: ById },
+  "corporate_location.deleted": { description: "A corporate delivery location was deleted.", data: ById },
+  "meal_app_config.updated": {
+    description: "The meals app's settings changed (colours, languages, versions, contacts, links, features).",
+    data: z.object({ fields: z.array(z.string()).openapi({ description: "The settings that changed." }) }),
   },
 });
 

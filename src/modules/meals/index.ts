@@ -1,5 +1,67 @@
 /** What other modules and the app may use of the meals module. */
+
+export { addDays, type Closures, isOpen, nextOpenDate, openDates, todayIn, weekdayOf } from "./dates";
 export { mealErrorCodes } from "./errors";
 export { mealEvents } from "./events";
+export {
+  branchFromJson,
+  branchKitchenSql,
+  type KitchenNames,
+  kitchenNamesFromJson,
+  kitchenNamesJson,
+} from "./kitchen";
+export {
+  type DayCategory,
+  dayCategoriesOf,
+  deliversTo,
+  type RestaurantLogistics,
+  restaurantLogisticsOf,
+  type SubscriptionTerms,
+  subscriptionTermsOf,
+  windowsAndBranchesByIds,
+} from "./management";
+export { priceAfterDiscountMinor } from "./menus-app/service";
 export { mealsMerchantRouter } from "./merchant";
+export {
+  type BranchRow,
+  type MealProductRow,
+  mealProductsByIds,
+  orderNames,
+  type PlanForOrder,
+  planVersionForOrder,
+  type RestaurantRow,
+  restaurantById,
+} from "./ordering";
+export {
+  listOfferedPlans,
+  OFFERED_PLAN_LIST,
+  type OfferedPlanRef,
+  offeredPlansByIds,
+} from "./plans/marketplace";
+export { type PlanSummary, PlanSummarySchema } from "./plans/schemas";
+export { plansV3PublicRouter } from "./plans-v3/public";
+export { findStorePlan } from "./plans-v3/service";
 export { plansPublicRouter, restaurantsPublicRouter } from "./public";
+export {
+  type DeliveryWindowDetail,
+  type DeliveryZoneView,
+  deliveryCityIds,
+  findDeliveryWindow,
+  restaurantTimeZones,
+  SUPPORTED_WINDOW_LIST,
+  WINDOW_TYPES,
+  type WindowType,
+  windowsAtPoint,
+  zonesAtPoint,
+  zonesInCities,
+} from "./restaurants/areas";
+export {
+  createStoreBranch,
+  deleteBranch,
+  findBranch,
+  getBranch,
+  listStoreBranches,
+  STORE_BRANCH_LIST,
+  updateBranch,
+} from "./restaurants/branches";
+export { BranchSchema } from "./restaurants/schemas";

@@ -1,6 +1,7 @@
 import { invalidatesPublicCache } from "../../core/cache";
 import { createRouter } from "../../core/openapi";
 import { allergensMerchantRouter } from "./allergens/merchant";
+import { corporateLocationsMerchantRouter } from "./corporate-locations/routes";
 import { menusMerchantRouter } from "./menus/merchant";
 import { MERCHANT_BASE } from "./operations";
 import { planDaysMerchantRouter } from "./plans/days/merchant";
@@ -20,4 +21,5 @@ mealsMerchantRouter
   .route("/", allergensMerchantRouter)
   .route("/", plansMerchantRouter)
   .route("/", planVersionsMerchantRouter)
-  .route("/", planDaysMerchantRouter);
+  .route("/", planDaysMerchantRouter)
+  .route("/", corporateLocationsMerchantRouter);

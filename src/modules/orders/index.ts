@@ -1,4 +1,9 @@
 /** What the app and other modules may use of orders and money. */
+export { pricingContext } from "./carts/service";
+export { CHECKOUT_PROVIDERS, type CheckoutProvider } from "./checkout/config";
+export { PLACED_ORDER_ID, type PlaceOrder, placeOrder } from "./checkout/place";
+export { type CheckoutResult, CheckoutResultSchema } from "./checkout/schemas";
+export { checkoutResult } from "./checkout/service";
 export { ordersCustomerRouter } from "./customer";
 export { orderErrorCodes } from "./errors";
 export { orderEvents } from "./events";
@@ -8,8 +13,15 @@ export {
   fulfillmentsForShipment,
   type ShipmentLink,
 } from "./fulfillments/shipping";
+export { linksOf } from "./http";
+export { InvoiceListSchema } from "./invoices/schemas";
+export { INVOICE_LIST, listInvoicesOfOrders } from "./invoices/service";
 export { ordersMerchantRouter } from "./merchant";
+export { OrderSchema } from "./orders/schemas";
 export { expireUnpaidOrders } from "./orders/service";
+export { type LinkContext, loadOrders } from "./orders/views";
+export { onOrderPaid, type PaidHook } from "./payments/paid";
+export { type Quote, quoteServiceLines, type ServiceLineInput } from "./pricing/quote";
 export { ordersPublicRouter } from "./public";
 export { chargeDueRecurringPurchases } from "./recurring/charge";
 export { storeWalletBalanceSql, storeWalletEntryStatement } from "./store-wallet/service";

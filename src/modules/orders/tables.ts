@@ -67,7 +67,8 @@ export const cartItems = sqliteTable(
   (t) => [index("cart_items_cart_idx").on(t.cartId, t.id)],
 );
 
-export const ORDER_KINDS = ["purchase", "wallet_topup"] as const;
+/** `meal`: placed by the meals side (a meal plan, a renewal, add-ons), described by its `meal_orders` row. */
+export const ORDER_KINDS = ["purchase", "wallet_topup", "meal"] as const;
 export const ORDER_STATUSES = ["pending", "completed", "cancelled", "expired", "refunded"] as const;
 export const PAYMENT_STATUSES = [
   "unpaid",

@@ -2,6 +2,8 @@
 export { vouchersCustomerRouter } from "./customer";
 export { voucherErrorCodes } from "./errors";
 export { voucherEvents } from "./events";
+export { type FeaturedVoucher, FeaturedVoucherListSchema, FeaturedVoucherSchema } from "./featured/schemas";
+export { FEATURED_VOUCHER_LIST, listFeaturedVouchers } from "./featured/service";
 export { vouchersMerchantRouter } from "./merchant";
 export type { VoucherLine, VoucherQuote } from "./quote/price";
 export { type VoucherResult, VoucherResultSchema } from "./quote/schemas";

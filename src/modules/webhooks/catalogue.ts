@@ -3,8 +3,10 @@ import type { EventDefinition, EventType } from "../../core/events/registry";
 import { accountEvents } from "../account/events";
 import { customerEvents } from "../customers/events";
 import { itemEvents } from "../items/events";
+import { mealOrderEvents } from "../meal-orders/events";
 import { mealEvents } from "../meals/events";
 import { orderEvents } from "../orders/events";
+import { salesChannelEvents } from "../sales-channels/events";
 import { shippingEvents } from "../shipping/events";
 import { ticketEvents } from "../tickets/events";
 import { voucherEvents } from "../vouchers/events";
@@ -25,6 +27,8 @@ export const EVENT_CATALOGUE: Record<EventType, EventDefinition> = {
   ...voucherEvents,
   ...orderEvents,
   ...shippingEvents,
+  ...mealOrderEvents,
+  ...salesChannelEvents,
 };
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];

@@ -12,6 +12,7 @@ import {
   type Page,
   searchColumns,
 } from "../../../core/listing";
+import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { cities, countries, districts, regions, supportedCities } from "../tables";
 import type { City, Country, District, Region } from "./schemas";
@@ -145,6 +146,19 @@ export async function listCities(
 export async function listSupportedCities(ctx: ServiceContext, q: ListQuery): Promise<Page<City>> {
   const page = await listPage(ctx.db, q, { table: cities, scope: () => inArray(cities.id, supportedIds(ctx)) });
   return mapPage(page, (c) => cityView(c, true));
+}
+
+/**
+ * A page of the cities among `ids` (other modules' own set, such as the cities a store delivers
+ * in), each with `is_supported` for the calling store.
+ */
+export async function listCitiesAmong(ctx: ServiceContext, q: ListQuery, ids: readonly number[]): Promise<Page<City>> {
+  const [page, supported] = await Promise.all([
+    listPage(ctx.db, q, { table: cities, scope: () => inList(cities.id, ids) }),
+    supportedIds(ctx),
+  ]);
+  const served = new Set(supported.map((r) => r.id));
+  return mapPage(page, (c) => cityView(c, served.has(c.id)));
 }
 
 async function findCity(ctx: ServiceContext, id: number): Promise<typeof cities.$inferSelect> {

@@ -169,7 +169,7 @@ function entryEventSql(landed: SQL = sql`changes() = 1`): SQL {
 }
 
 /**
- * A cashback movement inside another module's batch (an order paid from the wallet, or given back):
+ * A cashback movement inside another module's batch (an order paid from the wallet, given back, or credited):
  * the guarded entry, then a guard that aborts the whole batch when the entry was refused (the
  * balance does not cover it, or the customer is gone). `event` is the `customer.wallet.updated`
  * row for emit's derived events; it must run after `statements`, before any other wallet entry.
@@ -177,7 +177,8 @@ function entryEventSql(landed: SQL = sql`changes() = 1`): SQL {
 export function cashbackMovementStatements(
   ctx: ServiceContext,
   customerId: number,
-  m: { type: "redeem" | "refund"; units: number; orderId: SQL; reason: string },
+  // `deposit`: credit the store gives (a meal complaint's resolution), with a `reference` to what it answers.
+  m: { type: "redeem" | "refund" | "deposit"; units: number; orderId: SQL; reason: string; reference?: string },
 ): { statements: BatchItem<"sqlite">[]; event: SQL } {
   const units = m.type === "redeem" ? -m.units : m.units;
   const insert = entryInsert(ctx, customerId, {
@@ -185,6 +186,7 @@ export function cashbackMovementStatements(
     type: m.type,
     units,
     reason: m.reason,
+    reference: m.reference,
     orderIdSql: m.orderId,
   });
   const landed = sql`EXISTS (SELECT 1 FROM wallet_entries WHERE id = ${insertedId(walletEntries)}

@@ -8,7 +8,7 @@ import { nowIso } from "../../../core/time";
 import { changed, insertedRow, write } from "../shared";
 import { restaurantBranches } from "../tables";
 import type { CreateBranchSchema, UpdateBranchSchema } from "./schemas";
-import { activeRestaurant, restaurantRows } from "./service";
+import { activeRestaurant, ownRestaurant, restaurantRows } from "./service";
 import { type BranchRow, branchView } from "./views";
 
 /**
@@ -41,6 +41,32 @@ export async function listBranches(ctx: ServiceContext, q: ListQuery, restaurant
     scope: () => and(live(restaurantBranches, ctx.appId), eq(restaurantBranches.restaurantId, restaurantId))!,
   });
   return mapPage(page, branchView);
+}
+
+/** The store's branches, of every restaurant (logistics' Branch list): the restaurant is a filter. */
+export const STORE_BRANCH_LIST: ListSpec = {
+  ...BRANCH_LIST,
+  fields: { ...BRANCH_LIST.fields, restaurant_id: { column: restaurantBranches.restaurantId, kind: "integer" } },
+};
+
+/** The live branches of the store, of any restaurant (inactive ones' too: the merchant's view). */
+export async function listStoreBranches(ctx: ServiceContext, q: ListQuery) {
+  const page = await listPage(ctx.db, q, {
+    table: restaurantBranches,
+    scope: () => live(restaurantBranches, ctx.appId),
+  });
+  return mapPage(page, branchView);
+}
+
+/** The live branch `id` of the store as the API shows it, or 404 `branch_not_found`. */
+export async function getBranch(ctx: ServiceContext, id: number) {
+  return branchView(await branchRows.find(ctx, id));
+}
+
+/** The live branch `id` of the store (its restaurant and city), or undefined. */
+export async function findBranch(ctx: ServiceContext, id: number) {
+  const row = await branchRows.get(ctx, id);
+  return row && branchView(row);
 }
 
 type CreateBranch = z.infer<typeof CreateBranchSchema>;
@@ -89,6 +115,13 @@ export async function createBranch(ctx: ServiceContext, restaurantId: number, bo
     ...(body.is_main ? [clearMain(ctx, restaurantId, insertedId(restaurantBranches))] : []),
   ]);
   return branchView(insertedRow<BranchRow>(inserted));
+}
+
+/** Create Branch with the restaurant named in the body: one of the store's, or a 400 on `restaurant_id`. */
+export async function createStoreBranch(ctx: ServiceContext, body: CreateBranch & { restaurant_id: number }) {
+  const { restaurant_id, ...branch } = body;
+  await ownRestaurant(ctx, restaurant_id);
+  return createBranch(ctx, restaurant_id, branch);
 }
 
 export async function updateBranch(ctx: ServiceContext, id: number, body: BranchFields) {

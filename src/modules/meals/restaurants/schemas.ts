@@ -47,6 +47,10 @@ export const RestaurantSchema = z
       description: "IANA zone in which its dates (today, off days, closed dates) are counted.",
       example: "Asia/Riyadh",
     }),
+    cutoff_hours: int().openapi({
+      description:
+        "Subscribers change a delivery (meals, location, window, pause, cancel) until this many hours before its day.",
+    }),
   })
   .openapi("Restaurant");
 export type Restaurant = z.infer<typeof RestaurantSchema>;
@@ -213,13 +217,21 @@ const restaurantFields = {
   supports_delivery: z.boolean(),
   delivery_by_platform: z.boolean(),
   time_zone: z.string().max(64).refine(isTimeZone, "Must be an IANA time zone, such as Asia/Riyadh."),
+  cutoff_hours: z.number().int().min(0).max(168).openapi({ description: "Hours before a delivery's day; default 24." }),
   menu_id: int().positive().nullable().openapi({ description: "The on-demand menu: one of this restaurant's menus." }),
   custom_fields: customFields,
   ordering,
   delivery_windows: z
     .array(
       z
-        .object({ from_time: timeOfDay, to_time: timeOfDay })
+        .object({
+          from_time: timeOfDay,
+          to_time: timeOfDay,
+          type: z.enum(REST_TYPES).optional().openapi({ description: "The orders it serves; default `both`." }),
+          is_default: z.boolean().optional(),
+          tag: z.string().trim().max(100).nullable().optional(),
+          is_on_demand_opened: z.boolean().optional(),
+        })
         .strict()
         .refine((w) => w.from_time < w.to_time, { message: "Must end after from_time.", path: ["to_time"] }),
     )

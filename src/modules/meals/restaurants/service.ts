@@ -165,6 +165,7 @@ const restaurantColumns = (b: RestaurantFields) => ({
   supportsDelivery: b.supports_delivery,
   deliveryByPlatform: b.delivery_by_platform,
   timeZone: b.time_zone,
+  cutoffHours: b.cutoff_hours,
   menuId: b.menu_id,
   customFields: b.custom_fields,
   ordering: b.ordering,
@@ -211,9 +212,17 @@ function areaStatements(
       );
     for (const [i, w] of body.delivery_windows.entries()) {
       out.push(
-        ctx.db
-          .insert(deliveryWindows)
-          .values({ appId: ctx.appId, restaurantId, fromTime: w.from_time, toTime: w.to_time, ordering: i }),
+        ctx.db.insert(deliveryWindows).values({
+          appId: ctx.appId,
+          restaurantId,
+          fromTime: w.from_time,
+          toTime: w.to_time,
+          type: w.type,
+          isDefault: w.is_default,
+          tag: w.tag,
+          isOnDemandOpened: w.is_on_demand_opened,
+          ordering: i,
+        }),
       );
     }
   }

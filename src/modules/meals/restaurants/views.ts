@@ -42,6 +42,7 @@ export const restaurantView = (r: RestaurantRow, mainBranch: BranchRow | undefin
   main_branch_location: mainBranch ? locationView(mainBranch) : null,
   category_id: r.categoryId,
   time_zone: r.timeZone,
+  cutoff_hours: r.cutoffHours,
 });
 
 export const branchView = (b: BranchRow) => ({

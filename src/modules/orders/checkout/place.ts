@@ -22,7 +22,8 @@ import { carts, invoiceItems, invoices, orderItems, orders, transactions } from 
 import { type CheckoutProvider, readCheckoutConfig } from "./config";
 
 export type PlaceOrder = {
-  kind: "purchase" | "wallet_topup";
+  /** `meal`: an order the meals side places (service lines; `also` writes its own rows, a paid hook acts on it). */
+  kind: "purchase" | "wallet_topup" | "meal";
   customerId: number | null;
   cartId: number | null;
   provider: CheckoutProvider;
@@ -45,6 +46,8 @@ export type PlaceOrder = {
 
 /** The order this batch inserted: a batch is one transaction and D1 runs one at a time. */
 const ORDER = insertedId(orders);
+/** The order `placeOrder`'s batch inserts, for the statements of its `also`. */
+export const PLACED_ORDER_ID: SQL = ORDER;
 
 /**
  * Places an order from a quote in ONE guarded D1 batch: the cart still open, every line's stock
@@ -59,12 +62,14 @@ export async function placeOrder(ctx: ServiceContext, q: Quote, o: PlaceOrder): 
     readInvoiceConfig(ctx.db, ctx.appId),
   ]);
   // A top-up is the merchant paying for their own balance: the store's checkout rules are for customers.
-  if (o.kind === "purchase" && !config.enabledProviders.includes(o.provider))
+  const customerOrder = o.kind !== "wallet_topup";
+  if (customerOrder && !config.enabledProviders.includes(o.provider))
     throw ApiError.conflict("payment_provider_disabled", `This store does not take ${o.provider} payments.`, {
       enabled_providers: config.enabledProviders,
     });
-  if (q.lines.length === 0 && o.kind === "purchase") throw ApiError.conflict("cart_empty", "The order has no lines.");
-  if (o.kind === "purchase" && q.totalMinor < config.minOrderMinor)
+  if (q.lines.length === 0 && !q.serviceLines?.length && customerOrder)
+    throw ApiError.conflict("cart_empty", "The order has no lines.");
+  if (customerOrder && q.totalMinor < config.minOrderMinor)
     throw ApiError.conflict(
       "below_minimum_order",
       `The total ${toMajor(q.totalMinor)} is below the store's minimum order of ${toMajor(config.minOrderMinor)}.`,
@@ -142,7 +147,7 @@ export async function placeOrder(ctx: ServiceContext, q: Quote, o: PlaceOrder): 
     itemId: l.item.id as number | null,
     nameEn: l.item.nameEn,
     nameAr: l.item.nameAr,
-    sku: l.item.sku,
+    sku: l.item.sku as string | null,
     qty: l.qty,
     unit: l.unitPriceMinor,
     amount: l.amountMinor,
@@ -154,6 +159,23 @@ export async function placeOrder(ctx: ServiceContext, q: Quote, o: PlaceOrder): 
     modifiers: l.modifierValueIds,
     bundles: l.bundleSelections,
   }));
+  for (const l of q.serviceLines ?? [])
+    lineRows.push({
+      itemId: null,
+      nameEn: l.nameEn,
+      nameAr: l.nameAr,
+      sku: l.sku,
+      qty: l.qty,
+      unit: l.unitPriceMinor,
+      amount: l.amountMinor,
+      discount: l.voucherDiscountMinor,
+      total: l.totalMinor,
+      bp: l.taxPercentageBp,
+      tax: l.taxMinor,
+      excl: l.totalExcludingTaxMinor,
+      modifiers: [],
+      bundles: [],
+    });
   if (o.kind === "wallet_topup") {
     // A top-up is a service the store buys: one line, taxed like any other.
     const t = q.lines.length ? null : { total: q.totalMinor, tax: q.taxMinor };
@@ -273,7 +295,13 @@ export async function placeOrder(ctx: ServiceContext, q: Quote, o: PlaceOrder): 
     events.push(...o.also.events);
   }
   if (paidNow) {
-    const paid = paidStatements(ctx, { orderId: ORDER, at, settings, serialPrefix: invoiceConfig.serial_prefix });
+    const paid = paidStatements(ctx, {
+      orderId: ORDER,
+      kind: o.kind,
+      at,
+      settings,
+      serialPrefix: invoiceConfig.serial_prefix,
+    });
     statements.push(...paid.statements);
     events.push(...paid.events);
   }

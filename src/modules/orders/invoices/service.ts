@@ -1,9 +1,9 @@
-import { or, sql } from "drizzle-orm";
+import { and, or, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
-import { containsText } from "../../../core/sql";
+import { containsText, inList } from "../../../core/sql";
 import { INVOICE_STATUSES, INVOICE_TYPES, invoices, PAYMENT_PROVIDERS } from "../tables";
 import type { Invoice, InvoiceDetails } from "./schemas";
 import { type InvoiceViewOptions, loadInvoices } from "./views";
@@ -58,6 +58,25 @@ export const INVOICE_LIST: ListSpec = {
 /** A page of the store's invoices (MO7), each as the Invoice object. */
 export async function listInvoices(ctx: ServiceContext, q: ListQuery, links: Links): Promise<Page<Invoice>> {
   const page = await listPage(ctx.db, q, { table: invoices, scope: () => live(invoices, ctx.appId) });
+  const views = await loadInvoices(
+    ctx,
+    page.results.map((r) => r.id),
+    { ...links, withItems: false },
+  );
+  return { ...page, results: page.results.flatMap((r) => views.get(r.id) ?? []) };
+}
+
+/** A page of the store's invoices of the orders `orderIds` (a meal subscription's, MM3), each as the Invoice object. */
+export async function listInvoicesOfOrders(
+  ctx: ServiceContext,
+  orderIds: readonly number[],
+  q: ListQuery,
+  links: Links,
+): Promise<Page<Invoice>> {
+  const page = await listPage(ctx.db, q, {
+    table: invoices,
+    scope: () => and(live(invoices, ctx.appId), inList(invoices.orderId, orderIds))!,
+  });
   const views = await loadInvoices(
     ctx,
     page.results.map((r) => r.id),

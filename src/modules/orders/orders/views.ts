@@ -6,7 +6,7 @@ import { nowIso } from "../../../core/time";
 import { customersFromJson, customersJson } from "../../customers";
 import { assembleItems, itemsJson } from "../../items";
 import { signedQuery } from "../payments/gateways/links";
-import { percentOfBp } from "../pricing/vat";
+import { percentOfBp, vatSplit } from "../pricing/vat";
 import { totalsView } from "../shared";
 import { invoices, orderItems, orders } from "../tables";
 import { orderMachine } from "./machine";
@@ -113,7 +113,9 @@ export async function assembleOrders(
   const customers = customersFromJson(parts.customers);
   for (const r of rows) {
     const mine = lines.filter((l) => l.orderId === r.id);
-    const taxMinor = mine.reduce((s, l) => s + l.taxMinor, 0);
+    // The lines' VAT and the delivery fee's (as the quote priced them: pricing/quote.ts).
+    const shippingTax = vatSplit(r.shippingMinor - r.shippingDiscountsMinor, mine[0]?.taxPercentageBp ?? 0).taxMinor;
+    const taxMinor = mine.reduce((s, l) => s + l.taxMinor, 0) + shippingTax;
     out.set(r.id, {
       id: r.id,
       app_id: r.appId,

@@ -8,10 +8,14 @@ import { invoiceEventSql, orderEventSql, transactionEventSql } from "../events-s
 import { fulfillmentsOnPaid } from "../fulfillments/create";
 import { storeWalletBalanceSql, storeWalletEntryStatement } from "../store-wallet/service";
 import { subscriptionPaidStatements } from "../subscriptions/plan";
-import { invoiceCounters, invoices, orders, recurringPurchases, transactions } from "../tables";
+import { invoiceCounters, invoices, type ORDER_KINDS, orders, recurringPurchases, transactions } from "../tables";
+
+type OrderKind = (typeof ORDER_KINDS)[number];
 
 export type PaidInput = {
   orderId: SQL;
+  /** The order's kind: the statements registered for it (`onOrderPaid`) join the batch. */
+  kind: OrderKind;
   at: string;
   settings: StoreSettings;
   serialPrefix: string;
@@ -111,5 +115,38 @@ export function paidStatements(
   const fulfilment = fulfillmentsOnPaid(ctx, { orderId, at, timezone: p.settings.timezone });
   statements.push(...fulfilment.statements);
   events.push(...fulfilment.events);
+  // True once this batch has paid the order (it was pending): a hook's writes are guarded by it.
+  const paidNow = sql`EXISTS (SELECT 1 FROM orders WHERE id = ${orderId} AND payment_status = 'paid' AND paid_at = ${at})`;
+  for (const hook of paidHooks.get(p.kind) ?? []) {
+    const more = hook(ctx, { orderId, at, timeZone: p.settings.timezone, paidNow });
+    statements.push(...more.statements);
+    events.push(...more.events);
+  }
   return { statements, events };
+}
+
+/** What a module adds to the batch that pays an order of its kind (after the order is completed). */
+export type PaidHook = (
+  ctx: ServiceContext,
+  p: {
+    orderId: SQL;
+    at: string;
+    timeZone: string;
+    /** True when this batch paid the order (a late or second payment pays nothing). */
+    paidNow: SQL;
+  },
+) => { statements: BatchItem<"sqlite">[]; events: SQL[] };
+
+const paidHooks = new Map<OrderKind, Set<PaidHook>>();
+
+/**
+ * Registers the statements a module adds whenever an order of `kind` is paid, wherever that
+ * happens (checkout, a card callback, a captured transfer): the module that places such orders
+ * registers once, when it is loaded, so the orders module never imports it. Registering the same
+ * hook again changes nothing.
+ */
+export function onOrderPaid(kind: OrderKind, hook: PaidHook): void {
+  const hooks = paidHooks.get(kind) ?? new Set<PaidHook>();
+  hooks.add(hook);
+  paidHooks.set(kind, hooks);
 }

@@ -75,7 +75,7 @@ export async function applyGatewayOutcome(deps: SettleDeps, outcome: GatewayOutc
     const [settings, invoiceConfig, order] = await Promise.all([
       readStoreSettings(ctx.db, ctx.appId),
       readInvoiceConfig(ctx.db, ctx.appId),
-      ctx.db.select({ status: orders.status }).from(orders).where(eq(orders.id, tx.orderId)).get(),
+      ctx.db.select({ status: orders.status, kind: orders.kind }).from(orders).where(eq(orders.id, tx.orderId)).get(),
     ]);
     const record = ctx.db
       .update(transactions)
@@ -95,6 +95,7 @@ export async function applyGatewayOutcome(deps: SettleDeps, outcome: GatewayOutc
     }
     const paid = paidStatements(ctx, {
       orderId: sql`${tx.orderId}`,
+      kind: order.kind,
       at,
       settings,
       serialPrefix: invoiceConfig.serial_prefix,

@@ -1,6 +1,6 @@
 import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
-import { todayIn } from "../../../core/time";
+import { nowIso, todayIn } from "../../../core/time";
 import { itemsForPricing, type PricedItem } from "../../items";
 import { quoteVoucher, type VoucherQuote } from "../../vouchers";
 import type { BundleSelection } from "../tables";
@@ -42,6 +42,8 @@ export type Quote = {
   taxMinor: number;
   totalExcludingTaxMinor: number;
   voucher: VoucherQuote | null;
+  /** Lines that are not catalogue items (`quoteServiceLines`); absent on a catalogue quote. */
+  serviceLines?: QuotedServiceLine[];
 };
 
 export type QuoteInput = {
@@ -107,7 +109,6 @@ export async function quote(ctx: ServiceContext, input: QuoteInput, field = "ite
     const item = items.get(line.itemId)!;
     return { line, item, amountMinor: item.unitPriceMinor * line.qty };
   });
-  const subTotalMinor = priced.reduce((s, p) => s + p.amountMinor, 0);
   const shippingMinor = input.shippingMinor ?? 0;
   const voucher = input.voucherCode
     ? await quoteVoucher(ctx, {
@@ -124,17 +125,85 @@ export async function quote(ctx: ServiceContext, input: QuoteInput, field = "ite
         at,
       })
     : null;
-  const applied = voucher?.isSuccess ? voucher : null;
+  const { lines, totals } = priceTotals(
+    priced.map(({ line, item, amountMinor }) => ({ ...line, item, unitPriceMinor: item.unitPriceMinor, amountMinor })),
+    voucher,
+    { ...input, shippingMinor },
+  );
+  return { ...totals, lines };
+}
 
-  const lines: QuotedLine[] = priced.map(({ line, item, amountMinor }) => {
-    const voucherDiscountMinor = Math.min(amountMinor, applied?.lineDiscounts.get(line.key) ?? 0);
-    const totalMinor = amountMinor - voucherDiscountMinor;
+/**
+ * A line that is not a catalogue item: a meal plan's term, a meal add-on. Its seller priced it (the
+ * unit price, VAT included); it holds no stock and no voucher scope can name it.
+ */
+export type ServiceLineInput = {
+  key: number;
+  nameEn: string;
+  nameAr: string;
+  sku: string | null;
+  qty: number;
+  unitPriceMinor: number;
+};
+
+export type QuotedServiceLine = ServiceLineInput & {
+  amountMinor: number;
+  voucherDiscountMinor: number;
+  totalMinor: number;
+  taxPercentageBp: number;
+  taxMinor: number;
+  totalExcludingTaxMinor: number;
+};
+
+export type ServiceQuoteInput = Omit<QuoteInput, "lines" | "timeZone"> & { lines: ServiceLineInput[] };
+
+/**
+ * Prices service lines as `quote` prices catalogue lines: the voucher (a code scoped to items or
+ * categories finds none of them eligible), the delivery fee, VAT per line, the wallet. The quote's
+ * `lines` are empty; `serviceLines` carry them, and `placeOrder` writes them as order lines.
+ */
+export async function quoteServiceLines(ctx: ServiceContext, input: ServiceQuoteInput): Promise<Quote> {
+  const shippingMinor = input.shippingMinor ?? 0;
+  const priced = input.lines.map((l) => ({ ...l, amountMinor: l.unitPriceMinor * l.qty }));
+  // Item id 0 is no item: a voucher scoped to items never matches a service line.
+  const voucher = input.voucherCode
+    ? await quoteVoucher(ctx, {
+        code: input.voucherCode,
+        customerId: input.customerId,
+        lines: priced.map((l) => ({ key: l.key, itemId: 0, categoryIds: [], amountMinor: l.amountMinor })),
+        deliveryFeeMinor: shippingMinor,
+        at: input.at ?? nowIso(),
+      })
+    : null;
+  const { lines, totals } = priceTotals(priced, voucher, { ...input, shippingMinor });
+  return { ...totals, lines: [], serviceLines: lines };
+}
+
+type Totals = Omit<Quote, "lines" | "serviceLines">;
+
+/**
+ * The part of a quote after each line's amount is known: the voucher's discount allocated to the
+ * lines (so each line's VAT split is exact), the delivery fee and its VAT, the wallet capped by the
+ * total. Totals are sums of the lines.
+ */
+function priceTotals<L extends { key: number; amountMinor: number }>(
+  priced: L[],
+  voucher: VoucherQuote | null,
+  input: Pick<QuoteInput, "currency" | "vatBp" | "walletRedeemMinor" | "walletRedeemEnabled"> & {
+    shippingMinor: number;
+  },
+): {
+  lines: (L & Omit<QuotedServiceLine, keyof ServiceLineInput | "amountMinor">)[];
+  totals: Totals;
+} {
+  const applied = voucher?.isSuccess ? voucher : null;
+  const shippingMinor = input.shippingMinor;
+  const lines = priced.map((line) => {
+    const voucherDiscountMinor = Math.min(line.amountMinor, applied?.lineDiscounts.get(line.key) ?? 0);
+    const totalMinor = line.amountMinor - voucherDiscountMinor;
     const { excludingTaxMinor, taxMinor } = vatSplit(totalMinor, input.vatBp);
     return {
       ...line,
-      item,
-      unitPriceMinor: item.unitPriceMinor,
-      amountMinor,
       voucherDiscountMinor,
       totalMinor,
       taxPercentageBp: input.vatBp,
@@ -142,6 +211,7 @@ export async function quote(ctx: ServiceContext, input: QuoteInput, field = "ite
       totalExcludingTaxMinor: excludingTaxMinor,
     };
   });
+  const subTotalMinor = lines.reduce((s, l) => s + l.amountMinor, 0);
   const subTotalDiscountsMinor = lines.reduce((s, l) => s + l.voucherDiscountMinor, 0);
   const shippingDiscountsMinor = Math.min(shippingMinor, applied?.deliveryDiscountMinor ?? 0);
   const totalMinor = subTotalMinor + shippingMinor - subTotalDiscountsMinor - shippingDiscountsMinor;
@@ -150,19 +220,21 @@ export async function quote(ctx: ServiceContext, input: QuoteInput, field = "ite
   const shippingTax = vatSplit(shippingMinor - shippingDiscountsMinor, input.vatBp);
   const taxMinor = lines.reduce((s, l) => s + l.taxMinor, 0) + shippingTax.taxMinor;
   return {
-    currency: input.currency,
-    vatBp: input.vatBp,
     lines,
-    subTotalMinor,
-    shippingMinor,
-    setupMinor: 0,
-    subTotalDiscountsMinor,
-    shippingDiscountsMinor,
-    totalMinor,
-    walletRedeemMinor,
-    totalWithRedeemMinor: totalMinor - walletRedeemMinor,
-    taxMinor,
-    totalExcludingTaxMinor: totalMinor - taxMinor,
-    voucher,
+    totals: {
+      currency: input.currency,
+      vatBp: input.vatBp,
+      subTotalMinor,
+      shippingMinor,
+      setupMinor: 0,
+      subTotalDiscountsMinor,
+      shippingDiscountsMinor,
+      totalMinor,
+      walletRedeemMinor,
+      totalWithRedeemMinor: totalMinor - walletRedeemMinor,
+      taxMinor,
+      totalExcludingTaxMinor: totalMinor - taxMinor,
+      voucher,
+    },
   };
 }

@@ -126,13 +126,14 @@ export async function captureTransaction(ctx: ServiceContext, id: number): Promi
   const [settings, invoiceConfig, order] = await Promise.all([
     readStoreSettings(ctx.db, ctx.appId),
     readInvoiceConfig(ctx.db, ctx.appId),
-    ctx.db.select({ status: orders.status }).from(orders).where(eq(orders.id, r.orderId)).get(),
+    ctx.db.select({ status: orders.status, kind: orders.kind }).from(orders).where(eq(orders.id, r.orderId)).get(),
   ]);
   if (order?.status !== "pending")
     throw ApiError.invalidTransition(`Order ${r.orderId} of transaction ${id}`, order?.status ?? "gone", "paid", []);
   const at = nowIso();
   const paid = paidStatements(ctx, {
     orderId: sql`${r.orderId}`,
+    kind: order.kind,
     at,
     settings,
     serialPrefix: invoiceConfig.serial_prefix,

@@ -1,0 +1,62 @@
+import type { Context } from "hono";
+import { type ChannelAdmission, customerOf } from "../../../core/auth";
+import { makeServiceContext, serviceContext } from "../../../core/context";
+import { ApiError } from "../../../core/errors";
+import type { AppEnv } from "../../../env";
+import { customerForMobileOf, findCustomer } from "../../customers";
+import { isConnectionActive } from "../../sales-channels";
+import type { Buyer } from "../checkout/cart";
+
+/**
+ * Sales channel orders (design-reference 10): a marketplace (the channel store) sends a provider's
+ * meals checkout with the provider's `app-id` and the access token of ITS customer. The one auth
+ * path admits such a token on the meals checkout operations only (`customerRoute({ channel })`),
+ * and only while the two stores' connection is active; the provider's customer for them is the
+ * one with their mobile number, created on their first order.
+ */
+export const admitChannelCustomer: ChannelAdmission = async (c, token) => {
+  const db = c.get("db");
+  const providerAppId = c.get("appId");
+  if (!(await isConnectionActive(db, token.channelAppId, providerAppId)))
+    throw ApiError.forbidden(
+      `The access token is a customer's of store ${token.channelAppId}, which has no active sales channel connection with this store.`,
+      "channel_connection_inactive",
+      { channel_app_id: token.channelAppId },
+    );
+  const channel = channelContext(c, token.channelAppId);
+  const source = await findCustomer(channel, token.channelCustomerId).catch((error: unknown) => {
+    // A token of a customer the channel deleted identifies no one.
+    if (error instanceof ApiError && error.status === 404)
+      throw ApiError.unauthorized("The token is not valid.", "invalid_token");
+    throw error;
+  });
+  return customerForMobileOf(serviceContext(c), source);
+};
+
+const channelContext = (c: Context<AppEnv>, appId: number) =>
+  makeServiceContext(c.get("db"), appId, c.env, (p) => c.executionCtx.waitUntil(p));
+
+/** The `city-id` header as a number (validated by the route's header schema), or null. */
+export const cityIdOf = (c: Context<AppEnv>): number | null => {
+  const raw = c.req.header("city-id");
+  return raw ? Number(raw) : null;
+};
+
+/** Who buys, for a meals checkout route: the customer of the token, or the channel customer it admitted. */
+export function buyerOf(c: Context<AppEnv>): Buyer {
+  const p = customerOf(c);
+  const cityId = cityIdOf(c);
+  if (!p.channel)
+    return {
+      customerId: p.customerId,
+      locations: { ctx: serviceContext(c), customerId: p.customerId },
+      channel: null,
+      cityId,
+    };
+  return {
+    customerId: p.customerId,
+    locations: { ctx: channelContext(c, p.channel.appId), customerId: p.channel.customerId },
+    channel: p.channel,
+    cityId,
+  };
+}

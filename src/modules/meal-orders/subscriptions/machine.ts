@@ -1,0 +1,25 @@
+import { defineStateMachine } from "../../../core/state-machine";
+import type { MEAL_SUBSCRIPTION_STATUSES } from "../tables";
+
+export type MealSubscriptionStatus = (typeof MEAL_SUBSCRIPTION_STATUSES)[number];
+export type MealSubscriptionAction = "activate" | "pause" | "resume" | "postpone" | "cancel" | "complete" | "expire";
+
+/**
+ * A meal subscription's status (design-reference 14): paid, it is active; the customer pauses and
+ * resumes it, postpones its deliveries (it stays active) or cancels it within the management rules
+ * (rules.ts); it is completed once every suborder is final. Cancelled, completed, expired are final.
+ */
+export const mealSubscriptionMachine = defineStateMachine<MealSubscriptionStatus, MealSubscriptionAction>(
+  "The meal subscription",
+  {
+    pending: { activate: "active", expire: "expired" },
+    active: { pause: "paused", postpone: "active", cancel: "cancelled", complete: "completed" },
+    paused: { resume: "active", cancel: "cancelled" },
+    cancelled: {},
+    completed: {},
+    expired: {},
+  },
+);
+
+/** Statuses in which the customer manages the subscription (changes, pauses, cancels). */
+export const MANAGED_STATUSES: readonly MealSubscriptionStatus[] = ["active", "paused"];

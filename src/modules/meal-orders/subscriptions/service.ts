@@ -1,0 +1,249 @@
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { nowMs } from "../../../core/clock";
+import type { ServiceContext } from "../../../core/context";
+import { ApiError } from "../../../core/errors";
+import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { inList } from "../../../core/sql";
+import { todayIn } from "../../../core/time";
+import { type SubscriptionTerms, subscriptionTermsOf, windowsAndBranchesByIds } from "../../meals";
+import { type Delivery, type ManagedSubscription, managementOf } from "../rules";
+import { MEAL_SUBSCRIPTION_STATUSES, mealSubscriptions, suborders } from "../tables";
+import type { MealSubscription, MealSubscriptionDetails } from "./schemas";
+
+export type SubscriptionRow = typeof mealSubscriptions.$inferSelect;
+
+/**
+ * Who sees which meal subscriptions (every read and change goes through one of these):
+ * - `customer`: the customer's own, in the store of the request;
+ * - `channel_customer`: a sales channel's customer (CA15): those they bought through the channel
+ *   store of the request, at providers it is actively connected to;
+ * - `channel_merchant` (MX4): a channel store sees what it sold at its active providers; a
+ *   provider store sees what it received through any channel.
+ */
+export type SubscriptionScope =
+  | { kind: "customer"; customerId: number }
+  | { kind: "channel_customer"; customerId: number; providerAppIds: readonly number[] }
+  | { kind: "channel_merchant"; providerAppIds: readonly number[] };
+
+const s = mealSubscriptions;
+
+export function scopeSql(ctx: ServiceContext, scope: SubscriptionScope): SQL {
+  const live = sql`${s.isDeleted} = 0`;
+  switch (scope.kind) {
+    case "customer":
+      return sql`${s.appId} = ${ctx.appId} AND ${s.customerId} = ${scope.customerId} AND ${live}`;
+    case "channel_customer":
+      return sql`${s.channelAppId} = ${ctx.appId} AND ${s.channelCustomerId} = ${scope.customerId}
+        AND ${inList(s.appId, scope.providerAppIds)} AND ${live}`;
+    case "channel_merchant":
+      return sql`((${s.channelAppId} = ${ctx.appId} AND ${inList(s.appId, scope.providerAppIds)})
+        OR (${s.appId} = ${ctx.appId} AND ${s.channelAppId} IS NOT NULL)) AND ${live}`;
+  }
+}
+
+export const SUBSCRIPTION_LIST: ListSpec = {
+  fields: {
+    id: { column: s.id, kind: "integer" },
+    status: { column: s.status, kind: "string", values: MEAL_SUBSCRIPTION_STATUSES },
+    start_date: { column: s.startDate, kind: "date" },
+    end_date: { column: s.endDate, kind: "date" },
+    plan_id: { column: s.planId, kind: "integer" },
+    plan_version_id: { column: s.planVersionId, kind: "integer" },
+    restaurant_id: { column: s.restaurantId, kind: "integer" },
+    is_pickup: { column: s.isPickup, kind: "boolean" },
+    order_id: { column: s.orderId, kind: "integer" },
+    created_at: { column: s.createdAt, kind: "datetime" },
+  },
+  defaultOrder: "-created_at",
+  idColumn: s.id,
+};
+
+/** The channel lists also filter by the two stores. */
+export const CHANNEL_SUBSCRIPTION_LIST: ListSpec = {
+  ...SUBSCRIPTION_LIST,
+  fields: {
+    ...SUBSCRIPTION_LIST.fields,
+    app_id: { column: s.appId, kind: "integer" },
+    channel_app_id: { column: s.channelAppId, kind: "integer", nullable: true },
+  },
+};
+
+/** The subscription `id` in the scope, or 404 `meal_subscription_not_found`. */
+export async function findSubscription(ctx: ServiceContext, id: number, scope: SubscriptionScope) {
+  const row = await ctx.db
+    .select()
+    .from(s)
+    .where(and(eq(s.id, id), scopeSql(ctx, scope)))
+    .get();
+  if (!row) throw ApiError.notFound("meal_subscription_not_found", `Meal subscription ${id}`);
+  return row;
+}
+
+/** The deliveries of subscriptions `ids` (of the stores `appIds`), as the rules read them, by subscription. */
+export async function deliveriesOf(ctx: ServiceContext, appIds: readonly number[], ids: readonly number[]) {
+  const out = new Map<number, Delivery[]>();
+  if (!ids.length) return out;
+  const rows = await ctx.db
+    .select({
+      id: suborders.id,
+      subscriptionId: suborders.subscriptionId,
+      date: suborders.date,
+      status: suborders.status,
+      isFrozen: suborders.isFrozen,
+      isPostponed: suborders.isPostponed,
+    })
+    .from(suborders)
+    .where(
+      and(
+        inList(suborders.appId, [...new Set(appIds)]),
+        inList(suborders.subscriptionId, ids),
+        eq(suborders.isDeleted, false),
+      ),
+    )
+    .orderBy(asc(suborders.date), asc(suborders.id));
+  for (const { subscriptionId, ...d } of rows) {
+    const list = out.get(subscriptionId) ?? [];
+    list.push(d);
+    out.set(subscriptionId, list);
+  }
+  return out;
+}
+
+/** The terms of the subscriptions' versions, or a 500-worthy gap when a version vanished (never deleted hard). */
+export async function termsOf(ctx: ServiceContext, rows: readonly SubscriptionRow[]) {
+  return subscriptionTermsOf(
+    ctx.db,
+    rows.map((r) => r.appId),
+    rows.map((r) => r.planVersionId),
+  );
+}
+
+export const managedOf = (r: SubscriptionRow): ManagedSubscription => ({
+  status: r.status,
+  isPickup: r.isPickup,
+  pausedFrom: r.pausedFrom,
+  pauseAttemptsCredits: r.pauseAttemptsCredits,
+  pauseCredits: r.pauseCredits,
+  pausedDays: r.pausedDays,
+  cancelCredits: r.cancelCredits,
+});
+
+const UPCOMING = 7;
+
+/** The views of `rows`, with their management fields, in three round trips whatever their number. */
+export async function subscriptionViews(ctx: ServiceContext, rows: readonly SubscriptionRow[]) {
+  if (!rows.length) return [];
+  const appIds = rows.map((r) => r.appId);
+  const [terms, deliveries, refs] = await Promise.all([
+    termsOf(ctx, rows),
+    deliveriesOf(
+      ctx,
+      appIds,
+      rows.map((r) => r.id),
+    ),
+    windowsAndBranchesByIds(
+      ctx.db,
+      appIds,
+      rows.flatMap((r) => (r.deliveryWindowId === null ? [] : [r.deliveryWindowId])),
+      rows.flatMap((r) => (r.pickupBranchId === null ? [] : [r.pickupBranchId])),
+    ),
+  ]);
+  const at = nowMs();
+  return rows.map((r) => {
+    const t = terms.get(r.planVersionId);
+    if (!t) throw new Error(`Meal subscription ${r.id}: plan version ${r.planVersionId} is missing`);
+    const list = deliveries.get(r.id) ?? [];
+    return viewOf(r, t, list, refs, at);
+  });
+}
+
+function viewOf(
+  r: SubscriptionRow,
+  t: SubscriptionTerms,
+  list: Delivery[],
+  refs: Awaited<ReturnType<typeof windowsAndBranchesByIds>>,
+  at: number,
+): MealSubscriptionDetails {
+  const today = todayIn(t.restaurant.timeZone, new Date(at));
+  const open = list.filter((d) => d.status === "new" || d.status === "confirmed");
+  const upcoming = open.filter((d) => !d.isFrozen && d.date >= today);
+  const frozen = open.filter((d) => d.isFrozen);
+  const window = r.deliveryWindowId === null ? undefined : refs.windows.get(r.deliveryWindowId);
+  const branch = r.pickupBranchId === null ? undefined : refs.branches.get(r.pickupBranchId);
+  const ref = (d: Delivery) => ({
+    id: d.id,
+    date: d.date,
+    status: d.status,
+    is_frozen: d.isFrozen,
+    is_postponed: d.isPostponed,
+  });
+  return {
+    id: r.id,
+    app_id: r.appId,
+    status: r.status,
+    customer_id: r.customerId,
+    order_id: r.orderId,
+    restaurant: {
+      id: t.restaurantId,
+      name_en: t.restaurant.nameEn,
+      name_ar: t.restaurant.nameAr,
+      logo: t.restaurant.logo,
+      time_zone: t.restaurant.timeZone,
+    },
+    plan: { id: t.planId, name_en: t.plan.nameEn, name_ar: t.plan.nameAr, image: t.plan.image },
+    plan_version: { id: t.versionId, num_of_days: t.version.numOfDays, duration: t.version.duration },
+    start_date: r.startDate,
+    end_date: r.endDate,
+    num_of_days: r.numOfDays,
+    is_pickup: r.isPickup,
+    pickup_branch: branch ? { id: branch.id, name_en: branch.nameEn, name_ar: branch.nameAr } : null,
+    delivery_window: window ? { id: window.id, from_time: window.fromTime, to_time: window.toTime } : null,
+    primary_location_id: r.primaryLocationId,
+    secondary_location_id: r.secondaryLocationId,
+    location: r.location ?? null,
+    notes: r.notes,
+    paused_from: r.pausedFrom,
+    resume_date: r.resumeDate,
+    cancelled_at: r.cancelledAt,
+    renewed_from_id: r.renewedFromId,
+    channel_app_id: r.channelAppId,
+    channel_customer_id: r.channelCustomerId,
+    ...managementOf(managedOf(r), list, t, at),
+    suborders_summary: {
+      total: list.length,
+      delivered: list.filter((d) => d.status === "delivered").length,
+      remaining: open.length,
+      frozen: frozen.length,
+      postponed: open.filter((d) => d.isPostponed).length,
+      cancelled: list.filter((d) => d.status.startsWith("cancelled")).length,
+      next_date: upcoming[0]?.date ?? null,
+    },
+    upcoming_suborders: [...upcoming.slice(0, UPCOMING), ...frozen].map(ref),
+    custom_fields: r.customFields ?? null,
+    created_at: r.createdAt,
+    modified_at: r.modifiedAt,
+    deleted_at: r.deletedAt,
+    is_deleted: r.isDeleted,
+    ordering: r.ordering,
+  };
+}
+
+/** A page of the subscriptions in the scope. */
+export async function listSubscriptions(
+  ctx: ServiceContext,
+  q: ListQuery,
+  scope: SubscriptionScope,
+): Promise<Page<MealSubscription>> {
+  const page = await listPage(ctx.db, q, { table: s, scope: () => scopeSql(ctx, scope) });
+  const views = await subscriptionViews(ctx, page.results);
+  return { ...page, results: views.map(({ upcoming_suborders: _u, ...v }) => v) };
+}
+
+/** One subscription in the scope, with its upcoming deliveries. */
+export async function subscriptionDetails(
+  ctx: ServiceContext,
+  id: number,
+  scope: SubscriptionScope,
+): Promise<MealSubscriptionDetails> {
+  return (await subscriptionViews(ctx, [await findSubscription(ctx, id, scope)]))[0]!;
+}

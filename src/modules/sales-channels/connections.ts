@@ -1,0 +1,32 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { channelConnections } from "./tables";
+
+/**
+ * Whether the channel store may sell the provider store's plans now: an active connection that is
+ * not deleted. Every access across stores goes through this (or `connectedProviderAppIds`).
+ */
+export async function isConnectionActive(db: Db, channelAppId: number, providerAppId: number): Promise<boolean> {
+  const row = await db
+    .select({ id: channelConnections.id })
+    .from(channelConnections)
+    .where(
+      sql`${channelConnections.channelAppId} = ${channelAppId} AND ${channelConnections.providerAppId} = ${providerAppId}
+        AND ${channelConnections.status} = 'active' AND ${channelConnections.isDeleted} = 0`,
+    )
+    .get();
+  return row !== undefined;
+}
+
+/** The provider stores the channel is actively connected to. */
+export async function connectedProviderAppIds(db: Db, channelAppId: number): Promise<number[]> {
+  const rows = await db
+    .select({ providerAppId: channelConnections.providerAppId })
+    .from(channelConnections)
+    .where(
+      sql`${channelConnections.channelAppId} = ${channelAppId} AND ${channelConnections.status} = 'active'
+        AND ${channelConnections.isDeleted} = 0`,
+    )
+    .all();
+  return [...new Set(rows.map((r) => r.providerAppId))];
+}

@@ -1,0 +1,5 @@
+/** What the app and other modules may use of sales channels. */
+export { connectedProviderAppIds, isConnectionActive } from "./connections";
+export { salesChannelErrorCodes } from "./errors";
+export { salesChannelEvents } from "./events";
+export { salesChannelsMerchantRouter } from "./merchant";

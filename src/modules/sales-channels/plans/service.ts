@@ -1,0 +1,215 @@
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
+import { ApiError } from "../../../core/errors";
+import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
+import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { nowIso } from "../../../core/time";
+import { listOfferedPlans, offeredPlansByIds } from "../../meals";
+import { isConnectionActive } from "../connections";
+import { storeFaces } from "../stores";
+import { channelConnections, channelPlanListings } from "../tables";
+import type { CreatePlanListing, PlanListing, ProviderPlan, UpdatePlanListing } from "./schemas";
+
+/**
+ * What a channel sells of its providers (MX1, MX2). A provider's plans are read only through an
+ * active connection with this store as the channel; listings of a provider whose connection is
+ * inactive or deleted are kept but hidden from every read and write, until one is active again.
+ */
+
+type ListingRow = typeof channelPlanListings.$inferSelect;
+
+function notConnected(providerAppId: number): ApiError {
+  return ApiError.forbidden(
+    `This store has no active connection, as the channel, with provider store ${providerAppId}.`,
+    "provider_not_connected",
+  );
+}
+
+/** MX1: the provider's plans offered to channels, each with this channel's listing of it (if any). */
+export async function listProviderPlans(
+  ctx: ServiceContext,
+  providerAppId: number,
+  q: ListQuery,
+): Promise<Page<ProviderPlan>> {
+  if (!(await isConnectionActive(ctx.db, ctx.appId, providerAppId))) throw notConnected(providerAppId);
+  const page = await listOfferedPlans(ctx.db, providerAppId, q);
+  const ids = page.results.map((p) => p.id);
+  const listed = ids.length
+    ? await ctx.db
+        .select({ id: channelPlanListings.id, planId: channelPlanListings.planId })
+        .from(channelPlanListings)
+        .where(
+          and(
+            live(channelPlanListings, ctx.appId),
+            eq(channelPlanListings.providerAppId, providerAppId),
+            inArray(channelPlanListings.planId, ids),
+          ),
+        )
+    : [];
+  return {
+    ...page,
+    results: page.results.map((p) => ({
+      ...p,
+      provider_app_id: providerAppId,
+      listing_id: listed.find((l) => l.planId === p.id)?.id ?? null,
+    })),
+  };
+}
+
+/** The listings the channel may see: its own, live, of a provider it is actively connected to. */
+const visibleListings = (appId: number): SQL =>
+  and(
+    live(channelPlanListings, appId),
+    sql`${channelPlanListings.providerAppId} IN (SELECT ${channelConnections.providerAppId} FROM ${channelConnections}
+      WHERE ${channelConnections.channelAppId} = ${appId} AND ${channelConnections.status} = 'active'
+        AND ${channelConnections.isDeleted} = 0)`,
+  )!;
+
+export const LISTING_LIST: ListSpec = {
+  fields: {
+    id: { column: channelPlanListings.id, kind: "integer" },
+    provider_app_id: { column: channelPlanListings.providerAppId, kind: "integer" },
+    plan_id: { column: channelPlanListings.planId, kind: "integer" },
+    is_active: { column: channelPlanListings.isActive, kind: "boolean" },
+    is_featured: { column: channelPlanListings.isFeatured, kind: "boolean" },
+    ordering: { column: channelPlanListings.ordering, kind: "integer" },
+    created_at: { column: channelPlanListings.createdAt, kind: "datetime" },
+  },
+  defaultOrder: "ordering",
+  idColumn: channelPlanListings.id,
+};
+
+/** Listings → their shape, with the providers' faces and plans (null where no longer offered), in two batches. */
+async function listingViews(ctx: ServiceContext, rows: readonly ListingRow[]): Promise<PlanListing[]> {
+  const [faces, plans] = await Promise.all([
+    storeFaces(
+      ctx.db,
+      rows.map((r) => r.providerAppId),
+    ),
+    offeredPlansByIds(
+      ctx.db,
+      rows.map((r) => ({ providerAppId: r.providerAppId, planId: r.planId })),
+    ),
+  ]);
+  return rows.map((r) => {
+    const plan = plans.get(r.planId) ?? null;
+    return {
+      id: r.id,
+      provider_app_id: r.providerAppId,
+      provider: faces.get(r.providerAppId)!,
+      plan_id: r.planId,
+      plan,
+      is_available: plan !== null,
+      is_active: r.isActive,
+      is_featured: r.isFeatured,
+      ordering: r.ordering,
+      app_id: r.appId,
+      created_at: r.createdAt,
+      modified_at: r.modifiedAt,
+      deleted_at: r.deletedAt,
+      is_deleted: r.isDeleted,
+    };
+  });
+}
+
+export async function listPlanListings(ctx: ServiceContext, q: ListQuery): Promise<Page<PlanListing>> {
+  const page = await listPage(ctx.db, q, { table: channelPlanListings, scope: () => visibleListings(ctx.appId) });
+  return { ...page, results: await listingViews(ctx, page.results) };
+}
+
+async function findListing(ctx: ServiceContext, id: number): Promise<ListingRow> {
+  const row = await ctx.db
+    .select()
+    .from(channelPlanListings)
+    .where(and(visibleListings(ctx.appId), eq(channelPlanListings.id, id)))
+    .get();
+  if (!row) throw ApiError.notFound("plan_listing_not_found", `Plan listing ${id}`);
+  return row;
+}
+
+async function listingOf(ctx: ServiceContext, id: number): Promise<PlanListing> {
+  return (await listingViews(ctx, [await findListing(ctx, id)]))[0]!;
+}
+
+/** Lists a plan the provider offers, for a channel actively connected to it; once per plan. */
+export async function createPlanListing(ctx: ServiceContext, body: CreatePlanListing): Promise<PlanListing> {
+  const { provider_app_id: providerAppId, plan_id: planId } = body;
+  if (!(await isConnectionActive(ctx.db, ctx.appId, providerAppId))) throw notConnected(providerAppId);
+  const [offered, existing] = await Promise.all([
+    offeredPlansByIds(ctx.db, [{ providerAppId, planId }]),
+    ctx.db
+      .select({ id: channelPlanListings.id })
+      .from(channelPlanListings)
+      .where(and(live(channelPlanListings, ctx.appId), eq(channelPlanListings.planId, planId)))
+      .get(),
+  ]);
+  if (!offered.has(planId)) {
+    throw ApiError.validation({
+      plan_id: [`Must be a plan that provider store ${providerAppId} offers to channels (active, marketplace-active).`],
+    });
+  }
+  if (existing) {
+    throw ApiError.conflict("plan_already_listed", `This store already lists plan ${planId}: listing ${existing.id}.`, {
+      plan_listing_id: existing.id,
+    });
+  }
+  const now = nowIso();
+  const { results } = await emit(
+    ctx.db,
+    ctx.events,
+    [
+      ctx.db
+        .insert(channelPlanListings)
+        .values({
+          appId: ctx.appId,
+          providerAppId,
+          planId,
+          isActive: body.is_active ?? true,
+          isFeatured: body.is_featured ?? false,
+          ordering: body.ordering ?? 0,
+          createdAt: now,
+          modifiedAt: now,
+        })
+        .returning(),
+    ],
+    insertedRowEvent("sales_channel.plan_listing_created", channelPlanListings),
+  );
+  return (await listingViews(ctx, results[0] as ListingRow[]))[0]!;
+}
+
+export async function updatePlanListing(
+  ctx: ServiceContext,
+  id: number,
+  body: UpdatePlanListing,
+): Promise<PlanListing> {
+  await findListing(ctx, id);
+  await emit(
+    ctx.db,
+    ctx.events,
+    [
+      ctx.db
+        .update(channelPlanListings)
+        .set({ isActive: body.is_active, isFeatured: body.is_featured, ordering: body.ordering, modifiedAt: nowIso() })
+        .where(and(live(channelPlanListings, ctx.appId), eq(channelPlanListings.id, id))),
+    ],
+    [newEvent(ctx.appId, "sales_channel.plan_listing_updated", { id, changes: Object.keys(body) })],
+  );
+  return listingOf(ctx, id);
+}
+
+export async function deletePlanListing(ctx: ServiceContext, id: number): Promise<void> {
+  await findListing(ctx, id);
+  const now = nowIso();
+  await emit(
+    ctx.db,
+    ctx.events,
+    [
+      ctx.db
+        .update(channelPlanListings)
+        .set({ isDeleted: true, deletedAt: now, modifiedAt: now })
+        .where(and(live(channelPlanListings, ctx.appId), eq(channelPlanListings.id, id))),
+    ],
+    [newEvent(ctx.appId, "sales_channel.plan_listing_deleted", { id })],
+  );
+}

@@ -1,0 +1,49 @@
+import { z } from "@hono/zod-openapi";
+import { inList } from "../../core/sql";
+import type { Db } from "../../db/client";
+import { type StoreIdentity, storeIdentitiesOf, storeIdentitiesQuery } from "../account";
+import { channelProfiles } from "./tables";
+
+/** A store as the other side of a connection sees it: its channel profile's names and logo, else its own. */
+export const StoreFaceSchema = z
+  .object({
+    app_id: z.number().int(),
+    name_en: z.string(),
+    name_ar: z.string(),
+    logo: z.string().nullable(),
+  })
+  .openapi("SalesChannelStore");
+export type StoreFace = z.infer<typeof StoreFaceSchema>;
+
+type ProfileRow = typeof channelProfiles.$inferSelect;
+
+/** The profile's names and logo where it sets them, the store's own elsewhere. */
+export function faceOf(appId: number, profile: ProfileRow | undefined, identity: StoreIdentity | undefined): StoreFace {
+  return {
+    app_id: appId,
+    name_en: profile?.nameEn ?? identity?.nameEn ?? "",
+    name_ar: profile?.nameAr ?? identity?.nameAr ?? "",
+    logo: profile?.logo ?? identity?.logo ?? null,
+  };
+}
+
+/** The faces of several stores, in one batch. */
+export async function storeFaces(db: Db, appIds: readonly number[]): Promise<Map<number, StoreFace>> {
+  const ids = [...new Set(appIds)];
+  if (!ids.length) return new Map();
+  const [profiles, identities] = await db.batch([
+    db.select().from(channelProfiles).where(inList(channelProfiles.appId, ids)),
+    storeIdentitiesQuery(db, ids),
+  ]);
+  const byApp = storeIdentitiesOf(identities);
+  return new Map(
+    ids.map((id) => [
+      id,
+      faceOf(
+        id,
+        profiles.find((p) => p.appId === id),
+        byApp.get(id),
+      ),
+    ]),
+  );
+}

@@ -1,0 +1,68 @@
+import { expect } from "vitest";
+import { mintMerchantToken, PERMISSIONS, type Permission } from "../../src/core/auth";
+import { db, ensureTenant } from "../helpers/factories";
+import { call, json } from "../helpers/request";
+import { eventsWhere, rowOf } from "../orders/helpers";
+
+export const CONNECTIONS = "/api/v1/sales-channels/connection-requests/";
+export const PROFILE = "/api/v1/sales-channels/profile/";
+export const PROVIDER_PLANS = "/api/v1/sales-channels/meals/provider-plans/";
+export const LISTINGS = "/api/v1/sales-channels/meals/plan-listings/";
+
+export const ACTIONS = ["accept", "reject", "activate", "deactivate", "delete"] as const;
+export type Action = (typeof ACTIONS)[number];
+
+type Opts = { method?: string; body?: unknown };
+
+/** A store of the test's own, with a merchant token (its id too: `decided_by` names it). */
+export async function storeOf(appId: number, permissions: Permission[] = [...PERMISSIONS]) {
+  await ensureTenant(appId);
+  const { id: tokenId, token } = await mintMerchantToken(db(), { appId, name: "sales channels", permissions });
+  const as = (path: string, opts: Opts = {}) => call(path, { ...opts, token, appId });
+  return { appId, token, tokenId, as };
+}
+export type Shop = Awaited<ReturnType<typeof storeOf>>;
+
+/** Sends a connection request (201 expected) and returns it. */
+export async function sent(from: Shop, body: Record<string, unknown>) {
+  const res = await from.as(CONNECTIONS, { method: "POST", body });
+  const out = await json(res);
+  expect(res.status, JSON.stringify(out)).toBe(201);
+  return out;
+}
+
+/** Takes an action on a connection request: DELETE for `delete`, a POST sub-resource otherwise. */
+export const act = (as: Shop, id: number, action: Action) =>
+  action === "delete"
+    ? as.as(`${CONNECTIONS}${id}/`, { method: "DELETE" })
+    : as.as(`${CONNECTIONS}${id}/${action}/`, { method: "POST" });
+
+/** Takes an action that must succeed. */
+export async function acted(as: Shop, id: number, action: Action) {
+  const res = await act(as, id, action);
+  expect(res.status, await res.clone().text()).toBe(action === "delete" ? 204 : 200);
+}
+
+/** An active connection: `channel` asks `provider`, which accepts. Returns its id. */
+export async function connect(channel: Shop, provider: Shop): Promise<number> {
+  const req = await sent(channel, { provider_app_id: provider.appId });
+  await acted(provider, req.id, "accept");
+  return req.id;
+}
+
+/** The stored row of a connection (deleted ones too). */
+export const connectionRow = (id: number) => rowOf("SELECT * FROM channel_connections WHERE id = ?", id);
+
+/** The event each action emits. */
+export const EVENT_OF: Record<Action, string> = {
+  accept: "sales_channel.connection_accepted",
+  reject: "sales_channel.connection_rejected",
+  activate: "sales_channel.connection_activated",
+  deactivate: "sales_channel.connection_deactivated",
+  delete: "sales_channel.connection_deleted",
+};
+
+export const CONNECTION_EVENTS = ["sales_channel.connection_requested", ...Object.values(EVENT_OF)];
+
+/** The store's `sales_channel.connection_*` events of connection `id`, oldest first. */
+export const connectionEvents = (appId: number, id: number) => eventsWhere(appId, CONNECTION_EVENTS, "id", id);
