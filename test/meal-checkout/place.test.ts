@@ -51,6 +51,9 @@ describe("Place Order paid by the wallet", () => {
     });
     expect(b.result.payment_url).toBeNull();
     expect(await cashbackOf(A, b.shopper.id)).toBe(0);
+    // A meal order is one of the customer's orders in the merchant's statistics (MC3).
+    const stats = await json(await shop.store.as(`/order/v1/merchant/customers/${b.shopper.id}/order-statistics/`));
+    expect(stats).toMatchObject({ orders_count: 1, completed_orders_count: 1, total_spent: 599 });
     expect(b.subscription).toMatchObject({
       app_id: A,
       customer_id: b.shopper.id,

@@ -16,8 +16,8 @@ type Aggregate = Record<`n_${(typeof ORDER_STATUSES)[number]}`, number> & {
 };
 
 /**
- * MC3 Customer Order Statistics: one aggregate over the customer's orders (purchases; soft-deleted
- * ones left out). Spent is what the store kept: the completed orders' totals less their refunds, and
+ * MC3 Customer Order Statistics: one aggregate over the customer's orders (purchases and meal orders;
+ * soft-deleted ones left out). Spent is what the store kept: the completed orders' totals less their refunds, and
  * fully refunded orders (status `refunded`) add nothing. 404 `customer_not_found` for another store's.
  */
 export async function customerOrderStatistics(ctx: ServiceContext, customerId: number): Promise<OrderStatistics> {
@@ -31,7 +31,7 @@ export async function customerOrderStatistics(ctx: ServiceContext, customerId: n
         (SELECT count(*) FROM recurring_purchases WHERE app_id = ${ctx.appId} AND customer_id = ${customerId}
           AND status = 'active' AND is_deleted = 0) AS recurring
       FROM orders
-      WHERE app_id = ${ctx.appId} AND customer_id = ${customerId} AND kind = 'purchase' AND is_deleted = 0`),
+      WHERE app_id = ${ctx.appId} AND customer_id = ${customerId} AND kind IN ('purchase', 'meal') AND is_deleted = 0`),
   ]);
   const completed = row.n_completed;
   return {
