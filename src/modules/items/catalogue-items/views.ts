@@ -91,10 +91,11 @@ const ITEM_PARTS = [
  */
 export function itemsJson(appId: number, ids: SQL, now: string): Record<keyof ItemParts, SQL> {
   // The items and their live variants, as a subquery every part reuses: two index lookups (an OR
-  // of the two would scan the store's items in every part).
+  // of the two would scan the store's items in every part). The store's columns are kept off their
+  // index (`+`): SQLite would otherwise walk all the store's items by `items_app_idx` in every part.
   const app = intLiteral(appId);
-  const family = sql`(SELECT id FROM items WHERE id IN ${ids} AND app_id = ${app}
-      UNION ALL SELECT id FROM items WHERE parent_id IN ${ids} AND app_id = ${app} AND is_deleted = 0)`;
+  const family = sql`(SELECT id FROM items WHERE id IN ${ids} AND +app_id = ${app}
+      UNION ALL SELECT id FROM items WHERE parent_id IN ${ids} AND +app_id = ${app} AND +is_deleted = 0)`;
   const ofFamily = (c: Column) => sql`${c} IN ${family}`;
   const modCategoryIds = sql`(SELECT category_id FROM item_modifier_categories WHERE item_id IN ${family})`;
   return {
