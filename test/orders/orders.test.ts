@@ -118,6 +118,11 @@ describe("List Orders (MO4) and the customer's (CA11)", () => {
     const mobile = omar.row.mobileNumber.slice(-7);
     expect(ids(await read(await store.as(`${M_ORDERS}?search=${mobile}`)))).toEqual([o.phone.id, o.wallet.id]);
     expect((await read(await other.as(`${M_ORDERS}?search=REF-${uniq}`))).count).toBe(0);
+    // A filter narrows the search's matches; a customer's search finds only their own orders.
+    expect(ids(await read(await store.as(`${M_ORDERS}?search=${mobile}&status=completed`)))).toEqual([o.wallet.id]);
+    const mine = await read(await nadia.as(`${MY_ORDERS}?search=${encodeURIComponent(`nadia ${uniq}`)}`));
+    expect(ids(mine)).toEqual([o.bank.id, o.card.id]);
+    expect((await read(await nadia.as(`${MY_ORDERS}?search=${mobile}`))).count).toBe(0);
   });
 
   it("details: the order with its customer, lines, invoices and allowed actions; 404 in another store", async () => {

@@ -5,7 +5,7 @@ import { createRouter, idParam, jsonContent } from "../../../core/openapi";
 import { customerRoute } from "../../../core/routes";
 import { linksOf } from "../http";
 import { OrderListSchema, OrderSchema } from "./schemas";
-import { listMyOrders, ORDER_LIST, orderDetails } from "./service";
+import { listMyOrders, ORDER_LIST, orderDetails, orderListOf } from "./service";
 
 const tags = ["Customer app: orders"];
 const common = { tags, specId: "CA11" } as const;
@@ -34,15 +34,11 @@ export const getMyOrderRoute = customerRoute({
 });
 
 export const ordersCustomerRoutes = createRouter();
-ordersCustomerRoutes.openapi(listMyOrdersRoute, async (c) =>
-  c.json(
-    envelopeOf(
-      c,
-      await listMyOrders(serviceContext(c), customerOf(c).customerId, listQueryOf(c, ORDER_LIST), linksOf(c)),
-    ),
-    200,
-  ),
-);
+ordersCustomerRoutes.openapi(listMyOrdersRoute, async (c) => {
+  const ctx = serviceContext(c);
+  const q = listQueryOf(c, orderListOf(ctx.appId));
+  return c.json(envelopeOf(c, await listMyOrders(ctx, customerOf(c).customerId, q, linksOf(c))), 200);
+});
 ordersCustomerRoutes.openapi(getMyOrderRoute, async (c) =>
   c.json(
     await orderDetails(serviceContext(c), c.req.valid("param").order_id, linksOf(c), customerOf(c).customerId),

@@ -5,7 +5,7 @@ import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/open
 import { merchantRoute } from "../../../core/routes";
 import { linksOf } from "../http";
 import { CreateOrderSchema, OrderListSchema, OrderSchema, UpdateOrderSchema } from "./schemas";
-import { createOrder, listOrders, ORDER_LIST, orderDetails, updateOrder } from "./service";
+import { createOrder, listOrders, ORDER_LIST, orderDetails, orderListOf, updateOrder } from "./service";
 
 const tags = ["Orders"];
 const common = { tags, specId: "MO4" } as const;
@@ -87,9 +87,10 @@ export const updateOrderRoute = merchantRoute({
 export const ordersRouter = createRouter();
 // Stock changes: the cached catalogue reads (stock) of the store are made fresh before the answer.
 ordersRouter.use("/merchant/orders/*", invalidatesPublicCache());
-ordersRouter.openapi(listOrdersRoute, async (c) =>
-  c.json(envelopeOf(c, await listOrders(serviceContext(c), listQueryOf(c, ORDER_LIST), linksOf(c))), 200),
-);
+ordersRouter.openapi(listOrdersRoute, async (c) => {
+  const ctx = serviceContext(c);
+  return c.json(envelopeOf(c, await listOrders(ctx, listQueryOf(c, orderListOf(ctx.appId)), linksOf(c))), 200);
+});
 ordersRouter.openapi(getOrderRoute, async (c) =>
   c.json(await orderDetails(serviceContext(c), c.req.valid("param").order_id, linksOf(c)), 200),
 );
