@@ -136,7 +136,8 @@ export const orders = sqliteTable(
   (t) => [
     index("orders_app_idx").on(t.appId, t.isDeleted, t.id),
     index("orders_customer_idx").on(t.appId, t.customerId, t.id),
-    index("orders_status_idx").on(t.appId, t.status, t.id),
+    // Live orders of a status, newest first (a status filter of List Orders, and its count, read only the index).
+    index("orders_app_status_idx").on(t.appId, t.isDeleted, t.status, t.id),
     index("orders_expiry_idx").on(t.status, t.expiresAt),
     uniqueIndex("orders_app_reference_idx").on(t.appId, t.reference).where(sql`reference IS NOT NULL`),
   ],

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { auditColumns } from "../../db/columns";
 import { items } from "../items/tables";
@@ -34,7 +35,9 @@ export const tickets = sqliteTable(
     // Every list filter leads with app_id; soft-deleted rows are filtered in the same index.
     index("tickets_app_created_idx").on(t.appId, t.isDeleted, t.createdAt),
     index("tickets_app_status_date_idx").on(t.appId, t.isDeleted, t.status, t.date),
-    index("tickets_app_date_idx").on(t.appId, t.isDeleted, t.date),
+    // A day's tickets of a status in time order (the door list): the page is the index's first rows;
+    // its prefix serves a date filter alone.
+    index("tickets_app_date_status_time_idx").on(t.appId, t.isDeleted, t.date, t.status, t.time, sql`${t.id} DESC`),
     index("tickets_app_item_idx").on(t.appId, t.itemId),
     index("tickets_app_invoice_item_idx").on(t.appId, t.invoiceItemId),
     index("tickets_app_customer_email_idx").on(t.appId, t.customerEmail),
