@@ -56,6 +56,13 @@ export type ListQuery = {
   orderBy: SQL[];
   /** True when a search index drives the query (see `ListSpec.search`). */
   searchDriven: boolean;
+  /**
+   * The filters given, by parameter name (`status`, `created_at__gte`, …), with their parsed values
+   * (a list for `__in`), and `search` with its terms: a service may count the unfiltered list, or
+   * one filtered as a kept counter is, without counting rows (`listPageWith`'s `count`). Absent
+   * from a query not parsed by `parseListQuery`: nothing is then known of its filters.
+   */
+  given?: Record<string, unknown>;
 };
 
 /** `+column`: the same value, but SQLite will not use an index for it. */
@@ -155,6 +162,8 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
   const searchDriven = searches.some((s) => s.indexed);
 
   const conditions: SQL[] = searches.map((s) => s.where);
+  const given: Record<string, unknown> = Object.create(null);
+  if (searches.length) given.search = terms;
   for (const [name, f] of Object.entries(spec.fields)) {
     // Values are parsed to their SQL types above, so the column's own mapping is not needed here.
     const col = (searchDriven ? offIndex(f.column) : f.column) as SQL;
@@ -164,7 +173,10 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
       if (raw === null) continue;
       if (op === "__isnull") {
         if (raw !== "true" && raw !== "false") fail(key, "Must be true or false.");
-        else conditions.push(raw === "true" ? isNull(col) : isNotNull(col));
+        else {
+          conditions.push(raw === "true" ? isNull(col) : isNotNull(col));
+          given[key] = raw === "true";
+        }
         continue;
       }
       const parts = op === "__in" ? raw.split(",") : [raw];
@@ -180,6 +192,7 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
       }
       if (values.length !== parts.length) continue;
       const v = values[0]!;
+      given[key] = op === "__in" ? values : v;
       // A date given for a date-time field compares with the whole day.
       const dayOf = f.kind === "datetime" && typeof v === "string" && v.length === 10;
       switch (op) {
@@ -235,7 +248,14 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
   if (!orderRaw.split(",").some((p) => p.replace(/^-/, "") === "id")) orderBy.push(desc(spec.idColumn));
 
   if (Object.keys(errors).length > 0) throw ApiError.validation(errors, "Invalid query parameters; see `errors`.");
-  return { page, pageSize, where: conditions.length ? and(...conditions) : undefined, orderBy, searchDriven };
+  return {
+    page,
+    pageSize,
+    where: conditions.length ? and(...conditions) : undefined,
+    orderBy,
+    searchDriven,
+    given,
+  };
 }
 
 export type Envelope<T> = { count: number; next: string | null; previous: string | null; results: T[] };
@@ -297,12 +317,13 @@ export const PAGE_ROWS = sql.identifier("list_page");
  * `listPage`, with nested levels fetched by the same statement: `nested` names scalar
  * subqueries (JSON text, see core/json-rows' `rowsJson`) that may read the page's rows from
  * `PAGE_ROWS` (`(SELECT item_id FROM ${PAGE_ROWS})`); each comes back parsed under its name.
- * The count is the page's own when the page is not full (no second scan).
+ * The count is the page's own when the page is not full (no second scan); else `count` when given
+ * (a scalar subquery, e.g. a counter kept exact by triggers), else the rows counted.
  */
 export async function listPageWith<T extends SQLiteTable, K extends string>(
   db: Db,
   q: ListQuery,
-  opts: { table: T; scope: (searchDriven: boolean) => SQL },
+  opts: { table: T; scope: (searchDriven: boolean) => SQL; count?: SQL },
   nested: (page: SQL) => Record<K, SQL>,
 ): Promise<{ page: Page<T["$inferSelect"]>; nested: Record<K, unknown> }> {
   const scope = opts.scope(q.searchDriven);
@@ -321,7 +342,7 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
       SELECT p.*, row_number() OVER () AS "_n" FROM (SELECT * FROM ${opts.table} WHERE ${where}
         ORDER BY ${sql.join(q.orderBy, sql`, `)} LIMIT ${q.pageSize} OFFSET ${offset}) AS p)
     SELECT CASE WHEN ${inPage} BETWEEN 1 AND ${q.pageSize - 1} OR (${offset} = 0 AND ${inPage} = 0)
-        THEN ${offset} + ${inPage} ELSE (SELECT count(*) FROM ${opts.table} WHERE ${where}) END AS "count",
+        THEN ${offset} + ${inPage} ELSE ${opts.count ?? sql`(SELECT count(*) FROM ${opts.table} WHERE ${where})`} END AS "count",
       (SELECT json_group_array(json_array("_n", ${rowArray(opts.table, "list_page")})) FROM ${PAGE_ROWS}) AS "rows"
       ${parts}`;
   if (boundParams(db, statement) > D1_MAX_PARAMS) return listPageInTwo(db, q, { ...opts, where }, names, parts);

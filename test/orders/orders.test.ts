@@ -525,3 +525,65 @@ describe("A payment racing a cancel", () => {
     }
   });
 });
+
+describe("List Orders' count from the store's kept counters (order_counts)", () => {
+  // A store of its own, so that its counts are exact.
+  const C = 8303;
+  const counted = async () =>
+    Object.fromEntries(
+      (
+        await rowsOf<{ status: string; n: number }>(
+          "SELECT status, count(*) AS n FROM orders WHERE app_id = ? AND is_deleted = 0 GROUP BY status",
+          C,
+        )
+      ).map((r) => [r.status, r.n]),
+    );
+  const kept = async () =>
+    Object.fromEntries(
+      (
+        await rowsOf<{ status: string; n: number }>("SELECT status, n FROM order_counts WHERE app_id = ? AND n > 0", C)
+      ).map((r) => [r.status, r.n]),
+    );
+
+  it("stays exact through concurrent checkouts, cancels, soft and hard deletes; the list counts from it", async () => {
+    const mine = await storeFor(C);
+    const s = await shopperOf(C);
+    const item = await stocked(C, 1000, 100);
+    // Checkouts at the same time: each counter update is in its order's own statement.
+    const placed = await Promise.all(Array.from({ length: 6 }, () => orderOf(s, [{ item_id: item.id, qty: 1 }])));
+    const [a, b, c, d] = placed.map((p) => p.order.id as number);
+    expect((await cancel(a!, mine)).status).toBe(200);
+    expect((await cancel(b!, mine)).status).toBe(200);
+    await env.DB.prepare("UPDATE orders SET is_deleted = 1 WHERE id = ?").bind(c).run();
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM order_items WHERE order_id = ?").bind(d),
+      env.DB.prepare("DELETE FROM invoice_items WHERE invoice_id IN (SELECT id FROM invoices WHERE order_id = ?)").bind(
+        d,
+      ),
+      env.DB.prepare("DELETE FROM invoices WHERE order_id = ?").bind(d),
+      env.DB.prepare("DELETE FROM transactions WHERE order_id = ?").bind(d),
+      env.DB.prepare("DELETE FROM orders WHERE id = ?").bind(d),
+    ]);
+    expect(await counted()).toEqual({ pending: 2, cancelled: 2 });
+    expect(await kept()).toEqual(await counted());
+
+    for (const [query, count, fromCounters] of [
+      // A page of 1: the count is not the page's own.
+      ["?page_size=1", 4, true],
+      ["?status=pending&page_size=1", 2, true],
+      ["?status=cancelled&page_size=1", 2, true],
+      ["?status=completed", 0, true],
+      [`?customer_id=${s.id}&page_size=1`, 4, false],
+    ] as const) {
+      const sqls: string[] = [];
+      const stop = observeStatements((q) => sqls.push(q));
+      const page = await read(await mine.as(`${M_ORDERS}${query}`));
+      stop();
+      expect(page.count, query).toBe(count);
+      expect(
+        sqls.some((q) => q.includes("order_counts")),
+        query,
+      ).toBe(fromCounters);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { auditColumns } from "../../db/columns";
 
 /*
@@ -141,6 +141,22 @@ export const orders = sqliteTable(
     index("orders_expiry_idx").on(t.status, t.expiresAt),
     uniqueIndex("orders_app_reference_idx").on(t.appId, t.reference).where(sql`reference IS NOT NULL`),
   ],
+);
+
+/**
+ * A store's live (not soft-deleted) orders of each status, so that List Orders counts a large
+ * store without counting its rows. Kept by triggers on `orders` (migration 0013) inside the
+ * statement of every insert, delete and change of status, store or `is_deleted`: exact whatever
+ * code or concurrent request writes the order. Nothing else writes it.
+ */
+export const orderCounts = sqliteTable(
+  "order_counts",
+  {
+    appId: integer("app_id").notNull(),
+    status: text("status", { enum: ORDER_STATUSES }).notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.status] })],
 );
 
 export const orderItems = sqliteTable(
