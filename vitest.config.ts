@@ -30,6 +30,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               },
             }),
           ],
+          // The bundle's zod (wrangler.toml's alias), so that the tests run on what is deployed.
+          resolve: { alias: [{ find: /^zod$/, replacement: path.join(import.meta.dirname, "src/core/zod/index.ts") }] },
           test: {
             name: "worker",
             include: ["test/**/*.test.ts"],

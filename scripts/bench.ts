@@ -113,6 +113,8 @@ function benchConfig(): string {
     .replace(/^main = "(.*)"$/m, () => `main = "${writeBenchEntry(".bench")}"`)
     .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../$1"')
     .replace(/^directory = "\.\/(.*)"$/m, 'directory = "../$1"')
+    // The bundle's zod (src/core/zod), as deployed: wrangler resolves the alias from the config's folder.
+    .replace(/^alias = \{ "zod" = "\.\/(.*)" \}$/m, 'alias = { "zod" = "../$1" }')
     .replace(/simple = \{ limit = \d+/, "simple = { limit = 100000000");
   writeFileSync(".bench/wrangler.toml", text);
   return ".bench/wrangler.toml";

@@ -303,6 +303,8 @@ export function subscriptionsConfig(dir: string): string {
   const text = readFileSync("wrangler.toml", "utf8")
     .replace(/^main = "(.*)"$/m, () => `main = "${writeSubscriptionsEntry(dir)}"`)
     .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../$1"')
+    // The bundle's zod (src/core/zod): wrangler resolves the alias from the config's folder.
+    .replace(/^alias = \{ "zod" = "\.\/(.*)" \}$/m, 'alias = { "zod" = "../$1" }')
     // Without the /docs assets, so that the scheduled trigger reaches the Worker (as bench.ts's webhooks part does).
     .replace(/^\[assets\]\ndirectory = .*\n(#.*\n)*binding = .*\n/m, "");
   writeFileSync(`${dir}/wrangler.subscriptions.toml`, text);

@@ -59,6 +59,8 @@ function configWithoutAssets(): string {
   const text = readFileSync("wrangler.toml", "utf8")
     .replace(/^main = "(.*)"$/m, (_, m: string) => `main = ${JSON.stringify(resolve(m))}`)
     .replace(/^migrations_dir = "(.*)"$/m, (_, m: string) => `migrations_dir = ${JSON.stringify(resolve(m))}`)
+    // The bundle's zod (src/core/zod): wrangler resolves the alias from the config's folder.
+    .replace(/^alias = \{ "zod" = "(.*)" \}$/m, (_, m: string) => `alias = { "zod" = ${JSON.stringify(resolve(m))} }`)
     .replace(/^\[assets\]\ndirectory = .*\n/m, "");
   writeFileSync(file, text);
   // wrangler dev reads local secrets beside its configuration.
