@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomToken, sha256Hex } from "../src/core/crypto";
 import { TOKEN_PREFIX } from "../src/core/permissions";
 import { CONNECTIONS, DURATION_S, interleaved, load, mid, pct, REPEATS, type Result } from "./bench/load";
@@ -19,8 +19,9 @@ import { measureWebhooks, replaceSection, webhooksSection } from "./bench/webhoo
 import { executeLocal, lit } from "./d1";
 
 const STATE = ".bench/state";
-const API_PORT = 8788;
-const BARE_PORT = 8789;
+/** Ports of the API and the bare baseline (another checkout's bench can run beside this one on others). */
+const API_PORT = Number(process.env.BENCH_API_PORT ?? 8788);
+const BARE_PORT = Number(process.env.BENCH_BARE_PORT ?? 8789);
 process.env.D1_PERSIST_TO = STATE;
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 
@@ -43,8 +44,11 @@ async function serve(args: string[], port: number): Promise<ChildProcess> {
     if (Date.now() > free) throw new Error(`port ${port} is taken by another server`);
     await new Promise((r) => setTimeout(r, 500));
   }
-  const child = spawn("npx", ["wrangler", "dev", ...args, "--port", String(port), "--ip", "127.0.0.1"], {
-    stdio: "ignore",
+  // As `wrangler dev` serves it, without the DevTools inspector (bench/serve.ts says why).
+  // Its output (the runtime's and the Worker's log lines) is kept in .bench/serve-PORT.log.
+  const out = openSync(`.bench/serve-${port}.log`, "a");
+  const child = spawn("npx", ["tsx", "scripts/bench/serve.ts", ...args, "--port", String(port), "--ip", "127.0.0.1"], {
+    stdio: ["ignore", out, out],
     env,
     detached: true,
   });
@@ -383,7 +387,7 @@ async function subscriptionsOnly() {
   const api = await serve(["-c", subscriptionsConfig(".bench"), "--test-scheduled", ...API_ARGS], API_PORT);
   process.on("exit", () => api.pid && process.kill(-api.pid, "SIGTERM"));
   try {
-    const figures = await runRenewals(`http://127.0.0.1:${API_PORT}`, seeded, log);
+    const figures = await runRenewals(`http://127.0.0.1:${API_PORT}`, seeded, () => stop(api), log);
     const section = subscriptionsSection(figures, new Date().toISOString().slice(0, 10));
     writeFileSync("docs/benchmarks.md", replaceSection(readFileSync("docs/benchmarks.md", "utf8"), section));
     process.stdout.write(section.join("\n"));
@@ -498,8 +502,10 @@ async function main() {
       "# Benchmarks",
       "",
       "Written by `npm run bench` (do not edit by hand). The API and a bare Hono JSON route " +
-        "(the baseline) run under `wrangler dev`",
-      `(workerd with local D1) on the same machine in the same run; load from autocannon, ${CONNECTIONS} connections, ${DURATION_S} s a run`,
+        "(the baseline) run as `wrangler dev` runs them",
+      "(workerd with local D1, KV and Queues), without the DevTools inspector that `wrangler dev` attaches (with it, every log line",
+      "costs a route about 40% of its rate, which no deployed Worker pays: scripts/bench/serve.ts),",
+      `on the same machine in the same run; load from autocannon, ${CONNECTIONS} connections, ${DURATION_S} s a run`,
       `after a warm-up, ${REPEATS} interleaved runs a scenario, median of each figure. Latencies in ms. Absolute numbers depend on the`,
       "machine and on local D1's overhead per statement; the goals are set on the ratios.",
       "",
