@@ -214,6 +214,59 @@ async function measure(
   return { bare: bare!, floor: floor!, lists: rest.slice(0, urls.lists.length), extra: rest.slice(urls.lists.length) };
 }
 
+/** The meals reads' section (see measureMeals). */
+function mealsSection(meals: Awaited<ReturnType<typeof measureMeals>>): string[] {
+  const fmt = (n: number) => (Math.round(n * 100) / 100).toString();
+  return [
+    "## Meals reads: KV cache",
+    "",
+    "Public reads (only `app-id`), served cache-aside from KV, requested with " +
+      "`Accept-Encoding: gzip, deflate, br` as clients send it (bytes are as sent, gzipped).",
+    "*cached*: the same URL again (the tenant's generation read from KV, the body from the " +
+      "isolate's memory or from KV).",
+    "*304*: the same, with `If-None-Match` of the current ETag. *uncached*: each request with " +
+      "its own query parameter, so each one misses, reads D1",
+    "(one batch) and fills KV. Baselines: the bare Hono route, the same route reading one " +
+      "small KV value, and the API's own 404",
+    "(all its middleware, no I/O), which together split what a cached read costs.",
+    "",
+    "| read | bytes sent | mode | req/s | p50 | p99 | req/s vs bare | p50 vs bare | errors |",
+    "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+    `| bare Hono route (baseline) | 41 | - | ${fmt(meals.bare.rps)} | ${meals.bare.p50} | ${meals.bare.p99} | 1 | 1 | ${meals.bare.non2xx} |`,
+    `| bare Hono route + one KV read | 41 | - | ${fmt(meals.kv.rps)} | ${meals.kv.p50} | ${meals.kv.p99} | ${fmt(meals.kv.rps / meals.bare.rps)} | ${fmt(meals.kv.p50 / Math.max(meals.bare.p50, 0.001))} | ${meals.kv.non2xx} |`,
+    `| the API's 404 for an unknown path (its middleware and runtime, no I/O) | - | - | ${fmt(meals.notFound.rps)} | ${meals.notFound.p50} | ${meals.notFound.p99} | ${fmt(meals.notFound.rps / meals.bare.rps)} | ${fmt(meals.notFound.p50 / Math.max(meals.bare.p50, 0.001))} | ${meals.notFound.non2xx} |`,
+    ...meals.meals.flatMap((m) =>
+      (
+        [
+          ["cached", m.cached],
+          ["304", m.notModified],
+          ["uncached", m.uncached],
+        ] as const
+      ).map(
+        ([mode, r]) =>
+          `| ${m.name} | ${m.bytes.toLocaleString("en")} | ${mode} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${fmt(r.rps / meals.bare.rps)} | ${fmt(r.p50 / Math.max(meals.bare.p50, 0.001))} | ${r.non2xx} |`,
+      ),
+    ),
+    "",
+    "Goals: a cached read and a 304 at least 0.9 of the KV floor's req/s (the bare route reading one KV value), cached p50 at most a third " +
+      "of uncached p50. Measured:",
+    ...meals.meals.map((m) => {
+      const cached = m.cached.rps / meals.kv.rps;
+      const nm = m.notModified.rps / meals.kv.rps;
+      const third = m.cached.p50 / Math.max(m.uncached.p50, 0.001);
+      const met = (ok: boolean) => (ok ? "met" : "not met");
+      return `- ${m.name}: cached **${fmt(cached)}** of the KV floor (${met(cached >= 0.9)}), 304 **${fmt(nm)}** (${met(nm >= 0.9)}), cached p50 / uncached p50 **${fmt(third)}** (${met(third <= 1 / 3)})`;
+    }),
+    "",
+    `Where a cached read's cost goes: the API answering a 404 with no I/O at all runs at ${fmt(meals.notFound.rps / meals.bare.rps)} of the bare route`,
+    "(its middleware, router and validation, and the 405 check that only a 404 pays: it matches the path against every route), and one KV read",
+    `costs the bare route ${fmt(1 - meals.kv.rps / meals.bare.rps)} of its rate. A cached read reads nothing from KV while the tenant's generation is held in the isolate`,
+    "(at most a second, src/core/cache.ts) and its body is in the isolate's memory, gzipped: what is left is the app's own work (see",
+    "Reads at the floor: what each middleware costs).",
+    "",
+  ];
+}
+
 const EMIT_RUNS = Number(process.env.BENCH_EMIT_RUNS ?? 300);
 
 /** Times the same ticket update written alone, with emit(), and with emit() and its publish awaited. */
@@ -384,15 +437,53 @@ async function subscriptionsOnly() {
   run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
   run("npx", ["tsx", "scripts/seed.ts"]);
   const seeded = seedSubscriptions(log);
-  const api = await serve(["-c", subscriptionsConfig(".bench"), "--test-scheduled", ...API_ARGS], API_PORT);
-  process.on("exit", () => api.pid && process.kill(-api.pid, "SIGTERM"));
+  const api = await apiServer(["-c", subscriptionsConfig(".bench"), "--test-scheduled", ...API_ARGS]);
+  process.on("exit", () => void api.stop());
   try {
-    const figures = await runRenewals(`http://127.0.0.1:${API_PORT}`, seeded, () => stop(api), log);
+    const figures = await runRenewals(`http://127.0.0.1:${API_PORT}`, seeded, api, log);
     const section = subscriptionsSection(figures, new Date().toISOString().slice(0, 10));
     writeFileSync("docs/benchmarks.md", replaceSection(readFileSync("docs/benchmarks.md", "utf8"), section));
     process.stdout.write(section.join("\n"));
   } finally {
-    await stop(api);
+    await api.stop();
+  }
+}
+
+/**
+ * `npm run bench -- --only reads`: only the meals reads and the reads at the floor (floors, meals
+ * lists, middleware, bundle and start-up), on a fresh database; the other sections are kept.
+ */
+async function readsOnly() {
+  claimBenchDir();
+  log("migrating and seeding a fresh local database in .bench/");
+  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
+  run("npx", ["tsx", "scripts/seed.ts"]);
+  const api = await apiServer(["-c", benchConfig(), ...API_ARGS]);
+  const bare = await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT);
+  process.on("exit", () => {
+    void api.stop();
+    void stop(bare);
+  });
+  try {
+    const bareUrl = `http://127.0.0.1:${BARE_PORT}`;
+    log("measuring the meals reads: cached, 304 and uncached");
+    const meals = await measureMeals(`http://127.0.0.1:${API_PORT}`, {
+      route: `${bareUrl}/bare`,
+      kv: `${bareUrl}/bare-kv`,
+    });
+    log("measuring reads at the floor: meals lists, Plan Details 30 days, middleware, bundle and start-up");
+    const reads = await measureReads(`http://127.0.0.1:${API_PORT}`, bareUrl, {
+      keto: MEALS[0].path,
+      balanced30: MEALS[1].path,
+      env,
+    });
+    let doc = readFileSync("docs/benchmarks.md", "utf8");
+    doc = replaceSection(doc, mealsSection(meals), "## Reads at the floor");
+    doc = replaceSection(doc, readsSection(reads), "## Events and webhooks");
+    writeFileSync("docs/benchmarks.md", doc);
+    process.stdout.write([...mealsSection(meals), ...readsSection(reads)].join("\n"));
+  } finally {
+    await Promise.all([api.stop(), stop(bare)]);
   }
 }
 
@@ -550,52 +641,7 @@ async function main() {
       "",
       `Goal: p50 within 1.5x of the D1 floor's, req/s at least 0.6 of it: p50 **${fmt(itemRow.r.p50 / Math.max(itemRow.bare.p50, 0.001))}x**, req/s **${fmt(itemRow.r.rps / itemRow.bare.rps)}** (${itemRow.r.p50 / Math.max(itemRow.bare.p50, 0.001) <= 1.5 && itemRow.r.rps / itemRow.bare.rps >= 0.6 ? "met" : "not met"}).`,
       "",
-      "## Meals reads: KV cache",
-      "",
-      "Public reads (only `app-id`), served cache-aside from KV, requested with " +
-        "`Accept-Encoding: gzip, deflate, br` as clients send it (bytes are as sent, gzipped).",
-      "*cached*: the same URL again (the tenant's generation read from KV, the body from the " +
-        "isolate's memory or from KV).",
-      "*304*: the same, with `If-None-Match` of the current ETag. *uncached*: each request with " +
-        "its own query parameter, so each one misses, reads D1",
-      "(one batch) and fills KV. Baselines: the bare Hono route, the same route reading one " +
-        "small KV value, and the API's own 404",
-      "(all its middleware, no I/O), which together split what a cached read costs.",
-      "",
-      "| read | bytes sent | mode | req/s | p50 | p99 | req/s vs bare | p50 vs bare | errors |",
-      "|---|---:|---|---:|---:|---:|---:|---:|---:|",
-      `| bare Hono route (baseline) | 41 | - | ${fmt(meals.bare.rps)} | ${meals.bare.p50} | ${meals.bare.p99} | 1 | 1 | ${meals.bare.non2xx} |`,
-      `| bare Hono route + one KV read | 41 | - | ${fmt(meals.kv.rps)} | ${meals.kv.p50} | ${meals.kv.p99} | ${fmt(meals.kv.rps / meals.bare.rps)} | ${fmt(meals.kv.p50 / Math.max(meals.bare.p50, 0.001))} | ${meals.kv.non2xx} |`,
-      `| the API's 404 for an unknown path (its middleware and runtime, no I/O) | - | - | ${fmt(meals.notFound.rps)} | ${meals.notFound.p50} | ${meals.notFound.p99} | ${fmt(meals.notFound.rps / meals.bare.rps)} | ${fmt(meals.notFound.p50 / Math.max(meals.bare.p50, 0.001))} | ${meals.notFound.non2xx} |`,
-      ...meals.meals.flatMap((m) =>
-        (
-          [
-            ["cached", m.cached],
-            ["304", m.notModified],
-            ["uncached", m.uncached],
-          ] as const
-        ).map(
-          ([mode, r]) =>
-            `| ${m.name} | ${m.bytes.toLocaleString("en")} | ${mode} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${fmt(r.rps / meals.bare.rps)} | ${fmt(r.p50 / Math.max(meals.bare.p50, 0.001))} | ${r.non2xx} |`,
-        ),
-      ),
-      "",
-      "Goals: a cached read and a 304 at least 0.9 of the KV floor's req/s (the bare route reading one KV value), cached p50 at most a third " +
-        "of uncached p50. Measured:",
-      ...meals.meals.map((m) => {
-        const cached = m.cached.rps / meals.kv.rps;
-        const nm = m.notModified.rps / meals.kv.rps;
-        const third = m.cached.p50 / Math.max(m.uncached.p50, 0.001);
-        const met = (ok: boolean) => (ok ? "met" : "not met");
-        return `- ${m.name}: cached **${fmt(cached)}** of the KV floor (${met(cached >= 0.9)}), 304 **${fmt(nm)}** (${met(nm >= 0.9)}), cached p50 / uncached p50 **${fmt(third)}** (${met(third <= 1 / 3)})`;
-      }),
-      "",
-      `Where a cached read's cost goes: the API answering a 404 with no I/O at all runs at ${fmt(meals.notFound.rps / meals.bare.rps)} of the bare route`,
-      "(its middleware, router and validation, and the 405 check that only a 404 pays: it matches the path against every route), and one KV read",
-      `costs the bare route ${fmt(1 - meals.kv.rps / meals.bare.rps)} of its rate. A cached read reads nothing from KV while the tenant's generation is held in the isolate`,
-      "(at most a second, src/core/cache.ts) and its body is in the isolate's memory, gzipped: what is left is the app's own work (see",
-      "Reads at the floor: what each middleware costs).",
-      "",
+      ...mealsSection(meals),
       ...readsSection(reads),
       "## Events and webhooks",
       "",
@@ -620,13 +666,15 @@ async function main() {
 
 const only = process.argv.indexOf("--only");
 const part = only >= 0 ? process.argv[only + 1] : undefined;
-if (part !== undefined && !["webhooks", "orders", "subscriptions"].includes(part))
-  throw new Error("--only takes: webhooks, orders, subscriptions");
+if (part !== undefined && !["webhooks", "orders", "subscriptions", "reads"].includes(part))
+  throw new Error("--only takes: webhooks, orders, subscriptions, reads");
 await (part === "webhooks"
   ? webhooksOnly()
   : part === "orders"
     ? ordersOnly()
     : part === "subscriptions"
       ? subscriptionsOnly()
-      : main());
+      : part === "reads"
+        ? readsOnly()
+        : main());
 process.exit(0);
