@@ -159,6 +159,8 @@ describe("List Orders (MO4) and the customer's (CA11)", () => {
       "",
       `?customer_id=${nadia.id}`,
       `?search=${encodeURIComponent(`nadia ${uniq}`)}&page_size=1`,
+      // Five terms of the trigram indexes, the most a request takes, still bind at most 100 parameters.
+      `?${["nadia", uniq, "Nadia", "adia", uniq.toUpperCase()].map((t) => `search=${encodeURIComponent(t)}`).join("&")}`,
     ]) {
       const sqls: string[] = [];
       let trips = 0;
@@ -192,6 +194,97 @@ describe("List Orders (MO4) and the customer's (CA11)", () => {
     const far = await shopperOf(B);
     expect((await far.as(`${MY_ORDERS}${o.card.id}/`)).status).toBe(404);
     expect((await read(await far.as(MY_ORDERS))).count).toBe(0);
+  });
+});
+
+describe("List Orders' search (MO4): trigram indexes of names, mobile numbers and references", () => {
+  // Stores of this block's own: everything in them is made here.
+  const S = 8305;
+  const T = 8306;
+  let shop: Store;
+  let twin: Store;
+  let item: { id: number };
+  // A mobile number of this run's own, and the same number in the other store.
+  const mobile = `96657${String(Date.now() % 1e7).padStart(7, "0")}`;
+  const middle = mobile.slice(4, 10);
+  const c: Record<string, Awaited<ReturnType<typeof shopperOf>>> = {};
+  const o: Record<string, { id: number }> = {};
+  const search = async (as: Store, term: string) => {
+    const res = await as.as(`${M_ORDERS}?search=${encodeURIComponent(term)}`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    return ids(await read(res));
+  };
+  const phoneOrder = async (as: Store, customerId: number, reference?: string) => {
+    const res = await as.as(M_ORDERS, {
+      method: "POST",
+      body: { customer_id: customerId, items: [{ item_id: item.id, qty: 1 }], reference },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    return (await read(res)) as { id: number };
+  };
+
+  beforeAll(async () => {
+    shop = await storeFor(S);
+    twin = await storeFor(T);
+    item = await stocked(S, 1000, 100);
+    c.nadia = await shopperOf(S, { name: `Nadia Qasim ${uniq}`, mobileNumber: mobile });
+    c.arabic = await shopperOf(S, { name: "نادية العتيبي" });
+    c.quoted = await shopperOf(S, { name: 'Dana "the cook"' });
+    c.accent = await shopperOf(S, { name: "Émile Roux" });
+    c.twin = await shopperOf(T, { name: `Nadia Qasim ${uniq}`, mobileNumber: mobile });
+    o.nadia = await phoneOrder(shop, c.nadia.id);
+    o.arabic = await phoneOrder(shop, c.arabic.id);
+    o.quoted = await phoneOrder(shop, c.quoted.id);
+    o.accent = await phoneOrder(shop, c.accent.id);
+    o.ref = await phoneOrder(shop, c.quoted.id, `POS-${uniq}-#7`);
+    const twinItem = await stocked(T, 1000, 10);
+    const res = await twin.as(M_ORDERS, {
+      method: "POST",
+      body: { customer_id: c.twin.id, items: [{ item_id: twinItem.id, qty: 1 }], reference: `POS-${uniq}-#7` },
+    });
+    expect(res.status).toBe(201);
+    o.twin = await read(res);
+  });
+
+  it("finds a fragment of a mobile number, a name (Latin, Arabic, quoted) or a reference, in the store only", async () => {
+    expect(await search(shop, middle)).toEqual([o.nadia!.id]);
+    expect(await search(twin, middle)).toEqual([o.twin!.id]);
+    expect(await search(shop, `qasim ${uniq}`.toUpperCase())).toEqual([o.nadia!.id]);
+    expect(await search(shop, "العتيب")).toEqual([o.arabic!.id]);
+    expect(await search(shop, '"the cook"')).toEqual([o.ref!.id, o.quoted!.id]);
+    expect(await search(shop, 'the "cook')).toEqual([]);
+    expect(await search(shop, `os-${uniq}-#`)).toEqual([o.ref!.id]);
+    expect(await search(twin, `${uniq}-#`)).toEqual([o.twin!.id]);
+    // Case is folded for ASCII letters only, as before the index (`containsText`).
+    expect(await search(shop, "ÉMILE")).toEqual([o.accent!.id]);
+    expect(await search(shop, "émile")).toEqual([]);
+  });
+
+  it("a term under 3 characters, which has no trigram, or one with a NUL, is still searched", async () => {
+    expect(await search(shop, "نا")).toEqual([o.arabic!.id]);
+    expect(await search(shop, "#7")).toEqual([o.ref!.id]);
+    expect(await search(shop, "É")).toEqual([o.accent!.id]);
+    // FTS5 would refuse the NUL (a 500): the term is tested as before, and contained nowhere.
+    expect(await search(shop, `${middle}\0`)).toEqual([]);
+  });
+
+  it("follows a customer's new name and number, and an order's new reference (the indexes' triggers)", async () => {
+    const patch = async (path: string, body: unknown) =>
+      expect((await shop.as(path, { method: "PATCH", body })).status).toBe(200);
+    await patch(`/order/v1/merchant/customers/${c.nadia!.id}/`, { name: `Layla Haddad ${uniq}` });
+    expect(await search(shop, `qasim ${uniq}`)).toEqual([]);
+    expect(await search(shop, `haddad ${uniq}`)).toEqual([o.nadia!.id]);
+    expect(await search(twin, `qasim ${uniq}`)).toEqual([o.twin!.id]);
+    await patch(`/order/v1/merchant/customers/${c.nadia!.id}/`, { mobile_number: "0561234987" });
+    expect(await search(shop, middle)).toEqual([]);
+    expect(await search(shop, "61234987")).toEqual([o.nadia!.id]);
+    expect(await search(shop, `haddad ${uniq}`)).toEqual([o.nadia!.id]);
+    await patch(`${M_ORDERS}${o.ref!.id}/`, { reference: `WEB-${uniq}-7` });
+    expect(await search(shop, `POS-${uniq}`)).toEqual([]);
+    expect(await search(shop, `web-${uniq}`)).toEqual([o.ref!.id]);
+    await patch(`${M_ORDERS}${o.ref!.id}/`, { reference: null });
+    expect(await search(shop, `web-${uniq}`)).toEqual([]);
+    expect(await search(twin, `POS-${uniq}`)).toEqual([o.twin!.id]);
   });
 });
 
