@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: List Tickets (filtered, searched, ordered) at 1,000 and at 100,000 tickets,
  * List Orders and Checkout at 1,000 and at 100,000 orders, List Items, the meals reads (cached, 304
- * and uncached), emit() and webhook delivery, against a bare Hono JSON route (and one bare KV read)
+ * and uncached), the meals Place Order, emit() and webhook delivery, against a bare Hono JSON route (and one bare KV read)
  * served by the same runtime in the same run. Both Workers run under `wrangler dev` on this
  * machine, with their own local state in .bench/; load comes from autocannon. Writes the table to
- * docs/benchmarks.md. `npm run bench -- --only webhooks` (or `--only orders`) runs one part alone.
+ * docs/benchmarks.md. `npm run bench -- --only webhooks` (or `orders`, `subscriptions`, `meal-orders`) runs one
+ * part alone.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -12,10 +13,11 @@ import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { randomToken, sha256Hex } from "../src/core/crypto";
 import { TOKEN_PREFIX } from "../src/core/permissions";
 import { CONNECTIONS, DURATION_S, interleaved, load, mid, pct, REPEATS, type Result } from "./bench/load";
+import { type MealStore, mealOrderRows, mealOrderRuns, mealOrdersSection, seedMealStore } from "./bench/meal-orders";
 import { type OrderRow, orderRows, orderRuns, ordersSection, seedOrderStores } from "./bench/orders";
 import { measureReads, readsSection, writeBenchEntry } from "./bench/reads";
 import { runRenewals, seedSubscriptions, subscriptionsConfig, subscriptionsSection } from "./bench/subscriptions";
-import { measureWebhooks, replaceSection, webhooksSection } from "./bench/webhooks";
+import { measureWebhooks, replaceSection, sectionOf, webhooksSection } from "./bench/webhooks";
 import { executeLocal, lit } from "./d1";
 
 const STATE = ".bench/state";
@@ -397,6 +399,40 @@ async function ordersOnly() {
   }
 }
 
+/** Place Order of both plans (bench/meal-orders.ts) against the D1 floor, REPEATS times interleaved. */
+async function measureMealOrders(store: MealStore) {
+  const m = await mealOrderRuns(`http://127.0.0.1:${API_PORT}`, store, CUSTOMER_JWT_SECRET, log);
+  log(`measuring meals Place Order (${REPEATS} interleaved runs of ${DURATION_S} s each)`);
+  const [floor, ...results] = await interleaved([() => load(`http://127.0.0.1:${BARE_PORT}/bare-d1`), ...m.runs]);
+  return mealOrderRows(m.placements, results, floor!);
+}
+
+/**
+ * `npm run bench -- --only meal-orders`: only the meals Place Order, on a fresh database; the other
+ * sections of docs/benchmarks.md are kept as they are.
+ */
+async function mealOrdersOnly() {
+  claimBenchDir();
+  log("migrating and seeding a fresh local database in .bench/");
+  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
+  run("npx", ["tsx", "scripts/seed.ts"]);
+  const store = seedMealStore(log);
+  const api = await apiServer(["-c", benchConfig(), ...API_ARGS]);
+  const bare = await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT);
+  process.on("exit", () => {
+    void api.stop();
+    void stop(bare);
+  });
+  try {
+    const section = mealOrdersSection(await measureMealOrders(store), new Date().toISOString().slice(0, 10));
+    const doc = readFileSync("docs/benchmarks.md", "utf8");
+    writeFileSync("docs/benchmarks.md", replaceSection(doc, section, "## Reads at the floor"));
+    process.stdout.write(section.join("\n"));
+  } finally {
+    await Promise.all([api.stop(), stop(bare)]);
+  }
+}
+
 /**
  * `npm run bench -- --only webhooks`: only the webhook measures, on a fresh database; the other
  * sections of docs/benchmarks.md are kept as they are.
@@ -496,6 +532,7 @@ async function main() {
   executeLocal(`INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, created_at)
     VALUES (1, 'bench', ${lit(await sha256Hex(token))}, ${lit(token.slice(0, 10))}, '["can_read_order","can_write_order","can_read_item","can_update_app_config","can_retrieve_app_config"]', ${lit(new Date().toISOString())});`);
   const orderStores = await seedOrderStores(log);
+  const mealStore = seedMealStore(log);
 
   log("measuring what emitting an event adds to a write (real emit(), local D1 in this process)");
   const emitRows = await measureEmit();
@@ -581,6 +618,8 @@ async function main() {
       env,
     });
 
+    const placeOrder = await measureMealOrders(mealStore);
+
     const webhooks = await measureWebhooks(`http://127.0.0.1:${API_PORT}`);
 
     const fmt = (n: number) => (Math.round(n * 100) / 100).toString();
@@ -642,6 +681,7 @@ async function main() {
       `Goal: p50 within 1.5x of the D1 floor's, req/s at least 0.6 of it: p50 **${fmt(itemRow.r.p50 / Math.max(itemRow.bare.p50, 0.001))}x**, req/s **${fmt(itemRow.r.rps / itemRow.bare.rps)}** (${itemRow.r.p50 / Math.max(itemRow.bare.p50, 0.001) <= 1.5 && itemRow.r.rps / itemRow.bare.rps >= 0.6 ? "met" : "not met"}).`,
       "",
       ...mealsSection(meals),
+      ...mealOrdersSection(placeOrder),
       ...readsSection(reads),
       "## Events and webhooks",
       "",
@@ -657,8 +697,11 @@ async function main() {
       `Run on ${new Date().toISOString().slice(0, 10)}.`,
       "",
     ];
-    writeFileSync("docs/benchmarks.md", lines.join("\n"));
-    process.stdout.write(lines.join("\n"));
+    // The renewals are measured by `--only subscriptions` alone: their section is kept from the last one.
+    const renewals = sectionOf(readFileSync("docs/benchmarks.md", "utf8"), "## Subscription renewals");
+    const doc = renewals ? replaceSection(lines.join("\n"), renewals) : lines.join("\n");
+    writeFileSync("docs/benchmarks.md", doc);
+    process.stdout.write(doc);
   } finally {
     await stopAll();
   }
@@ -666,15 +709,13 @@ async function main() {
 
 const only = process.argv.indexOf("--only");
 const part = only >= 0 ? process.argv[only + 1] : undefined;
-if (part !== undefined && !["webhooks", "orders", "subscriptions", "reads"].includes(part))
-  throw new Error("--only takes: webhooks, orders, subscriptions, reads");
-await (part === "webhooks"
-  ? webhooksOnly()
-  : part === "orders"
-    ? ordersOnly()
-    : part === "subscriptions"
-      ? subscriptionsOnly()
-      : part === "reads"
-        ? readsOnly()
-        : main());
+const parts: Record<string, () => Promise<void>> = {
+  webhooks: webhooksOnly,
+  orders: ordersOnly,
+  subscriptions: subscriptionsOnly,
+  "meal-orders": mealOrdersOnly,
+  reads: readsOnly,
+};
+if (part !== undefined && !(part in parts)) throw new Error(`--only takes: ${Object.keys(parts).join(", ")}`);
+await (part === undefined ? main() : parts[part]!());
 process.exit(0);

@@ -23,6 +23,8 @@ export type LoadOptions = {
   warmup?: number;
   /** Seconds of the run; DURATION_S unless given. */
   duration?: number;
+  /** Told each response's status, of the warm-up and of the run: a write checks its answers against its rows. */
+  onStatus?: (status: number) => void;
 };
 
 export const pct = (xs: number[], p: number) => {
@@ -54,12 +56,13 @@ export async function load(url: string, opts: LoadOptions = {}): Promise<Result>
         })
       : undefined);
   const requests: autocannon.Request[] | undefined = setup ? [{ setupRequest: setup }] : undefined;
-  await cannon({ url, connections: CONNECTIONS, amount: opts.warmup ?? 200, headers, requests });
+  await cannon({ url, connections: CONNECTIONS, amount: opts.warmup ?? 200, headers, requests }, opts.onStatus);
   const expected = Math.floor((opts.expect ?? 200) / 100);
   const times: number[] = [];
   const r = await cannon(
     { url, connections: CONNECTIONS, duration: opts.duration ?? DURATION_S, headers, requests },
     (status, ms) => {
+      opts.onStatus?.(status);
       if (Math.floor(status / 100) === expected) times.push(ms);
     },
   );

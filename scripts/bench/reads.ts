@@ -12,8 +12,10 @@ import { DURATION_S, load, mid, REPEATS, type Result } from "./load";
 
 /**
  * The API's entry under the benchmark: the Worker itself, plus the app without each app-wide
- * middleware (header `x-bench-app: without-<name>`, or `none`), and the cache bypassed
- * (`x-bench-uncached: 1`, for reads whose cache key cannot be varied). Written into .bench/.
+ * middleware (header `x-bench-app: without-<name>`, or `none`), the cache bypassed
+ * (`x-bench-uncached: 1`, for reads whose cache key cannot be varied), and a request's D1
+ * statements and round trips counted (`x-bench-count: 1`: answered in headers, see countedFetch).
+ * Written into .bench/.
  */
 export function writeBenchEntry(dir: string): string {
   writeFileSync(
@@ -26,12 +28,83 @@ const variants = new Map([
   ...APP_MIDDLEWARE.map((m) => [\`without-\${m}\`, createApp({ without: [m] })] as const),
 ]);
 
+type Counts = { statements: number; roundTrips: number };
+
+/** A statement whose runs (each a round trip) are counted, and so are those of its bound copies. */
+function tripped(stmt: D1PreparedStatement, counts: Counts): D1PreparedStatement {
+  const s = stmt as unknown as Record<string, unknown>;
+  for (const name of ["all", "raw", "first", "run"] as const) {
+    const run = stmt[name].bind(stmt) as (...a: unknown[]) => unknown;
+    s[name] = (...a: unknown[]) => {
+      counts.roundTrips++;
+      return run(...a);
+    };
+  }
+  const bind = stmt.bind.bind(stmt);
+  s.bind = (...values: unknown[]) => tripped(bind(...values), counts);
+  return stmt;
+}
+
+/** The binding counting every statement prepared (batched ones included) and every round trip; its sessions too. */
+function counted<T extends D1Database | D1DatabaseSession>(d1: T, counts: Counts): T {
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare")
+        return (q: string) => {
+          counts.statements++;
+          return tripped(target.prepare(q), counts);
+        };
+      if (prop === "batch")
+        return (statements: D1PreparedStatement[]) => {
+          counts.roundTrips++;
+          return target.batch(statements);
+        };
+      // The app reads and writes through a session per request (src/db/client.ts dbSession).
+      if (prop === "withSession")
+        return (c?: string) => counted((target as D1Database).withSession(c as D1SessionConstraint), counts);
+      const v = Reflect.get(target, prop, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
+/**
+ * The request run on a counting binding, its answer carrying the counts (x-bench-statements,
+ * x-bench-round-trips). What it leaves to waitUntil (the events' send, which writes too) is awaited
+ * before they are read, so that it is counted: it runs beside the handler, and when it runs says
+ * nothing of whose it is.
+ */
+async function countedFetch(app: { fetch: typeof worker.fetch }, request: Request, env: Env, ctx: ExecutionContext) {
+  const counts: Counts = { statements: 0, roundTrips: 0 };
+  const deferred: Promise<unknown>[] = [];
+  const c = new Proxy(ctx, {
+    get(target, prop) {
+      if (prop === "waitUntil")
+        return (p: Promise<unknown>) => {
+          deferred.push(p);
+          target.waitUntil(p);
+        };
+      const v = Reflect.get(target, prop, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  const res = await app.fetch(request, { ...env, DB: counted(env.DB, counts) }, c);
+  const body = await res.arrayBuffer();
+  // Deferred work can defer more: the list grows while it is walked.
+  for (let i = 0; i < deferred.length; i++) await deferred[i]!.catch(() => undefined);
+  const out = new Response(body, res);
+  out.headers.set("x-bench-statements", String(counts.statements));
+  out.headers.set("x-bench-round-trips", String(counts.roundTrips));
+  return out;
+}
+
 export default {
   ...worker,
   fetch(request: Request, env: Env, ctx: ExecutionContext) {
     const variant = request.headers.get("x-bench-app");
     const app = variant === null ? undefined : variants.get(variant);
     const e = request.headers.get("x-bench-uncached") === null ? env : { ...env, CACHE_BYPASS: true };
+    if (request.headers.get("x-bench-count") !== null) return countedFetch(app ?? worker, request, e, ctx);
     return (app ?? worker).fetch(request, e, ctx);
   },
 };

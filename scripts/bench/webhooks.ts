@@ -356,3 +356,11 @@ export function replaceSection(doc: string, lines: string[], before?: string): s
   const next = doc.indexOf("\n## ", start + heading.length + 1);
   return `${doc.slice(0, start + 1)}${lines.join("\n")}${next < 0 ? "\n" : doc.slice(next)}`;
 }
+
+/** The `## ` section `heading` of a Markdown document as lines (to the next section or the "Run on" line), if it has one. */
+export function sectionOf(doc: string, heading: string): string[] | undefined {
+  const start = doc.indexOf(`\n${heading}\n`);
+  if (start < 0) return undefined;
+  const ends = [doc.indexOf("\n## ", start + 1), doc.indexOf("\nRun on ", start + 1)].filter((i) => i >= 0);
+  return doc.slice(start + 1, ends.length ? Math.min(...ends) : doc.length).split("\n");
+}
