@@ -224,8 +224,8 @@ function mealsSection(meals: Awaited<ReturnType<typeof measureMeals>>): string[]
     "",
     "Public reads (only `app-id`), served cache-aside from KV, requested with " +
       "`Accept-Encoding: gzip, deflate, br` as clients send it (bytes are as sent, gzipped).",
-    "*cached*: the same URL again (the tenant's generation read from KV, the body from the " +
-      "isolate's memory or from KV).",
+    "*cached*: the same URL again (the tenant's generation held in the isolate for at most a second, " +
+      "the body from the isolate's memory).",
     "*304*: the same, with `If-None-Match` of the current ETag. *uncached*: each request with " +
       "its own query parameter, so each one misses, reads D1",
     "(one batch) and fills KV. Baselines: the bare Hono route, the same route reading one " +
