@@ -25,6 +25,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
                   TEST_MIGRATIONS: migrations,
                   CUSTOMER_JWT_SECRET: "test-only-customer-jwt-secret-0123456789",
                   LINK_SIGNING_SECRET: "test-only-link-signing-secret-0123456789",
+                  // The year of subscriptions' size: the suite's own unless the bench asks for more.
+                  ...(process.env.SIM_SUBSCRIPTIONS && { SIM_SUBSCRIPTIONS: process.env.SIM_SUBSCRIPTIONS }),
                 },
                 assets: { binding: "TEST_ASSETS", directory: ASSETS_DIR },
               },

@@ -15,11 +15,11 @@ import { at, planItem, runCron } from "./helpers";
  * the claim of a period and its order. A model of the rules, kept beside it, says which renewals
  * must exist; the store must hold exactly those, each period charged once, one event per change.
  *
- * SIZE: the issue asks for 1,000 subscriptions; the suite plays SIM_SUBSCRIPTIONS (smaller, to keep
- * the suite within ~60 s on CI's 2 cores). The bench (`npm run bench -- --only subscriptions`) runs
- * renewals at 10,000. Raise it here to play the full 1,000 locally.
+ * SIZE: the issue asks for 1,000 subscriptions; the suite plays 60 (to keep it within ~60 s on CI's
+ * 2 cores), and `npm run bench -- --only year` plays the full 1,000 (SIM_SUBSCRIPTIONS, given to the
+ * Worker's tests by vitest.config.ts). The bench's `--only subscriptions` runs renewals at 10,000.
  */
-const SIM_SUBSCRIPTIONS = 60;
+const SIM_SUBSCRIPTIONS = Number(env.SIM_SUBSCRIPTIONS ?? 60);
 const DAYS = 365;
 const START = "2026-01-01";
 
@@ -48,7 +48,10 @@ type Model = {
   renewals: { period: string; amount: number }[];
 };
 
-it(`plays a year of ${SIM_SUBSCRIPTIONS} monthly subscriptions`, { timeout: 120_000 }, async () => {
+// About 0.6 s a subscription on CI's 2 cores, with room.
+const TIMEOUT_MS = Math.max(120_000, SIM_SUBSCRIPTIONS * 3_000);
+
+it(`plays a year of ${SIM_SUBSCRIPTIONS} monthly subscriptions`, { timeout: TIMEOUT_MS }, async () => {
   at(START);
   const random = rng(42);
   const item = await planItem(A, 1_000, { duration: 1, duration_unit: "month", usage_limit: 1000 });
