@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler, TypedResponse } from "hono";
 import type { AppEnv } from "../env";
+import { nowMs } from "./clock";
 import { base64url } from "./crypto";
 
 /**
@@ -161,8 +162,8 @@ async function generationOf(kv: KVNamespace, appId: number): Promise<string | nu
   return gen;
 }
 
-const fresh = (meta: EntryMeta, gen: string) =>
-  meta.gen === gen && (meta.until === undefined || Date.now() < meta.until);
+/** `until` is on the clock the loaders read today from (core/clock.ts): the entry is checked against it too. */
+const fresh = (meta: EntryMeta, gen: string) => meta.gen === gen && (meta.until === undefined || nowMs() < meta.until);
 
 /** The loader's body, serialised once, with its ETag and gzipped bytes. */
 async function serialised(load: () => Promise<Loaded>, gen = "0"): Promise<Held> {
@@ -202,7 +203,7 @@ async function readThrough(
 
   const filled = await serialised(load, gen);
   const metadata: EntryMeta = { gen, etag: filled.etag, ...(filled.until !== undefined && { until: filled.until }) };
-  const ttl = filled.until === undefined ? ENTRY_TTL_SECONDS : Math.ceil((filled.until - Date.now()) / 1000);
+  const ttl = filled.until === undefined ? ENTRY_TTL_SECONDS : Math.ceil((filled.until - nowMs()) / 1000);
   remember(memoryKey, filled);
   c.executionCtx.waitUntil(
     kv.put(entryKey, filled.gzipped, {

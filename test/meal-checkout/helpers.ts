@@ -3,8 +3,8 @@ import { expect } from "vitest";
 import { makeServiceContext } from "../../src/core/context";
 import { todayIn } from "../../src/core/time";
 import { versionPriceMinor } from "../../src/modules/meal-orders/checkout/pricing";
-import { deliveryDates, earliestStart, planDayFor } from "../../src/modules/meal-orders/schedule";
-import { planVersionForOrder } from "../../src/modules/meals";
+import { deliveryDates, planDayFor } from "../../src/modules/meal-orders/schedule";
+import { earliestStartDate, planVersionForOrder } from "../../src/modules/meals";
 import { db } from "../helpers/factories";
 import { seedMealsFor } from "../helpers/meals";
 import { call, json } from "../helpers/request";
@@ -86,7 +86,7 @@ const contextOf = (appId: number) => makeServiceContext(db(), appId, env, () => 
 export async function termOf(appId: number, versionId: number, startDate?: string, perCategory = 1) {
   const p = await planVersionForOrder(contextOf(appId), versionId);
   if (!p) throw new Error(`version ${versionId} is not on sale in store ${appId}`);
-  const start = startDate ?? earliestStart(p, todayIn(p.restaurant.timeZone));
+  const start = startDate ?? earliestStartDate(p, todayIn(p.restaurant.timeZone));
   if (!start) throw new Error(`version ${versionId} cannot start`);
   const dates = deliveryDates(p, start);
   const days = dates.map((date, n) => {

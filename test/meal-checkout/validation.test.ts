@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { countRows } from "../helpers/factories";
-import { problem } from "../helpers/request";
+import { call, json, problem } from "../helpers/request";
 import { locationOf, writtenCounts } from "../orders/helpers";
 import { buyMealPlan, type MealShop, mealCustomerOf, mealShopFor, ORDERS, orderBody } from "./helpers";
 
@@ -106,6 +106,48 @@ describe("the start date", () => {
     } finally {
       await sql("UPDATE restaurants SET time_zone = 'Asia/Riyadh' WHERE id = ?", other.restaurant);
       setClock("2026-03-02T09:00:00.000Z");
+    }
+  });
+
+  it("Plan Details offers the first date Place Order accepts: the restaurant's notice counts when longer than the plan's", async () => {
+    const details = (q = "") => call(`/public-api/v1/plans/${other.plans.keto}/${q}`, { appId: B });
+    const setNotice = async (days: number) => {
+      const res = await other.store.as(`/order/v1/merchant/meals/restaurants/${other.restaurant}/`, {
+        method: "PATCH",
+        body: { start_after: days },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+    // Both notices 1 day: the 3rd. The public read is cached from here on.
+    expect((await json(await details())).start_date).toBe("2026-03-03");
+    expect((await details()).headers.get("x-cache")).toBe("HIT");
+    try {
+      // Keto's plan asks 1 day, the restaurant now 3: Thursday the 5th. The write makes the cached read a miss.
+      await setNotice(3);
+      const res = await details();
+      expect(res.headers.get("x-cache")).toBe("MISS");
+      const offered = await json(res);
+      expect(offered).toMatchObject({ start_after: 1, start_date: "2026-03-05" });
+      expect(offered.dates[0]).toBe("2026-03-05");
+      expect((await problem(await details("?start_date=2026-03-04"))).errors).toEqual({
+        start_date: ["Too early: the first start date is 2026-03-05."],
+      });
+
+      const c = await mealCustomerOf(other);
+      const { body, term } = await orderBody(other, c.locationId, { startDate: offered.start_date, provider: "card" });
+      expect(term.dates).toEqual(offered.dates);
+      const early = await orderBody(other, c.locationId, { startDate: "2026-03-04", provider: "card" });
+      const before = await writtenCounts(B);
+      expect(await problem(await c.shopper.as(ORDERS, { method: "POST", body: early.body }))).toMatchObject({
+        status: 409,
+        code: "start_date_too_early",
+        first_valid_date: "2026-03-05",
+      });
+      expect(await writtenCounts(B)).toEqual(before);
+      const placed = await c.shopper.as(ORDERS, { method: "POST", body });
+      expect(placed.status, await placed.clone().text()).toBe(201);
+    } finally {
+      await setNotice(1);
     }
   });
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { acceptsGzip, matchesIfNoneMatch } from "../../src/core/cache";
+import { setClock } from "../../src/core/clock";
 import { observeStatements } from "../../src/db/client";
 import { addDays, todayIn, weekdayOf } from "../../src/modules/meals/dates";
 import { tokenFor } from "../helpers/factories";
@@ -152,6 +153,22 @@ describe("cache-aside in KV with HTTP revalidation", () => {
       expect((await json(next)).start_date).toBe(start);
     } finally {
       vi.useRealTimers();
+    }
+  });
+
+  it("the day and its end come from the same clock: set to a minute before Riyadh's midnight, then past it", async () => {
+    // Its own key (the version named), so that no entry of another test is read.
+    const path = `/public-api/v1/plans/${a.keto}/?plan_version_id=${a.ketoWeek}`;
+    setClock("2026-03-02T20:59:00.000Z"); // Monday 23:59 in Riyadh
+    try {
+      expect((await json(await get(path))).start_date).toBe("2026-03-03");
+      expect((await get(path)).headers.get("x-cache")).toBe("HIT");
+      setClock("2026-03-02T21:01:00.000Z"); // Tuesday 00:01
+      const next = await get(path);
+      expect(next.headers.get("x-cache")).toBe("MISS");
+      expect((await json(next)).start_date).toBe("2026-03-04");
+    } finally {
+      setClock(null);
     }
   });
 

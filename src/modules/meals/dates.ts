@@ -1,3 +1,4 @@
+import { now as clockNow } from "../../core/clock";
 import { WEEKDAYS, type Weekday } from "../../core/fields";
 
 import { todayIn } from "../../core/time";
@@ -19,9 +20,9 @@ export const laterOf = (a: string, b: string): string => (a > b ? a : b);
 
 /**
  * The instant (epoch ms) at which `todayIn(timeZone)` next changes: what a response that depends on today is valid
- * until.
+ * until. From the same clock as `todayIn`, so that the day and its end agree when a test sets the clock.
  */
-export function nextMidnight(timeZone: string, now: Date = new Date()): number {
+export function nextMidnight(timeZone: string, now: Date = clockNow()): number {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-GB", {
       timeZone,

@@ -39,6 +39,7 @@ export {
   offeredPlansByIds,
 } from "./plans/marketplace";
 export { type PlanSummary, PlanSummarySchema } from "./plans/schemas";
+export { deliveryClosures, earliestStartDate, type StartTerms } from "./plans/start";
 export { plansV3PublicRouter } from "./plans-v3/public";
 export { findStorePlan } from "./plans-v3/service";
 export { plansPublicRouter, restaurantsPublicRouter } from "./public";

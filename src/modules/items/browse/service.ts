@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -56,7 +57,7 @@ function localAt(timeZone: string, at: number) {
 }
 
 /** Today's date where the store is, and the instant (epoch ms) it ends. */
-export function storeDay(now = Date.now(), timeZone = STORE_TIME_ZONE): StoreDay {
+export function storeDay(now = nowMs(), timeZone = STORE_TIME_ZONE): StoreDay {
   const { date, sinceMidnight } = localAt(timeZone, now);
   let endsAt = now - sinceMidnight + 24 * HOUR_MS;
   // A daylight-saving change makes the day 23 or 25 hours long: step to the real change.

@@ -1,9 +1,9 @@
 import type { ServiceContext } from "../../../core/context";
 import { ApiError, addFieldError, type FieldErrors } from "../../../core/errors";
 import { getLocation, type Location } from "../../customers";
-import { type PlanForOrder, planVersionForOrder, zonesAtPoint } from "../../meals";
+import { earliestStartDate, type PlanForOrder, planVersionForOrder, zonesAtPoint } from "../../meals";
 import type { ServiceLineInput } from "../../orders";
-import { deliveryDates, earliestStart, planDayFor, restaurantToday, startProblem } from "../schedule";
+import { deliveryDates, planDayFor, restaurantToday, startProblem } from "../schedule";
 import type { MealChoice } from "../tables";
 import { versionPriceMinor } from "./pricing";
 import type { MealCart } from "./schemas";
@@ -54,7 +54,7 @@ export async function planOnSale(ctx: ServiceContext, versionId: number): Promis
 
 /** The first date a term may start, or 409 `plan_version_closed`. */
 export function firstStart(p: PlanForOrder, notAfter?: string): string {
-  const first = earliestStart(p, restaurantToday(p.restaurant), notAfter);
+  const first = earliestStartDate(p, restaurantToday(p.restaurant), notAfter);
   if (!first)
     throw ApiError.conflict(
       "plan_version_closed",

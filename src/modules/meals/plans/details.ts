@@ -2,23 +2,14 @@ import { and, asc, type Column, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, type TenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import {
-  addDays,
-  type Closures,
-  isOpen,
-  laterOf,
-  nextMidnight,
-  nextOpenDate,
-  openDates,
-  todayIn,
-  weekdayOf,
-} from "../dates";
+import { isOpen, nextMidnight, nextOpenDate, openDates, todayIn, weekdayOf } from "../dates";
 import { nutritionsOf } from "../menus/products";
 import { factsByProduct } from "../menus/views";
 import { liveRestaurant } from "../restaurants/service";
 import { planCategories, planDays, planOptions, plans, planTags, planVersions, products, restaurants } from "../tables";
 import type { Plan } from "./schemas";
 import { visiblePlan } from "./service";
+import { deliveryClosures, earliestStartDate } from "./start";
 import { planCategoryRecordView, planDayView, planOptionRecordView, planProductView, planSummaryView } from "./views";
 
 /** Plan Details: a plan with every level of its tree, read in one D1 batch whatever the plan's size. */
@@ -88,7 +79,8 @@ async function loadPlan(ctx: ServiceContext, planId: number) {
 
 /**
  * Plan Details. The version defaults to the plan's first; the start date to the earliest the
- * version allows: today (where the restaurant is) plus the plan's `start_after`, not before the
+ * version allows, the first date Place Order accepts (`earliestStartDate`): today (where the
+ * restaurant is) plus the larger of the plan's and the restaurant's `start_after`, not before the
  * version's `min_start_date`, moved to the first delivery day. Delivery days skip the version's
  * off days, the restaurant's off days and its closed dates; `dates` holds `num_of_days` of them.
  * The plan depends on today where the restaurant is: `validUntil` is when that day ends.
@@ -112,24 +104,19 @@ export async function planDetails(
       `Not a version of plan ${planId}; its versions are ${t.versions.map((v) => v.id).join(", ")}.`,
     );
 
-  const days: Closures = {
-    offDays: [...new Set([...version.offDays, ...restaurant.offDays])],
-    closedDates: restaurant.closedDates,
-  };
-  const today = todayIn(restaurant.timeZone);
-  const earliest = nextOpenDate(laterOf(addDays(today, plan.startAfter), version.minStartDate), days);
+  const days = deliveryClosures({ version, restaurant });
+  const first = earliestStartDate({ plan, version, restaurant }, todayIn(restaurant.timeZone));
   let start: string;
   if (q.start_date === undefined) {
-    if (!earliest || earliest > version.maxStartDate) {
+    if (!first) {
       throw ApiError.conflict(
         "plan_version_closed",
         `Version ${version.id} can no longer start: its last start date is ${version.maxStartDate}.`,
       );
     }
-    start = earliest;
+    start = first;
   } else {
     start = q.start_date;
-    const first = earliest && earliest <= version.maxStartDate ? earliest : null;
     if (!first)
       throw bad(
         "start_date",

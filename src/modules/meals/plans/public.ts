@@ -56,8 +56,9 @@ const planDetailsRoute = publicRoute({
     "delivery `dates` and masters (days of the menu cycle, with their plan categories, " +
     "options, products and nutritions). `plan_version_id` defaults to the plan's first " +
     "version; a version of another plan is a 400. `start_date` defaults to the earliest the " +
-    "version allows: today where the restaurant is plus the plan's `start_after`, not before " +
-    "`min_start_date`, moved to the first delivery day. A start date before that, after " +
+    "version allows, the first date Place Order accepts: today where the restaurant is plus the " +
+    "larger of the plan's and the restaurant's `start_after`, not before `min_start_date`, moved " +
+    "to the first delivery day. A start date before that, after " +
     "`max_start_date` or on an off day is a 400 naming the first good one. `dates` are " +
     "`num_of_days` delivery days from `start_date`, skipping the version's and the " +
     "restaurant's off days and the restaurant's closed dates; the n-th (from 0) is served by " +
