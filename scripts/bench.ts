@@ -365,23 +365,31 @@ async function apiServer(args: string[]) {
   };
 }
 
+/** A run's own database in .bench/: migrated, with the demo seed. */
+function freshDatabase() {
+  claimBenchDir();
+  log("migrating and seeding a fresh local database in .bench/");
+  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
+  run("npx", ["tsx", "scripts/seed.ts"]);
+}
+
+/** The API (the bench's entry) and the bare baseline, both stopped when the run ends however it ends. */
+async function apiAndBare() {
+  const api = await apiServer(["-c", benchConfig(), ...API_ARGS]);
+  const bare = await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT);
+  const stopAll = () => Promise.all([api.stop(), stop(bare)]);
+  process.on("exit", () => void stopAll());
+  return { api, stopAll };
+}
+
 /**
  * `npm run bench -- --only orders`: only List Orders and Checkout, on a fresh database; the other
  * sections of docs/benchmarks.md are kept as they are.
  */
 async function ordersOnly() {
-  claimBenchDir();
-  log("migrating and seeding a fresh local database in .bench/");
-  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
-  run("npx", ["tsx", "scripts/seed.ts"]);
+  freshDatabase();
   const stores = await seedOrderStores(log);
-  const api = await apiServer(["-c", benchConfig(), ...API_ARGS]);
-  const bare = await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT);
-  const stopAll = () => {
-    void api.stop();
-    void stop(bare);
-  };
-  process.on("exit", stopAll);
+  const { api, stopAll } = await apiAndBare();
   try {
     const rows: OrderRow[] = [];
     for (const s of stores) {
@@ -395,7 +403,7 @@ async function ordersOnly() {
     writeFileSync("docs/benchmarks.md", replaceSection(doc, section, "## List Items"));
     process.stdout.write(section.join("\n"));
   } finally {
-    await Promise.all([api.stop(), stop(bare)]);
+    await stopAll();
   }
 }
 
@@ -412,24 +420,16 @@ async function measureMealOrders(store: MealStore) {
  * sections of docs/benchmarks.md are kept as they are.
  */
 async function mealOrdersOnly() {
-  claimBenchDir();
-  log("migrating and seeding a fresh local database in .bench/");
-  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
-  run("npx", ["tsx", "scripts/seed.ts"]);
+  freshDatabase();
   const store = seedMealStore(log);
-  const api = await apiServer(["-c", benchConfig(), ...API_ARGS]);
-  const bare = await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT);
-  process.on("exit", () => {
-    void api.stop();
-    void stop(bare);
-  });
+  const { stopAll } = await apiAndBare();
   try {
     const section = mealOrdersSection(await measureMealOrders(store), new Date().toISOString().slice(0, 10));
     const doc = readFileSync("docs/benchmarks.md", "utf8");
     writeFileSync("docs/benchmarks.md", replaceSection(doc, section, "## Reads at the floor"));
     process.stdout.write(section.join("\n"));
   } finally {
-    await Promise.all([api.stop(), stop(bare)]);
+    await stopAll();
   }
 }
 
@@ -438,10 +438,7 @@ async function mealOrdersOnly() {
  * sections of docs/benchmarks.md are kept as they are.
  */
 async function webhooksOnly() {
-  claimBenchDir();
-  log("migrating and seeding a fresh local database in .bench/");
-  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
-  run("npx", ["tsx", "scripts/seed.ts"]);
+  freshDatabase();
   // Without the /docs assets, so that the scheduled trigger reaches the Worker (the assets router has
   // no scheduled handler): the chaos measure runs the reconciler as the cron would.
   const config = ".bench/wrangler.webhooks.toml";
@@ -468,10 +465,7 @@ async function webhooksOnly() {
  * on a fresh database; the other sections of docs/benchmarks.md are kept as they are.
  */
 async function subscriptionsOnly() {
-  claimBenchDir();
-  log("migrating and seeding a fresh local database in .bench/");
-  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
-  run("npx", ["tsx", "scripts/seed.ts"]);
+  freshDatabase();
   const seeded = seedSubscriptions(log);
   const api = await apiServer(["-c", subscriptionsConfig(".bench"), "--test-scheduled", ...API_ARGS]);
   process.on("exit", () => void api.stop());
@@ -490,16 +484,8 @@ async function subscriptionsOnly() {
  * lists, middleware, bundle and start-up), on a fresh database; the other sections are kept.
  */
 async function readsOnly() {
-  claimBenchDir();
-  log("migrating and seeding a fresh local database in .bench/");
-  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
-  run("npx", ["tsx", "scripts/seed.ts"]);
-  const api = await apiServer(["-c", benchConfig(), ...API_ARGS]);
-  const bare = await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT);
-  process.on("exit", () => {
-    void api.stop();
-    void stop(bare);
-  });
+  freshDatabase();
+  const { stopAll } = await apiAndBare();
   try {
     const bareUrl = `http://127.0.0.1:${BARE_PORT}`;
     log("measuring the meals reads: cached, 304 and uncached");
@@ -519,7 +505,7 @@ async function readsOnly() {
     writeFileSync("docs/benchmarks.md", doc);
     process.stdout.write([...mealsSection(meals), ...readsSection(reads)].join("\n"));
   } finally {
-    await Promise.all([api.stop(), stop(bare)]);
+    await stopAll();
   }
 }
 
@@ -563,10 +549,7 @@ async function yearOnly() {
 }
 
 async function main() {
-  claimBenchDir();
-  log("migrating and seeding a fresh local database in .bench/");
-  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
-  run("npx", ["tsx", "scripts/seed.ts"]);
+  freshDatabase();
   const token = randomToken(TOKEN_PREFIX);
   executeLocal(`INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, created_at)
     VALUES (1, 'bench', ${lit(await sha256Hex(token))}, ${lit(token.slice(0, 10))}, '["can_read_order","can_write_order","can_read_item","can_update_app_config","can_retrieve_app_config"]', ${lit(new Date().toISOString())});`);

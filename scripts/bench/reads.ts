@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import type autocannon from "autocannon";
+import { writeD1Counter } from "./d1-counter";
 import { DURATION_S, load, mid, REPEATS, type Result } from "./load";
 
 /**
@@ -22,51 +23,12 @@ export function writeBenchEntry(dir: string): string {
     `${dir}/entry.ts`,
     `import { APP_MIDDLEWARE, createApp } from "../src/app";
 import worker from "../src/index";
+import { type Counts, counted } from "./${writeD1Counter(dir)}";
 
 const variants = new Map([
   ["none", createApp({ without: APP_MIDDLEWARE })],
   ...APP_MIDDLEWARE.map((m) => [\`without-\${m}\`, createApp({ without: [m] })] as const),
 ]);
-
-type Counts = { statements: number; roundTrips: number };
-
-/** A statement whose runs (each a round trip) are counted, and so are those of its bound copies. */
-function tripped(stmt: D1PreparedStatement, counts: Counts): D1PreparedStatement {
-  const s = stmt as unknown as Record<string, unknown>;
-  for (const name of ["all", "raw", "first", "run"] as const) {
-    const run = stmt[name].bind(stmt) as (...a: unknown[]) => unknown;
-    s[name] = (...a: unknown[]) => {
-      counts.roundTrips++;
-      return run(...a);
-    };
-  }
-  const bind = stmt.bind.bind(stmt);
-  s.bind = (...values: unknown[]) => tripped(bind(...values), counts);
-  return stmt;
-}
-
-/** The binding counting every statement prepared (batched ones included) and every round trip; its sessions too. */
-function counted<T extends D1Database | D1DatabaseSession>(d1: T, counts: Counts): T {
-  return new Proxy(d1, {
-    get(target, prop) {
-      if (prop === "prepare")
-        return (q: string) => {
-          counts.statements++;
-          return tripped(target.prepare(q), counts);
-        };
-      if (prop === "batch")
-        return (statements: D1PreparedStatement[]) => {
-          counts.roundTrips++;
-          return target.batch(statements);
-        };
-      // The app reads and writes through a session per request (src/db/client.ts dbSession).
-      if (prop === "withSession")
-        return (c?: string) => counted((target as D1Database).withSession(c as D1SessionConstraint), counts);
-      const v = Reflect.get(target, prop, target);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-}
 
 /**
  * The request run on a counting binding, its answer carrying the counts (x-bench-statements,

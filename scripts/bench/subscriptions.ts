@@ -13,6 +13,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { executeLocal, lit, queryLocal } from "../d1";
+import { writeD1Counter } from "./d1-counter";
 
 const APP = 21;
 export const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
@@ -29,44 +30,11 @@ export function writeSubscriptionsEntry(dir: string): string {
   writeFileSync(
     `${dir}/subscriptions-entry.ts`,
     `import worker from "../src/index";
+import { type Counts, counted } from "./${writeD1Counter(dir)}";
 
-const counts = { statements: 0, roundTrips: 0, scanStatements: 0, sent: 0, consumed: 0, batches: 0, retried: 0 };
-type Counter = { statements: "statements" | "scanStatements"; trips: boolean };
-
-function tripped(stmt: D1PreparedStatement): D1PreparedStatement {
-  const s = stmt as unknown as Record<string, unknown>;
-  for (const name of ["all", "raw", "first", "run"] as const) {
-    const run = stmt[name].bind(stmt) as (...a: unknown[]) => unknown;
-    s[name] = (...a: unknown[]) => {
-      counts.roundTrips++;
-      return run(...a);
-    };
-  }
-  const bind = stmt.bind.bind(stmt);
-  s.bind = (...values: unknown[]) => tripped(bind(...values));
-  return stmt;
-}
-
-function counted(d1: D1Database, c: Counter): D1Database {
-  return new Proxy(d1, {
-    get(target, prop) {
-      if (prop === "prepare")
-        return (q: string) => {
-          counts[c.statements]++;
-          const stmt = target.prepare(q);
-          return c.trips ? tripped(stmt) : stmt;
-        };
-      if (prop === "batch")
-        return (statements: D1PreparedStatement[]) => {
-          if (c.trips) counts.roundTrips++;
-          return target.batch(statements);
-        };
-      const v = Reflect.get(target, prop, target);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-}
-
+const counts = { statements: 0, roundTrips: 0, sent: 0, consumed: 0, batches: 0, retried: 0 };
+/** The scans' own statements, apart from the consumer's. */
+const scan: Counts = { statements: 0, roundTrips: 0 };
 /** The jobs the scans sent, waiting for \`/__bench/jobs\` to hand them to the consumer. */
 const waiting: { id: string; body: unknown; attempts: number }[] = [];
 let sentIds = 0;
@@ -91,8 +59,7 @@ async function consumeBatch(env: Env, ctx: ExecutionContext) {
     ackAll: () => messages.forEach((m) => m.ack()),
     retryAll: () => messages.forEach((m) => m.retry()),
   } as unknown as MessageBatch<never>;
-  const DB = counted(env.DB, { statements: "statements", trips: true });
-  await worker.queue(batch, { ...env, DB }, ctx);
+  await worker.queue(batch, { ...env, DB: counted(env.DB, counts) }, ctx);
   for (const m of taken)
     if (settled.get(m.id) !== "ack") {
       counts.retried += 1;
@@ -121,7 +88,7 @@ export default {
       env.DB.prepare("SELECT count(*) AS n FROM subscription_renewals WHERE app_id = ? AND status = 'pending'").bind(app),
     ]);
     return Response.json({
-      counts,
+      counts: { ...counts, scanStatements: scan.statements },
       waiting: waiting.length,
       statuses: statuses!.results,
       overdue: (overdue!.results[0] as { n: number }).n,
@@ -140,8 +107,7 @@ export default {
         for (const m of msgs) keep(m.body);
       },
     } as unknown as Queue;
-    const DB = counted(env.DB, { statements: "scanStatements", trips: false });
-    return worker.scheduled(controller, { ...env, JOBS, DB }, ctx);
+    return worker.scheduled(controller, { ...env, JOBS, DB: counted(env.DB, scan) }, ctx);
   },
 };
 `,

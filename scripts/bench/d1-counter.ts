@@ -1,0 +1,53 @@
+/**
+ * The D1 binding that counts, for the bench's Worker entries (bench/reads.ts, bench/subscriptions.ts):
+ * every statement prepared (each one of a batch included) and every round trip (a batch, or a
+ * statement run alone), its sessions' too. Written into .bench/ beside the entries, which import it.
+ */
+import { writeFileSync } from "node:fs";
+
+const SOURCE = `export type Counts = { statements: number; roundTrips: number };
+
+/** A statement whose runs (each a round trip) are counted, and so are those of its bound copies. */
+function tripped(stmt: D1PreparedStatement, counts: Counts): D1PreparedStatement {
+  const s = stmt as unknown as Record<string, unknown>;
+  for (const name of ["all", "raw", "first", "run"] as const) {
+    const run = stmt[name].bind(stmt) as (...a: unknown[]) => unknown;
+    s[name] = (...a: unknown[]) => {
+      counts.roundTrips++;
+      return run(...a);
+    };
+  }
+  const bind = stmt.bind.bind(stmt);
+  s.bind = (...values: unknown[]) => tripped(bind(...values), counts);
+  return stmt;
+}
+
+/** The binding counting every statement prepared (batched ones included) and every round trip; its sessions too. */
+export function counted<T extends D1Database | D1DatabaseSession>(d1: T, counts: Counts): T {
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare")
+        return (q: string) => {
+          counts.statements++;
+          return tripped(target.prepare(q), counts);
+        };
+      if (prop === "batch")
+        return (statements: D1PreparedStatement[]) => {
+          counts.roundTrips++;
+          return target.batch(statements);
+        };
+      // The app reads and writes through a session per request (src/db/client.ts dbSession).
+      if (prop === "withSession")
+        return (c?: string) => counted((target as D1Database).withSession(c as D1SessionConstraint), counts);
+      const v = Reflect.get(target, prop, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+`;
+
+/** Writes the module into `dir`; returns its name to import (without the extension). */
+export function writeD1Counter(dir: string): string {
+  writeFileSync(`${dir}/d1-counter.ts`, SOURCE);
+  return "d1-counter";
+}
