@@ -48,3 +48,22 @@ export const NUMBER_FILTER_BOUND = 10_000_000_000_000;
 
 /** Kinds that take `__gte`, `__lte`, `__gt` and `__lt`. */
 export const RANGE_KINDS = new Set<FieldKind>(["integer", "number", "money", "date", "datetime", "time"]);
+
+export type ListQuery = {
+  page: number;
+  pageSize: number;
+  where: SQL | undefined;
+  orderBy: SQL[];
+  /** True when a search index drives the query (see `ListSpec.search`). */
+  searchDriven: boolean;
+  /**
+   * The filters given, by parameter name (`status`, `created_at__gte`, …), with their parsed values
+   * (a list for `__in`), and `search` with its terms: a service may count the unfiltered list, or
+   * one filtered as a kept counter is, without counting rows (`listPageWith`'s `count`). Absent
+   * from a query not parsed by `parseListQuery`: nothing is then known of its filters.
+   */
+  given?: Record<string, unknown>;
+};
+
+/** One page of a list, as a service returns it; the route wraps it in the envelope (`envelopeOf`). */
+export type Page<T> = { count: number; page: number; pageSize: number; results: T[] };

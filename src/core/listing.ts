@@ -1,27 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import {
-  and,
-  asc,
-  type Column,
-  desc,
-  eq,
-  getTableColumns,
-  gt,
-  gte,
-  isNotNull,
-  isNull,
-  lt,
-  lte,
-  or,
-  type SQL,
-  sql,
-} from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { and, asc, type Column, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import type { Db } from "../db/client";
 import { ApiError, addFieldError, type FieldErrors } from "./errors";
 import { hundredthsOf, MONEY_MAX } from "./fields";
-import { decodeRow, rowArray } from "./json-rows";
 import {
   IN_MAX,
   type ListField,
@@ -39,7 +20,11 @@ import { containsText, inList } from "./sql";
 import { isIsoDate, isIsoDateTime, normaliseTime } from "./time";
 
 export { listQuerySchema } from "./list-document";
-export type { FieldKind, ListField, ListSpec } from "./list-spec";
+export { listPage, listPageWith, PAGE_ROWS } from "./list-page";
+export type { FieldKind, ListField, ListQuery, ListSpec, Page } from "./list-spec";
+
+import type { ListQuery, Page } from "./list-spec";
+
 export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TERM_MAX } from "./list-spec";
 
 /**
@@ -48,22 +33,6 @@ export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TERM_MAX } from "./list-spec";
  * spec's envelope. Filters take Django-style suffixes: `field`, `field__in` (comma-separated),
  * `field__gte`/`__lte`/`__gt`/`__lt` on ordered kinds, `field__isnull` on nullable fields.
  */
-
-export type ListQuery = {
-  page: number;
-  pageSize: number;
-  where: SQL | undefined;
-  orderBy: SQL[];
-  /** True when a search index drives the query (see `ListSpec.search`). */
-  searchDriven: boolean;
-  /**
-   * The filters given, by parameter name (`status`, `created_at__gte`, …), with their parsed values
-   * (a list for `__in`), and `search` with its terms: a service may count the unfiltered list, or
-   * one filtered as a kept counter is, without counting rows (`listPageWith`'s `count`). Absent
-   * from a query not parsed by `parseListQuery`: nothing is then known of its filters.
-   */
-  given?: Record<string, unknown>;
-};
 
 /** `+column`: the same value, but SQLite will not use an index for it. */
 export const offIndex = (column: Column): SQL => sql`+${column}`;
@@ -260,9 +229,6 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
 
 export type Envelope<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
-/** One page of a list, as a service returns it; the route wraps it in the envelope (`envelopeOf`). */
-export type Page<T> = { count: number; page: number; pageSize: number; results: T[] };
-
 /** A page whose rows are shaped by `view`. */
 export function mapPage<A, B>(page: Page<A>, view: (row: A) => B): Page<B> {
   return { ...page, results: page.results.map(view) };
@@ -294,132 +260,6 @@ export function listQueryOf(c: Context, spec: ListSpec): ListQuery {
 export function envelopeOf<T>(c: Context, page: Page<T>): Envelope<T> {
   return toEnvelope(new URL(c.req.url), page);
 }
-
-/**
- * A page of `table`'s rows for a parsed list query: the count and the page in ONE statement (one
- * D1 round trip; see `listPageWith` for nested levels in the same statement). `scope` is the
- * tenant condition every row must meet; when the search drives the query it gets `true`, and
- * should keep its columns off their indexes (`liveOffIndex`). A page past the last is a 400
- * naming how many there are.
- */
-export async function listPage<T extends SQLiteTable>(
-  db: Db,
-  q: ListQuery,
-  opts: { table: T; scope: (searchDriven: boolean) => SQL },
-): Promise<Page<T["$inferSelect"]>> {
-  return (await listPageWith(db, q, opts, () => ({}))).page;
-}
-
-/** The page's rows inside `listPageWith`'s statement: `SELECT … FROM ${PAGE_ROWS}`. */
-export const PAGE_ROWS = sql.identifier("list_page");
-
-/**
- * `listPage`, with nested levels fetched by the same statement: `nested` names scalar
- * subqueries (JSON text, see core/json-rows' `rowsJson`) that may read the page's rows from
- * `PAGE_ROWS` (`(SELECT item_id FROM ${PAGE_ROWS})`); each comes back parsed under its name.
- * The count is the page's own when the page is not full (no second scan); else `count` when given
- * (a scalar subquery, e.g. a counter kept exact by triggers), else the rows counted.
- */
-export async function listPageWith<T extends SQLiteTable, K extends string>(
-  db: Db,
-  q: ListQuery,
-  opts: { table: T; scope: (searchDriven: boolean) => SQL; count?: SQL },
-  nested: (page: SQL) => Record<K, SQL>,
-): Promise<{ page: Page<T["$inferSelect"]>; nested: Record<K, unknown> }> {
-  const scope = opts.scope(q.searchDriven);
-  const where = q.where ? and(scope, q.where)! : scope;
-  const offset = (q.page - 1) * q.pageSize;
-  const inPage = sql`(SELECT count(*) FROM ${PAGE_ROWS})`;
-  const extra = nested(sql`${PAGE_ROWS}`);
-  const names = Object.keys(extra) as K[];
-  const parts = sql.join(
-    names.map((n) => sql`, ${extra[n]} AS ${sql.identifier(`n_${n}`)}`),
-    sql``,
-  );
-  // The page is numbered as it comes (row_number over the ordered, limited subquery), and sorted
-  // by that number here: json_group_array's order is not promised.
-  const statement = sql`WITH ${PAGE_ROWS} AS MATERIALIZED (
-      SELECT p.*, row_number() OVER () AS "_n" FROM (SELECT * FROM ${opts.table} WHERE ${where}
-        ORDER BY ${sql.join(q.orderBy, sql`, `)} LIMIT ${q.pageSize} OFFSET ${offset}) AS p)
-    SELECT CASE WHEN ${inPage} BETWEEN 1 AND ${q.pageSize - 1} OR (${offset} = 0 AND ${inPage} = 0)
-        THEN ${offset} + ${inPage} ELSE ${opts.count ?? sql`(SELECT count(*) FROM ${opts.table} WHERE ${where})`} END AS "count",
-      (SELECT json_group_array(json_array("_n", ${rowArray(opts.table, "list_page")})) FROM ${PAGE_ROWS}) AS "rows"
-      ${parts}`;
-  if (boundParams(db, statement) > D1_MAX_PARAMS) return listPageInTwo(db, q, { ...opts, where }, names, parts);
-  const row = await db.get<Record<string, string | number | null>>(statement);
-  const total = Number(row?.count ?? 0);
-  checkPageInRange(q, total);
-  const numbered = JSON.parse(String(row?.rows ?? "[]")) as [number, unknown[][]][];
-  numbered.sort((a, b) => a[0] - b[0]);
-  const results = numbered.map(([, r]) => decodeRow(opts.table, r));
-  return { page: { count: total, page: q.page, pageSize: q.pageSize, results }, nested: parsedParts(row, names) };
-}
-
-/** D1 binds at most 100 parameters a statement. */
-const D1_MAX_PARAMS = 100;
-
-const boundParams = (db: Db, statement: SQL) =>
-  (db as unknown as { dialect: { sqlToQuery(s: SQL): { params: unknown[] } } }).dialect.sqlToQuery(statement).params
-    .length;
-
-function checkPageInRange(q: ListQuery, total: number) {
-  const lastPage = Math.max(1, Math.ceil(total / q.pageSize));
-  if (q.page > lastPage) {
-    throw ApiError.validation(
-      { page: [`Out of range: this list has ${lastPage} page(s) of ${q.pageSize}.`] },
-      "Invalid query parameters; see `errors`.",
-    );
-  }
-}
-
-function parsedParts<K extends string>(row: Record<string, unknown> | undefined, names: K[]): Record<K, unknown> {
-  const parsed = {} as Record<K, unknown>;
-  for (const n of names) {
-    const v = row?.[`n_${n}`];
-    parsed[n] = typeof v === "string" ? JSON.parse(v) : (v ?? null);
-  }
-  return parsed;
-}
-
-/**
- * `listPageWith` for the rare query whose one statement would bind more than D1 takes (many
- * filter values and search terms, bound twice: page and count): the count and the page in one
- * batch, then the nested levels of the page's ids. Two round trips.
- */
-async function listPageInTwo<T extends SQLiteTable, K extends string>(
-  db: Db,
-  q: ListQuery,
-  opts: { table: T; where: SQL },
-  names: K[],
-  parts: SQL,
-): Promise<{ page: Page<T["$inferSelect"]>; nested: Record<K, unknown> }> {
-  const table = opts.table as SQLiteTable;
-  const [countRows, rows] = await db.batch([
-    db.select({ count: sql<number>`count(*)` }).from(table).where(opts.where),
-    db
-      .select()
-      .from(table)
-      .where(opts.where)
-      .orderBy(...q.orderBy)
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize),
-  ]);
-  const total = Number(countRows[0]?.count ?? 0);
-  checkPageInRange(q, total);
-  const results = rows as T["$inferSelect"][];
-  if (!names.length || !results.length)
-    return {
-      page: { count: total, page: q.page, pageSize: q.pageSize, results },
-      nested: parsedParts(undefined, names),
-    };
-  const id = getTableColumns(table).id!;
-  const ids = JSON.stringify(results.map((r) => (r as Record<string, unknown>).id));
-  const row = await db.get<Record<string, string | null>>(sql`WITH ${PAGE_ROWS} AS MATERIALIZED (
-      SELECT * FROM ${table} WHERE ${id} IN (SELECT value FROM json_each(${ids})))
-    SELECT 1 ${parts}`);
-  return { page: { count: total, page: q.page, pageSize: q.pageSize, results }, nested: parsedParts(row, names) };
-}
-
 /**
  * A search condition over plain columns: the term appears in any of them (case-insensitive for
  * ASCII), whatever its length or script (`containsText`: no LIKE pattern, whose length D1 limits).
