@@ -81,13 +81,16 @@ export async function revokedTokenFor(appId: number, permissions: Permission[] =
 }
 
 /** A service context whose deferred work (publishing events) is awaited by `settle()`. */
-export function serviceCtx(appId: number): ServiceContext & { settle: () => Promise<void> } {
+export function serviceCtx(
+  appId: number,
+  queues: { events?: Queue; jobs?: Queue } = {},
+): ServiceContext & { settle: () => Promise<void> } {
   const pending: Promise<unknown>[] = [];
   return {
     db: db(),
     appId,
-    events: { queue: env.EVENTS, defer: (p) => void pending.push(p) },
-    jobs: env.JOBS,
+    events: { queue: queues.events ?? env.EVENTS, defer: (p) => void pending.push(p) },
+    jobs: queues.jobs ?? env.JOBS,
     settle: async () => void (await Promise.all(pending)),
   };
 }

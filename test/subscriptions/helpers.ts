@@ -65,22 +65,32 @@ export function fakeQueue() {
 }
 
 /** The cron as production runs it: the scan, then each queued job; returns the runs' totals. */
-export async function runCron(appId?: number, faults?: Parameters<typeof renewSubscriptions>[2]) {
+/**
+ * `queues` stand in for the runtime's (the year simulation sends more events than the local
+ * Queues broker holds); `errors` counts the subscriptions whose renewal threw, `failures` says why.
+ */
+export async function runCron(
+  appId?: number,
+  opts: Parameters<typeof renewSubscriptions>[2] & { queues?: Parameters<typeof serviceCtx>[1] } = {},
+) {
   const { queue, sent } = fakeQueue();
   await queueDueSubscriptions(db(), queue);
   const total = { renewed: 0, failed: 0, expired: 0, cancelled: 0, resumed: 0, skipped: 0, errors: 0 };
+  const failures: string[] = [];
   for (const m of sent) {
     if (appId !== undefined && m.app_id !== appId) continue;
-    const ctx = serviceCtx(m.app_id);
+    const ctx = serviceCtx(m.app_id, opts.queues);
     try {
-      const run = await renewSubscriptions(ctx, m.payload.ids, faults);
+      const run = await renewSubscriptions(ctx, m.payload.ids, { faults: opts.faults });
       for (const [k, v] of Object.entries(run)) total[k as keyof typeof total] += v;
     } catch (error) {
-      total.errors += (error as AggregateError).errors?.length ?? 1;
+      const errors = (error as AggregateError).errors ?? [error];
+      total.errors += errors.length;
+      failures.push(...errors.map(String));
     }
     await ctx.settle();
   }
-  return total;
+  return { ...total, failures };
 }
 
 export async function okJson(res: Response, status = 200) {
