@@ -2,8 +2,8 @@
  * `npm run bench`: List Tickets (filtered, searched, ordered) at 1,000 and at 100,000 tickets,
  * List Orders and Checkout at 1,000 and at 100,000 orders, List Items, the meals reads (cached, 304
  * and uncached), the meals Place Order, emit() and webhook delivery, against a bare Hono JSON route (and one bare KV read)
- * served by the same runtime in the same run. Both Workers run under `wrangler dev` on this
- * machine, with their own local state in .bench/; load comes from autocannon. Writes the table to
+ * served by the same runtime in the same run. Both Workers run on wrangler's local runtime (workerd
+ * through Miniflare, as deployed: bench/serve.ts) on this machine, with their own local state in .bench/; load comes from autocannon. Writes the table to
  * docs/benchmarks.md. `npm run bench -- --only webhooks` (or `orders`, `subscriptions`, `meal-orders`) runs one
  * part alone.
  */
@@ -46,7 +46,7 @@ async function serve(args: string[], port: number): Promise<ChildProcess> {
     if (Date.now() > free) throw new Error(`port ${port} is taken by another server`);
     await new Promise((r) => setTimeout(r, 500));
   }
-  // As `wrangler dev` serves it, without the DevTools inspector (bench/serve.ts says why).
+  // On wrangler's runtime as deployed, without the development server in front (bench/serve.ts says why).
   // Its output (the runtime's and the Worker's log lines) is kept in .bench/serve-PORT.log.
   const out = openSync(`.bench/serve-${port}.log`, "a");
   const child = spawn("npx", ["tsx", "scripts/bench/serve.ts", ...args, "--port", String(port), "--ip", "127.0.0.1"], {
@@ -63,7 +63,7 @@ async function serve(args: string[], port: number): Promise<ChildProcess> {
       await new Promise((r) => setTimeout(r, 500));
     }
   }
-  throw new Error(`wrangler dev on ${port} did not start`);
+  throw new Error(`the Worker on ${port} did not start (see .bench/serve-${port}.log)`);
 }
 
 /**
@@ -329,7 +329,7 @@ async function measureEmit() {
 const CUSTOMER_JWT_SECRET = randomBytes(32).toString("base64url");
 
 /**
- * The API under wrangler dev, with webhooks allowed to this machine and retried after 1, 2 and 3 s,
+ * The API, with webhooks allowed to this machine and retried after 1, 2 and 3 s,
  * and its secrets for this run.
  */
 const API_ARGS = [
@@ -353,7 +353,7 @@ async function stop(child: ChildProcess) {
   await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
 }
 
-/** The API under `wrangler dev` with `args`, which can be restarted (see orderRuns). */
+/** The API served with `args`, which can be restarted (see orderRuns). */
 async function apiServer(args: string[]) {
   let child = await serve(args, API_PORT);
   return {
@@ -467,7 +467,7 @@ async function webhooksOnly() {
 async function subscriptionsOnly() {
   freshDatabase();
   const seeded = seedSubscriptions(log);
-  const api = await apiServer(["-c", subscriptionsConfig(".bench"), "--test-scheduled", ...API_ARGS]);
+  const api = await apiServer(["-c", subscriptionsConfig(".bench"), ...API_ARGS]);
   process.on("exit", () => void api.stop());
   try {
     const figures = await runRenewals(`http://127.0.0.1:${API_PORT}`, seeded, api, log);
@@ -563,7 +563,7 @@ async function main() {
   const stopAll = () => Promise.all(servers.map((s) => s.stop()));
   process.on("exit", () => void stopAll());
   try {
-    log("starting the API and the bare baseline under wrangler dev");
+    log("starting the API and the bare baseline");
     const api = await apiServer(["-c", benchConfig(), ...API_ARGS]);
     servers.push(api);
     const bare = await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT);
@@ -654,9 +654,9 @@ async function main() {
       "# Benchmarks",
       "",
       "Written by `npm run bench` (do not edit by hand). The API and a bare Hono JSON route " +
-        "(the baseline) run as `wrangler dev` runs them",
-      "(workerd with local D1, KV and Queues), without the DevTools inspector that `wrangler dev` attaches (with it, every log line",
-      "costs a route about 40% of its rate, which no deployed Worker pays: scripts/bench/serve.ts),",
+        "(the baseline) run on the runtime `wrangler dev` uses",
+      "(workerd through Miniflare, with local D1, KV and Queues), as the bundle `wrangler deploy` builds, without what `wrangler dev` puts",
+      "in front (a proxy Worker that cut a bare route's rate to a third, and the parsing of every log line: scripts/bench/serve.ts),",
       `on the same machine in the same run; load from autocannon, ${CONNECTIONS} connections, ${DURATION_S} s a run`,
       `after a warm-up, ${REPEATS} interleaved runs a scenario, median of each figure. Latencies in ms. Absolute numbers depend on the`,
       "machine and on local D1's overhead per statement; the goals are set on the ratios.",

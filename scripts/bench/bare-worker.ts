@@ -2,7 +2,7 @@ import { Hono } from "hono";
 
 // The floors: a bare Hono JSON route, the same route reading one small value from KV, and the same
 // route doing one D1 round trip that returns a page of 20 rows assembled as JSON by SQLite, in the
-// same runtime (workerd under wrangler dev) as the API.
+// same runtime (workerd, served by bench/serve.ts) as the API.
 // (The scripts are typed for Node: the few binding methods used are declared here.)
 type Kv = { get(key: string, type: "json"): Promise<unknown>; put(key: string, value: string): Promise<void> };
 type Stmt = { first<T>(): Promise<T | null>; run(): Promise<unknown> };

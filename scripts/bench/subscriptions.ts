@@ -3,7 +3,7 @@
  * run of BENCH_SUBSCRIPTIONS (10,000) due subscriptions in a store of its own, generated inside
  * SQLite. Nine in ten customers have a wallet that pays the renewal; one in ten has an empty one, so
  * that dunning (suspension with a retry day) runs too. The API's scheduled handler is triggered twice
- * through wrangler dev's `/__scheduled` (the cron running twice), and the run lasts until every job
+ * through the runtime's `/cdn-cgi/handler/scheduled` (the cron running twice), and the run lasts until every job
  * it queued has been consumed and every due subscription is renewed or suspended.
  *
  * D1 statements are counted by the bench's own entry around the Worker (.bench/subscriptions-entry.ts):
@@ -236,10 +236,12 @@ export async function runRenewals(
   const probe = () => getJson<Probe>(`${api}/__bench/subscriptions?app=${APP}&due=${seeded.due}`, 30_000);
   const t0 = performance.now();
   const scans = Promise.all(
-    [0, 1].map(() => getFresh(`${api}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`, MAX_WAIT_MS)),
+    [0, 1].map(() =>
+      getFresh(`${api}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("*/5 * * * *")}`, MAX_WAIT_MS),
+    ),
   );
   for (const res of await scans)
-    if (res.status !== 200) throw new Error(`/__scheduled answered ${res.status}: ${res.body}`);
+    if (res.status !== 200) throw new Error(`the scheduled handler answered ${res.status}: ${res.body}`);
   // The scans queue their jobs after answering (in waitUntil): wait until the count stops moving.
   let p = await probe();
   for (let sent = -1; sent !== p.counts.sent; ) {
@@ -319,7 +321,7 @@ export function subscriptionsSection(r: SubscriptionsRun, measuredOn: string): s
     `A renewal run of ${size} in a store of their own, generated inside SQLite: monthly, wallet-paid, ` +
       `all due the day before. One customer in ${EMPTY_EVERY} has an empty wallet, so their renewal fails and the ` +
       "subscription is suspended with a retry day (dunning). The API's scheduled handler is triggered twice at once through " +
-      "`--test-scheduled`'s `/__scheduled` (the cron running twice); the run ends when both scans have answered, every job they queued has been " +
+      "`/cdn-cgi/handler/scheduled` (the cron running twice); the run ends when both scans have answered, every job they queued has been " +
       "consumed (local Queues, the jobs consumer's batches of 10 messages) and no due subscription is left. " +
       "Wall time is from the first trigger to that point. The events' consumer is off in this run (local Queues refuses " +
       "sends past 10,000 pending messages, and the renewals emit about 9 events each): every event is in the outbox " +
