@@ -92,6 +92,14 @@ const COURSES = [
   },
 ] as const;
 
+/** Central Riyadh, as [lat, lng] corners: the delivery zone of the demo's and the bench's restaurants. */
+export const CENTRAL_RIYADH_POLYGON = JSON.stringify([
+  [24.6, 46.6],
+  [24.6, 46.8],
+  [24.8, 46.8],
+  [24.8, 46.6],
+]);
+
 /** The demo rows of one tenant. */
 export function mealsDemo(appId: number, base: number): Row[] {
   const rows: Row[] = [];

@@ -7,7 +7,7 @@
 import { randomToken } from "../src/core/crypto";
 import { customersDemo } from "./customers-demo";
 import { executeLocal, lit } from "./d1";
-import { insertSql, mealsDemo } from "./meals-demo";
+import { CENTRAL_RIYADH_POLYGON, insertSql, mealsDemo } from "./meals-demo";
 
 const NOW = "2026-11-01T09:00:00.000Z";
 const rows: string[] = [];
@@ -374,12 +374,7 @@ insert("delivery_zones", {
   restaurant_id: 1,
   city_id: 1,
   name_en: "Central Riyadh",
-  polygon: JSON.stringify([
-    [24.6, 46.6],
-    [24.6, 46.8],
-    [24.8, 46.8],
-    [24.8, 46.6],
-  ]),
+  polygon: CENTRAL_RIYADH_POLYGON,
 });
 
 executeLocal(rows.join("\n"));

@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { sign } from "hono/jwt";
 import { executeLocal, lit, queryLocal } from "../d1";
-import { insertSql, mealsDemo } from "../meals-demo";
+import { CENTRAL_RIYADH_POLYGON, insertSql, mealsDemo } from "../meals-demo";
 import { CONNECTIONS, DURATION_S, load, REPEATS, type Result } from "./load";
 
 const APP = 31;
@@ -66,12 +66,7 @@ function storeSql(): string {
       restaurant_id: BASE + 1,
       city_id: 1,
       name_en: "Central Riyadh",
-      polygon: JSON.stringify([
-        [24.6, 46.6],
-        [24.6, 46.8],
-        [24.8, 46.8],
-        [24.8, 46.6],
-      ]),
+      polygon: CENTRAL_RIYADH_POLYGON,
     },
   };
   return `

@@ -147,14 +147,21 @@ export async function measureMiddleware(url: string, headers: Record<string, str
   const variants = ["all", "none", ...MIDDLEWARE.map((m) => `without-${m}`)];
   const runs = [
     () => load(`${bare}/bare`, { duration: SHORT_S }),
+    () => load(`${bare}/bare-log`, { duration: SHORT_S }),
     ...variants.map(
       (v) => () => load(url, { headers: v === "all" ? headers : { ...headers, "x-bench-app": v }, duration: SHORT_S }),
     ),
   ];
   const results = runs.map(() => [] as Result[]);
   for (let i = 0; i < REPEATS; i++) for (const [j, run] of runs.entries()) results[j]!.push(await run());
-  const [b, all, none, ...without] = results.map(mid);
-  return { bare: b!, all: all!, none: none!, without: MIDDLEWARE.map((name, j) => ({ name, r: without[j]! })) };
+  const [b, bareLog, all, none, ...without] = results.map(mid);
+  return {
+    bare: b!,
+    bareLog: bareLog!,
+    all: all!,
+    none: none!,
+    without: MIDDLEWARE.map((name, j) => ({ name, r: without[j]! })),
+  };
 }
 
 /** What a middleware costs a request, as a share of the bare route's time per request (1/rps). */
@@ -234,6 +241,7 @@ export function readsSection(fig: {
     "| app | req/s | p50 | cost vs the full app (share of the bare route) |",
     "|---|---:|---:|---:|",
     `| bare Hono route | ${fmt(m.bare.rps)} | ${m.bare.p50} | - |`,
+    `| bare Hono route + one request log line | ${fmt(m.bareLog.rps)} | ${m.bareLog.p50} | ${fmt(costOf(m.bareLog, m.bare, m.bare))} (the line alone) |`,
     `| all middleware (as deployed) | ${fmt(m.all.rps)} | ${m.all.p50} | - |`,
     `| no app-wide middleware | ${fmt(m.none.rps)} | ${m.none.p50} | ${fmt(mwTotal)} (all of them) |`,
     ...m.without.map(
