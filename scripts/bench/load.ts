@@ -2,14 +2,46 @@
  * The load of `npm run bench`: autocannon against one URL, a warm-up then a run of DURATION_S
  * seconds, and the median of REPEATS interleaved runs. Shared by the parts of the benchmark.
  */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
 export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 export const CONNECTIONS = 10;
 export const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 
-/** Latencies in ms (of the responses with the expected status). */
-export type Result = { rps: number; p50: number; p95: number; p99: number; non2xx: number };
+/**
+ * Latencies in ms (of the responses with the expected status). `cpu`: the serving runtime's CPU
+ * time per request in ms (null where it cannot be read): unlike req/s, it does not depend on the
+ * load generator, which shares this machine's cores with the runtime.
+ */
+export type Result = { rps: number; p50: number; p95: number; p99: number; non2xx: number; cpu: number | null };
+
+const TICK_MS = 1000 / (Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100);
+
+/** The process listening on the URL's port: the runtime serving it (workerd binds the port itself). */
+function listenerOf(url: string): number | null {
+  try {
+    const out = execFileSync("ss", ["-ltnpH", `sport = :${new URL(url).port}`], { encoding: "utf8" });
+    const m = /pid=(\d+)/.exec(out);
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The CPU time (user and system) a process has used, in ms. */
+function cpuMsOf(pid: number | null): number | null {
+  if (pid === null) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // utime and stime are fields 14 and 15; the command (field 2) may hold spaces, so count after it.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return null;
+  }
+}
 
 export type LoadOptions = {
   headers?: Record<string, string>;
@@ -59,6 +91,8 @@ export async function load(url: string, opts: LoadOptions = {}): Promise<Result>
   await cannon({ url, connections: CONNECTIONS, amount: opts.warmup ?? 200, headers, requests }, opts.onStatus);
   const expected = Math.floor((opts.expect ?? 200) / 100);
   const times: number[] = [];
+  const pid = listenerOf(url);
+  const cpu0 = cpuMsOf(pid);
   const r = await cannon(
     { url, connections: CONNECTIONS, duration: opts.duration ?? DURATION_S, headers, requests },
     (status, ms) => {
@@ -66,6 +100,7 @@ export async function load(url: string, opts: LoadOptions = {}): Promise<Result>
       if (Math.floor(status / 100) === expected) times.push(ms);
     },
   );
+  const cpu1 = cpuMsOf(pid);
   const wrong =
     opts.expect === 304
       ? r.non2xx - r["3xx"] + r["2xx"]
@@ -78,6 +113,7 @@ export async function load(url: string, opts: LoadOptions = {}): Promise<Result>
     p95: Math.round(pct(times, 0.95)),
     p99: r.latency.p99,
     non2xx: wrong + r.errors,
+    cpu: cpu0 === null || cpu1 === null || r.requests.total === 0 ? null : (cpu1 - cpu0) / r.requests.total,
   };
 }
 
@@ -90,6 +126,7 @@ export const mid = (rs: Result[]): Result => ({
   p95: median(rs.map((r) => r.p95)),
   p99: median(rs.map((r) => r.p99)),
   non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+  cpu: rs.some((r) => r.cpu === null) ? null : median(rs.map((r) => r.cpu!)),
 });
 
 /** Runs every measure REPEATS times, interleaved (each round once through all of them); the median of each. */

@@ -258,7 +258,14 @@ export async function orderRuns(
     body,
   });
   trimCheckouts(s);
-  const notLoaded: Result = { rps: Number.NaN, p50: Number.NaN, p95: Number.NaN, p99: Number.NaN, non2xx: 0 };
+  const notLoaded: Result = {
+    rps: Number.NaN,
+    p50: Number.NaN,
+    p95: Number.NaN,
+    p99: Number.NaN,
+    non2xx: 0,
+    cpu: null,
+  };
   return [
     ...ORDER_LISTS.map(
       (l) => async () => (s.unloaded[l.name] ? notLoaded : load(`${api}${base}?${l.query}`, { headers: s.headers })),
