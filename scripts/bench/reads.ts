@@ -220,7 +220,8 @@ export function readsSection(fig: {
     "shared with other work, so absolute figures move between runs and only the ratios are compared). Floors, served by the same runtime:",
     "the bare Hono route; the same route reading one small KV value (**KV floor**, what a cached read cannot beat); the same route doing",
     "one D1 round trip that returns the count and a page of 20 rows assembled as JSON by SQLite (**D1 floor**, what a D1-backed read",
-    "cannot beat). Merchant reads also look their token up (one more D1 round trip before the read).",
+    "cannot beat). Merchant reads also look their token up (one more D1 round trip before the read). Both Workers are served as",
+    "scripts/bench/serve.ts serves them: the deployed bundle on workerd, nothing of `wrangler dev` in front.",
     "",
     "*CPU*: the serving runtime's CPU time per request (the workerd process, its local D1 and KV included), read from the",
     "process before and after each run: it does not depend on the load generator, which shares the 2 cores (at 3,000 req/s the",
@@ -282,9 +283,14 @@ export function readsSection(fig: {
       .map((w) => `${w.name} (${share(cpuCostOf(m.all, w.r, m.bare))})`)
       .join(
         ", ",
-      )}; all of them ${share(mwCpu)}. Each is a few microseconds of JavaScript (in Node, the whole stack costs a cached`,
-    "  read about 45 µs), against a bare route's CPU per request that is mostly the runtime's HTTP work. Next: one middleware for what",
-    "  a public read needs (request id, log line, security and CORS headers), and the D1 session made lazy (a cached read never uses it).",
+      )}; all of them ${share(mwCpu)}. The same stack costs a cached read about 45 µs of CPU in Node (the app's`,
+    "  fetch called in a loop), a tenth of what workerd spends on it here, and the API's 404 for an unknown path, with no I/O at",
+    "  all, costs as much as a cached read (Meals reads): the cost is in the path every request takes through the app on this",
+    "  runtime (the middleware's promises, the router, the context), not in the cache.",
+    "- Cached reads: a hit reads nothing from KV (the generation held in the isolate for at most a second, the body in its memory),",
+    "  so what a cached read costs beyond the KV floor is that same per-request path. Next: a CPU profile of workerd under load",
+    "  (Miniflare's `inspectorPort` and the DevTools Profiler) to find where the runtime spends it, then one middleware for what a",
+    "  public read needs (request id, log line, security and CORS headers), and the D1 session made lazy (a cached read never uses it).",
     bundle.gzip < 400 * 1024
       ? `- Bundle: ${kib(bundle.gzip)} gzipped, under the goal with little room: the next saving is the phone metadata or the schemas' own descriptions.`
       : `- Bundle: ${kib(bundle.gzip)} gzipped, ${kib(bundle.gzip - 400 * 1024)} over. Next: the phone metadata, the schemas' own descriptions.`,
