@@ -3,7 +3,7 @@
  * run of BENCH_SUBSCRIPTIONS (10,000) due subscriptions in a store of its own, generated inside
  * SQLite. Nine in ten customers have a wallet that pays the renewal; one in ten has an empty one, so
  * that dunning (suspension with a retry day) runs too. The API's scheduled handler is triggered twice
- * through the runtime's `/cdn-cgi/handler/scheduled` (the cron running twice), and the run lasts until every job
+ * through the bench entry's `/__bench/scan`, which runs it as the cron does (the cron running twice), and the run lasts until every job
  * it queued has been consumed and every due subscription is renewed or suspended.
  *
  * D1 statements are counted by the bench's own entry around the Worker (.bench/subscriptions-entry.ts):
@@ -69,10 +69,32 @@ async function consumeBatch(env: Env, ctx: ExecutionContext) {
   counts.batches += 1;
 }
 
+/** The Worker's scheduled handler, its jobs kept here for /__bench/jobs instead of local Queues. */
+function scheduledKeepingJobs(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
+  const keep = (body: unknown) => {
+    counts.sent += 1;
+    waiting.push({ id: String(++sentIds), body, attempts: 1 });
+  };
+  const JOBS = {
+    send: async (body: unknown) => keep(body),
+    sendBatch: async (msgs: Iterable<MessageSendRequest>) => {
+      for (const m of msgs) keep(m.body);
+    },
+  } as unknown as Queue;
+  return worker.scheduled(controller, { ...env, JOBS, DB: counted(env.DB, scan) }, ctx);
+}
+
 export default {
   ...worker,
   async fetch(request: Request, env: Env, ctx: ExecutionContext) {
     const url = new URL(request.url);
+    // The cron's run, as the scheduled event would start it: the local runtime's own trigger
+    // (/cdn-cgi/handler/scheduled) fails before the handler runs (DataCloneError on the controller).
+    if (url.pathname === "/__bench/scan") {
+      const controller = { cron: url.searchParams.get("cron") ?? "", scheduledTime: Date.now(), noRetry() {} };
+      await scheduledKeepingJobs(controller as ScheduledController, env, ctx);
+      return new Response("ok");
+    }
     if (url.pathname === "/__bench/jobs") {
       if (waiting.length) await consumeBatch(env, ctx);
       return Response.json({ waiting: waiting.length });
@@ -95,20 +117,8 @@ export default {
       pendingClaims: (pending!.results[0] as { n: number }).n,
     });
   },
-  async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
-    // The jobs wait here for /__bench/jobs instead of local Queues (see runRenewals in bench/subscriptions.ts).
-    const keep = (body: unknown) => {
-      counts.sent += 1;
-      waiting.push({ id: String(++sentIds), body, attempts: 1 });
-    };
-    const JOBS = {
-      send: async (body: unknown) => keep(body),
-      sendBatch: async (msgs: Iterable<MessageSendRequest>) => {
-        for (const m of msgs) keep(m.body);
-      },
-    } as unknown as Queue;
-    return worker.scheduled(controller, { ...env, JOBS, DB: counted(env.DB, scan) }, ctx);
-  },
+  // The jobs wait here for /__bench/jobs instead of local Queues (see runRenewals in bench/subscriptions.ts).
+  scheduled: scheduledKeepingJobs,
 };
 `,
   );
@@ -236,9 +246,7 @@ export async function runRenewals(
   const probe = () => getJson<Probe>(`${api}/__bench/subscriptions?app=${APP}&due=${seeded.due}`, 30_000);
   const t0 = performance.now();
   const scans = Promise.all(
-    [0, 1].map(() =>
-      getFresh(`${api}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("*/5 * * * *")}`, MAX_WAIT_MS),
-    ),
+    [0, 1].map(() => getFresh(`${api}/__bench/scan?cron=${encodeURIComponent("*/5 * * * *")}`, MAX_WAIT_MS)),
   );
   for (const res of await scans)
     if (res.status !== 200) throw new Error(`the scheduled handler answered ${res.status}: ${res.body}`);
@@ -321,7 +329,7 @@ export function subscriptionsSection(r: SubscriptionsRun, measuredOn: string): s
     `A renewal run of ${size} in a store of their own, generated inside SQLite: monthly, wallet-paid, ` +
       `all due the day before. One customer in ${EMPTY_EVERY} has an empty wallet, so their renewal fails and the ` +
       "subscription is suspended with a retry day (dunning). The API's scheduled handler is triggered twice at once through " +
-      "`/cdn-cgi/handler/scheduled` (the cron running twice); the run ends when both scans have answered, every job they queued has been " +
+      "the bench entry's `/__bench/scan` (the cron running twice); the run ends when both scans have answered, every job they queued has been " +
       "consumed (local Queues, the jobs consumer's batches of 10 messages) and no due subscription is left. " +
       "Wall time is from the first trigger to that point. The events' consumer is off in this run (local Queues refuses " +
       "sends past 10,000 pending messages, and the renewals emit about 9 events each): every event is in the outbox " +
