@@ -62,7 +62,14 @@ async function countedFetch(app: { fetch: typeof worker.fetch }, request: Reques
 
 export default {
   ...worker,
-  fetch(request: Request, env: Env, ctx: ExecutionContext) {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext) {
+    // The cron's run, as the scheduled event starts it: the local runtime's own trigger
+    // (/cdn-cgi/handler/scheduled) fails before the handler runs (DataCloneError on the controller).
+    if (new URL(request.url).pathname === "/__bench/scan") {
+      const controller = { cron: "*/5 * * * *", scheduledTime: Date.now(), noRetry() {} };
+      await worker.scheduled(controller as ScheduledController, env, ctx);
+      return new Response("ok");
+    }
     const variant = request.headers.get("x-bench-app");
     const app = variant === null ? undefined : variants.get(variant);
     const e = request.headers.get("x-bench-uncached") === null ? env : { ...env, CACHE_BYPASS: true };
