@@ -241,9 +241,8 @@ async function chaos(base: string, s: Store, arrivals: Arrival[]) {
   const started = Date.now();
   // The cron's reconciler, which runs every 5 minutes deployed, every 30 s here through the bench
   // entry's /__bench/scan (the local runtime runs no cron, and its own trigger fails before the
-  // handler runs: until this session every call here answered 500 and reconciled nothing): it
-  // re-sends only deliveries more than a minute overdue, so it does nothing unless a queue message
-  // was lost (a Worker reloaded mid-run loses them all).
+  // handler runs): it re-sends only deliveries more than a minute overdue, so it does nothing unless
+  // a queue message was lost (a Worker reloaded mid-run loses them all).
   let reconciled = 0;
   const reconciler = setInterval(() => {
     fetch(`${base}/__bench/scan`).then(
