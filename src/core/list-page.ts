@@ -3,7 +3,7 @@
  * levels in one statement, or in two when the statement would bind more than D1 allows.
  */
 import { and, getTableColumns, type SQL, sql } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteDialect, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
 import { ApiError } from "./errors";
 import { decodeRow, rowArray } from "./json-rows";
@@ -59,8 +59,17 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
         THEN ${offset} + ${inPage} ELSE ${opts.count ?? sql`(SELECT count(*) FROM ${opts.table} WHERE ${where})`} END AS "count",
       (SELECT json_group_array(json_array("_n", ${rowArray(opts.table, "list_page")})) FROM ${PAGE_ROWS}) AS "rows"
       ${parts}`;
-  if (boundParams(db, statement) > D1_MAX_PARAMS) return listPageInTwo(db, q, { ...opts, where }, names, parts);
-  const row = await db.get<Record<string, string | number | null>>(statement);
+  // Built once, its parameters counted, then run as built: db.get would build it again, and building
+  // it is the largest CPU cost of a list read (docs/benchmarks.md, Reads at the floor).
+  const { dialect, $client } = db as unknown as DrizzleD1Internals;
+  const query = dialect.sqlToQuery(statement);
+  if (query.params.length > D1_MAX_PARAMS) return listPageInTwo(db, q, { ...opts, where }, names, parts);
+  const row = (
+    await $client
+      .prepare(query.sql)
+      .bind(...query.params)
+      .all<Record<string, string | number | null>>()
+  ).results[0];
   const total = Number(row?.count ?? 0);
   checkPageInRange(q, total);
   const numbered = JSON.parse(String(row?.rows ?? "[]")) as [number, unknown[][]][];
@@ -69,12 +78,11 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
   return { page: { count: total, page: q.page, pageSize: q.pageSize, results }, nested: parsedParts(row, names) };
 }
 
+/** What drizzle's D1 database holds beside its builders, missing from its types: its dialect and its D1 client. */
+type DrizzleD1Internals = { dialect: SQLiteDialect; $client: D1Database | D1DatabaseSession };
+
 /** D1 binds at most 100 parameters a statement. */
 const D1_MAX_PARAMS = 100;
-
-const boundParams = (db: Db, statement: SQL) =>
-  (db as unknown as { dialect: { sqlToQuery(s: SQL): { params: unknown[] } } }).dialect.sqlToQuery(statement).params
-    .length;
 
 function checkPageInRange(q: ListQuery, total: number) {
   const lastPage = Math.max(1, Math.ceil(total / q.pageSize));
