@@ -6,11 +6,13 @@ import { hundredthsOf, MONEY_MAX } from "./fields";
 import {
   IN_MAX,
   type ListField,
+  type ListQuery,
   type ListSpec,
   NUMBER_FILTER_BOUND,
   PAGE_MAX,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
+  type Page,
   RANGE_KINDS,
   SEARCH_MAX,
   STRING_FILTER_MAX,
@@ -22,9 +24,6 @@ import { isIsoDate, isIsoDateTime, normaliseTime } from "./time";
 export { listQuerySchema } from "./list-document";
 export { listPage, listPageWith, PAGE_ROWS } from "./list-page";
 export type { FieldKind, ListField, ListQuery, ListSpec, Page } from "./list-spec";
-
-import type { ListQuery, Page } from "./list-spec";
-
 export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TERM_MAX } from "./list-spec";
 
 /**
