@@ -16,8 +16,9 @@
  *
  * Bindings, vars, secrets (from the environment) and queues come from the wrangler config, as
  * wrangler reads them; the state is `--persist-to`'s, laid out as wrangler lays it out, so that
- * `wrangler d1 migrations apply --local --persist-to` prepared it. Cron triggers answer on
- * `/cdn-cgi/handler/scheduled?cron=…`.
+ * `wrangler d1 migrations apply --local --persist-to` prepared it. The cron is run through the bench
+ * entries' `/__bench/scan`: the runtime's own trigger (`/cdn-cgi/handler/scheduled`) fails before
+ * the handler runs (DataCloneError on the ScheduledController).
  *
  *   tsx scripts/bench/serve.ts -c CONFIG --port N [--ip HOST] [--persist-to DIR] [--var NAME:VALUE]...
  */
@@ -80,7 +81,6 @@ const mf = new Miniflare({
   host: o.ip,
   port: o.port,
   ...(o.persist && { defaultPersistRoot: resolve(o.persist, "v3") }),
-  unsafeTriggerHandlers: true,
   // The runtime's stdout and stderr, copied as they are.
   handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
     stdout.pipe(process.stdout);
