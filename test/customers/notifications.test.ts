@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { fcmTokens } from "../../src/modules/customers/tables";
 import { sharedAuthCases, sharedCustomerAuthCases } from "../helpers/auth-cases";
 import { createCustomerFor, customerTokenFor, db, ensureTenant, tokenFor } from "../helpers/factories";
-import { call, json, problem } from "../helpers/request";
+import { call, inOneRateWindow, json, problem } from "../helpers/request";
 import { fcmError, installFakeGoogle, makeServiceAccount } from "./fcm-fake";
 import { jobWorld } from "./push-jobs";
 import { outboxOf } from "./records-fixtures";
@@ -138,6 +138,7 @@ describe("MN1 Send Notification (the route)", () => {
 
   it("429 with Retry-After after 10 sends a minute for one store; other stores are not affected", async () => {
     const token = await tokenFor(RATE, ["can_write_order"]);
+    await inOneRateWindow();
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await send({ segment: "all", ...texts }, RATE, token)).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(202));

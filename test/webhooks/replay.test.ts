@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { APP_1, APP_2, createWebhookFor, tokenFor } from "../helpers/factories";
 import { fakeReceiver } from "../helpers/receiver";
-import { call, json, problem } from "../helpers/request";
+import { call, inOneRateWindow, json, problem } from "../helpers/request";
 import { consume, deliveryIdOf, deliveryOf, deliveryRow, inOutbox, ledgerRow, logsOf, ticketEvent } from "./helpers";
 
 const BASE = "/api/v1/dashboard/admin/integrations/webhooks/";
@@ -127,6 +127,7 @@ describe("Resend Webhook Delivery", () => {
     await inOutbox(event);
     await ledgerRow(w, event, { status: "delivered", attempts: 1, nextAttemptAt: null });
     lanes();
+    await inOneRateWindow();
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
       await env.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered' WHERE event_id = ?")
