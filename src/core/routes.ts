@@ -9,7 +9,15 @@ import {
   idempotent,
   REPLAYED_HEADER,
 } from "./idempotency";
-import { createRoute, type ErrorsByStatus, mergeErrors, type ProblemStatus, problemResponsesFor, z } from "./openapi";
+import {
+  createRoute,
+  type ErrorsByStatus,
+  mergeErrors,
+  type ProblemStatus,
+  problemResponsesFor,
+  withHeadersCheckedByMiddleware,
+  z,
+} from "./openapi";
 import { knownApp, tenantHeaders, tenantOrgHeaders } from "./tenancy";
 
 /**
@@ -118,7 +126,7 @@ export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
     403: ["missing_permission", ...(org ? (["wrong_organization"] as const) : [])],
     ...(org && { 400: ["missing_org_id"] }),
   });
-  return createRoute({
+  const created = createRoute({
     ...rest,
     security: [{ merchantToken: [] }],
     middleware: [authenticate(), requirePermission(permission, { org }), ...idempotency.middleware(keyed)] as const,
@@ -129,6 +137,8 @@ export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
     request: { ...rest.request, headers: idempotency.headers(org ? tenantOrgHeaders : tenantHeaders, keyed) },
     responses: idempotency.responses(responsesWith(rest.responses, all), keyed),
   });
+  // authenticate() reads `app-id` and `org-id`, idempotent() the key: all of its headers.
+  return withHeadersCheckedByMiddleware(created);
 }
 
 type CustomerRouteInput = Base &
@@ -153,7 +163,7 @@ export function customerRoute<const R extends CustomerRouteInput>(route: R) {
     errors,
     idempotency.errors(keyed),
   );
-  return createRoute({
+  const created = createRoute({
     ...rest,
     security: [{ customerToken: [] }],
     middleware: [knownApp(), authenticate({ channel }), requireCustomer(), ...idempotency.middleware(keyed)] as const,
@@ -169,6 +179,8 @@ export function customerRoute<const R extends CustomerRouteInput>(route: R) {
     },
     responses: idempotency.responses(responsesWith(rest.responses, all), keyed),
   });
+  // Its own `headers` are the validator's to check; the tenant's and the key are the middleware's.
+  return headers ? created : withHeadersCheckedByMiddleware(created);
 }
 
 type PublicRouteInput = Base & SpecLink & { cached?: boolean };
@@ -206,7 +218,7 @@ export function publicRoute<const R extends PublicRouteInput>(route: R) {
       })
     : tenantHeaders;
   const request = { ...rest.request, headers };
-  return createRoute({
+  const created = createRoute({
     ...rest,
     security: [],
     // knownApp() reads `app-id` (400 when missing or malformed) before it checks the store exists.
@@ -218,6 +230,8 @@ export function publicRoute<const R extends PublicRouteInput>(route: R) {
     request,
     responses,
   });
+  // knownApp() reads `app-id`, cachedJson() `If-None-Match`: all of its headers.
+  return withHeadersCheckedByMiddleware(created);
 }
 
 export type { ProblemStatus };
