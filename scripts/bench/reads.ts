@@ -298,10 +298,11 @@ export function readsSection(fig: {
     "  runtime (the middleware's promises, the router, the context), not in the cache.",
     "- Cached reads: a hit reads nothing from KV (the generation held in the isolate for at most a second, the body in its memory),",
     "  so what a cached read costs beyond the KV floor is that same per-request path. Profiled (a cached Plan Details, 1.6 ms of",
-    "  CPU a request): no one part dominates; the request validation (Hono's validator reads every header, then zod) about 10%,",
-    "  CORS and security headers about 8%, Hono's dispatch and router about 10%, building the Response 8%. Next: validate the",
-    "  `app-id` header without collecting every header, one middleware for what a public read needs (request id, log line,",
-    "  security and CORS headers), and the D1 session made lazy (a cached read never uses it).",
+    "  CPU a request): no one part dominates; the request validation about 10% (Hono's header validator collected every header",
+    "  to parse `app-id` again after the middleware had: it no longer runs where the middleware checks the headers, which this",
+    "  run measures), CORS and security headers about 8%, Hono's dispatch and router about 10%, building the Response 8%. Next:",
+    "  one middleware for what a public read needs (request id, log line, security and CORS headers) instead of nine, and the",
+    "  D1 session made lazy (a cached read never uses it).",
     bundle.gzip < 400 * 1024
       ? `- Bundle: ${kib(bundle.gzip)} gzipped, under the goal with little room: the next saving is the phone metadata or the schemas' own descriptions.`
       : `- Bundle: ${kib(bundle.gzip)} gzipped, ${kib(bundle.gzip - 400 * 1024)} over. Next: the phone metadata, the schemas' own descriptions.`,
