@@ -19,10 +19,16 @@ import type { ListQuery, Page } from "./list-spec";
 export async function listPage<T extends SQLiteTable>(
   db: Db,
   q: ListQuery,
-  opts: { table: T; scope: (searchDriven: boolean) => SQL },
+  opts: { table: T; scope: (searchDriven: boolean) => SQL; parent?: ListParent },
 ): Promise<Page<T["$inferSelect"]>> {
   return (await listPageWith(db, q, opts, () => ({}))).page;
 }
+
+/**
+ * The resource a list is of (a restaurant's branches): checked in the list's own statement, so
+ * that a missing parent is its 404 (before a page out of range) without a round trip of its own.
+ */
+export type ListParent = { exists: SQL; notFound: () => ApiError };
 
 /** The page's rows inside `listPageWith`'s statement: `SELECT … FROM ${PAGE_ROWS}`. */
 export const PAGE_ROWS = sql.identifier("list_page");
@@ -37,7 +43,7 @@ export const PAGE_ROWS = sql.identifier("list_page");
 export async function listPageWith<T extends SQLiteTable, K extends string>(
   db: Db,
   q: ListQuery,
-  opts: { table: T; scope: (searchDriven: boolean) => SQL; count?: SQL },
+  opts: { table: T; scope: (searchDriven: boolean) => SQL; count?: SQL; parent?: ListParent },
   nested: (page: SQL) => Record<K, SQL>,
 ): Promise<{ page: Page<T["$inferSelect"]>; nested: Record<K, unknown> }> {
   const scope = opts.scope(q.searchDriven);
@@ -57,7 +63,8 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
         ORDER BY ${sql.join(q.orderBy, sql`, `)} LIMIT ${q.pageSize} OFFSET ${offset}) AS p)
     SELECT CASE WHEN ${inPage} BETWEEN 1 AND ${q.pageSize - 1} OR (${offset} = 0 AND ${inPage} = 0)
         THEN ${offset} + ${inPage} ELSE ${opts.count ?? sql`(SELECT count(*) FROM ${opts.table} WHERE ${where})`} END AS "count",
-      (SELECT json_group_array(json_array("_n", ${rowArray(opts.table, "list_page")})) FROM ${PAGE_ROWS}) AS "rows"
+      (SELECT json_group_array(json_array("_n", ${rowArray(opts.table, "list_page")})) FROM ${PAGE_ROWS}) AS "rows",
+      ${opts.parent?.exists ?? sql`1`} AS "parent_found"
       ${parts}`;
   // Built once, its parameters counted, then run as built: db.get would build it again, and building
   // it is the largest CPU cost of a list read (docs/benchmarks.md, Reads at the floor).
@@ -70,6 +77,7 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
       .bind(...query.params)
       .all<Record<string, string | number | null>>()
   ).results[0];
+  if (opts.parent && !row?.parent_found) throw opts.parent.notFound();
   const total = Number(row?.count ?? 0);
   checkPageInRange(q, total);
   const numbered = JSON.parse(String(row?.rows ?? "[]")) as [number, unknown[][]][];
@@ -111,13 +119,20 @@ function parsedParts<K extends string>(row: Record<string, unknown> | undefined,
 async function listPageInTwo<T extends SQLiteTable, K extends string>(
   db: Db,
   q: ListQuery,
-  opts: { table: T; where: SQL },
+  opts: { table: T; where: SQL; parent?: ListParent },
   names: K[],
   parts: SQL,
 ): Promise<{ page: Page<T["$inferSelect"]>; nested: Record<K, unknown> }> {
   const table = opts.table as SQLiteTable;
   const [countRows, rows] = await db.batch([
-    db.select({ count: sql<number>`count(*)` }).from(table).where(opts.where),
+    db
+      // Named: D1 gives drizzle's batch each row as an object, where a column named "1" would come first.
+      .select({
+        count: sql<number>`count(*)`,
+        parentFound: sql<number>`${opts.parent?.exists ?? sql`1`}`.as("parent_found"),
+      })
+      .from(table)
+      .where(opts.where),
     db
       .select()
       .from(table)
@@ -126,6 +141,7 @@ async function listPageInTwo<T extends SQLiteTable, K extends string>(
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize),
   ]);
+  if (opts.parent && !countRows[0]?.parentFound) throw opts.parent.notFound();
   const total = Number(countRows[0]?.count ?? 0);
   checkPageInRange(q, total);
   const results = rows as T["$inferSelect"][];

@@ -22,7 +22,7 @@ import { containsText, inList } from "./sql";
 import { isIsoDate, isIsoDateTime, normaliseTime } from "./time";
 
 export { listQuerySchema } from "./list-document";
-export { listPage, listPageWith, PAGE_ROWS } from "./list-page";
+export { type ListParent, listPage, listPageWith, PAGE_ROWS } from "./list-page";
 export type { FieldKind, ListField, ListQuery, ListSpec, Page } from "./list-spec";
 export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TERM_MAX } from "./list-spec";
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ApiError } from "../../src/core/errors";
 import { rowsJson } from "../../src/core/json-rows";
 import { type ListQuery, listPage, listPageWith } from "../../src/core/listing";
 import { itemImages, items } from "../../src/modules/items/tables";
@@ -75,5 +76,26 @@ describe("listPage: the count and the page in one statement", () => {
     }));
     expect(wide.page).toEqual(plain.page);
     expect((wide.nested.ids as number[]).sort()).toEqual((plain.nested.ids as number[]).sort());
+  });
+
+  it("checks the list's parent in the same statement: a missing one is its 404, before a page out of range", async () => {
+    const missing = {
+      exists: sql`EXISTS (SELECT 1 FROM ${items} WHERE ${items.id} = -1)`,
+      notFound: () => ApiError.notFound("item_not_found", "Item -1"),
+    };
+    const present = { ...missing, exists: sql`EXISTS (SELECT 1 FROM ${items} WHERE ${scope()})` };
+    const many = or(...Array.from({ length: 60 }, (_, i) => eq(items.id, -1 - i)), sql`1 = 1`)!;
+    for (const where of [undefined, many]) {
+      // One statement, and the two-statement path of a query binding more than D1 takes.
+      const q = { ...query(1, 2), where };
+      expect((await listPage(db(), q, { table: items, scope, parent: present })).results).toHaveLength(2);
+      await expect(listPage(db(), q, { table: items, scope, parent: missing })).rejects.toMatchObject({
+        status: 404,
+        code: "item_not_found",
+      });
+      await expect(
+        listPage(db(), { ...q, page: 99 }, { table: items, scope, parent: missing }),
+      ).rejects.toMatchObject({ status: 404 });
+    }
   });
 });

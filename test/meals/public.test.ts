@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { observeStatements } from "../../src/db/client";
+import { observeRoundTrips, observeStatements } from "../../src/db/client";
 import { addDays, todayIn, weekdayOf } from "../../src/modules/meals/dates";
 import { AUDIT, missingKeys, schemaErrors, seedMealsFor } from "../helpers/meals";
 import { call, json, problem } from "../helpers/request";
@@ -130,6 +130,41 @@ describe("Restaurant lists and details", () => {
     expect(schemaErrors("listWalletCreditProducts", credit)).toEqual([]);
     expect(credit.results).toHaveLength(1);
     expect(credit.results[0]).toMatchObject({ id: a.walletCredit, wallet_credit: 100, original_price: 90 });
+  });
+
+  it("answers every public list, on a cache miss, in one D1 round trip: the count, the page and its nested levels", async () => {
+    await get("/api/v1/restaurants/categories/"); // the store is known to the isolate from here on
+    const lists: [string, ("GET" | "POST")?][] = [
+      ["/api/v1/restaurants/"],
+      ["/api/v1/restaurants/on-demand/?rest_type=on_demand"],
+      [`/api/v1/restaurants/${a.green}/branches/`],
+      ["/api/v1/restaurants/categories/"],
+      ["/api/v1/restaurants/allergens-dislikes/"],
+      [`/api/v1/restaurants/${a.green}/variants/`],
+      ["/api/v1/restaurants/wallet-credit-products/"],
+      ["/public-api/v1/plans/tags/"],
+      ["/public-api/v1/plans/", "POST"],
+    ];
+    // Product Variants List is not here: its filter is the product's own variant names, read first (two round trips).
+    for (const [path, method = "GET"] of lists) {
+      // A page size no other test asks for: the read misses the cache and goes to D1.
+      const url = `${path}${path.includes("?") ? "&" : "?"}page_size=19`;
+      let trips = 0;
+      let statements = 0;
+      const stopTrips = observeRoundTrips(() => trips++);
+      const stop = observeStatements(() => statements++);
+      const res = await call(url, { appId: A, method, ...(method === "POST" && { body: {} }) });
+      stop();
+      stopTrips();
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get("x-cache"), url).not.toBe("HIT");
+      expect((await json(res)).results.length, url).toBeGreaterThan(0);
+      expect([trips, statements], url).toEqual([1, 1]);
+    }
+    // A list's parent is checked in the same statement: another store's restaurant is still a 404, before the page.
+    const other = await call(`/api/v1/restaurants/${b.green}/branches/?page=9&page_size=17`, { appId: A });
+    expect(other.status).toBe(404);
+    expect((await problem(other)).code).toBe("restaurant_not_found");
   });
 
   it("Product Details, Product Variants List and Combo Details", async () => {

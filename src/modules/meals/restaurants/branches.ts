@@ -8,7 +8,7 @@ import { nowIso } from "../../../core/time";
 import { changed, insertedRow, write } from "../shared";
 import { restaurantBranches } from "../tables";
 import type { CreateBranchSchema, UpdateBranchSchema } from "./schemas";
-import { activeRestaurant, ownRestaurant, restaurantRows } from "./service";
+import { activeRestaurantParent, ownRestaurant, restaurantRows } from "./service";
 import { type BranchRow, branchView } from "./views";
 
 /**
@@ -35,9 +35,9 @@ export const BRANCH_LIST: ListSpec = {
 
 /** List Restaurant Branch: the branches of an active restaurant. */
 export async function listBranches(ctx: ServiceContext, q: ListQuery, restaurantId: number) {
-  await activeRestaurant(ctx, restaurantId);
   const page = await listPage(ctx.db, q, {
     table: restaurantBranches,
+    parent: activeRestaurantParent(ctx, restaurantId),
     scope: () => and(live(restaurantBranches, ctx.appId), eq(restaurantBranches.restaurantId, restaurantId))!,
   });
   return mapPage(page, branchView);

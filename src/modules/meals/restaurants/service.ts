@@ -5,7 +5,14 @@ import { live, refuseWhileUsed, softDeleted, type TenantTable, tenantTable } fro
 import { ApiError } from "../../../core/errors";
 import { insertedRowEvent } from "../../../core/events/outbox";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
-import { type ListQuery, type ListSpec, listPageWith, type Page, searchColumns } from "../../../core/listing";
+import {
+  type ListParent,
+  type ListQuery,
+  type ListSpec,
+  listPageWith,
+  type Page,
+  searchColumns,
+} from "../../../core/listing";
 import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { type Audience, bodyError, changed, insertedRow, merchantView, type Stmt, write } from "../shared";
@@ -90,15 +97,12 @@ export async function listRestaurants(
   };
 }
 
-/** An active restaurant of the store, or its 404: what the public lists under a restaurant check first. */
-export async function activeRestaurant(ctx: ServiceContext, id: number): Promise<RestaurantRow> {
-  const row = await ctx.db
-    .select()
-    .from(restaurants)
-    .where(and(liveRestaurant(ctx.appId), eq(restaurants.id, id)))
-    .get();
-  if (!row) throw ApiError.notFound("restaurant_not_found", `Restaurant ${id}`);
-  return row;
+/** An active restaurant of the store as the parent of a public list: checked in the list's own statement. */
+export function activeRestaurantParent(ctx: ServiceContext, id: number): ListParent {
+  return {
+    exists: sql`EXISTS (SELECT 1 FROM ${restaurants} WHERE ${and(liveRestaurant(ctx.appId), eq(restaurants.id, id))})`,
+    notFound: () => ApiError.notFound("restaurant_not_found", `Restaurant ${id}`),
+  };
 }
 
 /** Restaurant Details; the merchant's writes answer with inactive restaurants too. */

@@ -7,7 +7,7 @@ import { nowIso } from "../../../core/time";
 import { changed, insertedRow, write } from "../shared";
 import { restaurantVariants } from "../tables";
 import type { CreateRestaurantVariantSchema, UpdateRestaurantVariantSchema } from "./schemas";
-import { activeRestaurant, restaurantRows } from "./service";
+import { activeRestaurantParent, restaurantRows } from "./service";
 import { restaurantVariantView } from "./views";
 
 /**
@@ -24,9 +24,9 @@ export const RESTAURANT_VARIANT_LIST = namedListSpec(restaurantVariants);
 
 /** Restaurant Variants List: the variants of an active restaurant. */
 export async function listRestaurantVariants(ctx: ServiceContext, q: ListQuery, restaurantId: number) {
-  await activeRestaurant(ctx, restaurantId);
   const page = await listPage(ctx.db, q, {
     table: restaurantVariants,
+    parent: activeRestaurantParent(ctx, restaurantId),
     scope: () => and(live(restaurantVariants, ctx.appId), eq(restaurantVariants.restaurantId, restaurantId))!,
   });
   return mapPage(page, restaurantVariantView);
