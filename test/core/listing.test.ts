@@ -93,9 +93,9 @@ describe("listPage: the count and the page in one statement", () => {
         status: 404,
         code: "item_not_found",
       });
-      await expect(
-        listPage(db(), { ...q, page: 99 }, { table: items, scope, parent: missing }),
-      ).rejects.toMatchObject({ status: 404 });
+      await expect(listPage(db(), { ...q, page: 99 }, { table: items, scope, parent: missing })).rejects.toMatchObject({
+        status: 404,
+      });
     }
   });
 });
