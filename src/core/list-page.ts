@@ -30,6 +30,14 @@ export async function listPage<T extends SQLiteTable>(
  */
 export type ListParent = { exists: SQL; notFound: () => ApiError };
 
+/** The parent's check as a column of the list's statement (1 when the list has no parent). */
+const parentFound = (parent: ListParent | undefined) => parent?.exists ?? sql`1`;
+
+/** A missing parent is the list's 404, before anything else is said of the page. */
+function checkParent(parent: ListParent | undefined, found: unknown) {
+  if (parent && !found) throw parent.notFound();
+}
+
 /** The page's rows inside `listPageWith`'s statement: `SELECT … FROM ${PAGE_ROWS}`. */
 export const PAGE_ROWS = sql.identifier("list_page");
 
@@ -64,7 +72,7 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
     SELECT CASE WHEN ${inPage} BETWEEN 1 AND ${q.pageSize - 1} OR (${offset} = 0 AND ${inPage} = 0)
         THEN ${offset} + ${inPage} ELSE ${opts.count ?? sql`(SELECT count(*) FROM ${opts.table} WHERE ${where})`} END AS "count",
       (SELECT json_group_array(json_array("_n", ${rowArray(opts.table, "list_page")})) FROM ${PAGE_ROWS}) AS "rows",
-      ${opts.parent?.exists ?? sql`1`} AS "parent_found"
+      ${parentFound(opts.parent)} AS "parent_found"
       ${parts}`;
   // Built once, its parameters counted, then run as built: db.get would build it again, and building
   // it is the largest CPU cost of a list read (docs/benchmarks.md, Reads at the floor).
@@ -77,7 +85,7 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
       .bind(...query.params)
       .all<Record<string, string | number | null>>()
   ).results[0];
-  if (opts.parent && !row?.parent_found) throw opts.parent.notFound();
+  checkParent(opts.parent, row?.parent_found);
   const total = Number(row?.count ?? 0);
   checkPageInRange(q, total);
   const numbered = JSON.parse(String(row?.rows ?? "[]")) as [number, unknown[][]][];
@@ -129,7 +137,7 @@ async function listPageInTwo<T extends SQLiteTable, K extends string>(
       // Named: D1 gives drizzle's batch each row as an object, where a column named "1" would come first.
       .select({
         count: sql<number>`count(*)`,
-        parentFound: sql<number>`${opts.parent?.exists ?? sql`1`}`.as("parent_found"),
+        parentFound: sql<number>`${parentFound(opts.parent)}`.as("parent_found"),
       })
       .from(table)
       .where(opts.where),
@@ -141,7 +149,7 @@ async function listPageInTwo<T extends SQLiteTable, K extends string>(
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize),
   ]);
-  if (opts.parent && !countRows[0]?.parentFound) throw opts.parent.notFound();
+  checkParent(opts.parent, countRows[0]?.parentFound);
   const total = Number(countRows[0]?.count ?? 0);
   checkPageInRange(q, total);
   const results = rows as T["$inferSelect"][];
