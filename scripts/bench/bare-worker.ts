@@ -4,7 +4,10 @@ import { Hono } from "hono";
 // route doing one D1 round trip that returns a page of 20 rows assembled as JSON by SQLite, in the
 // same runtime (workerd, served by bench/serve.ts) as the API.
 // (The scripts are typed for Node: the few binding methods used are declared here.)
-type Kv = { get(key: string, type: "json"): Promise<unknown>; put(key: string, value: string): Promise<void> };
+type Kv = {
+  get(key: string, type: "json" | "arrayBuffer"): Promise<unknown>;
+  put(key: string, value: string | Uint8Array): Promise<void>;
+};
 type Stmt = { first<T>(): Promise<T | null>; run(): Promise<unknown> };
 type D1 = { prepare(q: string): Stmt; batch(s: Stmt[]): Promise<unknown> };
 const app = new Hono<{ Bindings: { KV: Kv; DB: D1 } }>();
@@ -34,6 +37,24 @@ app.get("/bare-kv", async (c) => {
   const value = await c.env.KV.get("bare", "json");
   if (value === null) await c.env.KV.put("bare", JSON.stringify(body));
   return c.json(value ?? body);
+});
+
+/**
+ * The KV floor of a large cached read: one KV value of as many bytes as the read sends (random, so
+ * as incompressible as the read's gzipped body), written on the first request.
+ */
+app.get("/bare-kv/:bytes{[0-9]+}", async (c) => {
+  const size = Number(c.req.param("bytes"));
+  const key = `bytes:${size}`;
+  let value = (await c.env.KV.get(key, "arrayBuffer")) as ArrayBuffer | null;
+  if (value === null) {
+    const bytes = new Uint8Array(size);
+    // getRandomValues fills at most 65,536 bytes a call.
+    for (let i = 0; i < size; i += 65_536) crypto.getRandomValues(bytes.subarray(i, Math.min(size, i + 65_536)));
+    await c.env.KV.put(key, bytes);
+    value = bytes.buffer;
+  }
+  return c.body(value, 200, { "content-type": "application/octet-stream" });
 });
 
 /** 1,000 rows shaped like a list's (names in two scripts, a status, an amount, dates), made once. */

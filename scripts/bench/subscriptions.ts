@@ -384,7 +384,7 @@ export function subscriptionsConfig(dir: string): string {
     // its stalled sends then hold up the jobs consumer too. Sent to a queue without a consumer, they
     // are dropped on arrival; the outbox keeps every one (counted below). Delivery: Webhook deliveries.
     .replace(/^\[\[queues\.consumers\]\]\nqueue = "commerce-events"\n(?:.*\n)*?\n/m, "")
-    // Without the /docs assets, so that the scheduled trigger reaches the Worker (as bench.ts's webhooks part does).
+    // Without the /docs assets, so that the scheduled trigger reaches the Worker (as bench.ts's benchConfig does).
     .replace(/^\[assets\]\ndirectory = .*\n(#.*\n)*binding = .*\n/m, "");
   writeFileSync(`${dir}/wrangler.subscriptions.toml`, text);
   return `${dir}/wrangler.subscriptions.toml`;

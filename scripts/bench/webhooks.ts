@@ -1,6 +1,6 @@
 /**
  * The webhook part of `npm run bench` (alone: `npm run bench -- --only webhooks`), against the API
- * under `wrangler dev` and a receiver in this process:
+ * (served by bench/serve.ts: the deployed bundle on workerd) and a receiver in this process:
  *
  * - throughput: 1,000 events to one healthy receiver, against what the receiver takes alone;
  * - first-attempt latency: from a write's response to its delivery's first arrival, alone, and while
@@ -109,7 +109,7 @@ async function prepareStores(n: Record<number, number>): Promise<Record<number, 
   return stores;
 }
 
-/** The socket closed under a request before any answer: wrangler dev dropped an idle keep-alive connection. */
+/** The socket closed under a request before any answer: the server dropped an idle keep-alive connection. */
 const droppedIdle = (e: unknown) => (e as { cause?: { code?: string } }).cause?.code === "UND_ERR_SOCKET";
 
 async function api(base: string, s: Store, path: string, method = "GET", body?: unknown) {
@@ -281,7 +281,7 @@ async function chaos(base: string, s: Store, arrivals: Arrival[]) {
 
 export type WebhookFigures = Awaited<ReturnType<typeof measureWebhooks>>;
 
-/** Runs the three measures against the API at `base` (under `wrangler dev`, with short retry delays). */
+/** Runs the three measures against the API at `base` (with short retry delays). */
 export async function measureWebhooks(base: string) {
   const receiver = startReceiver();
   await receiver.ready;
@@ -313,7 +313,7 @@ export function webhooksSection(f: WebhookFigures): string[] {
     "",
     `Measured on ${new Date().toISOString().slice(0, 10)}.`,
     "",
-    "The API under `wrangler dev` (local D1 and Queues, retries after 1, 2 and 3 s), delivering to receivers in the bench " +
+    "The API as bench/serve.ts serves it (the deployed bundle on workerd, local D1 and Queues, retries after 1, 2 and 3 s), delivering to receivers in the bench " +
       "process. Latency: from a write's response to the first arrival of its event at the receiver (ms, p50 / p99).",
     "",
     "| measure | figure | goal |",

@@ -11,15 +11,43 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 /** SQLite takes at most 127 arguments a function (older builds): rows are arrays of chunks. */
 const CHUNK = 100;
 
-const columnsOf = (table: SQLiteTable) => Object.entries(getTableColumns(table)) as [string, Column][];
+const COLUMNS = new WeakMap<SQLiteTable, [string, Column][]>();
 
-/** A row of `table` as `json_array(json_array(c1, …), …)`, its columns read through `alias`. */
+/** A table's columns by key, in order: read once per table, since every decoded row walks them. */
+function columnsOf(table: SQLiteTable): [string, Column][] {
+  let columns = COLUMNS.get(table);
+  if (!columns) {
+    columns = Object.entries(getTableColumns(table)) as [string, Column][];
+    COLUMNS.set(table, columns);
+  }
+  return columns;
+}
+
+/** SQLite's quoting of a name, as drizzle's dialect writes it (`"` doubled inside). */
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+const ROW_ARRAYS = new WeakMap<SQLiteTable, Map<string, string>>();
+
+/**
+ * A row of `table` as `json_array(json_array(c1, …), …)`, its columns read through `alias`. Its
+ * text is written once per table and alias: building a statement's SQL costs CPU per fragment, and a
+ * list's rows name every column of every nested level.
+ */
 export function rowArray(table: SQLiteTable, alias: string): SQL {
-  const refs = columnsOf(table).map(([, c]) => sql`${sql.identifier(alias)}.${sql.identifier(c.name)}`);
-  const chunks: SQL[] = [];
-  for (let i = 0; i < refs.length; i += CHUNK)
-    chunks.push(sql`json_array(${sql.join(refs.slice(i, i + CHUNK), sql`, `)})`);
-  return sql`json_array(${sql.join(chunks, sql`, `)})`;
+  let byAlias = ROW_ARRAYS.get(table);
+  if (!byAlias) {
+    byAlias = new Map();
+    ROW_ARRAYS.set(table, byAlias);
+  }
+  let text = byAlias.get(alias);
+  if (text === undefined) {
+    const refs = columnsOf(table).map(([, c]) => `${quoted(alias)}.${quoted(c.name)}`);
+    const chunks: string[] = [];
+    for (let i = 0; i < refs.length; i += CHUNK) chunks.push(`json_array(${refs.slice(i, i + CHUNK).join(", ")})`);
+    text = `json_array(${chunks.join(", ")})`;
+    byAlias.set(alias, text);
+  }
+  return sql.raw(text);
 }
 
 /** The rows of `table` under `where`, in `orderBy`'s order, as one JSON array (`decodeRows` reads it). */
