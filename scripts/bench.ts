@@ -525,6 +525,7 @@ async function readsOnly() {
         balanced30: MEALS[1].path,
         env,
         behindAssets,
+        serveArgs: ["-c", benchConfig(), ...API_ARGS],
       }),
     );
     let doc = readFileSync("docs/benchmarks.md", "utf8");
@@ -670,6 +671,7 @@ async function main() {
         balanced30: MEALS[1].path,
         env,
         behindAssets,
+        serveArgs: ["-c", benchConfig(), ...API_ARGS],
       }),
     );
 

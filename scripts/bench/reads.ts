@@ -232,11 +232,31 @@ export type ReadRow = {
   goal: "list" | "cached" | "none";
 };
 
+/** The two profiles side by side: each part's share of the isolate's samples. */
+function profileTable(p: { uncached: Profile | null; cached: Profile | null }): string[] {
+  if (!p.uncached && !p.cached) return ["The profiler gave no result in this run."];
+  const names = [...new Set([...(p.uncached?.parts ?? []), ...(p.cached?.parts ?? [])].map((x) => x.name))];
+  const pct = (q: Profile | null, name: string) => {
+    if (!q) return "-";
+    return `${Math.round((q.parts.find((x) => x.name === name)?.share ?? 0) * 100)}%`;
+  };
+  const head = (q: Profile | null, what: string) =>
+    q
+      ? `${what} (${q.requests} requests, ${q.samples} samples, ${fmt(q.msPerRequest)} ms a request profiled)`
+      : `${what} (no profile)`;
+  return [
+    `| part of the work | ${head(p.uncached, "uncached")} | ${head(p.cached, "cached")} |`,
+    "|---|---:|---:|",
+    ...names.map((n) => `| ${n} | ${pct(p.uncached, n)} | ${pct(p.cached, n)} |`),
+  ];
+}
+
 /** The floors section: floors, bundle and start-up, middleware, and every read as a ratio to its floor. */
 export function readsSection(fig: {
   floors: Floors;
   behindAssets: Result;
   kvOfSize: { bytes: number; r: Result };
+  profiles: { uncached: Profile | null; cached: Profile | null };
   reads: ReadRow[];
   bundle: ReturnType<typeof bundleFigures>;
   middleware: Awaited<ReturnType<typeof measureMiddleware>>;
@@ -320,7 +340,7 @@ export function readsSection(fig: {
     "### Why the goals not met are not met, and the next steps",
     "",
     `- Serving: the local runtime puts the API's static assets (the /docs files) in front of the Worker as two more Workers of`,
-    `  its own, in the same process: the bare route behind them costs **${share(assetsCost)}** of the bare route's CPU more. Every read`,
+    `  its own, in the same process: behind them the bare route costs **${share(assetsCost)}** times its own CPU more. Every read`,
     "  paid that here until this run measured the API without them (Cloudflare matches assets before the Worker, outside its CPU",
     "  time, so a deployed Worker never pays it); the floors never did. It was most of what cached reads and the middleware",
     "  measure lacked: behind them, the runs before this one measured cached reads at 0.5-0.6 of the KV floor.",
@@ -330,9 +350,10 @@ export function readsSection(fig: {
     "  the floor is the request's own work in the isolate (the query's validation, building the statement's SQL text, decoding and",
     "  assembling the nested JSON into the spec's objects, and for a public read's miss its ETag and the gzip it stores) and the",
     "  statement's own SQLite time, larger than the floor's (the tenant's conditions, the nested levels, the parent's check), on a",
-    "  runtime where local D1 runs one statement at a time, so 10 connections queue on it. A profile of the isolate found building",
-    "  the SQL text its largest part; the rows' column lists are now written once per table (core/json-rows). Next: build each",
-    "  list statement's SQL once per isolate and list shape and bind the values, and gzip a miss's body for KV after the response.",
+    "  runtime where local D1 runs one statement at a time, so 10 connections queue on it. No one part dominates the isolate's",
+    "  share (Where a read's CPU goes, below). Next, by that table: the miss's serialisation, ETag and gzip for KV moved after",
+    "  the response, each list statement's SQL built once per isolate and list shape with the values bound, and a cheaper",
+    "  request log line (its share of a cached read, below).",
     `- Middleware: ${aboveNoise(m)}; all of them ${share(mwCpu)}. Next, if a longer run shows it above 0.1: one middleware`,
     "  for what a public read needs (request id, log line, security and CORS headers) instead of nine.",
     "- Cached reads: a hit reads nothing from KV (the generation held in the isolate for at most a second, the body in its memory).",
@@ -341,6 +362,16 @@ export function readsSection(fig: {
     bundle.gzip < 400 * 1024
       ? `- Bundle: ${kib(bundle.gzip)} gzipped, under the goal with little room: the next saving is the phone metadata or the schemas' own descriptions.`
       : `- Bundle: ${kib(bundle.gzip)} gzipped, ${kib(bundle.gzip - 400 * 1024)} over. Next: the phone metadata, the schemas' own descriptions.`,
+    "",
+    "### Where a read's CPU goes",
+    "",
+    "The runtime's own sampling profiler (V8's, through the inspector on workerd), on the bundle as built but not minified, over",
+    "requests sent one at a time to List Restaurant (the profiler has stopped the local runtime after 100-200 requests, so a",
+    "few dozen). Each sample goes to the part of the work of its innermost frame in the bundle's modules (scripts/bench/profile.ts);",
+    "the D1 statement's own SQLite time runs outside the isolate and is not in it. The profiler slows what it samples: the shares",
+    "count, not the times.",
+    "",
+    ...profileTable(fig.profiles),
     "",
     "### Plan Details, 30 days: size and serialisation",
     "",
@@ -363,6 +394,39 @@ const MEALS_LISTS = [
   { name: "Wallet Credit Products", path: "/api/v1/restaurants/wallet-credit-products/", method: "GET", cached: true },
 ] as const;
 
+export type Profile = {
+  requests: number;
+  msPerRequest: number;
+  samples: number;
+  parts: { name: string; share: number }[];
+};
+
+/** Where a read's CPU goes in the isolate (bench/profile.ts), or null when the profiler gave nothing. */
+function profileOf(serveArgs: string[], read: { path: string; headers: Record<string, string> }): Profile | null {
+  const out = ".bench/profile.json";
+  try {
+    execFileSync(
+      "node",
+      [
+        "--experimental-websocket",
+        "--import",
+        "tsx",
+        "scripts/bench/profile.ts",
+        ...serveArgs,
+        "--path",
+        read.path,
+        ...Object.entries(read.headers).flatMap(([k, v]) => ["--header", `${k}:${v}`]),
+        "--out",
+        out,
+      ],
+      { stdio: "ignore", timeout: 300_000 },
+    );
+    return JSON.parse(readFileSync(out, "utf8")) as Profile;
+  } catch {
+    return null;
+  }
+}
+
 /** The reads section's measures (bench/reads.ts). */
 export async function measureReads(
   api: string,
@@ -373,6 +437,8 @@ export async function measureReads(
     env: NodeJS.ProcessEnv;
     /** The bare Worker behind the API's static assets (bench/wrangler.bare-assets.toml). */
     behindAssets: string;
+    /** How the API is served (`-c CONFIG --persist-to DIR --var …`): bench/profile.ts serves it again. */
+    serveArgs: string[];
   },
 ) {
   const headers = { "app-id": "1", "accept-encoding": "gzip, deflate, br" };
@@ -436,5 +502,20 @@ export async function measureReads(
   const middleware = await measureMiddleware(`${api}${opts.keto}`, headers, bare);
   const serialisation = await serialisationCost(plan30, headers);
   const bundle = bundleFigures(".bench", opts.env);
-  return { floors: m.floors, behindAssets, kvOfSize, reads: rows, bundle, middleware, serialisation, plan30: plan };
+  const restaurants = { path: "/api/v1/restaurants/", headers };
+  const profiles = {
+    uncached: profileOf(opts.serveArgs, { ...restaurants, headers: { ...headers, "x-bench-uncached": "1" } }),
+    cached: profileOf(opts.serveArgs, restaurants),
+  };
+  return {
+    floors: m.floors,
+    behindAssets,
+    kvOfSize,
+    profiles,
+    reads: rows,
+    bundle,
+    middleware,
+    serialisation,
+    plan30: plan,
+  };
 }
