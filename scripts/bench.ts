@@ -691,7 +691,8 @@ async function main() {
       "Written by `npm run bench` (do not edit by hand). The API and a bare Hono JSON route " +
         "(the baseline) run on the runtime `wrangler dev` uses",
       "(workerd through Miniflare, with local D1, KV and Queues), as the bundle `wrangler deploy` builds, without what `wrangler dev` puts",
-      "in front (a proxy Worker that cut a bare route's rate to a third, and the parsing of every log line: scripts/bench/serve.ts),",
+      "in front (a proxy Worker that cut a bare route's rate to a third, and the parsing of every log line: scripts/bench/serve.ts)",
+      "and without the static assets' matching that the local runtime runs before the API (Reads at the floor says why),",
       `on the same machine in the same run; load from autocannon, ${CONNECTIONS} connections, ${DURATION_S} s a run`,
       `after a warm-up, ${REPEATS} interleaved runs a scenario, median of each figure. Latencies in ms. Absolute numbers depend on the`,
       "machine and on local D1's overhead per statement; the goals are set on the ratios.",
