@@ -142,10 +142,10 @@ describe("Restaurant lists and details", () => {
       ["/api/v1/restaurants/allergens-dislikes/"],
       [`/api/v1/restaurants/${a.green}/variants/`],
       ["/api/v1/restaurants/wallet-credit-products/"],
+      [`/api/v1/restaurants/products/${a.oatBowl}/variants/`],
       ["/public-api/v1/plans/tags/"],
       ["/public-api/v1/plans/", "POST"],
     ];
-    // Product Variants List is not here: its filter is the product's own variant names, read first (two round trips).
     for (const [path, method = "GET"] of lists) {
       // A page size no other test asks for: the read misses the cache and goes to D1.
       const url = `${path}${path.includes("?") ? "&" : "?"}page_size=19`;
@@ -182,6 +182,10 @@ describe("Restaurant lists and details", () => {
     expect(p.nutrition_options).toEqual([expect.objectContaining({ size: "large", calories: 270 })]);
     const v = await json(await get(`/api/v1/restaurants/products/${a.oatBowl}/variants/`));
     expect(v.results.map((x: { name_en: string }) => x.name_en)).toEqual(["Low carb"]);
+    // The product is checked in the list's statement: another store's is a 404, before a page out of range.
+    const hidden = await get(`/api/v1/restaurants/products/${b.oatBowl}/variants/?page=9`);
+    expect(hidden.status).toBe(404);
+    expect((await problem(hidden)).code).toBe("product_not_found");
     expect((await get(`/api/v1/restaurants/products/${b.oatBowl}/`)).status).toBe(404);
 
     const combo = await json(await get(`/api/v1/restaurants/combos/${a.combo}/`));

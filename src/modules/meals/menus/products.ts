@@ -14,7 +14,7 @@ import {
   namedListSpec,
   type Page,
 } from "../../../core/listing";
-import { inList, insertedId } from "../../../core/sql";
+import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { liveRestaurant, ownRestaurant } from "../restaurants/service";
 import { restaurantVariantView } from "../restaurants/views";
@@ -93,22 +93,25 @@ export async function listWalletCreditProducts(ctx: ServiceContext, q: ListQuery
   return mapPage(page, (p) => productDetailsView(p, byProduct));
 }
 
-/** Product Variants List: the restaurant's variants that the product names in `variant`. */
+/**
+ * Product Variants List: the restaurant's variants that the product names in `variant`. The product
+ * (its restaurant, its variant names, and whether the public sees it) is read inside the list's own
+ * statement: one round trip.
+ */
 export async function listProductVariants(ctx: ServiceContext, q: ListQuery, productId: number) {
-  const product = await ctx.db
-    .select()
-    .from(products)
-    .where(and(visibleProduct(ctx.appId), eq(products.id, productId)))
-    .get();
-  if (!product) throw ApiError.notFound("product_not_found", `Product ${productId}`);
+  const theProduct = and(visibleProduct(ctx.appId), eq(products.id, productId))!;
   const page = await listPage(ctx.db, q, {
     table: restaurantVariants,
     scope: () =>
       and(
         live(restaurantVariants, ctx.appId),
-        eq(restaurantVariants.restaurantId, product.restaurantId),
-        inList(restaurantVariants.nameEn, product.variant),
+        sql`${restaurantVariants.restaurantId} = (SELECT ${products.restaurantId} FROM ${products} WHERE ${theProduct})`,
+        sql`${restaurantVariants.nameEn} IN (SELECT value FROM json_each((SELECT ${products.variant} FROM ${products} WHERE ${theProduct})))`,
       )!,
+    parent: {
+      exists: sql`EXISTS (SELECT 1 FROM ${products} WHERE ${theProduct})`,
+      notFound: () => ApiError.notFound("product_not_found", `Product ${productId}`),
+    },
   });
   return mapPage(page, restaurantVariantView);
 }
