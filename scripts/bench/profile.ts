@@ -8,14 +8,11 @@
  *   node --experimental-websocket --import tsx scripts/bench/profile.ts -c CONFIG --persist-to DIR \
  *     --path /api/v1/restaurants/ [--header name:value]... [--var NAME:VALUE]... --out FILE.json
  *
- * Only a few hundred requests: under its profiler the local runtime has stopped answering after
+ * Only WARMUP + REQUESTS requests: under its profiler the local runtime has stopped answering after
  * 100-200 requests. Node 20 has WebSocket behind --experimental-websocket.
  */
-import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { Miniflare } from "miniflare";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { readFileSync, writeFileSync } from "node:fs";
+import { deployedWorker, nameValue, parseWorkerArgs } from "./bundle";
 
 const REQUESTS = 80;
 const WARMUP = 20;
@@ -47,35 +44,6 @@ const PARTS: { name: string; match: (module: string) => boolean }[] = [
 ];
 const GC = "the garbage collector";
 const OTHER = "the runtime, outside any module of the bundle";
-
-function parse(argv: string[]) {
-  const o = {
-    config: "",
-    persist: "",
-    path: "",
-    out: "",
-    headers: {} as Record<string, string>,
-    vars: {} as Record<string, string>,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i]!;
-    const v = argv[++i];
-    if (v === undefined) throw new Error(`${flag} needs a value`);
-    const pair = () => {
-      const at = v.indexOf(":");
-      if (at <= 0) throw new Error(`${flag} takes NAME:VALUE, not ${v}`);
-      return [v.slice(0, at), v.slice(at + 1)] as const;
-    };
-    if (flag === "-c") o.config = v;
-    else if (flag === "--persist-to") o.persist = v;
-    else if (flag === "--path") o.path = v;
-    else if (flag === "--out") o.out = v;
-    else if (flag === "--header") o.headers[pair()[0]] = pair()[1];
-    else if (flag === "--var") o.vars[pair()[0]] = pair()[1];
-    else throw new Error(`unknown flag ${flag}`);
-  }
-  return o;
-}
 
 type CallFrame = { url: string; lineNumber: number };
 type ProfileNode = { id: number; callFrame: CallFrame; children?: number[] };
@@ -136,37 +104,33 @@ function breakdown(profile: Profile, moduleAt: (line: number) => string, script:
 }
 
 async function main() {
-  const o = parse(process.argv.slice(2));
-  const out = resolve(".bench/build-profile");
-  execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out, "-c", o.config, "--no-minify"], {
-    stdio: "ignore",
+  let path = "";
+  let out = "";
+  const headers: Record<string, string> = {};
+  const worker = parseWorkerArgs(process.argv.slice(2), (flag, value) => {
+    if (flag === "--path") path = value;
+    else if (flag === "--out") out = value;
+    else if (flag === "--header") {
+      const [name, v] = nameValue(flag, value);
+      headers[name] = v;
+    } else return false;
+    return true;
   });
-  const script = readdirSync(out).find((f) => f.endsWith(".js"))!;
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(o.config);
-  const mf = new Miniflare({
-    workers: [
-      {
-        ...workerOptions,
-        name: "bench",
-        modules: true,
-        modulesRoot: out,
-        scriptPath: `${out}/${script}`,
-        bindings: { ...workerOptions.bindings, ...o.vars },
-      },
-    ],
+  const { mf, script } = deployedWorker(worker, {
+    outDir: ".bench/build-profile",
+    unminified: true,
     host: "127.0.0.1",
     port: PORT,
     inspectorPort: INSPECTOR_PORT,
-    defaultPersistRoot: resolve(o.persist, "v3"),
     handleRuntimeStdio: () => undefined,
   });
   try {
     await mf.ready;
-    const url = `http://127.0.0.1:${PORT}${o.path}`;
+    const url = `http://127.0.0.1:${PORT}${path}`;
     const get = async () => {
-      const res = await fetch(url, { headers: o.headers });
+      const res = await fetch(url, { headers });
       await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`${o.path}: ${res.status}`);
+      if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
     };
     for (let i = 0; i < WARMUP; i++) await get();
     const targets = (await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()) as {
@@ -209,9 +173,10 @@ async function main() {
     const wall = (performance.now() - started) / REQUESTS;
     const { profile } = (await send("Profiler.stop")) as { profile: Profile };
     ws.close();
-    const text = readFileSync(`${out}/${script}`, "utf8");
-    const result = { requests: REQUESTS, msPerRequest: wall, ...breakdown(profile, modulesByLine(text), script) };
-    writeFileSync(o.out, JSON.stringify(result, null, 2));
+    const text = readFileSync(script, "utf8");
+    const name = script.slice(script.lastIndexOf("/") + 1);
+    const result = { requests: REQUESTS, msPerRequest: wall, ...breakdown(profile, modulesByLine(text), name) };
+    writeFileSync(out, JSON.stringify(result, null, 2));
   } finally {
     await mf.dispose();
   }

@@ -22,65 +22,22 @@
  *
  *   tsx scripts/bench/serve.ts -c CONFIG --port N [--ip HOST] [--persist-to DIR] [--var NAME:VALUE]...
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync } from "node:fs";
-import { resolve } from "node:path";
-import { Miniflare } from "miniflare";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { deployedWorker, parseWorkerArgs } from "./bundle";
 
-function parse(argv: string[]) {
-  const o = {
-    config: "wrangler.toml",
-    port: 8787,
-    ip: "127.0.0.1",
-    persist: undefined as string | undefined,
-    vars: {} as Record<string, string>,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === "-c" || flag === "--config") o.config = value();
-    else if (flag === "--port") o.port = Number(value());
-    else if (flag === "--ip") o.ip = value();
-    else if (flag === "--persist-to") o.persist = value();
-    else if (flag === "--var") {
-      const v = value();
-      const at = v.indexOf(":");
-      if (at <= 0) throw new Error(`--var takes NAME:VALUE, not ${v}`);
-      o.vars[v.slice(0, at)] = v.slice(at + 1);
-    } else throw new Error(`unknown flag ${flag}`);
-  }
-  return o;
-}
-
-const o = parse(process.argv.slice(2));
+let port = 8787;
+let ip = "127.0.0.1";
+const worker = parseWorkerArgs(process.argv.slice(2), (flag, value) => {
+  if (flag === "--port") port = Number(value);
+  else if (flag === "--ip") ip = value;
+  else return false;
+  return true;
+});
 
 // The bundle as deployed (aliases, minification and all), one per server.
-const out = resolve(`.bench/build-${o.port}`);
-mkdirSync(out, { recursive: true });
-execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out, "-c", o.config], { stdio: "ignore" });
-const main = readdirSync(out).find((f) => f.endsWith(".js"));
-if (!main) throw new Error(`wrangler deploy --dry-run left no script in ${out}`);
-
-const { workerOptions } = unstable_getMiniflareWorkerOptions(o.config);
-const mf = new Miniflare({
-  workers: [
-    {
-      ...workerOptions,
-      name: "bench",
-      modules: true,
-      modulesRoot: out,
-      scriptPath: `${out}/${main}`,
-      bindings: { ...workerOptions.bindings, ...o.vars },
-    },
-  ],
-  host: o.ip,
-  port: o.port,
-  ...(o.persist && { defaultPersistRoot: resolve(o.persist, "v3") }),
+const { mf } = deployedWorker(worker, {
+  outDir: `.bench/build-${port}`,
+  host: ip,
+  port,
   // The runtime's stdout and stderr, copied as they are.
   handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
     stdout.pipe(process.stdout);
