@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomToken, sha256Hex } from "../src/core/crypto";
 import { TOKEN_PREFIX } from "../src/core/permissions";
+import { benchWranglerToml } from "./bench/bundle";
 import { CONNECTIONS, DURATION_S, interleaved, load, mid, pct, REPEATS, type Result } from "./bench/load";
 import { type MealStore, mealOrderRows, mealOrderRuns, mealOrdersSection, seedMealStore } from "./bench/meal-orders";
 import { type OrderRow, orderRows, orderRuns, ordersSection, seedOrderStores } from "./bench/orders";
@@ -115,20 +116,11 @@ function claimBenchDir() {
  */
 function benchConfig(): string {
   mkdirSync(".bench", { recursive: true });
-  const text = readFileSync("wrangler.toml", "utf8")
-    // The Worker itself, plus the variants the reads section measures (bench/reads.ts).
-    .replace(/^main = "(.*)"$/m, () => `main = "${writeBenchEntry(".bench")}"`)
-    .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../$1"')
-    // Without the static assets (the /docs files, the PDFs' font), which nothing measured here reads.
-    // Cloudflare matches a request against them before the Worker runs, outside its CPU time; the local
-    // runtime runs that matching as two more Workers in the same process, which cost a request about
-    // three times the bare route's CPU (the floors table measures it), a cost no deployed Worker pays.
-    // The scheduled trigger also reaches the Worker only without them (the assets' router has no
-    // scheduled handler): the webhooks' chaos measure runs the reconciler as the cron would.
-    .replace(/^\[assets\]\n(?:.*\n)*?binding = .*\n/m, "")
-    // The bundle's zod (src/core/zod), as deployed: wrangler resolves the alias from the config's folder.
-    .replace(/^alias = \{ "zod" = "\.\/(.*)" \}$/m, 'alias = { "zod" = "../$1" }')
-    .replace(/simple = \{ limit = \d+/, "simple = { limit = 100000000");
+  // The Worker itself, plus the variants the reads section measures (bench/reads.ts).
+  const text = benchWranglerToml(writeBenchEntry(".bench")).replace(
+    /simple = \{ limit = \d+/,
+    "simple = { limit = 100000000",
+  );
   writeFileSync(".bench/wrangler.toml", text);
   return ".bench/wrangler.toml";
 }

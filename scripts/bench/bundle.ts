@@ -4,7 +4,7 @@
  * bench/serve.ts (what `npm run bench` loads) and bench/profile.ts (the same, profiled).
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
@@ -86,4 +86,24 @@ export function deployedWorker(
     ...(w.persist && { defaultPersistRoot: resolve(w.persist, "v3") }),
   });
   return { mf, script: `${out}/${script}` };
+}
+
+/**
+ * The API's wrangler.toml for a bench entry `main` (a file in .bench/, where the config is written):
+ * its paths rebased there, and without the static assets. Nothing measured reads them (the /docs
+ * files, the PDFs' font). Cloudflare matches a request against them before the Worker runs, outside
+ * its CPU time; the local runtime runs that matching as two more Workers in the same process, which
+ * cost a request about three times the bare route's CPU (Reads at the floor measures it), a cost no
+ * deployed Worker pays. The scheduled trigger also reaches the Worker only without them (the
+ * assets' router has no scheduled handler).
+ */
+export function benchWranglerToml(main: string): string {
+  return (
+    readFileSync("wrangler.toml", "utf8")
+      .replace(/^main = "(.*)"$/m, () => `main = "${main}"`)
+      .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../$1"')
+      // The bundle's zod (src/core/zod), as deployed: wrangler resolves the alias from the config's folder.
+      .replace(/^alias = \{ "zod" = "\.\/(.*)" \}$/m, 'alias = { "zod" = "../$1" }')
+      .replace(/^\[assets\]\n(?:.*\n)*?binding = .*\n/m, "")
+  );
 }

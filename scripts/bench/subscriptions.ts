@@ -10,9 +10,10 @@
  * the jobs queue's consumer gets a D1 binding that counts every statement prepared (each batched one
  * included) and every round trip (a batch, or a statement run alone). The scheduled scan is counted apart.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { executeLocal, lit, queryLocal } from "../d1";
+import { benchWranglerToml } from "./bundle";
 import { writeD1Counter } from "./d1-counter";
 
 const APP = 21;
@@ -374,18 +375,12 @@ export function subscriptionsSection(r: SubscriptionsRun, measuredOn: string): s
 
 /** The API's wrangler.toml, its Worker the entry above (in .bench/, like the bench's own config). */
 export function subscriptionsConfig(dir: string): string {
-  const text = readFileSync("wrangler.toml", "utf8")
-    .replace(/^main = "(.*)"$/m, () => `main = "${writeSubscriptionsEntry(dir)}"`)
-    .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../$1"')
-    // The bundle's zod (src/core/zod): wrangler resolves the alias from the config's folder.
-    .replace(/^alias = \{ "zod" = "\.\/(.*)" \}$/m, 'alias = { "zod" = "../$1" }')
+  const text = benchWranglerToml(writeSubscriptionsEntry(dir))
     // Without the events' consumer: local Queues' broker keeps a timer per pending message and refuses
     // sends past 10,000, which a run's ~90,000 events (renewals emit 9 each) exceed within seconds, and
     // its stalled sends then hold up the jobs consumer too. Sent to a queue without a consumer, they
     // are dropped on arrival; the outbox keeps every one (counted below). Delivery: Webhook deliveries.
-    .replace(/^\[\[queues\.consumers\]\]\nqueue = "commerce-events"\n(?:.*\n)*?\n/m, "")
-    // Without the /docs assets, so that the scheduled trigger reaches the Worker (as bench.ts's benchConfig does).
-    .replace(/^\[assets\]\ndirectory = .*\n(#.*\n)*binding = .*\n/m, "");
+    .replace(/^\[\[queues\.consumers\]\]\nqueue = "commerce-events"\n(?:.*\n)*?\n/m, "");
   writeFileSync(`${dir}/wrangler.subscriptions.toml`, text);
   return `${dir}/wrangler.subscriptions.toml`;
 }
