@@ -396,11 +396,25 @@ async function withBareBehindAssets<T>(fn: (url: string) => Promise<T>): Promise
 
 /** The API (the bench's entry) and the bare baseline, both stopped when the run ends however it ends. */
 async function apiAndBare() {
-  const api = await apiServer(["-c", benchConfig(), ...API_ARGS]);
+  const apiArgs = ["-c", benchConfig(), ...API_ARGS];
+  const api = await apiServer(apiArgs);
   const bare = await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT);
   const stopAll = () => Promise.all([api.stop(), stop(bare)]);
   process.on("exit", () => void stopAll());
-  return { api, stopAll };
+  return { api, apiArgs, stopAll };
+}
+
+/** Reads at the floor (bench/reads.ts), against the API served with `apiArgs` and the bare Worker at `bareUrl`. */
+function readsAtFloor(bareUrl: string, apiArgs: string[]) {
+  return withBareBehindAssets((behindAssets) =>
+    measureReads(`http://127.0.0.1:${API_PORT}`, bareUrl, {
+      keto: MEALS[0].path,
+      balanced30: MEALS[1].path,
+      env,
+      behindAssets,
+      serveArgs: apiArgs,
+    }),
+  );
 }
 
 /**
@@ -502,7 +516,7 @@ async function subscriptionsOnly() {
  */
 async function readsOnly() {
   freshDatabase();
-  const { stopAll } = await apiAndBare();
+  const { apiArgs, stopAll } = await apiAndBare();
   try {
     const bareUrl = `http://127.0.0.1:${BARE_PORT}`;
     log("measuring the meals reads: cached, 304 and uncached");
@@ -511,15 +525,7 @@ async function readsOnly() {
       kv: `${bareUrl}/bare-kv`,
     });
     log("measuring reads at the floor: meals lists, Plan Details 30 days, middleware, bundle and start-up");
-    const reads = await withBareBehindAssets((behindAssets) =>
-      measureReads(`http://127.0.0.1:${API_PORT}`, bareUrl, {
-        keto: MEALS[0].path,
-        balanced30: MEALS[1].path,
-        env,
-        behindAssets,
-        serveArgs: ["-c", benchConfig(), ...API_ARGS],
-      }),
-    );
+    const reads = await readsAtFloor(bareUrl, apiArgs);
     let doc = readFileSync("docs/benchmarks.md", "utf8");
     doc = replaceSection(doc, mealsSection(meals), "## Reads at the floor");
     doc = replaceSection(doc, readsSection(reads), "## Events and webhooks");
@@ -587,7 +593,8 @@ async function main() {
   process.on("exit", () => void stopAll());
   try {
     log("starting the API and the bare baseline");
-    const api = await apiServer(["-c", benchConfig(), ...API_ARGS]);
+    const apiArgs = ["-c", benchConfig(), ...API_ARGS];
+    const api = await apiServer(apiArgs);
     servers.push(api);
     const bare = await serve(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT);
     servers.push({ stop: () => stop(bare) });
@@ -657,15 +664,7 @@ async function main() {
     });
 
     log("measuring reads at the floor: meals lists, Plan Details 30 days, middleware, bundle and start-up");
-    const reads = await withBareBehindAssets((behindAssets) =>
-      measureReads(`http://127.0.0.1:${API_PORT}`, `http://127.0.0.1:${BARE_PORT}`, {
-        keto: MEALS[0].path,
-        balanced30: MEALS[1].path,
-        env,
-        behindAssets,
-        serveArgs: ["-c", benchConfig(), ...API_ARGS],
-      }),
-    );
+    const reads = await readsAtFloor(`http://127.0.0.1:${BARE_PORT}`, apiArgs);
 
     const placeOrder = await measureMealOrders(mealStore);
 
