@@ -1,5 +1,5 @@
 import { type Column, getTableColumns, type SQL, sql } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { SQLiteAsyncDialect, type SQLiteTable } from "drizzle-orm/sqlite-core";
 
 /**
  * Rows assembled as JSON by SQLite, so that a read and all its nested levels come back from ONE
@@ -23,9 +23,8 @@ function columnsOf(table: SQLiteTable): [string, Column][] {
   return columns;
 }
 
-/** SQLite's quoting of a name, as drizzle's dialect writes it (`"` doubled inside). */
-const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
+/** Renders the fixed fragments below once, as drizzle's SQLite dialect writes them. */
+const dialect = new SQLiteAsyncDialect();
 const ROW_ARRAYS = new WeakMap<SQLiteTable, Map<string, string>>();
 
 /**
@@ -41,12 +40,14 @@ export function rowArray(table: SQLiteTable, alias: string): SQL {
   }
   let text = byAlias.get(alias);
   if (text === undefined) {
-    const refs = columnsOf(table).map(([, c]) => `${quoted(alias)}.${quoted(c.name)}`);
-    const chunks: string[] = [];
-    for (let i = 0; i < refs.length; i += CHUNK) chunks.push(`json_array(${refs.slice(i, i + CHUNK).join(", ")})`);
-    text = `json_array(${chunks.join(", ")})`;
+    const refs = columnsOf(table).map(([, c]) => sql`${sql.identifier(alias)}.${sql.identifier(c.name)}`);
+    const chunks: SQL[] = [];
+    for (let i = 0; i < refs.length; i += CHUNK)
+      chunks.push(sql`json_array(${sql.join(refs.slice(i, i + CHUNK), sql`, `)})`);
+    text = dialect.sqlToQuery(sql`json_array(${sql.join(chunks, sql`, `)})`).sql;
     byAlias.set(alias, text);
   }
+  // A fragment of its own each time: an SQL object can be changed by whoever holds it (`mapWith`).
   return sql.raw(text);
 }
 
