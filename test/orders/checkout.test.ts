@@ -240,7 +240,7 @@ describe("Checkout (CA14) by provider", () => {
     expect(r.order.paid_at).toBeTruthy();
     expect(r.order.invoices).toHaveLength(1);
     expect(r.order.invoices[0]).toMatchObject({ type: "invoice", status: "paid", total_amount: 30 });
-    expect(r.order.invoices[0].serial).toMatch(/^INV-2026\d{5}$/);
+    expect(r.order.invoices[0].serial).toMatch(/^INV-\d{4}\d{5}$/);
 
     const [invoice] = await invoicesOf(id);
     expect(invoice).toMatchObject({ status: "paid", serial: r.order.invoices[0].serial, payment_provider: "wallet" });
@@ -328,7 +328,7 @@ describe("Checkout (CA14) by provider", () => {
       voucher_code: voucher.code,
     });
     expect(r.order.items[0]).toMatchObject({ amount: 50, voucher_discount_amount: 50, total_amount: 0, tax_amount: 0 });
-    expect(r.order.invoices[0].serial).toMatch(/^INV-2026\d{5}$/);
+    expect(r.order.invoices[0].serial).toMatch(/^INV-\d{4}\d{5}$/);
     expect(await transactionsOf(id)).toEqual([]);
     expect(await rowOf("SELECT usage_count FROM vouchers WHERE id = ?", voucher.id)).toEqual({ usage_count: 1 });
     expect(

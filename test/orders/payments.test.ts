@@ -43,6 +43,9 @@ const counter = async () =>
   (await rowOf<{ n: number | null }>("SELECT (SELECT last_number FROM invoice_counters WHERE app_id = ?) AS n", A)).n ??
   0;
 
+/** The store's nth serial (the prefix, the year it was paid, five digits). */
+const serialOf = (n: number) => `INV-${new Date().getUTCFullYear()}${String(n).padStart(5, "0")}`;
+
 /** A pending card order of a new customer: the checkout result. */
 async function cardOrder(qty = 1, priceMinor = 1500, checkoutExtra: Record<string, unknown> = {}) {
   const s = await shopperOf(A);
@@ -193,7 +196,7 @@ describe("applyGatewayOutcome (settling a card payment)", () => {
     expect(order.paid_at).toBeTruthy();
     const [invoice] = await rowsOf("SELECT * FROM invoices WHERE order_id = ?", r.order.id);
     expect(await counter()).toBe(before + 1);
-    expect(invoice).toMatchObject({ status: "paid", serial: `INV-2026${String(before + 1).padStart(5, "0")}` });
+    expect(invoice).toMatchObject({ status: "paid", serial: serialOf(before + 1) });
     expect(await orderEventTypes(A, r.order.id)).toEqual(["order.created", "order.paid", "order.completed"]);
     expect((await eventsWhere(A, ["invoice.paid"], "order_id", r.order.id)).map((e) => e.data.serial)).toEqual([
       invoice!.serial,
@@ -270,6 +273,60 @@ describe("applyGatewayOutcome (settling a card payment)", () => {
     expect((await rowsOf("SELECT serial FROM invoices WHERE order_id = ?", r.order.id)).length).toBe(1);
   });
 
+  it("six payments of one order captured at once: one pays it, five are recorded and refunded; one serial, one order.paid", async () => {
+    const r = await cardOrder(1, 5750);
+    const sessions = [];
+    for (let i = 0; i < 6; i++) sessions.push(await startPayment(r.payment_url));
+    const before = await counter();
+    const results = await Promise.all(sessions.map((p) => applyGatewayOutcome(deps(), outcome(p.reference))));
+    expect(results.map((x) => x!.status)).toEqual(Array(6).fill("captured"));
+    const txs = await cardTransactions(r.order.id);
+    const payments = txs.filter((t) => t.type === "payment");
+    const refunds = txs.filter((t) => t.type === "refund");
+    expect(payments.map((t) => t.status)).toEqual(Array(6).fill("captured"));
+    expect(refunds.map((t) => [t.status, t.amount_minor])).toEqual(Array(5).fill(["refunded", 5750]));
+    const order = await orderRow(r.order.id);
+    expect(order).toMatchObject({
+      status: "completed",
+      payment_status: "paid",
+      captured_minor: 5750,
+      refunded_minor: 0,
+    });
+    // One serial taken, by the one invoice paid.
+    expect(await counter()).toBe(before + 1);
+    expect(await rowsOf("SELECT status, serial FROM invoices WHERE order_id = ?", r.order.id)).toEqual([
+      { status: "paid", serial: serialOf(before + 1) },
+    ]);
+    expect(await orderEventTypes(A, r.order.id)).toEqual(["order.created", "order.paid", "order.completed"]);
+    expect((await eventsWhere(A, ["invoice.paid"], "order_id", r.order.id)).length).toBe(1);
+    expect((await eventsWhere(A, ["transaction.captured"], "order_id", r.order.id)).length).toBe(6);
+    expect((await eventsWhere(A, ["transaction.refunded"], "order_id", r.order.id)).length).toBe(5);
+  });
+
+  it("concurrent double payments over many orders leave the store's serials gapless", async () => {
+    const orders = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await cardOrder();
+      orders.push({ r, a: await startPayment(r.payment_url), b: await startPayment(r.payment_url) });
+    }
+    const before = await counter();
+    await Promise.all(
+      orders.flatMap(({ a, b }) => [
+        applyGatewayOutcome(deps(), outcome(a.reference)),
+        applyGatewayOutcome(deps(), outcome(b.reference)),
+      ]),
+    );
+    expect(await counter()).toBe(before + 4);
+    const serials = (
+      await rowsOf<{ serial: string }>(
+        "SELECT serial FROM invoices WHERE app_id = ? AND serial IS NOT NULL AND serial > ? ORDER BY serial",
+        A,
+        serialOf(before),
+      )
+    ).map((x) => x.serial);
+    expect(serials).toEqual([1, 2, 3, 4].map((n) => serialOf(before + n)));
+  });
+
   it("a second attempt captured after the first paid the order is recorded and given back, the order paid once", async () => {
     const r = await cardOrder();
     const first = await startPayment(r.payment_url);
@@ -339,6 +396,26 @@ describe("The whole card flow over HTTP (development gateway)", () => {
     const again = await browse(formAction(html, "pay"), "POST");
     expect(again.headers.get("location")).toBe("https://shop.example.com/ok?o=1");
     expect(await orderEventTypes(A, r.order.id)).toEqual(["order.created", "order.paid", "order.completed"]);
+  });
+
+  it("two gateway sessions' Pay posted at once, three times each: one order.paid, the second payment refunded", async () => {
+    const r = await cardOrder(1, 5750, { success_url: "https://shop.example.com/ok" });
+    const actions = [];
+    for (let i = 0; i < 2; i++) {
+      const { page } = await startPayment(r.payment_url);
+      actions.push(formAction(await (await browse(page)).text(), "pay"));
+    }
+    const answers = await Promise.all([...actions, ...actions, ...actions].map((a) => browse(a, "POST")));
+    for (const a of answers) expect(a.headers.get("location")).toBe("https://shop.example.com/ok");
+    const txs = await cardTransactions(r.order.id);
+    expect(txs.map((t) => [t.type, t.status])).toEqual([
+      ["payment", "captured"],
+      ["payment", "captured"],
+      ["refund", "refunded"],
+    ]);
+    expect(await orderRow(r.order.id)).toMatchObject({ status: "completed", captured_minor: 5750, refunded_minor: 0 });
+    expect(await orderEventTypes(A, r.order.id)).toEqual(["order.created", "order.paid", "order.completed"]);
+    expect((await rowsOf("SELECT serial FROM invoices WHERE order_id = ?", r.order.id)).length).toBe(1);
   });
 
   it("Fail goes to error_url and leaves the order pending; without URLs a result page is shown", async () => {

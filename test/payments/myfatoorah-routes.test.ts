@@ -84,6 +84,23 @@ describe("MyFatoorah's webhook", () => {
     expect(await eventsOf(p)).toEqual(events);
   });
 
+  it("the webhook and the customer's return for one payment, at once and twice each: captured once", async () => {
+    const { p, invoiceId, callback } = await started();
+    const paymentId = api.attempt(invoiceId, "paid", "MADA");
+    const { body, signature } = await paymentEvent(invoiceId, paymentId, true, String(p.transactionId));
+    const answers = await Promise.all([
+      postEvent(body, signature),
+      send(returned(callback, paymentId), { env: secrets }),
+      postEvent(body, signature),
+      send(returned(callback, paymentId), { env: secrets }),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 303, 200, 303]);
+    expect(await stateOf(p)).toMatchObject({ transaction: "captured", order: "completed", invoice: "paid" });
+    const events = await eventsOf(p);
+    expect(events.filter((e) => e === "order.paid")).toHaveLength(1);
+    expect(events.filter((e) => e === "transaction.captured")).toHaveLength(1);
+  });
+
   it("fails the payment of an attempt that failed", async () => {
     const { p, invoiceId } = await started();
     const paymentId = api.attempt(invoiceId, "failed");

@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
 import { rowEvent } from "../../../core/events/outbox";
+import { abortUnless } from "../../../core/guards";
 import { MINOR_PER_MAJOR } from "../../../core/money";
 import type { StoreSettings } from "../../account";
 import { invoiceEventSql, orderEventSql, transactionEventSql } from "../events-sql";
@@ -28,6 +29,11 @@ export type PaidInput = {
  * callback, a captured bank transfer): the transaction captured, the invoice paid with the next
  * serial of the store and the seller the ZATCA QR names, the order completed, a top-up credited to
  * the store wallet, a recurring purchase activated; and their events.
+ *
+ * The batch aborts unless the order is still pending where it runs: two payments of one order
+ * landing at once (two gateway sessions, a transfer captured while a card pays) both read it
+ * pending, and only the first batch may pay it. The other rolls back whole (no serial taken, no
+ * second `order.paid`) and its caller settles that payment as a second one.
  */
 export function paidStatements(
   ctx: ServiceContext,
@@ -35,7 +41,13 @@ export function paidStatements(
 ): { statements: BatchItem<"sqlite">[]; events: SQL[] } {
   const { orderId, at } = p;
   const seller = p.settings.invoiceSellerName;
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: BatchItem<"sqlite">[] = [
+    abortUnless(
+      ctx.db,
+      sql`EXISTS (SELECT 1 FROM orders WHERE id = ${orderId} AND status = 'pending')`,
+      "order-pending",
+    ),
+  ];
   if (p.transactionId)
     statements.push(
       ctx.db
@@ -45,10 +57,14 @@ export function paidStatements(
           sql`${transactions.id} = ${p.transactionId} AND ${transactions.status} IN ('pending', 'pending_review', 'failed')`,
         ),
     );
+  // The counter moves only for an invoice this batch pays, so that every serial taken is an invoice's.
   statements.push(
     ctx.db
       .insert(invoiceCounters)
-      .values({ appId: ctx.appId, lastNumber: 1 })
+      .select(
+        sql`SELECT ${ctx.appId}, 1 WHERE EXISTS (SELECT 1 FROM invoices
+          WHERE order_id = ${orderId} AND type = 'invoice' AND status = 'unpaid')`,
+      )
       .onConflictDoUpdate({
         target: invoiceCounters.appId,
         set: { lastNumber: sql`${invoiceCounters.lastNumber} + 1` },

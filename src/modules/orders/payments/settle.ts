@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { makeServiceContext } from "../../../core/context";
 import { emit, unionEvents } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
@@ -27,6 +28,10 @@ export type SettleResult = {
  * stays pending and payable until it expires). Idempotent: a second callback for the same reference
  * changes nothing (the batch is guarded on the transaction still pending). null when no transaction
  * has the reference. The store comes from the transaction: callbacks carry no `app-id`.
+ *
+ * A capture for an order that is no longer pending (paid by another payment, expired, cancelled)
+ * is a second capture: recorded and given back. Two payments landing at once both read the order
+ * pending; the "paid" batch is guarded on it, so the later one rolls back and is settled as second.
  */
 export async function applyGatewayOutcome(deps: SettleDeps, outcome: GatewayOutcome): Promise<SettleResult | null> {
   const tx = await deps.db
@@ -52,6 +57,10 @@ export async function applyGatewayOutcome(deps: SettleDeps, outcome: GatewayOutc
     "transaction-pending",
   );
   const details = { ...(tx.providerDetails ?? {}), ...outcome.details };
+  const record = ctx.db
+    .update(transactions)
+    .set({ providerDetails: details, paymentMethod: outcome.paymentMethod ?? tx.paymentMethod, modifiedAt: at })
+    .where(eq(transactions.id, tx.id));
   try {
     if (outcome.status === "failed") {
       await emit(
@@ -77,31 +86,26 @@ export async function applyGatewayOutcome(deps: SettleDeps, outcome: GatewayOutc
       readInvoiceConfig(ctx.db, ctx.appId),
       ctx.db.select({ status: orders.status, kind: orders.kind }).from(orders).where(eq(orders.id, tx.orderId)).get(),
     ]);
-    const record = ctx.db
-      .update(transactions)
-      .set({ providerDetails: details, paymentMethod: outcome.paymentMethod ?? tx.paymentMethod, modifiedAt: at })
-      .where(eq(transactions.id, tx.id));
-    if (order?.status !== "pending") {
-      // Paid after the order expired or was cancelled (or paid twice): the money is recorded as
-      // captured and given straight back through the gateway; the order keeps its status.
-      await emit(
-        ctx.db,
-        ctx.events,
-        [pending, record, ctx.db.update(transactions).set({ status: "captured" }).where(eq(transactions.id, tx.id))],
-        transactionEventSql("transaction.captured", sql`id = ${tx.id}`),
-      );
-      await refundLateCapture(ctx, deps.env, tx, outcome);
-      return result("captured");
+    if (order?.status === "pending") {
+      const paid = paidStatements(ctx, {
+        orderId: sql`${tx.orderId}`,
+        kind: order.kind,
+        at,
+        settings,
+        serialPrefix: invoiceConfig.serial_prefix,
+        transactionId: sql`${tx.id}`,
+      });
+      try {
+        await emit(ctx.db, ctx.events, [pending, record, ...paid.statements], unionEvents(paid.events));
+        return result("captured");
+      } catch (error) {
+        // Either another callback for this payment applied it, or another payment paid the order
+        // first: the batch below tells which by its own guards.
+        if (!isGuardAbort(error)) throw error;
+      }
     }
-    const paid = paidStatements(ctx, {
-      orderId: sql`${tx.orderId}`,
-      kind: order.kind,
-      at,
-      settings,
-      serialPrefix: invoiceConfig.serial_prefix,
-      transactionId: sql`${tx.id}`,
-    });
-    await emit(ctx.db, ctx.events, [pending, record, ...paid.statements], unionEvents(paid.events));
+    const refundId = await recordSecondCapture(ctx, tx, [pending, record], outcome);
+    await refundSecondCapture(ctx, deps.env, tx, refundId, outcome);
     return result("captured");
   } catch (error) {
     // Another callback for the same payment won the race: it applied the outcome.
@@ -110,36 +114,68 @@ export async function applyGatewayOutcome(deps: SettleDeps, outcome: GatewayOutc
   }
 }
 
+type Ctx = ReturnType<typeof makeServiceContext>;
+
 /**
- * Gives back a payment captured for an order that no longer takes it: a refund transaction of the
- * whole amount through the gateway that took it. If the gateway does not answer, the refund stays
+ * A capture for an order that no longer takes it (paid by another payment, expired, cancelled):
+ * the transaction captured and its whole refund opened (pending) in one batch, guarded on the
+ * order not pending, so that a captured payment is never left without its way back, whatever the
+ * interleaving. The order keeps its status; no `order.paid`, no serial. The refund's id.
+ */
+async function recordSecondCapture(
+  ctx: Ctx,
+  tx: typeof transactions.$inferSelect,
+  guards: BatchItem<"sqlite">[],
+  outcome: GatewayOutcome,
+): Promise<number> {
+  const at = nowIso();
+  const { results } = await emit(
+    ctx.db,
+    ctx.events,
+    [
+      ...guards,
+      abortUnless(
+        ctx.db,
+        sql`EXISTS (SELECT 1 FROM orders WHERE id = ${tx.orderId} AND status <> 'pending')`,
+        "order-closed",
+      ),
+      ctx.db.update(transactions).set({ status: "captured" }).where(eq(transactions.id, tx.id)),
+      ctx.db
+        .insert(transactions)
+        .values({
+          appId: tx.appId,
+          orderId: tx.orderId,
+          invoiceId: tx.invoiceId,
+          type: "refund",
+          status: "pending",
+          amountMinor: tx.amountMinor,
+          currency: tx.currency,
+          paymentProvider: "card",
+          paymentMethod: outcome.paymentMethod ?? tx.paymentMethod,
+          gateway: tx.gateway,
+          declineReason: "Paid after the order was paid or closed: refunded automatically.",
+          createdAt: at,
+          modifiedAt: at,
+        })
+        .returning({ id: transactions.id }),
+    ],
+    transactionEventSql("transaction.captured", sql`id = ${tx.id}`),
+  );
+  return (results.at(-1) as { id: number }[])[0]!.id;
+}
+
+/**
+ * Gives a second capture back through the gateway that took it: the refund opened with it becomes
+ * refunded (or failed). If the gateway does not answer, or the Worker stops first, the refund stays
  * pending for the merchant to see in List Transactions (and retry through Refund Invoice's path).
  */
-async function refundLateCapture(
-  ctx: ReturnType<typeof makeServiceContext>,
+async function refundSecondCapture(
+  ctx: Ctx,
   env: Env,
   tx: typeof transactions.$inferSelect,
+  refundId: number,
   outcome: GatewayOutcome,
 ) {
-  const at = nowIso();
-  const [refund] = await ctx.db
-    .insert(transactions)
-    .values({
-      appId: tx.appId,
-      orderId: tx.orderId,
-      invoiceId: tx.invoiceId,
-      type: "refund",
-      status: "pending",
-      amountMinor: tx.amountMinor,
-      currency: tx.currency,
-      paymentProvider: "card",
-      paymentMethod: outcome.paymentMethod ?? tx.paymentMethod,
-      gateway: tx.gateway,
-      declineReason: "Paid after the order closed: refunded automatically.",
-      createdAt: at,
-      modifiedAt: at,
-    })
-    .returning({ id: transactions.id });
   let status: "refunded" | "pending" | "failed" = "pending";
   let details: Record<string, unknown> = {};
   let reference: string | null = null;
@@ -148,7 +184,7 @@ async function refundLateCapture(
       paymentReference: outcome.reference,
       amountMinor: tx.amountMinor,
       currency: tx.currency,
-      reason: "The order closed before the payment arrived.",
+      reason: "The order was already paid or closed when this payment arrived.",
     });
     ({ status, details, reference } = r);
   } catch (error) {
@@ -163,8 +199,8 @@ async function refundLateCapture(
       ctx.db
         .update(transactions)
         .set({ status, providerReference: reference, providerDetails: details, modifiedAt: nowIso() })
-        .where(eq(transactions.id, refund!.id)),
+        .where(and(eq(transactions.id, refundId), eq(transactions.status, "pending"))),
     ],
-    transactionEventSql("transaction.refunded", sql`id = ${refund!.id} AND status = 'refunded'`),
+    transactionEventSql("transaction.refunded", sql`id = ${refundId} AND status = 'refunded'`),
   );
 }

@@ -152,7 +152,11 @@ export async function captureTransaction(ctx: ServiceContext, id: number): Promi
     );
   } catch (error) {
     if (!isGuardAbort(error)) throw error;
-    throw ApiError.invalidTransition(`Transaction ${id}`, (await findTransaction(ctx, id)).status, "captured", []);
+    // Either this transaction was settled meanwhile, or another payment paid the order first.
+    const now = await findTransaction(ctx, id);
+    if (now.status !== r.status) throw ApiError.invalidTransition(`Transaction ${id}`, now.status, "captured", []);
+    const paidBy = await ctx.db.select({ status: orders.status }).from(orders).where(eq(orders.id, r.orderId)).get();
+    throw ApiError.invalidTransition(`Order ${r.orderId} of transaction ${id}`, paidBy?.status ?? "gone", "paid", []);
   }
   return transactionDetails(ctx, id);
 }
