@@ -74,6 +74,9 @@ export const CORE_ERROR_CODES = defineErrorCodes({
     "The action is not allowed in the record's `current_status`; `allowed_actions` lists those that are.",
   idempotency_key_reused: "The `Idempotency-Key` was used with another body or path; a new request needs a new key.",
   idempotency_key_in_flight: "A request with this `Idempotency-Key` is still running; retry after `Retry-After`.",
+  idempotency_key_response_lost:
+    "The request with this `Idempotency-Key` made its change, but its response was lost (the server stopped " +
+    "before sending it); it will not run again: read the resource to see the result.",
   internal_error: "Something failed on our side; retry later, quoting the request id.",
 });
 

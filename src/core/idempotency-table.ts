@@ -18,7 +18,8 @@ export const idempotencyKeys = sqliteTable(
     path: text("path").notNull(),
     /** SHA-256 of the request body, to tell a retry from a different request under the same key. */
     bodyHash: text("body_hash").notNull(),
-    state: text("state", { enum: ["in_flight", "done"] })
+    /** `committed`: the request's write batch landed (marked in that batch), its response not yet stored. */
+    state: text("state", { enum: ["in_flight", "committed", "done"] })
       .notNull()
       .default("in_flight"),
     responseStatus: integer("response_status"),

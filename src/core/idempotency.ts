@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
-import type { Db } from "../db/client";
+import { clientOf, createDb, type Db } from "../db/client";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "./crypto";
 import { ApiError, type ErrorCode } from "./errors";
@@ -17,7 +17,12 @@ import { nowIso } from "./time";
  * - the same key with another body or path: 409 `idempotency_key_reused`;
  * - the same key while the first request still runs: 409 `idempotency_key_in_flight`, `Retry-After: 1`;
  * - answers that say "try again" (5xx, 429, 409 `conflict`/`concurrent_update`) are not kept: the
- *   key is released so that a retry runs; every other 4xx is the answer and is replayed.
+ *   key is released so that a retry runs; every other 4xx is the answer and is replayed;
+ * - every write the request sends to D1 carries the key's outcome in its own batch: a guard that the
+ *   claim is still this request's, and the key marked `committed`. A Worker that dies between the
+ *   commit and the stored response leaves the key committed, never free: a retry is refused (409
+ *   `idempotency_key_response_lost`) instead of running the write again; and a request whose claim
+ *   was taken over after its lease cannot commit at all.
  *
  * The key is optional: without it the write runs as before.
  */
@@ -38,7 +43,7 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
 
 /** The codes the middleware answers with, for the route factories to declare. */
 export const IDEMPOTENCY_ERRORS = {
-  409: ["idempotency_key_reused", "idempotency_key_in_flight"],
+  409: ["idempotency_key_reused", "idempotency_key_in_flight", "idempotency_key_response_lost"],
 } as const satisfies Record<number, readonly ErrorCode[]>;
 
 /** The header as the document shows it on an operation that takes it. */
@@ -149,7 +154,14 @@ export const idempotent = (): MiddlewareHandler<AppEnv> => async (c, next) => {
         "This Idempotency-Key was used with another request (another body or path); use a new key for a new request.",
       );
     }
-    if (!row || row.state === "in_flight") {
+    if (row?.state === "committed" && Date.parse(row.createdAt) + IN_FLIGHT_LEASE_MS < Date.parse(now)) {
+      throw ApiError.conflict(
+        "idempotency_key_response_lost",
+        "The request with this Idempotency-Key made its change, but its response was lost; it will not run " +
+          "again. Read the resource to see the result.",
+      );
+    }
+    if (row?.state !== "done") {
       throw ApiError.conflict(
         "idempotency_key_in_flight",
         "A request with this Idempotency-Key is still running; retry in a second to get its response.",
@@ -163,13 +175,20 @@ export const idempotent = (): MiddlewareHandler<AppEnv> => async (c, next) => {
 
   // The claim's own row: after its lease another request may have taken the key over.
   const mine = and(eq(idempotencyKeys.id, claimed.id), eq(idempotencyKeys.createdAt, now));
-  const release = () => db.delete(idempotencyKeys).where(mine);
+  // A key whose write committed is never released: a retry would run the write again.
+  const release = () => db.delete(idempotencyKeys).where(and(mine, eq(idempotencyKeys.state, "in_flight")));
+  const outcome = claimOutcome(db, claimed.id, now);
+  c.set("db", outcome.db);
   try {
     await next();
   } catch (error) {
+    outcome.settle();
     await release();
     throw error;
+  } finally {
+    c.set("db", db);
   }
+  outcome.settle();
   if (retryable(c)) {
     await release();
     return;
@@ -191,6 +210,70 @@ export const idempotent = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     })
     .where(mine);
 };
+
+const WRITE = /^\s*(insert|update|delete|replace)\b/i;
+
+/**
+ * The request's db, with the claim's outcome added to each write it sends while the request runs:
+ * before the write, in the same batch (one D1 transaction), a guard that the claim is still this
+ * request's and the key marked `committed`. A write sent alone goes as a batch of three, still one
+ * round trip. After `settle()` (the response is decided) writes pass through: work deferred past the
+ * response (publishing events) must not depend on the key.
+ */
+function claimOutcome(db: Db, id: number, createdAt: string): { db: Db; settle: () => void } {
+  const session = clientOf(db);
+  let settled = false;
+  const outcome = () => [
+    session
+      .prepare(
+        "INSERT INTO batch_guards SELECT 'idempotency-claim' WHERE NOT EXISTS " +
+          "(SELECT 1 FROM idempotency_keys WHERE id = ? AND created_at = ?)",
+      )
+      .bind(id, createdAt),
+    session
+      .prepare(
+        "UPDATE idempotency_keys SET state = 'committed', expires_at = ? WHERE id = ? AND created_at = ? AND state = 'in_flight'",
+      )
+      .bind(new Date(Date.now() + IDEMPOTENCY_TTL_MS).toISOString(), id, createdAt),
+  ];
+  const alone = (stmt: D1PreparedStatement) => async () => (await session.batch([...outcome(), stmt]))[2]!;
+  const write = (stmt: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(stmt, {
+      get(target, prop) {
+        if (prop === "bind") return (...values: unknown[]) => write(target.bind(...values));
+        if (!settled && (prop === "run" || prop === "all")) return alone(target);
+        if (!settled && prop === "first")
+          return async (column?: string) => {
+            const row = (await alone(target)()).results[0] as Record<string, unknown> | undefined;
+            return row === undefined ? null : column === undefined ? row : row[column];
+          };
+        if (!settled && prop === "raw")
+          return async (opts?: { columnNames?: boolean }) => {
+            const rows = (await alone(target)()).results as Record<string, unknown>[];
+            const values = rows.map((r) => Object.values(r));
+            return opts?.columnNames ? [Object.keys(rows[0] ?? {}), ...values] : values;
+          };
+        const v = Reflect.get(target, prop, target);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+  const wrapped = new Proxy(session, {
+    get(target, prop) {
+      if (prop === "prepare") return (q: string) => (WRITE.test(q) ? write(target.prepare(q)) : target.prepare(q));
+      if (prop === "batch")
+        return async (statements: D1PreparedStatement[]) =>
+          settled ? target.batch(statements) : (await target.batch([...outcome(), ...statements])).slice(2);
+      const v = Reflect.get(target, prop, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return {
+    db: createDb(wrapped),
+    settle: () => {
+      settled = true;
+    },
+  };
+}
 
 /** Deletes keys past their 24 hours, a bounded number per run (the scheduled handler calls it). */
 export async function purgeExpiredIdempotencyKeys(db: Db, limit = 1000): Promise<void> {

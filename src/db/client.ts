@@ -78,6 +78,11 @@ export function createDb(d1: D1Database | D1DatabaseSession): Db {
   return drizzle(d1 as D1Database);
 }
 
+/** The D1 session (or database) a Db sends its statements to. */
+export function clientOf(db: Db): D1Database | D1DatabaseSession {
+  return (db as unknown as { $client: D1Database | D1DatabaseSession }).$client;
+}
+
 const BOOKMARK = /^[0-9a-f]{8}(-[0-9a-f]{8,})+$/i;
 export const BOOKMARK_HEADER = "x-d1-bookmark";
 

@@ -1,5 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { sha256Hex } from "../../src/core/crypto";
@@ -7,6 +8,7 @@ import { ApiError } from "../../src/core/errors";
 import { purgeExpiredIdempotencyKeys } from "../../src/core/idempotency";
 import { jsonContent, z } from "../../src/core/openapi";
 import { merchantRoute } from "../../src/core/routes";
+import { observeStatements } from "../../src/db/client";
 import { APP_1, APP_2, countRows, createPlainItem, db, tokenFor } from "../helpers/factories";
 import { BASE, call, json, problem } from "../helpers/request";
 
@@ -201,9 +203,56 @@ describe("Idempotency-Key: concurrency and scope", () => {
   });
 });
 
+describe("Idempotency-Key: a Worker that dies between the commit and the stored response", () => {
+  // The store of the response fails as if the Worker had stopped there: its write batch had landed.
+  const dyingAfterCommit = () =>
+    observeStatements((q) => {
+      if (/^update "idempotency_keys" set "state" = \?, "response_status"/.test(q)) throw new Error("killed");
+    });
+  const keyRow = (key: string) =>
+    env.DB.prepare("SELECT state, response_status FROM idempotency_keys WHERE key = ?").bind(key).first();
+  // The lease's minute passes (its rows' times moved back rather than waiting).
+  const leasePasses = (key: string) =>
+    env.DB.prepare(
+      "UPDATE idempotency_keys SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '-2 minutes'), " +
+        "expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', expires_at, '-2 minutes') WHERE key = ?",
+    )
+      .bind(key)
+      .run();
+
+  it("the key is committed in the write's own batch: a retry never runs the write again", async () => {
+    const item = await createPlainItem(APP_1, { stockQty: 10 });
+    const key = newKey();
+    const stop = dyingAfterCommit();
+    let first: Response;
+    try {
+      first = await purchase(item.id, { qty: 1 }, key);
+    } finally {
+      stop();
+    }
+    expect(first.status).toBe(500);
+    expect(await stockOf(item.id)).toBe(9);
+    expect(await keyRow(key)).toEqual({ state: "committed", response_status: null });
+    // Within the lease the first request may still answer: the retry waits.
+    const soon = await purchase(item.id, { qty: 1 }, key);
+    expect(soon.status).toBe(409);
+    expect((await problem(soon)).code).toBe("idempotency_key_in_flight");
+    // After it, the answer is known lost: refused, never run again.
+    await leasePasses(key);
+    const late = await purchase(item.id, { qty: 1 }, key);
+    expect(late.status).toBe(409);
+    const body = await problem(late);
+    expect(body.code).toBe("idempotency_key_response_lost");
+    expect(body.detail).toContain("will not run again");
+    expect(await stockOf(item.id)).toBe(9);
+    expect(await eventsOf(item.id)).toBe(1);
+  });
+});
+
 describe("Idempotency-Key: failures release the key", () => {
   // A route of its own on the real app, whose handler fails on demand.
-  let mode: "crash" | "retry" | "ok" = "crash";
+  let mode: "crash" | "retry" | "ok" | "overrun" = "crash";
+  let itemId = 0;
   let runs = 0;
   const app = createApp();
   app.openapi(
@@ -221,6 +270,13 @@ describe("Idempotency-Key: failures release the key", () => {
     async (c) => {
       runs++;
       if (mode === "crash") throw new Error("boom");
+      if (mode === "overrun") {
+        // The request outlived its lease and a retry took the key over; then it writes (one statement).
+        await env.DB.prepare("UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z' WHERE key = ?")
+          .bind(c.req.header("Idempotency-Key"))
+          .run();
+        await c.get("db").run(sql`UPDATE items SET stock_qty = stock_qty - 1 WHERE id = ${itemId}`);
+      }
       if (mode === "retry") throw ApiError.conflict("concurrent_update", "retry");
       return c.json({ runs }, 201);
     },
@@ -263,6 +319,12 @@ describe("Idempotency-Key: failures release the key", () => {
     expect(await json(replay)).toEqual({ runs: 3 });
     expect(runs).toBe(3);
   });
+  it("a request whose claim was taken over after its lease cannot commit its write", async () => {
+    itemId = (await createPlainItem(APP_1, { stockQty: 10 })).id;
+    mode = "overrun";
+    expect((await send(newKey())).status).toBe(500);
+    expect(await stockOf(itemId)).toBe(10);
+  });
 });
 
 describe("Idempotency-Key in the document", () => {
@@ -278,6 +340,7 @@ describe("Idempotency-Key in the document", () => {
     const codes = JSON.stringify(conflict.content["application/problem+json"].schema);
     expect(codes).toContain("idempotency_key_reused");
     expect(codes).toContain("idempotency_key_in_flight");
+    expect(codes).toContain("idempotency_key_response_lost");
     // An operation that does not take it declares neither.
     const get = doc.paths["/order/v1/merchant/items/{item_id}/"].get;
     expect((get.parameters ?? []).some((p: { name: string }) => p.name === "Idempotency-Key")).toBe(false);
