@@ -6,6 +6,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { getPath } from "hono/utils/url";
+import { checkCustomerStanding } from "./core/auth";
 import { DOCS_CSP, docsPage } from "./core/docs";
 import { API_TAGS, apiDescription } from "./core/document";
 import { ApiError, CORE_ERROR_CODES, type ErrorCode, renderProblem } from "./core/errors";
@@ -17,7 +18,12 @@ import { methodRouting } from "./core/routing";
 import { BOOKMARK_HEADER, dbSession } from "./db/client";
 import type { AppEnv } from "./env";
 import { accountErrorCodes, accountMerchantRouter } from "./modules/account";
-import { customerAccountRouter, customerErrorCodes, customersMerchantRouter } from "./modules/customers";
+import {
+  customerAccountRouter,
+  customerErrorCodes,
+  customerStanding,
+  customersMerchantRouter,
+} from "./modules/customers";
 import { catalogueCustomerRouter, catalogueMerchantRouter, itemErrorCodes } from "./modules/items";
 import {
   mealOrderErrorCodes,
@@ -131,6 +137,8 @@ export type AppMiddleware = (typeof APP_MIDDLEWARE)[number];
 /** `without`: for the benchmark only, the app without some of its middleware. */
 export function createApp(opts: { without?: readonly AppMiddleware[] } = {}) {
   const app = createRouter({ getPath: pathWithSlash });
+  // The auth path asks the customers module whether an access token's customer is still live and unblocked.
+  checkCustomerStanding(customerStanding);
   const use = (name: AppMiddleware, mw: MiddlewareHandler<AppEnv>) => {
     if (!opts.without?.includes(name)) app.use(mw);
   };

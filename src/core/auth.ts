@@ -122,6 +122,47 @@ async function tokenRow(c: Context<AppEnv>, token: string): Promise<TokenRow | u
   return row;
 }
 
+/**
+ * Where a customer's access token stands beyond its signature: the customers module answers (core
+ * knows no customers table), and `createApp` hands its answer over with `checkCustomerStanding`.
+ */
+export type CustomerStanding = "active" | "blocked" | "gone";
+export type StandingCheck = (db: Db, appId: number, customerId: number) => Promise<CustomerStanding>;
+let standingOf: StandingCheck | undefined;
+
+export function checkCustomerStanding(check: StandingCheck): void {
+  standingOf = check;
+  heldStandings.clear();
+}
+
+/**
+ * Standings as this isolate last read them, for at most TOKEN_HOLD_MS, as merchant tokens are: a
+ * block or a deletion is seen at once in the isolate that made it (it forgets the customer), and
+ * within a second elsewhere, although the access token itself is valid for 15 minutes.
+ */
+const heldStandings = new Map<string, { standing: CustomerStanding; at: number }>();
+
+export function forgetCustomerStanding(appId: number, customerId: number): void {
+  heldStandings.delete(`${appId}:${customerId}`);
+}
+
+async function requireGoodStanding(c: Context<AppEnv>, appId: number, customerId: number): Promise<void> {
+  if (!standingOf) throw new Error("No customer standing check: createApp() registers it");
+  const key = `${appId}:${customerId}`;
+  const now = Date.now();
+  const held = heldStandings.get(key);
+  let standing = held && now - held.at < TOKEN_HOLD_MS && now >= held.at ? held.standing : undefined;
+  if (!standing) {
+    standing = await standingOf(c.get("db"), appId, customerId);
+    if (heldStandings.size >= TOKENS_HELD_MAX) heldStandings.clear();
+    heldStandings.set(key, { standing, at: now });
+  }
+  if (standing === "blocked")
+    throw ApiError.forbidden("The store blocked this customer: their tokens are refused.", "customer_blocked");
+  if (standing === "gone")
+    throw ApiError.unauthorized("The customer's account was deleted: this token is revoked.", "token_revoked");
+}
+
 async function merchantPrincipal(c: Context<AppEnv>, token: string, appId: number): Promise<MerchantPrincipal> {
   const row = await tokenRow(c, token);
   if (!row) throw ApiError.unauthorized("The token is not valid.", "invalid_token");
@@ -182,12 +223,13 @@ async function customerPrincipal(
 
 /**
  * The one auth path: bearer token → tenant → principal (a merchant API token, or a customer's
- * access token) → rate limit. The order decides the status: no token 401, bad `app-id` 400,
- * unknown, expired or revoked token 401, another store's token 403, over the ceiling 429. What
+ * access token, whose customer must still be live and not blocked) → rate limit. The order
+ * decides the status: no token 401, bad `app-id` 400, unknown, expired or revoked token (a deleted
+ * customer's included) 401, another store's token or a blocked customer 403, over the ceiling 429. What
  * the principal may do is the route's guard (`requirePermission`, `requireCustomer`).
  */
 export const authenticate =
-  (opts: { channel?: ChannelAdmission } = {}): MiddlewareHandler<AppEnv> =>
+  (opts: { channel?: ChannelAdmission; customers?: boolean } = {}): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const header = c.req.header("authorization");
     if (!header) throw ApiError.unauthorized("Send `Authorization: Bearer <token>`.");
@@ -201,7 +243,13 @@ export const authenticate =
     else throw ApiError.unauthorized("The token is not valid.", "invalid_token");
     const key =
       principal.kind === "merchant" ? `token:${principal.tokenId}` : `customer:${appId}:${principal.customerId}`;
-    const { success } = await c.env.TOKEN_LIMITER.limit({ key });
+    // A customer's standing is read beside the limiter, not after it; a refusal wins over a 429.
+    // On a customer route only: elsewhere a customer's token is refused anyway (`wrong_principal`).
+    const own = opts.customers && principal.kind === "customer" ? (principal.channel ?? principal) : undefined;
+    const [, { success }] = await Promise.all([
+      own && requireGoodStanding(c, own.appId, own.customerId),
+      c.env.TOKEN_LIMITER.limit({ key }),
+    ]);
     if (!success) {
       throw new ApiError(429, "rate_limited", "Too many requests with this token; retry in a minute.", {
         headers: { "Retry-After": "60" },

@@ -5,11 +5,12 @@ import type { AppEnv } from "../env";
 /**
  * Structured logs: one JSON object per line, which Workers Logs indexes field by field.
  *
- * Three kinds of line, each with `msg` (the kind) and `level`:
+ * These kinds of line, each with `msg` (the kind) and `level`:
  * - `request`: one per HTTP request, written by `requestLog()`;
  * - `webhook delivery`: one per delivery attempt, written by the queue consumer;
  * - `background task failed`: work done after the response or off a queue that failed, where
- *   nothing else would keep a trace; `unhandled error` is the same for a request's 5xx.
+ *   nothing else would keep a trace; `unhandled error` is the same for a request's 5xx;
+ * - `limit reached`: a ceiling guarding a cost (a store's SMS budget) refused a request.
  *
  * Never put a token, a code, a secret, a body, a query string or a webhook's URL or headers in a
  * line: requests are logged by their route pattern, not their URL.
@@ -96,7 +97,20 @@ export type UnhandledErrorLine = {
   stack: string | null;
 };
 
-export type LogLine = RequestLine | DeliveryLine | TaskFailedLine | UnhandledErrorLine;
+/**
+ * A ceiling that guards a cost (an SMS budget) refused a request: the metric to alert on, since
+ * it trips under abuse. One per refused request; `limit` names the ceiling.
+ */
+export type LimitReachedLine = {
+  msg: "limit reached";
+  level: "warn";
+  limit: string;
+  app_id: number;
+  /** Seconds the client is told to wait (`Retry-After`). */
+  retry_after: number;
+};
+
+export type LogLine = RequestLine | DeliveryLine | TaskFailedLine | UnhandledErrorLine | LimitReachedLine;
 
 /** Prints one line: `console.error` for level "error", `console.log` otherwise. */
 export function log(line: LogLine): void {
@@ -125,6 +139,11 @@ export function logTaskFailure(
   context: Pick<TaskFailedLine, "app_id" | "message_id" | "event_id"> = {},
 ): void {
   log({ msg: "background task failed", level: "error", task, ...context, error: errorText(error) });
+}
+
+/** Logs a ceiling that refused a request (`LimitReachedLine`). */
+export function logLimitReached(limit: string, appId: number, retryAfter: number): void {
+  log({ msg: "limit reached", level: "warn", limit, app_id: appId, retry_after: retryAfter });
 }
 
 export function deliveryLevel(outcome: DeliveryOutcome): LogLevel {

@@ -159,14 +159,19 @@ export function customerRoute<const R extends CustomerRouteInput>(route: R) {
   const all = mergeErrors(
     requestPathErrors(rest),
     TOKEN_ERRORS,
-    { 404: ["app_not_found"] },
+    { 404: ["app_not_found"], 403: ["customer_blocked"] },
     errors,
     idempotency.errors(keyed),
   );
   const created = createRoute({
     ...rest,
     security: [{ customerToken: [] }],
-    middleware: [knownApp(), authenticate({ channel }), requireCustomer(), ...idempotency.middleware(keyed)] as const,
+    middleware: [
+      knownApp(),
+      authenticate({ channel, customers: true }),
+      requireCustomer(),
+      ...idempotency.middleware(keyed),
+    ] as const,
     ...specLink({ specId, beyondSpec } as SpecLink, rest.operationId),
     "x-audience": "customer",
     ...(channel && { "x-channel-customers": true }),

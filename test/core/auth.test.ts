@@ -6,7 +6,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { customerOf } from "../../src/core/auth";
+import { type CustomerStanding, checkCustomerStanding, customerOf, forgetCustomerStanding } from "../../src/core/auth";
 import { renderProblem } from "../../src/core/errors";
 import { createRouter, jsonContent, z } from "../../src/core/openapi";
 import { customerRoute, merchantRoute } from "../../src/core/routes";
@@ -16,6 +16,10 @@ import { APP_1, customerTokenFor } from "../helpers/factories";
 import { BASE, type Call, problem } from "../helpers/request";
 
 const Me = z.object({ customer_id: z.number().int(), app_id: z.number().int() });
+
+// The customers module answers in the service (createApp registers it); here the test decides.
+const standings = new Map<number, CustomerStanding>();
+checkCustomerStanding(async (_db, _appId, id) => standings.get(id) ?? "active");
 
 const app = createRouter();
 app.use(dbSession());
@@ -77,6 +81,31 @@ describe("a customer's access token", () => {
     const res = await send("/merchant/", { token: await customerTokenFor(APP_1, 42) });
     expect(res.status).toBe(403);
     expect((await problem(res)).code).toBe("wrong_principal");
+  });
+
+  it("of a blocked customer is 403 customer_blocked, of a deleted one 401 token_revoked, though it verifies", async () => {
+    standings.set(13, "blocked");
+    standings.set(14, "gone");
+    const blocked = await send("/me/", { token: await customerTokenFor(APP_1, 13) });
+    expect(blocked.status).toBe(403);
+    expect((await problem(blocked)).code).toBe("customer_blocked");
+    const gone = await send("/me/", { token: await customerTokenFor(APP_1, 14) });
+    expect(gone.status).toBe(401);
+    expect((await problem(gone)).code).toBe("token_revoked");
+    // On a merchant route the token is refused for what it is, whatever its customer's standing.
+    const merchant = await send("/merchant/", { token: await customerTokenFor(APP_1, 13) });
+    expect((await problem(merchant)).code).toBe("wrong_principal");
+  });
+
+  it("stops at once when the isolate that blocks forgets the customer's held standing", async () => {
+    const token = await customerTokenFor(APP_1, 15);
+    expect((await send("/me/", { token })).status).toBe(200);
+    standings.set(15, "blocked");
+    forgetCustomerStanding(APP_1, 15);
+    expect((await send("/me/", { token })).status).toBe(403);
+    standings.set(15, "active");
+    forgetCustomerStanding(APP_1, 15);
+    expect((await send("/me/", { token })).status).toBe(200);
   });
 
   it("with a tampered payload is a 401", async () => {

@@ -186,10 +186,10 @@ describe("CA8 customer locations", () => {
     expect(events.map((e) => e.payload.data)).toContainEqual({ id: created.id, customer_id: sara });
   });
 
-  it("another store's customer with the same location id is a 403 (token) or 404 (customer)", async () => {
+  it("another store's customer with the same location id is a 403 (token) or 401 (no such customer)", async () => {
     const res = await call(`${API}/locations/${saraHome}/`, { token: await customerTokenFor(S2, sara), appId: S2 });
-    expect(res.status).toBe(404);
-    expect((await problem(res)).code).toBe("customer_not_found");
+    expect(res.status).toBe(401);
+    expect((await problem(res)).code).toBe("token_revoked");
     const wrongStore = await call(`${API}/locations/${saraHome}/`, {
       token: await customerTokenFor(S1, sara),
       appId: S2,

@@ -75,12 +75,12 @@ describe("CA6 profile", () => {
     expect(body).toMatchObject({ id: sara, name: "Sara", email: "sara@example.com", is_deleted: false });
   });
 
-  it("404 customer_not_found for a token naming another store's customer, or no customer", async () => {
+  it("401 token_revoked for a token naming another store's customer, or no customer", async () => {
     for (const id of [otherStore, 987654321]) {
       const res = await as(id, "/profile/");
-      expect(res.status).toBe(404);
+      expect(res.status).toBe(401);
       const body = await problem(res);
-      expect(body.code).toBe("customer_not_found");
+      expect(body.code).toBe("token_revoked");
       expect(JSON.stringify(body)).not.toContain("Elsewhere");
     }
   });
@@ -256,7 +256,7 @@ describe("CA6 delete account", () => {
       expect(await rows("SELECT id FROM customer_notifications WHERE customer_id = ?", id)).toHaveLength(1);
       expect((await outboxOf(S1, "customer.deleted")).map((e) => e.payload.data)).toContainEqual({ id });
 
-      // The token still verifies for its last minutes, but its customer is gone.
+      // The token still verifies for its last minutes, but its customer is gone: the auth path refuses it.
       for (const [method, path] of [
         ["GET", "/profile/"],
         ["DELETE", "/profile/"],
@@ -264,8 +264,8 @@ describe("CA6 delete account", () => {
         ["GET", "/notifications/"],
       ] as const) {
         const after = await as(id, path, { method });
-        expect(after.status, `${method} ${path}`).toBe(404);
-        expect((await problem(after)).code).toBe("customer_not_found");
+        expect(after.status, `${method} ${path}`).toBe(401);
+        expect((await problem(after)).code).toBe("token_revoked");
       }
       // The number is free again: the merchant (or a registration) can create a customer with it.
       const merchant = await tokenFor(S1, [...PERMISSIONS]);

@@ -16,6 +16,14 @@ beforeAll(async () => {
 
 const newCustomer = async (appId = APP_1) => (await createCustomerFor(appId, { name: "Wallet test" })).id;
 
+/** An order of the customer (nothing but the row: the wallet only asks whose it is). */
+const newOrder = async (customerId: number | null, appId = APP_1) =>
+  (await env.DB.prepare(
+    "INSERT INTO orders (app_id, customer_id, currency, sub_total_minor, total_minor) VALUES (?, ?, 'SAR', 0, 0) RETURNING id",
+  )
+    .bind(appId, customerId)
+    .first<{ id: number }>())!.id;
+
 const send = (id: number, path: string, body: unknown, headers: Record<string, string> = {}, as = token) =>
   call(`${base(id)}${path}`, { method: "POST", token: as, appId: APP_1, body, headers });
 const wallet = async (id: number) => {
@@ -217,7 +225,13 @@ describe("Redeem From Wallet (MW4)", () => {
     const id = await newCustomer();
     await send(id, "deposit-points/", { amount: 100, reason: "x" });
     await send(id, "deposit-cashback/", { amount: 10, reason: "x" });
-    const res = await send(id, "redeem/", { kind: "cashback", amount: 0.1 + 0.2, order_id: 77, reference: "O-77" });
+    const orderId = await newOrder(id);
+    const res = await send(id, "redeem/", {
+      kind: "cashback",
+      amount: 0.1 + 0.2,
+      order_id: orderId,
+      reference: "O-77",
+    });
     expect(res.status).toBe(201);
     const body = WalletUpdateSchema.parse(await json(res));
     expect(body).toMatchObject({ points_balance: 100, cashback_balance: 9.7 });
@@ -226,7 +240,7 @@ describe("Redeem From Wallet (MW4)", () => {
       type: "redeem",
       amount: -0.3,
       balance_after: 9.7,
-      order_id: 77,
+      order_id: orderId,
     });
     const over = await send(id, "redeem/", { kind: "points", amount: 101 });
     expect(over.status).toBe(409);
@@ -235,6 +249,37 @@ describe("Redeem From Wallet (MW4)", () => {
     expect(await problem(overCash)).toMatchObject({ code: "insufficient_balance", available: 9.7 });
     expect((await wallet(id)).points_balance).toBe(100);
     expect(await walletEvents(id)).toHaveLength(3);
+  });
+
+  it("an order_id must be the customer's order in the store: 404 order_not_found, or 400 on order_id; nothing written", async () => {
+    const id = await newCustomer();
+    const someoneElse = await newCustomer();
+    await send(id, "deposit-points/", { amount: 100, reason: "x" });
+    const theirs = await newOrder(someoneElse);
+    const topUp = await newOrder(null);
+    const otherStore = await newOrder(id, APP_2);
+    const deleted = await newOrder(id);
+    await env.DB.prepare("UPDATE orders SET is_deleted = 1 WHERE id = ?").bind(deleted).run();
+    for (const orderId of [999_999_999, otherStore, deleted]) {
+      const res = await send(id, "redeem/", { kind: "points", amount: 10, order_id: orderId });
+      expect(res.status, String(orderId)).toBe(404);
+      expect((await problem(res)).code).toBe("order_not_found");
+    }
+    for (const orderId of [theirs, topUp]) {
+      const res = await send(id, "redeem/", { kind: "points", amount: 10, order_id: orderId });
+      expect(res.status, String(orderId)).toBe(400);
+      const body = await problem(res);
+      expect(body.code).toBe("validation_error");
+      expect(Object.keys(body.errors ?? {})).toEqual(["order_id"]);
+    }
+    // An order of another customer is refused even when the balance would not cover it either.
+    const both = await send(id, "redeem/", { kind: "points", amount: 1000, order_id: theirs });
+    expect(both.status).toBe(400);
+    expect((await ledgerOf(id)).map((e) => e.type)).toEqual(["deposit"]);
+    expect(await walletEvents(id)).toHaveLength(1);
+    // The customer's own order is accepted.
+    const mine = await send(id, "redeem/", { kind: "points", amount: 10, order_id: await newOrder(id) });
+    expect(mine.status).toBe(201);
   });
 
   it("400 for fractional points, cashback with more than 2 decimals, or an unknown kind", async () => {

@@ -16,7 +16,8 @@ export const customerErrorCodes = defineErrorCodes({
   otp_attempts_exceeded: "The code had its 5 tries, or the number 10 checks this hour; retry after `Retry-After`.",
   otp_send_limit_reached: "5 codes were sent to this number in 10 minutes; retry after `Retry-After` seconds.",
   otp_resend_too_soon: "A code was sent to this number less than a minute ago; retry after `Retry-After` seconds.",
-  customer_blocked: "The store blocked this customer: no login, no refresh.",
+  register_budget_reached:
+    "The store sent its budget of registration codes for 10 minutes (against SMS pumping); retry after `Retry-After`.",
   customer_already_registered: "The number was registered since the code was sent; log in instead.",
   invalid_refresh_token: "The refresh token is unknown, expired or revoked; log in again.",
   refresh_token_reused: "A replaced refresh token was used again: every token of its login is revoked.",

@@ -1,4 +1,5 @@
 /** What the app and other modules may use of the customers module. */
+export { customerStanding } from "./auth/standing";
 export { revokeCustomerSessions } from "./auth/tokens";
 export { customerAccountRouter } from "./customer";
 export { customerErrorCodes } from "./errors";

@@ -215,6 +215,8 @@ export const customerSettings = sqliteTable("customer_settings", {
   appId: integer("app_id").primaryKey(),
   /** Digits of a one-time code (4 to 8). */
   otpLength: integer("otp_length").notNull().default(6),
+  /** Registration codes the store sends in 10 minutes, all numbers together (against SMS pumping). */
+  registerCodesPer10Min: integer("register_codes_per_10_min").notNull().default(20),
 });
 
 export const OTP_PURPOSES = ["login", "register"] as const;
@@ -237,7 +239,11 @@ export const otpCodes = sqliteTable(
     consumedAt: text("consumed_at"),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
   },
-  (t) => [index("otp_codes_app_phone_idx").on(t.appId, t.phone, t.createdAt)],
+  (t) => [
+    index("otp_codes_app_phone_idx").on(t.appId, t.phone, t.createdAt),
+    // The store's registration codes of the last minutes, counted for its SMS budget.
+    index("otp_codes_app_purpose_idx").on(t.appId, t.purpose, t.createdAt),
+  ],
 );
 
 /**

@@ -9,6 +9,7 @@ import {
   OTP_RESEND_AFTER_S,
   OTP_SEND_WINDOW_S,
   OTP_TTL_S,
+  REGISTER_BUDGET_WINDOW_S,
 } from "./otp";
 
 /**
@@ -27,10 +28,16 @@ const secondsUntil = (ms: number, now: number) => Math.max(1, Math.ceil((ms - no
 const sentSince = (s: CodeScope, since: string) =>
   sql`${otpCodes.appId} = ${s.appId} AND ${otpCodes.phone} = ${s.phone} AND ${otpCodes.createdAt} > ${since}`;
 
+/** The store's registration codes of the budget's window, as a SQL condition. */
+const registeredSince = (appId: number, since: string) =>
+  sql`${otpCodes.appId} = ${appId} AND ${otpCodes.purpose} = 'register' AND ${otpCodes.createdAt} > ${since}`;
+
 /**
- * Stores a new code unless the number is over its send limits (5 in 10 minutes, one a minute);
- * `unlimited` for test numbers. Returns whether it was stored. One statement: the count and the
- * insert cannot interleave with another request's.
+ * Stores a new code unless the number is over its send limits (5 in 10 minutes, one a minute) or,
+ * for a registration, the store over its budget of registration codes (`budget` in 10 minutes);
+ * `unlimited` for test numbers. Returns whether it was stored. One statement: the counts and the
+ * insert cannot interleave with another request's. Every number counts the same, registered or
+ * not (a code nobody can match is stored for those), so that a refusal reveals nothing.
  */
 export async function storeCode(
   db: Db,
@@ -41,14 +48,22 @@ export async function storeCode(
     ip: string | null;
     now: number;
     unlimited: boolean;
+    /** Registration codes the store sends in 10 minutes. */
+    budget: number;
   },
 ): Promise<boolean> {
   const { now } = row;
+  const storeBudget =
+    s.purpose === "register"
+      ? sql`(SELECT count(*) FROM ${otpCodes}
+          WHERE ${registeredSince(s.appId, iso(now - REGISTER_BUDGET_WINDOW_S * 1000))}) < ${row.budget}`
+      : sql`1`;
   const guard = row.unlimited
     ? sql`1`
     : sql`(SELECT count(*) FROM ${otpCodes}
         WHERE ${sentSince(s, iso(now - OTP_SEND_WINDOW_S * 1000))}) < ${OTP_MAX_SENDS}
-        AND NOT EXISTS (SELECT 1 FROM ${otpCodes} WHERE ${sentSince(s, iso(now - OTP_RESEND_AFTER_S * 1000))})`;
+        AND NOT EXISTS (SELECT 1 FROM ${otpCodes} WHERE ${sentSince(s, iso(now - OTP_RESEND_AFTER_S * 1000))})
+        AND ${storeBudget}`;
   const result = await db.run(
     sql`INSERT INTO ${otpCodes} (app_id, phone, purpose, code_hash, attempts, payload, ip, expires_at, created_at)
         SELECT ${s.appId}, ${s.phone}, ${s.purpose}, ${row.codeHash}, 0,
@@ -59,7 +74,10 @@ export async function storeCode(
   return (result.meta.changes ?? 0) > 0;
 }
 
-export type SendWait = { code: "otp_send_limit_reached" | "otp_resend_too_soon"; seconds: number };
+export type SendWait = {
+  code: "otp_send_limit_reached" | "otp_resend_too_soon" | "register_budget_reached";
+  seconds: number;
+};
 
 /** Why the number may not be sent a code now, and for how many seconds; null if it may. */
 export async function sendWait(db: Db, s: CodeScope, now: number): Promise<SendWait | null> {
@@ -81,6 +99,18 @@ export async function sendWait(db: Db, s: CodeScope, now: number): Promise<SendW
   }
   const cooldownEnds = Date.parse(row.newest) + OTP_RESEND_AFTER_S * 1000;
   return cooldownEnds > now ? { code: "otp_resend_too_soon", seconds: secondsUntil(cooldownEnds, now) } : null;
+}
+
+/** Seconds until the store is under its registration budget again; null if it is under it now. */
+export async function budgetWait(db: Db, appId: number, budget: number, now: number): Promise<SendWait | null> {
+  const row = await db
+    .select({ n: sql<number>`count(*)`, oldest: sql<string | null>`min(${otpCodes.createdAt})` })
+    .from(otpCodes)
+    .where(registeredSince(appId, iso(now - REGISTER_BUDGET_WINDOW_S * 1000)))
+    .get();
+  if (!row?.oldest || row.n < budget) return null;
+  const seconds = secondsUntil(Date.parse(row.oldest) + REGISTER_BUDGET_WINDOW_S * 1000, now);
+  return { code: "register_budget_reached", seconds };
 }
 
 export type StoredCode = typeof otpCodes.$inferSelect;

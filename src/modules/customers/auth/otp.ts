@@ -15,6 +15,9 @@ export const OTP_SEND_WINDOW_S = 600;
 export const OTP_MAX_CHECKS_PER_HOUR = 10;
 export const OTP_CHECK_WINDOW_S = 3600;
 export const OTP_DEFAULT_LENGTH = 6;
+/** A store's registration codes within this window are counted against its SMS budget (a store setting). */
+export const REGISTER_BUDGET_WINDOW_S = 600;
+export const REGISTER_BUDGET_DEFAULT = 20;
 
 /**
  * A code of `length` digits, uniform: 32-bit draws at or above the largest multiple of 10^length

@@ -51,9 +51,10 @@ export const registerRoute = publicRoute({
   description:
     "Sends a code to confirm the registration by SMS (expires in 5 minutes). The answer is the same " +
     "whether or not the number is registered; a registered number is sent nothing (log in with " +
-    `Request OTP). ${LIMITS}`,
+    `Request OTP). ${LIMITS} A store sends at most 20 registration codes in 10 minutes, all numbers ` +
+    "together (a store setting; against SMS pumping): 429 `register_budget_reached` with `Retry-After`.",
   request: { body: jsonBody(RegisterSchema) },
-  errors: SEND_ERRORS,
+  errors: { 429: [...SEND_ERRORS[429], "register_budget_reached"] },
   responses: { 202: jsonContent(CodeSentSchema, "A code is on its way to the number, if one is due.") },
 });
 

@@ -4,13 +4,14 @@ import { live } from "../../../core/crud/tenant-table";
 import { ApiError, type ErrorCode } from "../../../core/errors";
 import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
 import { enqueueJob } from "../../../core/jobs";
-import { logTaskFailure } from "../../../core/logging";
+import { logLimitReached, logTaskFailure } from "../../../core/logging";
 import { insertedId } from "../../../core/sql";
 import { parseMobile } from "../phone";
 import type { Customer } from "../records/schemas";
 import { customerView } from "../records/service";
 import { customerSettings, customers } from "../tables";
 import {
+  budgetWait,
   type CodeScope,
   checkWait,
   consumeCode,
@@ -27,6 +28,7 @@ import {
   OTP_MAX_ATTEMPTS,
   OTP_RESEND_AFTER_S,
   OTP_TTL_S,
+  REGISTER_BUDGET_DEFAULT,
   sameHash,
   type TestNumbers,
   unsendableHash,
@@ -74,18 +76,32 @@ const byPhone = (ctx: ServiceContext, e164: string) =>
 
 const findByPhone = (ctx: ServiceContext, e164: string) => byPhone(ctx, e164).get();
 
-/** The live customer with this number, and the store's code length, in one round trip. */
-async function lookup(ctx: ServiceContext, e164: string): Promise<{ customer?: CustomerRow; length: number }> {
+type Lookup = { customer?: CustomerRow; length: number; budget: number };
+
+/** The live customer with this number, and the store's code settings, in one round trip. */
+async function lookup(ctx: ServiceContext, e164: string): Promise<Lookup> {
   const [found, settings] = await ctx.db.batch([
     byPhone(ctx, e164),
     ctx.db
-      .select({ otpLength: customerSettings.otpLength })
+      .select({ otpLength: customerSettings.otpLength, budget: customerSettings.registerCodesPer10Min })
       .from(customerSettings)
       .where(eq(customerSettings.appId, ctx.appId)),
   ]);
   const length = settings[0]?.otpLength ?? OTP_DEFAULT_LENGTH;
-  return { customer: found[0], length: length >= 4 && length <= 8 ? length : OTP_DEFAULT_LENGTH };
+  const budget = settings[0]?.budget ?? REGISTER_BUDGET_DEFAULT;
+  return {
+    customer: found[0],
+    length: length >= 4 && length <= 8 ? length : OTP_DEFAULT_LENGTH,
+    budget: budget >= 1 ? budget : REGISTER_BUDGET_DEFAULT,
+  };
 }
+
+const SEND_REFUSED = {
+  otp_send_limit_reached: "At most 5 codes are sent to a number in 10 minutes; retry after `Retry-After` seconds.",
+  otp_resend_too_soon: "A code was sent to this number less than a minute ago; retry after `Retry-After` seconds.",
+  register_budget_reached:
+    "The store has sent as many registration codes as it allows in 10 minutes; retry after `Retry-After` seconds.",
+} as const;
 
 const smsText = (lang: string, code: string) =>
   lang === "en" ? `Your code is ${code}. It expires in 5 minutes.` : `رمز التحقق: ${code}. صالح لمدة 5 دقائق.`;
@@ -99,7 +115,7 @@ async function sendCode(
   ctx: ServiceContext,
   deps: AuthDeps,
   s: CodeScope,
-  opts: { deliver: boolean; length: number; lang: string; payload: Record<string, unknown> | null },
+  opts: { deliver: boolean; length: number; budget: number; lang: string; payload: Record<string, unknown> | null },
 ): Promise<CodeSent> {
   const now = Date.now();
   const fixed = deps.tests.get(s.phone);
@@ -111,14 +127,17 @@ async function sendCode(
     ip: deps.ip,
     now,
     unlimited: fixed !== undefined,
+    budget: opts.budget,
   });
   if (!stored) {
-    const wait = (await sendWait(ctx.db, s, now)) ?? { code: "otp_resend_too_soon" as const, seconds: 1 };
-    const detail =
-      wait.code === "otp_send_limit_reached"
-        ? "At most 5 codes are sent to a number in 10 minutes; retry after `Retry-After` seconds."
-        : "A code was sent to this number less than a minute ago; retry after `Retry-After` seconds.";
-    throw tooMany(wait.code, detail, wait.seconds);
+    // The number's own limits first, then the store's budget: neither depends on who the number is.
+    const wait = (await sendWait(ctx.db, s, now)) ??
+      (s.purpose === "register" ? await budgetWait(ctx.db, s.appId, opts.budget, now) : null) ?? {
+        code: "otp_resend_too_soon" as const,
+        seconds: 1,
+      };
+    if (wait.code === "register_budget_reached") logLimitReached("register_sms_budget", s.appId, wait.seconds);
+    throw tooMany(wait.code, SEND_REFUSED[wait.code], wait.seconds);
   }
   if (opts.deliver && fixed === undefined) {
     const job = { to: s.phone, text: smsText(opts.lang, code), expires_at: iso(now + OTP_TTL_S * 1000) };
@@ -134,11 +153,11 @@ async function sendCode(
 /** CA1: a code to confirm a registration; a number already registered is sent nothing, answered the same. */
 export async function register(ctx: ServiceContext, deps: AuthDeps, input: Register): Promise<CodeSent> {
   const mobile = parseMobile(input.country_code, input.mobile_number);
-  const { customer, length } = await lookup(ctx, mobile.e164);
+  const { customer, length, budget } = await lookup(ctx, mobile.e164);
   const lang = input.lang ?? "ar";
   const payload = { name: input.name, email: input.email ?? null, lang };
   const scope: CodeScope = { appId: ctx.appId, phone: mobile.e164, purpose: "register" };
-  return sendCode(ctx, deps, scope, { deliver: !customer, length, lang, payload });
+  return sendCode(ctx, deps, scope, { deliver: !customer, length, budget, lang, payload });
 }
 
 /** CA3: a login code; a number of no customer is sent nothing, answered the same. */
@@ -148,11 +167,12 @@ export async function requestOtp(
   input: { country_code: string; mobile_number: string },
 ): Promise<CodeSent> {
   const mobile = parseMobile(input.country_code, input.mobile_number);
-  const { customer, length } = await lookup(ctx, mobile.e164);
+  const { customer, length, budget } = await lookup(ctx, mobile.e164);
   const scope: CodeScope = { appId: ctx.appId, phone: mobile.e164, purpose: "login" };
   return sendCode(ctx, deps, scope, {
     deliver: Boolean(customer),
     length,
+    budget,
     lang: customer?.lang ?? "ar",
     payload: null,
   });

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { forgetCustomerStanding } from "../../../core/auth";
 import type { ServiceContext } from "../../../core/context";
 import { live, softDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -12,8 +13,8 @@ import type { Profile, UpdateProfile } from "./schemas";
 /**
  * The customer app's profile (CA6): the customer of the access token, read and changed through the
  * records' own rules (a new email is unverified, a secondary number is normalised, the city must
- * exist, `customer.updated` is emitted). A deleted customer's token that is still valid gets 404
- * `customer_not_found` (see `findCustomer`).
+ * exist, `customer.updated` is emitted). A deleted customer's token that is still valid gets 401
+ * `token_revoked` from the auth path (a blocked one's 403 `customer_blocked`).
  */
 
 const profileOf = (row: typeof customers.$inferSelect): Profile => ({
@@ -97,6 +98,8 @@ export async function deleteAccount(ctx: ServiceContext, customerId: number): Pr
     [newEvent(ctx.appId, "customer.deleted", { id: customerId })],
     { guard: sql`EXISTS (SELECT 1 FROM ${customers} WHERE ${mine})` },
   );
+  // The access token's remaining minutes end now too (the auth path reads the customer again).
+  forgetCustomerStanding(ctx.appId, customerId);
   // Another request deleted the account between the read and the batch.
   if (!applied) throw ApiError.notFound("customer_not_found", `Customer ${customerId}`);
 }

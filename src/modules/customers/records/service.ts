@@ -1,4 +1,5 @@
 import { and, eq, ne, or, type SQL, sql } from "drizzle-orm";
+import { forgetCustomerStanding } from "../../../core/auth";
 import type { ServiceContext } from "../../../core/context";
 import { tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -242,7 +243,9 @@ export async function updateCustomer(ctx: ServiceContext, id: number, input: Upd
       isBlocked: input.is_blocked,
     }),
   );
-  // A blocked customer's sessions end now: no refresh succeeds, and access tokens lapse within 15 minutes.
+  // A blocked customer's sessions end now: no refresh succeeds, and the auth path refuses their
+  // access tokens (at once in this isolate, within a second in others; see core/auth.ts).
+  if (input.is_blocked !== undefined && input.is_blocked !== current.isBlocked) forgetCustomerStanding(ctx.appId, id);
   if (input.is_blocked === true && !current.isBlocked) await revokeCustomerSessions(ctx.db, ctx.appId, id);
   return customerView(row);
 }

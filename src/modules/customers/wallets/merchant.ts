@@ -79,8 +79,10 @@ export const redeemFromWalletRoute = merchantRoute({
   description:
     "Takes points or cashback out of the customer's wallet. A balance never goes below zero: the check and " +
     "the entry are one statement, so concurrent redemptions cannot overdraw; when the balance does not " +
-    `cover it, 409 \`insufficient_balance\` with \`available\`. ${WRITE}`,
-  errors: { 404: ["customer_not_found"], 409: ["insufficient_balance"] },
+    `cover it, 409 \`insufficient_balance\` with \`available\`. An \`order_id\` must name an order of this ` +
+    "customer in the store: 404 `order_not_found` when the store has no such order, 400 on `order_id` when it is " +
+    `another customer's (checked in the same statement as the entry). ${WRITE}`,
+  errors: { 404: ["customer_not_found", "order_not_found"], 409: ["insufficient_balance"] },
   request: { params: customerId, body: jsonBody(RedeemFromWalletSchema) },
   responses: { 201: jsonContent(WalletUpdateSchema, "The new entry and the balances.") },
 });

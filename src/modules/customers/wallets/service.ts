@@ -142,6 +142,13 @@ function entryInsert(ctx: ServiceContext, customerId: number, m: Movement & { or
   const at = nowIso();
   const customerLive = sql`EXISTS (SELECT 1 FROM ${customers} WHERE ${customers.id} = ${customerId}
     AND ${live(customers, ctx.appId)})`;
+  // An `order_id` the merchant gives must be this customer's order in the store; `orderIdSql` (another
+  // module's own batch) names its order itself.
+  const orderTheirs =
+    m.orderId === undefined
+      ? sql`1`
+      : sql`EXISTS (SELECT 1 FROM orders WHERE id = ${m.orderId} AND app_id = ${ctx.appId}
+          AND customer_id = ${customerId} AND is_deleted = 0)`;
   // Columns in table order: id, app_id, customer_id, kind, type, amount, balance_after, reason,
   // reference, order_id, expires_at, created_at.
   return ctx.db
@@ -150,7 +157,7 @@ function entryInsert(ctx: ServiceContext, customerId: number, m: Movement & { or
       sql`SELECT NULL, ${ctx.appId}, ${customerId}, ${m.kind}, ${m.type}, ${m.units}, previous + ${m.units},
           ${m.reason ?? null}, ${m.reference ?? null}, ${m.orderIdSql ?? m.orderId ?? null}, ${m.expiresAt ?? null}, ${at}
         FROM (SELECT ${balanceSql(ctx.appId, customerId, m.kind)} AS previous)
-        WHERE previous + ${m.units} >= 0 AND ${customerLive}`,
+        WHERE previous + ${m.units} >= 0 AND ${customerLive} AND ${orderTheirs}`,
     )
     .returning();
 }
@@ -202,15 +209,45 @@ export function cashbackMovementStatements(
   };
 }
 
+/** The store's order `orderId` and its customer (orders belong to another module: read by table name). */
+const orderOf = (ctx: ServiceContext, orderId: number) =>
+  ctx.db
+    .select({ customerId: sql<number | null>`customer_id` })
+    .from(sql`orders`)
+    .where(sql`id = ${orderId} AND app_id = ${ctx.appId} AND is_deleted = 0`);
+
+/** Why an `order_id` was refused, from the order as the batch saw it; nothing when it was not. */
+function orderRefusal(orderId: number | undefined, customerId: number, order: { customerId: number | null }[]) {
+  if (orderId === undefined) return undefined;
+  const found = order[0];
+  if (!found) return ApiError.notFound("order_not_found", `Order ${orderId}`);
+  if (found.customerId !== customerId)
+    return ApiError.validation({ order_id: [`Order ${orderId} is not one of customer ${customerId}'s orders.`] });
+  return undefined;
+}
+
 /** Appends one ledger entry and its event in one batch (see `entryInsert`). */
 async function record(ctx: ServiceContext, customerId: number, m: Movement): Promise<WalletUpdate> {
   const insert = entryInsert(ctx, customerId, m);
   const event = entryEventSql();
-  const { results } = await emit(ctx.db, ctx.events, [insert, balancesOf(ctx, customerId)], event);
-  const [rows, balances] = results as [EntryRow[], { points: number; cashback: number }[]];
+  // The order is read in the same batch, after the insert: what refused the entry is told exactly.
+  const { results } = await emit(
+    ctx.db,
+    ctx.events,
+    // Without an `order_id`, order 0 is read: no order has it.
+    [insert, balancesOf(ctx, customerId), orderOf(ctx, m.orderId ?? 0)],
+    event,
+  );
+  const [rows, balances, order] = results as [
+    EntryRow[],
+    { points: number; cashback: number }[],
+    { customerId: number | null }[],
+  ];
   const b = balances[0];
   if (!b) throw notFound(customerId);
   const entry = rows[0];
+  const refused = entry ? undefined : orderRefusal(m.orderId, customerId, order);
+  if (refused) throw refused;
   if (!entry) {
     const available = shown(m.kind, m.kind === "points" ? b.points : b.cashback);
     throw ApiError.conflict(

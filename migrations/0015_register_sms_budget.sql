@@ -1,0 +1,2 @@
+ALTER TABLE `customer_settings` ADD `register_codes_per_10_min` integer DEFAULT 20 NOT NULL;--> statement-breakpoint
+CREATE INDEX `otp_codes_app_purpose_idx` ON `otp_codes` (`app_id`,`purpose`,`created_at`);
