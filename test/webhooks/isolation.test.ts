@@ -2,7 +2,16 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { PER_WEBHOOK } from "../../src/modules/webhooks/gate";
 import { APP_1, APP_2, createWebhookFor } from "../helpers/factories";
 import { fakeReceiver } from "../helpers/receiver";
-import { consume, deliveriesOfWebhook, deliveryOf, deliveryRow, logsOf, ticketEvent, webhookRow } from "./helpers";
+import {
+  consume,
+  deliveriesOfWebhook,
+  deliveryOf,
+  deliveryRow,
+  ledgerRow,
+  logsOf,
+  ticketEvent,
+  webhookRow,
+} from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -117,5 +126,37 @@ describe("one store's receiver that does not answer", () => {
     expect(result.explicitAcks).toEqual(["m1"]);
     expect(await deliveryRow(last, dead.id)).toMatchObject({ status: "delivered", attempts: 1 });
     expect((await logsOf(dead.id)).at(-1)).toMatchObject({ attempt: 1, trigger: "event", outcome: "delivered" });
+  });
+
+  it("on the slow lane, once one of its attempts times out, its other messages of the batch wait, uncontacted", async () => {
+    const dead = await createWebhookFor(APP_2, { slowSince: new Date().toISOString() });
+    const hanging: ((error: unknown) => void)[] = [];
+    const allHanging = signal();
+    fakeReceiver((req) => {
+      if (req.url !== dead.url) return new Response("ok");
+      return new Promise<Response>((_, reject) => {
+        hanging.push(reject);
+        if (hanging.length === PER_WEBHOOK) allHanging.resolve();
+      });
+    });
+    const events = Array.from({ length: PER_WEBHOOK + 2 }, () => ticketEvent(APP_2));
+    const due = new Date(Date.now() - 1000).toISOString();
+    for (const e of events) await ledgerRow(dead, e, { status: "retrying", attempts: 1, nextAttemptAt: due });
+    const run = consume(
+      events.map((e) => deliveryOf(e, dead.id)),
+      { queue: "commerce-webhooks-slow" },
+    );
+    await allHanging.promise;
+    for (const reject of hanging) reject(timedOut());
+    const { result, sent } = await run;
+    expect(hanging).toHaveLength(PER_WEBHOOK);
+    expect(result.retryMessages).toHaveLength(PER_WEBHOOK); // the attempts made wait for their next one
+    expect(result.explicitAcks).toHaveLength(2); // the others were handed to new messages
+    const waiting = events.slice(PER_WEBHOOK);
+    for (const e of waiting) {
+      expect(sent.slow).toContainEqual(deliveryOf(e, dead.id));
+      expect(await deliveryRow(e, dead.id)).toMatchObject({ status: "retrying", attempts: 1, leased_until: null });
+    }
+    expect(await logsOf(dead.id)).toHaveLength(PER_WEBHOOK);
   });
 });

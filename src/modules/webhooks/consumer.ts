@@ -3,7 +3,7 @@ import type { EventMessage } from "../../core/events/outbox";
 import { logTaskFailure } from "../../core/logging";
 import { createDb } from "../../db/client";
 import { type AttemptContext, leaseMs, logRow, type Made, makeAttempt, recordAttempts } from "./attempt";
-import type { Lane } from "./delivery";
+import { ATTEMPT_TIMEOUT_MS, type Lane } from "./delivery";
 import { connectionGate } from "./gate";
 import {
   claim,
@@ -54,15 +54,17 @@ const MOVED = Symbol("moved");
 
 /**
  * Makes an attempt once its webhook has a connection (gate.ts), or none (MOVED) when the webhook
- * was found slow in this batch meanwhile. A slow attempt on the fast lane trips its webhook, so that
- * the batch's other deliveries to it wait on the slow lane, not here.
+ * was tripped in this batch meanwhile: by a slow attempt on the fast lane, so that the batch's other
+ * deliveries to it wait on the slow lane, not here; by a timeout on the slow lane, so that a batch
+ * does not wait out one receiver's timeouts a few at a time.
  */
 async function withConnection(x: AttemptContext, webhookId: number, attempt: () => Promise<Made | null>) {
   const slot = await x.gate.take(webhookId);
   if (!slot) return MOVED;
   try {
     const made = await attempt();
-    if (x.lane === "fast" && made?.next.lane === "slow") x.gate.trip(webhookId);
+    const trips = x.lane === "fast" ? made?.next.lane === "slow" : made?.settlement.errorClass === "timeout";
+    if (trips) x.gate.trip(webhookId);
     return made;
   } finally {
     slot.release();
@@ -172,7 +174,13 @@ async function deliverOne(x: AttemptContext, message: Message<QueueMessage>, bod
   if (!webhook.isActive) return skip(x, d, "webhook_disabled").then(() => message.ack());
   const waitS = d.nextAttemptAt ? Math.ceil((Date.parse(d.nextAttemptAt) - Date.now()) / 1000) : 0;
   if (waitS > 1) return message.retry({ delaySeconds: Math.min(waitS, QUEUE_MAX_DELAY_S) });
-  const toSlow = () => sendDeliveries(lanesOf(x.env).slow, [deliveryMessage(body.event, webhook.id)]);
+  // Back on the slow lane: at once from the fast lane; from the slow lane, once its timeouts are over.
+  const toSlow = () =>
+    sendDeliveries(
+      lanesOf(x.env).slow,
+      [deliveryMessage(body.event, webhook.id)],
+      x.lane === "slow" ? ATTEMPT_TIMEOUT_MS.slow / 1000 : 0,
+    );
   if (x.lane === "fast" && laneFor(webhook) === "slow") return toSlow().then(() => message.ack());
   // Claimed once it has a connection, so that a delivery moved meanwhile holds no claim.
   const made = await withConnection(x, webhook.id, async () =>
