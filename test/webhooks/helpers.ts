@@ -27,7 +27,7 @@ export function recordingEnv(vars: Partial<Env> = {}) {
 /** Runs a batch of one or more messages through the Worker's queue handler, on `queue`. */
 export async function consume(
   bodies: QueueMessage | QueueMessage[],
-  opts: { queue?: string; vars?: Partial<Env> } = {},
+  opts: { queue?: string; vars?: Partial<Env>; onAck?: (messageId: string) => void } = {},
 ) {
   const { env: e, sent } = recordingEnv(opts.vars);
   const list = Array.isArray(bodies) ? bodies : [bodies];
@@ -37,6 +37,14 @@ export async function consume(
   );
   // getQueueResult tells that a message was retried, not with what delay: record it here.
   const retries = batch.messages.map((m) => vi.spyOn(m, "retry"));
+  // When each message is acknowledged, as it happens (the consumer settles them one by one).
+  for (const m of batch.messages) {
+    const ack = m.ack.bind(m);
+    vi.spyOn(m, "ack").mockImplementation(() => {
+      ack();
+      opts.onAck?.(m.id);
+    });
+  }
   const ctx = createExecutionContext();
   await worker.queue(batch, e, ctx);
   const delays = retries.flatMap((r) => r.mock.calls.map(([o]) => o?.delaySeconds));

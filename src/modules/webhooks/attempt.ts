@@ -6,7 +6,8 @@ import { deliveryLevel, log } from "../../core/logging";
 import { chunkRows } from "../../core/sql";
 import type { Db } from "../../db/client";
 import { ATTEMPT_TIMEOUT_MS, type DeliveryResult, deliver, type Lane } from "./delivery";
-import { claim, deliveryIdOf, ofWebhook, type Settlement, settle, skipOpen } from "./ledger";
+import type { Gate } from "./gate";
+import { deliveryIdOf, ofWebhook, type Settlement, settle, skipOpen } from "./ledger";
 import { type DeliveryMessage, deliveryMessage } from "./messages";
 import { type DeliveryRow, type WebhookRow, webhookLogs, webhooks } from "./tables";
 import type { TargetPolicy } from "./target";
@@ -92,8 +93,11 @@ export function disableWebhook(db: Db, webhook: WebhookRow, reason: string, now:
   };
 }
 
-/** An attempt longer than this holds up a lane: the webhook's next deliveries go to the slow one. */
-export const SLOW_ATTEMPT_MS = 1_000;
+/**
+ * An attempt longer than this holds up a lane: the webhook's next deliveries go to the slow one. The
+ * fast lane waits no longer (its timeout).
+ */
+export const SLOW_ATTEMPT_MS = ATTEMPT_TIMEOUT_MS.fast;
 
 /**
  * What an attempt says of its webhook: a delivery stops the failure clock, a failure starts it; a
@@ -118,7 +122,8 @@ function healthChange(db: Db, webhook: WebhookRow, result: DeliveryResult, at: s
   ];
 }
 
-export type AttemptContext = { env: Env; ctx: ExecutionContext; db: Db; lane: Lane };
+/** One consumer invocation: its lane, and the gate its attempts share (gate.ts). */
+export type AttemptContext = { env: Env; ctx: ExecutionContext; db: Db; lane: Lane; gate: Gate };
 
 /** The trigger of a delivery's next attempt, from the ledger: its first, the first after a resend, or a retry. */
 export const triggerOf = (d: DeliveryRow): Trigger =>
@@ -157,7 +162,8 @@ export async function makeAttempt(
 ): Promise<Made> {
   const { env, db } = x;
   const attempt = d.attempts + 1;
-  const result = await deliver(webhook, event, deliveryIdOf(event.id, webhook.id), targetPolicy(env), x.lane);
+  const id = deliveryIdOf(event.id, webhook.id);
+  const result = await deliver(webhook, event, id, targetPolicy(env), ATTEMPT_TIMEOUT_MS[x.lane]);
   const v = verdict(result, attempt, d, webhook, env);
   const at = new Date().toISOString();
   const nextAttemptAt = v.outcome === "retrying" ? new Date(Date.now() + v.delayS * 1000).toISOString() : null;
@@ -215,23 +221,6 @@ export async function recordAttempts(x: AttemptContext, made: Made[]): Promise<v
     const dead: DeliveryMessage = { ...deliveryMessage(m.event, m.webhook.id), dead_lettered: true };
     await env.EVENTS_DLQ.send(dead, { contentType: "json" });
   }
-}
-
-/**
- * One attempt of one delivery: claimed, sent, recorded and logged. Returns when the next attempt is
- * due, if any (the caller retries its message with that delay); after the schedule the delivery
- * goes to the dead-letter queue. Null when another consumer holds the delivery.
- */
-export async function attemptDelivery(
-  x: AttemptContext,
-  d: DeliveryRow,
-  webhook: WebhookRow,
-  event: EventMessage,
-): Promise<Next | null> {
-  if (!(await claim(x.db, d, leaseMs(x.lane)))) return null;
-  const made = await makeAttempt(x, d, webhook, event);
-  await recordAttempts(x, [made]);
-  return made.next;
 }
 
 function logAttempt(

@@ -2,17 +2,11 @@ import { and, eq } from "drizzle-orm";
 import type { EventMessage } from "../../core/events/outbox";
 import { logTaskFailure } from "../../core/logging";
 import { createDb } from "../../db/client";
+import { type AttemptContext, leaseMs, logRow, type Made, makeAttempt, recordAttempts } from "./attempt";
+import { ATTEMPT_TIMEOUT_MS, type Lane } from "./delivery";
+import { connectionGate } from "./gate";
 import {
-  type AttemptContext,
-  attemptDelivery,
-  leaseMs,
-  logRow,
-  type Made,
-  makeAttempt,
-  recordAttempts,
-} from "./attempt";
-import type { Lane } from "./delivery";
-import {
+  claim,
   claimFirsts,
   type Delivery,
   deliveriesOf,
@@ -20,6 +14,7 @@ import {
   openUnleased,
   recordDeliveries,
   recordNamedDeliveries,
+  releaseClaim,
   type SkipReason,
 } from "./ledger";
 import {
@@ -32,7 +27,7 @@ import {
   type QueueMessage,
   sendDeliveries,
 } from "./messages";
-import { webhookDeliveries, webhookLogs } from "./tables";
+import { type WebhookRow, webhookDeliveries, webhookLogs } from "./tables";
 
 export type { DeliveryMessage, QueueMessage } from "./messages";
 
@@ -54,10 +49,41 @@ const firstsOf = (event: EventMessage, found: Delivery[]) =>
 const attemptable = (x: AttemptContext, f: Delivery) =>
   Boolean(f.webhook && !f.webhook.isDeleted && f.webhook.isActive && laneFor(f.webhook) === x.lane);
 
+/** An attempt that was not made: its webhook was found slow in this batch meanwhile (gate.ts). */
+const MOVED = Symbol("moved");
+
 /**
- * An event: the first attempt of each of its deliveries, side by side; the batch records them all
- * at once (see `consumeDeliveries`). Deliveries of a slow webhook go to the slow lane as messages;
- * those of a webhook now off or deleted end skipped. The batch claimed the attempts in one statement.
+ * Makes an attempt once its webhook has a connection (gate.ts), or none (MOVED) when the webhook
+ * was tripped in this batch meanwhile: by a slow attempt on the fast lane, so that the batch's other
+ * deliveries to it wait on the slow lane, not here; by a timeout on the slow lane, so that a batch
+ * does not wait out one receiver's timeouts a few at a time.
+ */
+async function withConnection(x: AttemptContext, webhookId: number, attempt: () => Promise<Made | null>) {
+  const slot = await x.gate.take(webhookId);
+  if (!slot) return MOVED;
+  try {
+    const made = await attempt();
+    const trips = x.lane === "fast" ? made?.next.lane === "slow" : made?.settlement.errorClass === "timeout";
+    if (trips) x.gate.trip(webhookId);
+    return made;
+  } finally {
+    slot.release();
+  }
+}
+
+/** A first attempt the batch claimed: made, or given back and sent to the slow lane. */
+async function firstAttempt(x: AttemptContext, d: Delivery["delivery"], webhook: WebhookRow, event: EventMessage) {
+  const made = await withConnection(x, webhook.id, () => makeAttempt(x, d, webhook, event));
+  if (made !== MOVED) return made;
+  await releaseClaim(x.db, d.id, 1);
+  await sendDeliveries(lanesOf(x.env).slow, [deliveryMessage(event, webhook.id)]);
+  return null;
+}
+
+/**
+ * An event: the first attempt of each of its deliveries, side by side. Deliveries of a slow webhook
+ * go to the slow lane as messages; those of a webhook now off or deleted end skipped. The batch
+ * claimed the attempts in one statement.
  */
 async function fanOut(x: AttemptContext, event: EventMessage, found: Delivery[], claimed: Set<number>) {
   const toSlow: DeliveryMessage[] = [];
@@ -67,7 +93,7 @@ async function fanOut(x: AttemptContext, event: EventMessage, found: Delivery[],
     if (!webhook || webhook.isDeleted) work.push(skip(x, d, "webhook_deleted").then(() => null));
     else if (!webhook.isActive) work.push(skip(x, d, "webhook_disabled").then(() => null));
     else if (!attemptable(x, f)) toSlow.push(deliveryMessage(event, webhook.id));
-    else if (claimed.has(d.id)) work.push(makeAttempt(x, d, webhook, event));
+    else if (claimed.has(d.id)) work.push(firstAttempt(x, d, webhook, event));
   }
   // All awaited together, so that none fails unobserved while another is awaited.
   const [made] = await Promise.all([Promise.all(work), sendDeliveries(lanesOf(x.env).slow, toSlow)]);
@@ -75,10 +101,9 @@ async function fanOut(x: AttemptContext, event: EventMessage, found: Delivery[],
 }
 
 /**
- * The first attempts of the batch's events, recorded in one D1 batch rather than one per delivery
- * (the difference between a third and more than half of what a receiver takes); then each retry is
- * a message of its own, on the slow lane if its attempt was slow. Until they are recorded, the
- * deliveries are held by their claim; if recording fails, the reconciler finds them when it expires.
+ * Records first attempts, then sends each retry as a message of its own (on the slow lane if its
+ * attempt was slow). Until they are recorded, the deliveries are held by their claim; if recording
+ * fails, the reconciler finds them when it expires.
  */
 async function recordFirsts(x: AttemptContext, made: Made[]) {
   await recordAttempts(x, made);
@@ -91,6 +116,39 @@ async function recordFirsts(x: AttemptContext, made: Made[]) {
       mine.map((m) => m.next.retryS),
     );
   }
+}
+
+/**
+ * Records each event's first attempts as soon as they are made, not when the batch's slowest is:
+ * a receiver that never answers holds up no other event's record or acknowledgement. Events whose
+ * attempts end while a record is being written go together into the next one, so a burst of quick
+ * attempts still costs a few D1 batches, not one per event (the difference between a third and
+ * more than half of what a receiver takes).
+ */
+function firstsRecorder(x: AttemptContext) {
+  let waiting: { made: Made[]; done: (error?: unknown) => void }[] = [];
+  let writing = false;
+  async function write() {
+    writing = true;
+    while (waiting.length) {
+      const group = waiting;
+      waiting = [];
+      const error = await recordFirsts(
+        x,
+        group.flatMap((g) => g.made),
+      ).then(
+        () => undefined,
+        (e: unknown) => e ?? new Error("recording failed"),
+      );
+      for (const g of group) g.done(error);
+    }
+    writing = false;
+  }
+  return (made: Made[]) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ made, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!writing) void write();
+    });
 }
 
 /**
@@ -116,12 +174,22 @@ async function deliverOne(x: AttemptContext, message: Message<QueueMessage>, bod
   if (!webhook.isActive) return skip(x, d, "webhook_disabled").then(() => message.ack());
   const waitS = d.nextAttemptAt ? Math.ceil((Date.parse(d.nextAttemptAt) - Date.now()) / 1000) : 0;
   if (waitS > 1) return message.retry({ delaySeconds: Math.min(waitS, QUEUE_MAX_DELAY_S) });
-  if (x.lane === "fast" && laneFor(webhook) === "slow") {
-    await sendDeliveries(lanesOf(x.env).slow, [deliveryMessage(body.event, webhook.id)]);
-    return message.ack();
-  }
-  const next = await attemptDelivery(x, d, webhook, body.event);
-  if (next && next.retryS > 0) return message.retry({ delaySeconds: Math.min(next.retryS, QUEUE_MAX_DELAY_S) });
+  // Back on the slow lane: at once from the fast lane; from the slow lane, once its timeouts are over.
+  const toSlow = () =>
+    sendDeliveries(
+      lanesOf(x.env).slow,
+      [deliveryMessage(body.event, webhook.id)],
+      x.lane === "slow" ? ATTEMPT_TIMEOUT_MS.slow / 1000 : 0,
+    );
+  if (x.lane === "fast" && laneFor(webhook) === "slow") return toSlow().then(() => message.ack());
+  // Claimed once it has a connection, so that a delivery moved meanwhile holds no claim.
+  const made = await withConnection(x, webhook.id, async () =>
+    (await claim(x.db, d, leaseMs(x.lane))) ? makeAttempt(x, d, webhook, body.event) : null,
+  );
+  if (made === MOVED) return toSlow().then(() => message.ack());
+  if (!made) return message.ack(); // another message holds the delivery
+  await recordAttempts(x, [made]);
+  if (made.next.retryS > 0) return message.retry({ delaySeconds: Math.min(made.next.retryS, QUEUE_MAX_DELAY_S) });
   message.ack();
 }
 
@@ -129,8 +197,9 @@ async function deliverOne(x: AttemptContext, message: Message<QueueMessage>, bod
  * The consumer of a webhook lane. Events (fast lane) get the first attempts of their deliveries at
  * once; delivery messages (retries, moves to the slow lane, re-sends) get the attempt they carry.
  * The ledger rows of the whole batch are read, written if missing, and the first attempts claimed,
- * in a few statements; then every message is handled side by side and settled on its own: an
- * exception retries that message only, and the claim keeps a retried message from attempting twice.
+ * in a few statements; then every message is handled side by side and settled on its own, as soon
+ * as its own attempts are recorded: an exception retries that message only, and the claim keeps a
+ * retried message from attempting twice.
  */
 export async function consumeDeliveries(
   batch: MessageBatch<QueueMessage>,
@@ -138,7 +207,7 @@ export async function consumeDeliveries(
   ctx: ExecutionContext,
   lane: Lane,
 ): Promise<void> {
-  const x: AttemptContext = { env, ctx, db: createDb(env.DB), lane };
+  const x: AttemptContext = { env, ctx, db: createDb(env.DB), lane, gate: connectionGate() };
   const bodies = batch.messages.map((m) => m.body);
   let found: Delivery[];
   let claimed: Set<number>;
@@ -168,29 +237,19 @@ export async function consumeDeliveries(
     logTaskFailure("queue message", error, { message_id: batch.messages[0]?.id });
     return batch.retryAll({ delaySeconds: 30 });
   }
-  const made = await Promise.all(
-    batch.messages.map(async (message): Promise<Made[] | null> => {
+  const record = firstsRecorder(x);
+  await Promise.all(
+    batch.messages.map(async (message) => {
       try {
         const body = message.body;
-        if (!isDelivery(body)) return await fanOut(x, body, found, claimed);
-        await deliverOne(x, message, body, found);
-        return [];
+        if (isDelivery(body)) return await deliverOne(x, message, body, found);
+        await record(await fanOut(x, body, found, claimed));
+        message.ack();
       } catch (error) {
         failed(message, error);
-        return null;
       }
     }),
   );
-  const events = batch.messages.filter((m, i) => !isDelivery(m.body) && made[i] !== null);
-  try {
-    await recordFirsts(
-      x,
-      made.flatMap((m) => m ?? []),
-    );
-    for (const m of events) m.ack();
-  } catch (error) {
-    for (const m of events) failed(m, error);
-  }
 }
 
 /** A message the consumer failed on: logged, and retried on its own. */

@@ -137,6 +137,17 @@ export async function claimFirsts(db: Db, ids: number[], leaseMs: number): Promi
   return new Set(rows.map((r) => r.id));
 }
 
+/**
+ * Gives back a claim whose attempt was not made (its webhook turned out slow in the same batch, see
+ * gate.ts), so that the message that now carries the delivery can take it.
+ */
+export async function releaseClaim(db: Db, id: number, attempt: number): Promise<void> {
+  await db
+    .update(webhookDeliveries)
+    .set({ attempts: attempt - 1, leasedUntil: null })
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.attempts, attempt), OPEN));
+}
+
 /** Ends the open, unheld deliveries that `where` selects as skipped, for `reason`. */
 export function skipOpen(db: Db, where: SQL | undefined, reason: SkipReason, now = new Date().toISOString()) {
   return db

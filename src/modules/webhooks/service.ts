@@ -7,7 +7,7 @@ import { newEvent } from "../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../../core/listing";
 import { nowIso } from "../../core/time";
 import { logRow } from "./attempt";
-import { deliver } from "./delivery";
+import { deliver, TEST_TIMEOUT_MS } from "./delivery";
 import { deliveryIdOf, ofWebhook, skipOpen } from "./ledger";
 import type { CreateWebhookSchema, UpdateWebhookSchema, Webhook, WebhookLog } from "./schemas";
 import { newSecret, SECRET_PREFIX } from "./signing";
@@ -241,7 +241,7 @@ export async function listWebhookLogs(ctx: ServiceContext, q: ListQuery): Promis
 export async function testWebhook(ctx: ServiceContext, id: number, policy: TargetPolicy): Promise<WebhookLog> {
   const webhook = await found(ctx, id);
   const event = newEvent(ctx.appId, "webhook.test", { webhook: webhook.id, message: "This is a test delivery." });
-  const result = await deliver(webhook, event, deliveryIdOf(event.id, webhook.id), policy);
+  const result = await deliver(webhook, event, deliveryIdOf(event.id, webhook.id), policy, TEST_TIMEOUT_MS);
   const [log] = await ctx.db
     .insert(webhookLogs)
     .values(
