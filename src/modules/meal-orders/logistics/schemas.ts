@@ -202,13 +202,7 @@ export const BulkUpdateSubordersSchema = z
       .positive()
       .optional()
       .openapi({ description: "A window of each suborder's restaurant serving subscriptions." }),
-    note: z
-      .string()
-      .trim()
-      .max(1000)
-      .nullable()
-      .optional()
-      .openapi({ description: "Operations' note; null clears it." }),
+    note: humanText(1000, "lines").nullable().optional().openapi({ description: "Operations' note; null clears it." }),
   })
   .strict()
   .refine((b) => ["status", "captain_id", "delivery_window_id", "note"].some((k) => k in b), {

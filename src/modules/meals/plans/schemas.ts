@@ -241,8 +241,8 @@ const planFields = {
   is_marketplace_featured: z.boolean(),
   is_marketplace_active: z.boolean(),
   is_active: z.boolean(),
-  supported_service: z.string().max(50).nullable(),
-  gender: z.string().max(20).nullable(),
+  supported_service: humanText(50).nullable(),
+  gender: humanText(20).nullable(),
   subscription_type: z.enum(SUBSCRIPTION_TYPES),
   repetition: int()
     .min(1)
