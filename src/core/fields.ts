@@ -1,21 +1,76 @@
 import { z } from "@hono/zod-openapi";
 import { minorOfMajor } from "./money";
-import { isIsoDate } from "./time";
+import { isIsoDate, isIsoDateTime, YEAR_MAX, YEAR_MIN } from "./time";
 
 /** Request field schemas that every module validates the same way. */
 
 export const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
+/**
+ * Human text: what a person wrote for people to read (a name, a title, an address, a description).
+ * Control characters are refused: NUL and the other C0 and C1 controls break the logs, the PDFs and
+ * the receivers' parsers, and a single line (`"line"`) takes no tab nor line break either; `"lines"`
+ * (a description, a note) keeps tab, line feed and carriage return. A value of only invisible
+ * characters (spaces, direction marks, zero-width characters, a byte order mark) is refused as
+ * though empty: it would show as a blank name. Such marks between visible letters stay, since
+ * Arabic text carries RLM and LRM marks where it meets Latin words and digits.
+ */
+export type TextKind = "line" | "lines";
+
+/** The control characters (Cc: C0, DEL and C1); less tab, line feed and carriage return for `"lines"`. */
+const CONTROLS: Record<TextKind, RegExp> = { line: /\p{Cc}/u, lines: /[^\P{Cc}\t\n\r]/u };
+/** Whitespace and what renders as nothing: format characters (Cf) and the default-ignorable ones. */
+const INVISIBLE = /[\s\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+
+/** What is wrong with `s` as human text of `kind`, in plain words; null when nothing. */
+export function humanTextProblem(s: string, kind: TextKind): string | null {
+  if (CONTROLS[kind].test(s))
+    return kind === "line"
+      ? "Must be one line of text, without control characters (NUL, tab, line breaks)."
+      : "Must not contain control characters such as NUL (tab and line breaks are fine).";
+  if (s !== "" && s.replace(INVISIBLE, "") === "")
+    return "Must contain a visible character, not only spaces, direction marks or zero-width characters.";
+  return null;
+}
+
+/**
+ * A request field of human text of `kind`, trimmed, of at most `max` characters; empty is allowed
+ * (add `.min(1, ...)` where it is not).
+ */
+export function humanText(max: number, kind: TextKind = "line") {
+  return z
+    .string()
+    .trim()
+    .max(max)
+    .superRefine((s, ctx) => {
+      const problem = humanTextProblem(s, kind);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    });
+}
+
 export const NAME_MAX = 200;
-export const nameText = z.string().trim().min(1, "Required; must not be empty.").max(NAME_MAX);
+export const nameText = humanText(NAME_MAX).min(1, "Required; must not be empty.");
 export const ordering = z.number().int().min(0).max(1_000_000);
+
+const YEARS = `in the years ${YEAR_MIN} to ${YEAR_MAX}`;
+/** How a refused date reads, wherever one is parsed. */
+export const DATE_WORDS = `Must be a real calendar date, YYYY-MM-DD, ${YEARS}.`;
+/** How a refused date-time reads, wherever one is parsed. */
+export const DATE_TIME_WORDS = `Must be an ISO 8601 date-time with offset, of a real day and time, ${YEARS}.`;
 
 export const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date, YYYY-MM-DD.")
-  .refine(isIsoDate, "Must be a real date.")
+  .refine(isIsoDate, DATE_WORDS)
   .openapi({ format: "date", example: "2026-12-01" });
+
+/**
+ * An ISO 8601 date-time with offset naming a real day and time (no February 30, no hour 25), in the
+ * years YEAR_MIN..YEAR_MAX; the string as given (a field that compares instants as text converts).
+ */
+export const isoDateTime = z.string().refine(isIsoDateTime, DATE_TIME_WORDS).openapi({ format: "date-time" });
+
 export const timeOfDay = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, "Must be a time, HH:MM:SS.")

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { and, asc, type Column, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { ApiError, addFieldError, type FieldErrors } from "./errors";
-import { hundredthsOf, MONEY_MAX } from "./fields";
+import { DATE_TIME_WORDS, DATE_WORDS, hundredthsOf, MONEY_MAX } from "./fields";
 import {
   IN_MAX,
   type ListField,
@@ -70,12 +70,12 @@ function parseValue(
       return typeof minor === "number" ? { ok: true, value: minor } : { ok: false, message: minor.message };
     }
     case "date":
-      return isIsoDate(v) ? { ok: true, value: v } : { ok: false, message: "Must be a date, YYYY-MM-DD." };
+      return isIsoDate(v) ? { ok: true, value: v } : { ok: false, message: DATE_WORDS };
     case "datetime":
       if (isIsoDate(v)) return { ok: true, value: v };
       return isIsoDateTime(v)
         ? { ok: true, value: new Date(v).toISOString() }
-        : { ok: false, message: "Must be an ISO 8601 date-time with offset, or a date." };
+        : { ok: false, message: `${DATE_TIME_WORDS.slice(0, -1)}; or a date.` };
     case "time": {
       const t = normaliseTime(v);
       return t ? { ok: true, value: t } : { ok: false, message: "Must be a time, HH:MM:SS." };

@@ -2,9 +2,11 @@
  * The declared range of every parameter, walked from the document: for each operation's query
  * parameters and JSON body fields with bounds, values at and just past each bound (strings of the
  * maximum length in Latin and in Arabic, numbers at their minimum and maximum, the smallest and the
- * largest double, integers past 2^53, float noise on amounts). Never a 5xx; a value in range is
- * never refused for its range; a value past it is a 400 naming the field. It grows by itself as
- * operations land.
+ * largest double, integers past 2^53, float noise on amounts), impossible dates and times for every
+ * date and date-time (February 30, month 13, hour 25, year 0000), and for a body field of human text
+ * (by its name: names, titles, descriptions, addresses, notes) a NUL and a value of direction marks
+ * alone. Never a 5xx; a value in range is never refused for its range; a value past it is a 400
+ * naming the field. It grows by itself as operations land.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { minorOfMajor } from "../../src/core/money";
@@ -32,7 +34,24 @@ const SCRIPTS = [
 
 /** How a refusal for a range reads (core/validation.ts, listing.ts and the fields' own words). */
 const RANGE_WORDS =
-  /^(Must be (at least|at most|greater than|less than|an integer|a number|an amount)|At (least|most) \d|At most 2 decimals|Must not be empty|A search term has at most|A percentage is at most)/;
+  /^(Must be (at least|at most|greater than|less than|an integer|a number|an amount|a real calendar date|an ISO 8601 date-time|one line of text)|At (least|most) \d|At most 2 decimals|Must not be empty|A search term has at most|A percentage is at most|Must (not contain control|contain a visible))/;
+
+/** Dates and date-times that no calendar has: in a date field's format, past its range. */
+const IMPOSSIBLE_DATES = ["2026-02-30", "2026-13-01", "0000-01-01"];
+const IMPOSSIBLE_DATE_TIMES = ["2026-02-30T00:00:00Z", "2026-01-01T25:00:00Z", "0000-01-01T00:00:00Z"];
+const isFormat = (s: JsonSchema, format: string): boolean =>
+  s.format === format || [...(s.anyOf ?? []), ...(s.oneOf ?? [])].some((x: JsonSchema) => x.format === format);
+
+/** A body field a person writes for people to read, by its name (core/fields' `humanText`). */
+const HUMAN_TEXT =
+  /(^|_)(name|title|subtitle|description|notes?|reason|address[12]?|message|instructions|footer|body|district|route|holder|alt|tag|type|unit|vehicle|day|size|duration)(_en|_ar)?$/;
+/** Human text that shows nothing or holds a control character; and direction marks between words, which is text. */
+const TEXT_VALUES: Value[] = [
+  { label: "direction marks alone", value: "\u200f\u200e\u202b\u2069", inRange: false },
+  { label: "zero-width characters alone", value: "\u200b\u200d\ufeff", inRange: false },
+  { label: "a NUL", value: "a\u0000b", inRange: false },
+  { label: "an RLM between words", value: "مطعم\u200f 24", inRange: true },
+];
 
 const typeOf = (s: JsonSchema): string | undefined =>
   Array.isArray(s.type) ? s.type.find((t: string) => t !== "null") : s.type;
@@ -63,6 +82,12 @@ function scalarValues(s: JsonSchema, all: boolean): Value[] {
       out.push({ label: `${s.minLength - 1} characters`, value: "a".repeat(s.minLength - 1), inRange: false });
     }
   }
+  if (type === "string" && isFormat(s, "date-time"))
+    for (const v of all ? IMPOSSIBLE_DATE_TIMES : IMPOSSIBLE_DATE_TIMES.slice(0, 1))
+      out.push({ label: `the impossible date-time ${v}`, value: v, inRange: false });
+  else if (type === "string" && isFormat(s, "date"))
+    for (const v of all ? IMPOSSIBLE_DATES : IMPOSSIBLE_DATES.slice(0, 1))
+      out.push({ label: `the impossible date ${v}`, value: v, inRange: false });
   if (type === "integer" || type === "number") {
     const integer = type === "integer";
     const money = !integer && twoDecimals(s);
@@ -131,7 +156,8 @@ function bodyCases(s: JsonSchema, path: string, depth: number): Case[] {
     if (s.minItems > 0) out.push({ label: "no item", value: [], inRange: false, in: "body", field: path });
     return out;
   }
-  return scalarValues(s, true).map((v) => ({ ...v, in: "body", field: path }));
+  const text = type === "string" && !s.enum && !s.pattern && !s.format && HUMAN_TEXT.test(path.split(".").at(-1)!);
+  return [...scalarValues(s, true), ...(text ? TEXT_VALUES : [])].map((v) => ({ ...v, in: "body", field: path }));
 }
 
 /**

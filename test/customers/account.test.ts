@@ -124,6 +124,9 @@ describe("CA6 profile", () => {
         [{ secondary_mobile_number: "0112345678" }, "secondary_mobile_number"],
         [{ email: "not-an-email" }, "email"],
         [{ date_of_birth: "2999-01-01" }, "date_of_birth"],
+        [{ date_of_birth: "0000-01-01" }, "date_of_birth"],
+        [{ date_of_birth: "2001-02-29" }, "date_of_birth"],
+        [{ name: "\u202b\u202c" }, "name"],
         [{}, "body"],
       ];
       for (const [body, field] of cases) {

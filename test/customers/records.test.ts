@@ -107,6 +107,13 @@ describe("Create Customer (MC6)", () => {
     ["a malformed email", { mobile_number: "0501234567", email: "not-an-email" }, "email", /email/],
     ["another language", { mobile_number: "0501234567", lang: "fr" }, "lang", /ar, en/],
     ["a future birth date", { mobile_number: "0501234567", date_of_birth: "2999-01-01" }, "date_of_birth", /future/],
+    // Issue 27: impossible dates were stored.
+    ["year 0000", { mobile_number: "0501234567", date_of_birth: "0000-01-01" }, "date_of_birth", /real calendar/],
+    ["February 30", { mobile_number: "0501234567", date_of_birth: "1990-02-30" }, "date_of_birth", /real calendar/],
+    ["month 13", { mobile_number: "0501234567", date_of_birth: "1990-13-01" }, "date_of_birth", /real calendar/],
+    ["before 1900", { mobile_number: "0501234567", date_of_birth: "1899-12-31" }, "date_of_birth", /1900/],
+    ["a name of direction marks", { mobile_number: "0501234567", name: "\u200f\u200e\u2067" }, "name", /visible/],
+    ["a name holding a NUL", { mobile_number: "0501234567", name: "Sara\u0000" }, "name", /control/],
     ["a plain-http avatar", { mobile_number: "0501234567", avatar: "http://x.example.com/a.jpg" }, "avatar", /https/],
     ["an unknown city", { mobile_number: "0501234567", current_city_id: 987654 }, "current_city_id", /No city/],
     ["a verification flag", { mobile_number: "0501234567", is_mobile_verified: true }, "is_mobile_verified", /Unknown/],

@@ -131,6 +131,12 @@ describe("Create, read, update and delete items", () => {
     ["a negative price", { price: -1 }, "price"],
     ["a price with 3 decimals", { price: 1.005 }, "price"],
     ["an empty Arabic name", { name_ar: "" }, "name_ar"],
+    // Issue 27: names that show nothing, or hold control characters.
+    ["a name of direction marks alone", { name_en: "\u200e\u200f\u202e\u2066" }, "name_en"],
+    ["a name of zero-width characters and spaces", { name_en: "\u200b \u200d\ufeff" }, "name_en"],
+    ["a name holding a NUL", { name_en: "Latte\u0000" }, "name_en"],
+    ["a name with a line break", { name_ar: "قهوة\nعربية" }, "name_ar"],
+    ["a description holding a C1 control", { description_en: "Hot\u0085" }, "description_en"],
     ["an unknown type", { type: "spaceship" }, "type"],
     ["an off day that is not a weekday", { off_days: ["someday"] }, "off_days.0"],
     ["an unknown modifier category", { modifiers: [999999] }, "modifiers"],
@@ -146,6 +152,16 @@ describe("Create, read, update and delete items", () => {
     });
     expect(res.status).toBe(400);
     expect((await problem(res)).errors).toHaveProperty([field]);
+  });
+
+  it("keeps direction marks between words of a name, and line breaks in a description", async () => {
+    const body = { name_ar: "قهوة\u200f 24\u200e", description_en: "Hot.\n\tServed daily." };
+    const res = await as1(ITEMS, {
+      method: "POST",
+      body: { type: "product", service_type: "pickup", sku: sku(), price: 1, name_en: "X", ...body },
+    });
+    expect(res.status).toBe(201);
+    expect(await json(res)).toMatchObject(body);
   });
 
   it("409 for a SKU the store already used", async () => {

@@ -111,6 +111,13 @@ describe("Create Voucher", () => {
     ["ends before it starts", { starts_at: "2026-05-01T00:00:00Z", ends_at: "2026-04-30T23:59:59Z" }, "ends_at"],
     ["ends when it starts", { starts_at: "2026-05-01T00:00:00Z", ends_at: "2026-05-01T03:00:00+03:00" }, "ends_at"],
     ["a date without time", { ends_at: "2026-05-01" }, "ends_at"],
+    // Issue 27: February 30 was stored as March 2; hour 25 and year 0000 are no times either.
+    ["February 30", { starts_at: "2026-02-30T00:00:00Z" }, "starts_at"],
+    ["hour 25", { starts_at: "2026-03-01T25:00:00Z" }, "starts_at"],
+    ["month 13", { ends_at: "2026-13-01T00:00:00+03:00" }, "ends_at"],
+    ["year 0000", { starts_at: "0000-01-01T00:00:00Z" }, "starts_at"],
+    ["a title of direction marks alone", { title_en: "\u200f\u200e" }, "title_en"],
+    ["a title holding a NUL", { title_ar: "س\u0000" }, "title_ar"],
     ["a zero usage limit", { usage_limit: 0 }, "usage_limit"],
     ["a fractional per-customer limit", { per_customer_limit: 1.5 }, "per_customer_limit"],
     ["a minimum order with 3 decimals", { min_order_amount: 1.001 }, "min_order_amount"],

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { isoDate } from "../../core/fields";
+import { humanText, isoDate } from "../../core/fields";
 
 /** Schema pieces every meals resource shares: the audit fields, and the fields its writes validate alike. */
 
@@ -29,9 +29,9 @@ export const hexColor = z
   .regex(/^#[0-9A-Fa-f]{6}$/, "Must be a colour, #RRGGBB.")
   .nullable();
 export const image = z.string().max(2000);
-export const optionalText = z.string().max(5000).nullable();
+export const optionalText = humanText(5000, "lines").nullable();
 export const labels = z
-  .array(z.string().trim().min(1).max(100))
+  .array(humanText(100).min(1))
   .max(50)
   .refine((xs) => new Set(xs).size === xs.length, "Must not repeat.")
   .openapi({ uniqueItems: true });

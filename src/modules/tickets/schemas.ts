@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { DATE_WORDS } from "../../core/fields";
 import { envelopeSchema } from "../../core/listing";
 import { isIsoDate, normaliseTime } from "../../core/time";
 import { ItemSchema } from "../items";
@@ -28,10 +29,7 @@ export const TicketListSchema = envelopeSchema(TicketSchema, "TicketList");
 
 export const BULK_UPDATE_MAX = 100;
 
-const dateField = z
-  .string()
-  .refine(isIsoDate, "Must be a date, YYYY-MM-DD.")
-  .openapi({ format: "date", example: "2026-12-01" });
+const dateField = z.string().refine(isIsoDate, DATE_WORDS).openapi({ format: "date", example: "2026-12-01" });
 const timeField = z
   .string()
   .transform((s, ctx) => {

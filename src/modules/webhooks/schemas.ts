@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { isoDateTime } from "../../core/fields";
 import { envelopeSchema } from "../../core/listing";
 import { EVENT_TYPES } from "./catalogue";
 import { DELIVERY_OUTCOMES, DELIVERY_STATES, DELIVERY_TRIGGERS, ERROR_CLASSES, SKIP_REASONS } from "./tables";
@@ -193,12 +194,10 @@ export const deliveryIdParam = z.object({
     }),
 });
 
-const instant = z.string().datetime({ offset: true }).openapi({ format: "date-time" });
-
 export const RecoverWebhookSchema = z
   .object({
-    since: instant.openapi({ description: "Re-send the failed and skipped deliveries created from this time on." }),
-    until: instant.optional().openapi({ description: "…and before this time (default: now)." }),
+    since: isoDateTime.openapi({ description: "Re-send the failed and skipped deliveries created from this time on." }),
+    until: isoDateTime.optional().openapi({ description: "…and before this time (default: now)." }),
   })
   .strict()
   .refine((b) => b.until === undefined || Date.parse(b.until) > Date.parse(b.since), {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { NAME_MAX, nameText } from "../../../core/fields";
+import { humanText, NAME_MAX, nameText } from "../../../core/fields";
 import { minorOfMajor } from "../../../core/money";
 import { STORE_LANGUAGES } from "../tables";
 
@@ -80,7 +80,7 @@ const httpsUrl = z
   .url()
   .max(2048)
   .refine((u) => u.startsWith("https://"), "Must be an https URL.");
-const text = (max: number) => z.string().trim().min(1, "Must not be empty; send null to clear it.").max(max);
+const text = (max: number) => humanText(max).min(1, "Must not be empty; send null to clear it.");
 
 const languages = z
   .array(z.enum(STORE_LANGUAGES))

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { NAME_MAX, ordering } from "../../../core/fields";
+import { humanText, NAME_MAX, ordering } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { LOCATION_TYPES } from "../tables";
 
@@ -59,7 +59,7 @@ const httpsUrl = z
   .url()
   .max(2048)
   .refine((u) => u.startsWith("https://"), "Must be an https URL.");
-const text = (max: number) => z.string().trim().max(max);
+const text = humanText;
 
 /** The fields of a location a client writes; Create requires the coordinates and the city. */
 export const locationFields = {
@@ -88,7 +88,7 @@ export const locationFields = {
   street_number: text(50).nullable(),
   location_url: httpsUrl.nullable().openapi({ example: "https://maps.google.com/?q=24.7136,46.6753" }),
   image: httpsUrl.nullable(),
-  description: text(1000).nullable(),
+  description: text(1000, "lines").nullable(),
   ordering,
 };
 

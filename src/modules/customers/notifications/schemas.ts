@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { humanText, type TextKind } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { NOTIFICATION_STATUSES } from "../tables";
 
@@ -13,7 +14,8 @@ const DATA_KEY = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 /** Keys FCM refuses or overrides (`from`, `message_type`, `google…`, `gcm…`, `collapse_key`), and ours. */
 const RESERVED_KEY = /^(from|message_type|collapse_key|notification_id|google.*|gcm.*)$/i;
 
-const text = (max: number, example: string) => z.string().trim().min(1).max(max).openapi({ example });
+const text = (max: number, example: string, kind: TextKind = "line") =>
+  humanText(max, kind).min(1).openapi({ example });
 
 /** The push's `data`: a map of strings, as FCM requires. */
 export const pushData = z
@@ -52,8 +54,8 @@ export const SendNotificationSchema = z
     segment: SegmentSchema.optional(),
     title_en: text(TITLE_MAX, "Weekend offer"),
     title_ar: text(TITLE_MAX, "عرض نهاية الأسبوع"),
-    body_en: text(BODY_MAX, "20% off every plan until Saturday."),
-    body_ar: text(BODY_MAX, "خصم ٢٠٪ على جميع الباقات حتى السبت."),
+    body_en: text(BODY_MAX, "20% off every plan until Saturday.", "lines"),
+    body_ar: text(BODY_MAX, "خصم ٢٠٪ على جميع الباقات حتى السبت.", "lines"),
     data: pushData.optional(),
   })
   .strict()

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { customFields, isoDate, NAME_MAX, nonEmpty } from "../../../core/fields";
+import { customFields, humanText, isoDate, NAME_MAX, nonEmpty } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { CUSTOMER_LANGS } from "../tables";
 
@@ -54,7 +54,7 @@ const phoneText = z
   .regex(/^[\d\s+().-]+$/, "Must be a phone number: digits, optionally with + and spaces.");
 
 const customerFields = {
-  name: z.string().trim().min(1, "Must not be empty.").max(NAME_MAX).nullable(),
+  name: humanText(NAME_MAX).min(1, "Must not be empty.").nullable(),
   email: z.string().trim().max(254).email().nullable().openapi({ example: "sara@example.com" }),
   lang: z.enum(CUSTOMER_LANGS),
   date_of_birth: isoDate

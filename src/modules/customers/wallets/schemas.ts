@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { hundredths, hundredthsOf } from "../../../core/fields";
+import { DATE_TIME_WORDS, humanText, hundredths, hundredthsOf } from "../../../core/fields";
 import { isIsoDateTime } from "../../../core/time";
 import { WALLET_ENTRY_TYPES, WALLET_KINDS } from "../tables";
 
@@ -23,7 +23,7 @@ const cashback = hundredths({
   example: 25.5,
 });
 
-const reason = z.string().trim().min(1).max(200).openapi({ example: "Birthday gift" });
+const reason = humanText(200, "lines").min(1).openapi({ example: "Birthday gift" });
 const reference = z
   .string()
   .trim()
@@ -36,7 +36,7 @@ const expiresAt = z
   .max(40)
   .transform((s, ctx) => {
     if (!isIsoDateTime(s)) {
-      ctx.addIssue({ code: "custom", message: "Must be an ISO 8601 date-time with offset." });
+      ctx.addIssue({ code: "custom", message: DATE_TIME_WORDS });
       return z.NEVER;
     }
     const at = new Date(s).toISOString();

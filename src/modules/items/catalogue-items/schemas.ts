@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { customFields, isoDate, money, nameText, ordering, timeOfDay, weekdays } from "../../../core/fields";
+import { customFields, humanText, isoDate, money, nameText, ordering, timeOfDay, weekdays } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { BundleCategorySchema } from "../bundle-categories/schemas";
 import { ItemImageSchema } from "../images/schemas";
@@ -115,8 +115,8 @@ const itemFields = {
   price: money,
   name_en: nameText,
   name_ar: nameText,
-  description_en: z.string().max(5000),
-  description_ar: z.string().max(5000),
+  description_en: humanText(5000, "lines"),
+  description_ar: humanText(5000, "lines"),
   custom_fields: customFields,
   is_plan_only: z.boolean(),
   is_plan_enabled: z.boolean(),

@@ -1,8 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { hundredths } from "../../../core/fields";
+import { hundredths, isoDateTime } from "../../../core/fields";
 import { DISCOUNT_KINDS } from "../tables";
-
-const dateTime = z.string().datetime({ offset: true }).openapi({ format: "date-time" });
 
 /** A percentage is at most 100.00, in hundredths (basis points). */
 export const PERCENT_MAX = 10_000;
@@ -24,8 +22,8 @@ const discountFields = {
       "`kind`; at most 2 decimals.",
   ).nullable(),
   is_usage_price: z.boolean(),
-  starts_at: dateTime.nullable(),
-  ends_at: dateTime.nullable(),
+  starts_at: isoDateTime.nullable(),
+  ends_at: isoDateTime.nullable(),
 };
 
 type DiscountShape = {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { NAME_MAX, ordering } from "../../../core/fields";
+import { humanText, NAME_MAX, ordering } from "../../../core/fields";
 
 export const ItemImageSchema = z
   .object({ id: z.number().int(), url: z.string(), alt_en: z.string(), alt_ar: z.string(), ordering: z.number().int() })
@@ -16,8 +16,8 @@ const imageFields = {
     .max(2048)
     .refine((u) => u.startsWith("https://"), "Must be an https URL.")
     .openapi({ example: "https://cdn.example.com/latte.jpg" }),
-  alt_en: z.string().max(NAME_MAX),
-  alt_ar: z.string().max(NAME_MAX),
+  alt_en: humanText(NAME_MAX),
+  alt_ar: humanText(NAME_MAX),
   ordering,
 };
 

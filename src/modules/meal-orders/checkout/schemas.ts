@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { isoDate } from "../../../core/fields";
+import { humanText, isoDate } from "../../../core/fields";
 import { CHECKOUT_PROVIDERS } from "../../orders";
 import { VoucherResultSchema } from "../../vouchers";
 
@@ -66,7 +66,7 @@ const cartFields = {
   secondary_location_id: id
     .optional()
     .openapi({ description: "Another of the customer's locations, kept for the kitchen." }),
-  notes: z.string().max(1000).optional(),
+  notes: humanText(1000, "lines").optional(),
   voucher: z.string().trim().min(1).max(32).optional().openapi({ description: "A voucher code of the store." }),
   is_redeeming: z.boolean().default(false).openapi({
     description: "Pay what the customer's cashback covers from it (the rest through `payment_provider`).",

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { hundredths } from "../../../core/fields";
+import { humanText, hundredths } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { SUBORDER_STATUSES } from "../tables";
 import { COMPLAINT_REASON_CODES } from "./reasons";
@@ -67,7 +67,7 @@ const httpsUrl = z
 export const CreateComplaintSchema = z
   .object({
     reason: z.enum(COMPLAINT_REASON_CODES).openapi({ description: "A code of List Complaint Reasons." }),
-    description: z.string().trim().min(1).max(2000).optional(),
+    description: humanText(2000, "lines").min(1).optional(),
     images: z.array(httpsUrl).max(5).optional().openapi({ description: "Photos, at most 5 https URLs." }),
   })
   .strict()
@@ -84,7 +84,7 @@ export const UpdateComplaintSchema = z
       .enum(["in_review", "resolved", "rejected"])
       .optional()
       .openapi({ description: "open → in_review → resolved | rejected; another move is a 409." }),
-    resolution_note: z.string().trim().max(2000).nullable().optional(),
+    resolution_note: humanText(2000, "lines").nullable().optional(),
     wallet_credit: hundredths({
       min: 0.01,
       max: 100_000,

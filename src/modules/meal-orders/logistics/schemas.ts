@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { ErrorCode } from "../../../core/errors";
-import { isoDate, nameText, nonEmpty, ordering } from "../../../core/fields";
+import { humanText, isoDate, nameText, nonEmpty, ordering } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { CitySchema } from "../../customers";
 import { BranchSchema, WINDOW_TYPES } from "../../meals";
@@ -77,7 +77,7 @@ const captainFields = {
   city_id: refId("A city of the geography lists."),
   branch_id: refId("A branch of one of the store's restaurants.").nullable(),
   is_active: z.boolean(),
-  vehicle: z.string().trim().max(200).nullable(),
+  vehicle: humanText(200).nullable(),
   ordering,
 };
 
@@ -97,7 +97,7 @@ const latitude = z.number().min(-90).max(90);
 const longitude = z.number().min(-180).max(180);
 
 const BranchLocationInput = z
-  .object({ lat: latitude, lng: longitude, address1: z.string().max(500).optional() })
+  .object({ lat: latitude, lng: longitude, address1: humanText(500).optional() })
   .strict()
   .openapi("LogisticsBranchLocationInput", { description: "Where the branch is: the `location` the branch shows." });
 
@@ -202,13 +202,7 @@ export const BulkUpdateSubordersSchema = z
       .positive()
       .optional()
       .openapi({ description: "A window of each suborder's restaurant serving subscriptions." }),
-    note: z
-      .string()
-      .trim()
-      .max(1000)
-      .nullable()
-      .optional()
-      .openapi({ description: "Operations' note; null clears it." }),
+    note: humanText(1000, "lines").nullable().optional().openapi({ description: "Operations' note; null clears it." }),
   })
   .strict()
   .refine((b) => ["status", "captain_id", "delivery_window_id", "note"].some((k) => k in b), {

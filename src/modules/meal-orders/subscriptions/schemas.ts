@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { isoDate } from "../../../core/fields";
+import { humanText, isoDate } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { OrderSchema } from "../../orders";
 import { MEAL_ORDER_TYPES, MEAL_SUBSCRIPTION_STATUSES, SUBORDER_STATUSES } from "../tables";
@@ -163,7 +163,7 @@ export const CancelMealSubscriptionSchema = z
     from_date: isoDate.optional().openapi({
       description: "Deliveries from this date are cancelled (min_cancel_date..max_cancel_date; default the first).",
     }),
-    reason: z.string().trim().max(500).optional(),
+    reason: humanText(500, "lines").optional(),
   })
   .strict()
   .openapi("CancelMealSubscription");

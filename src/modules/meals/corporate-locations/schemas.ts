@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { customFields, nameText, nonEmpty, ordering } from "../../../core/fields";
+import { customFields, humanText, nameText, nonEmpty, ordering } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { audit, int, json, latitude, longitude, optionalText, text } from "../schemas";
 
@@ -43,10 +43,10 @@ export const CorporateLocationListSchema = envelopeSchema(CorporateLocationSchem
 const fields = {
   name_en: nameText,
   name_ar: nameText,
-  company_name: z.string().trim().max(200).nullable(),
+  company_name: humanText(200).nullable(),
   city_id: int().positive(),
-  district: z.string().trim().max(200).nullable(),
-  address: z.string().max(500),
+  district: humanText(200).nullable(),
+  address: humanText(500),
   lat: latitude,
   lng: longitude,
   delivery_window_ids: z

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { customFields, money, nameText, nonEmpty, ordering, WEEKDAYS, weekdays } from "../../../core/fields";
+import { customFields, humanText, money, nameText, nonEmpty, ordering, WEEKDAYS, weekdays } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { audit, date, image, int, json, labels, optionalText, queryDate, text } from "../schemas";
 
@@ -200,7 +200,7 @@ const productFields = {
   nutrition_options: z
     .array(
       z
-        .object({ ...nutritionFacts, size: z.string().trim().min(1).max(50) })
+        .object({ ...nutritionFacts, size: humanText(50).min(1) })
         .partial()
         .required({ size: true })
         .strict(),

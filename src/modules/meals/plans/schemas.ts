@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { nameText, nonEmpty, ordering } from "../../../core/fields";
+import { humanText, nameText, nonEmpty, ordering } from "../../../core/fields";
 import { envelopeSchema, TERM_MAX } from "../../../core/listing";
 import { NutritionsSchema } from "../menus/schemas";
 import { audit, date, daysAhead, hexColor, image, int, json, optionalText, queryDate, text } from "../schemas";
@@ -235,14 +235,14 @@ const planFields = {
   avg_daily_meal_calories: z.number().min(0).max(100_000),
   start_after: daysAhead,
   special_product_selection_limit: int().min(0).max(100).nullable(),
-  featured_title_en: z.string().max(200).nullable(),
-  featured_title_ar: z.string().max(200).nullable(),
+  featured_title_en: humanText(200).nullable(),
+  featured_title_ar: humanText(200).nullable(),
   is_featured: z.boolean(),
   is_marketplace_featured: z.boolean(),
   is_marketplace_active: z.boolean(),
   is_active: z.boolean(),
-  supported_service: z.string().max(50).nullable(),
-  gender: z.string().max(20).nullable(),
+  supported_service: humanText(50).nullable(),
+  gender: humanText(20).nullable(),
   subscription_type: z.enum(SUBSCRIPTION_TYPES),
   repetition: int()
     .min(1)
@@ -258,7 +258,7 @@ const planFields = {
       title: nameText,
       protein_amount: z.number().min(0).max(10_000),
       carb_amount: z.number().min(0).max(10_000).nullable().optional(),
-      unit: z.string().trim().min(1).max(10).optional(),
+      unit: humanText(10).min(1).optional(),
     })
     .strict(),
   ordering,
@@ -285,8 +285,8 @@ const planTagFields = {
   type_ar: nameText,
   tag_en: nameText,
   tag_ar: nameText,
-  description_en: z.string().max(5000),
-  description_ar: z.string().max(5000),
+  description_en: humanText(5000, "lines"),
+  description_ar: humanText(5000, "lines"),
   image,
   color: hexColor,
   ordering,

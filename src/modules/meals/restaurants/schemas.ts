@@ -1,5 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { customFields, isoDate, nameText, nonEmpty, ordering, timeOfDay, weekdays } from "../../../core/fields";
+import {
+  customFields,
+  humanText,
+  isoDate,
+  nameText,
+  nonEmpty,
+  ordering,
+  timeOfDay,
+  weekdays,
+} from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { audit, daysAhead, hexColor, image, int, json, latitude, longitude, optionalText, text } from "../schemas";
 import { REST_TYPES } from "../tables";
@@ -182,7 +191,7 @@ function isTimeZone(tz: string): boolean {
 const DeliveryZoneInput = z
   .object({
     city_id: int().positive(),
-    name_en: z.string().max(200).optional(),
+    name_en: humanText(200).optional(),
     polygon: z
       .array(z.tuple([latitude, longitude]).openapi({ items: { type: "number" }, minItems: 2, maxItems: 2 }))
       .min(3)
@@ -229,7 +238,7 @@ const restaurantFields = {
           to_time: timeOfDay,
           type: z.enum(REST_TYPES).optional().openapi({ description: "The orders it serves; default `both`." }),
           is_default: z.boolean().optional(),
-          tag: z.string().trim().max(100).nullable().optional(),
+          tag: humanText(100).nullable().optional(),
           is_on_demand_opened: z.boolean().optional(),
         })
         .strict()
@@ -258,7 +267,7 @@ const branchFields = {
   name_en: nameText,
   name_ar: nameText,
   city_id: int().positive(),
-  address1: z.string().max(500),
+  address1: humanText(500),
   lat: latitude,
   lng: longitude,
   is_main: z.boolean().openapi({ description: "At most one main branch: setting it clears the others'." }),

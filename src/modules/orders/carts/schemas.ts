@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { customFields, nonEmpty } from "../../../core/fields";
+import { customFields, humanText, nonEmpty } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { CustomerSchema } from "../../customers";
 import { ItemSchema } from "../../items";
@@ -60,9 +60,9 @@ export const CartListSchema = envelopeSchema(CartSchema, "CartList");
 
 const receiver = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: humanText(200).min(1),
     mobile: z.string().trim().min(5).max(20),
-    message: z.string().max(500).optional(),
+    message: humanText(500, "lines").optional(),
   })
   .strict()
   .nullable()
@@ -76,7 +76,7 @@ const cartFields = {
     description:
       "Cashback to spend on this cart, in major units (capped at the total; checked against the balance at checkout).",
   }),
-  notes: z.string().max(1000).nullable(),
+  notes: humanText(1000, "lines").nullable(),
   receiver,
   is_recurring: z.boolean(),
   duration: z.number().int().min(1).max(365).nullable(),

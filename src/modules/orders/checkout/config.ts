@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { emit, newEvent } from "../../../core/events/outbox";
-import { nonEmpty } from "../../../core/fields";
+import { humanText, nonEmpty } from "../../../core/fields";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
 import type { Db } from "../../../db/client";
@@ -81,8 +81,8 @@ export const UpdateCheckoutConfigSchema = nonEmpty(
       min_order_amount: amountMinor(1_000_000),
       payment_ttl_minutes: z.number().int().min(5).max(1440),
       bank_transfer_ttl_hours: z.number().int().min(1).max(720),
-      bank_transfer_instructions_en: z.string().max(2000).nullable(),
-      bank_transfer_instructions_ar: z.string().max(2000).nullable(),
+      bank_transfer_instructions_en: humanText(2000, "lines").nullable(),
+      bank_transfer_instructions_ar: humanText(2000, "lines").nullable(),
     })
     .partial()
     .strict(),

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { isoDate, nonEmpty, timeOfDay } from "../../../core/fields";
+import { humanText, isoDate, nonEmpty, timeOfDay } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { ItemSchema } from "../../items";
 import { FULFILLMENT_STATES, FULFILLMENT_TYPES } from "./tables";
@@ -93,7 +93,7 @@ const scheduleFields = {
   location_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().openapi({
     description: "One of the order's customer's locations; its address is copied into `location`.",
   }),
-  notes: z.string().max(NOTES_MAX).nullable().optional(),
+  notes: humanText(NOTES_MAX, "lines").nullable().optional(),
 };
 
 export const UpdateFulfillmentSchema = nonEmpty(

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { humanText } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { CustomerSchema } from "../../customers";
 import { ItemSchema } from "../../items";
@@ -186,8 +187,8 @@ export const InvoiceConfigSchema = z
 export type InvoiceConfig = z.infer<typeof InvoiceConfigSchema>;
 
 export const UpdateInvoiceConfigSchema = InvoiceConfigSchema.extend({
-  footer_en: z.string().trim().max(500).nullable(),
-  footer_ar: z.string().trim().max(500).nullable(),
+  footer_en: humanText(500, "lines").nullable(),
+  footer_ar: humanText(500, "lines").nullable(),
 })
   .partial()
   .strict()

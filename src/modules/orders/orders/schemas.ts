@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { customFields, nonEmpty } from "../../../core/fields";
+import { customFields, humanText, nonEmpty } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { CustomerSchema } from "../../customers";
 import { ItemSchema } from "../../items";
@@ -96,7 +96,7 @@ export const CreateOrderSchema = z
     location_id: z.number().int().positive().optional(),
     payment_provider: z.enum(["card", "cash_on_delivery", "bank_transfer"]).default("card"),
     reference: z.string().trim().min(1).max(100).optional(),
-    notes: z.string().max(1000).optional(),
+    notes: humanText(1000, "lines").optional(),
     custom_fields: customFields.optional(),
   })
   .strict()
@@ -110,7 +110,7 @@ export const UpdateOrderSchema = nonEmpty(
           "The only status a merchant sets: `cancelled` (a pending order). Payment completes an order; a refund " +
           "invoice refunds it.",
       }),
-      notes: z.string().max(1000).nullable(),
+      notes: humanText(1000, "lines").nullable(),
       reference: z.string().trim().min(1).max(100).nullable(),
       custom_fields: customFields,
     })

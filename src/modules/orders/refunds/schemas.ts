@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { humanText } from "../../../core/fields";
 import { amountMinor } from "../shared";
 
 export const RefundInvoiceSchema = z
@@ -20,7 +21,7 @@ export const RefundInvoiceSchema = z
     amount: amountMinor(99_999_999_999, 0.01)
       .optional()
       .openapi({ description: "Refund this amount (major units) spread over the lines instead; not with `items`." }),
-    refund_reason: z.string().trim().min(1).max(500),
+    refund_reason: humanText(500, "lines").min(1),
   })
   .strict()
   .refine((b) => !(b.items && b.amount !== undefined), {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { hundredths, isoDate, MONEY_MAX } from "../../../core/fields";
+import { humanText, hundredths, isoDate, MONEY_MAX } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { CustomerSchema } from "../../customers";
 import { DURATION_UNITS, INVOICE_STATUSES, PAYMENT_PROVIDERS } from "../tables";
@@ -138,7 +138,7 @@ export const StatisticsQuerySchema = z
   })
   .strict();
 
-const reason = z.string().trim().min(1).max(500);
+const reason = humanText(500, "lines").min(1);
 
 export const CancelSubscriptionSchema = z
   .object({

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { humanText } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { PAYMENT_PROVIDERS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../tables";
 
@@ -31,6 +32,6 @@ export type Transaction = z.infer<typeof TransactionSchema>;
 export const TransactionListSchema = envelopeSchema(TransactionSchema, "TransactionList");
 
 export const DeclineTransactionSchema = z
-  .object({ reason: z.string().trim().min(1).max(500).openapi({ example: "No transfer arrived in the account." }) })
+  .object({ reason: humanText(500, "lines").min(1).openapi({ example: "No transfer arrived in the account." }) })
   .strict()
   .openapi("DeclineTransaction");

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { NAME_MAX, nonEmpty } from "../../../core/fields";
+import { humanText, NAME_MAX, nonEmpty, type TextKind } from "../../../core/fields";
 
 export const CITIES_MAX = 200;
 const DESCRIPTION_MAX = 5000;
@@ -36,12 +36,9 @@ export const ChannelProfileSchema = z
 export type ChannelProfile = z.infer<typeof ChannelProfileSchema>;
 
 /** Null clears a field (a name or logo then falls back to the store's own). */
-const optional = (max: number, example?: string) =>
-  z
-    .string()
-    .trim()
+const optional = (max: number, example?: string, kind: TextKind = "line") =>
+  humanText(max, kind)
     .min(1, "Must not be empty; send null to clear it.")
-    .max(max)
     .nullable()
     .optional()
     .openapi(example === undefined ? {} : { example });
@@ -52,8 +49,8 @@ export const UpdateChannelProfileSchema = nonEmpty(
       name_en: optional(NAME_MAX, "Green Kitchen Marketplace"),
       name_ar: optional(NAME_MAX),
       logo: optional(2000),
-      description_en: optional(DESCRIPTION_MAX),
-      description_ar: optional(DESCRIPTION_MAX),
+      description_en: optional(DESCRIPTION_MAX, undefined, "lines"),
+      description_ar: optional(DESCRIPTION_MAX, undefined, "lines"),
       is_listed: z.boolean().optional(),
       contact: z
         .object({

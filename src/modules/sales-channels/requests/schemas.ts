@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { hundredths } from "../../../core/fields";
+import { humanText, hundredths } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { StoreFaceSchema } from "../stores";
 import { CONNECTION_STATUSES } from "../tables";
@@ -54,7 +54,7 @@ export const SendConnectionRequestSchema = z
     channel_app_id: storeId.optional().openapi({
       description: "Send as a provider: the marketplace store this store wants to sell through.",
     }),
-    message: z.string().trim().max(MESSAGE_MAX).nullable().optional().openapi({ example: "Let us sell your plans." }),
+    message: humanText(MESSAGE_MAX, "lines").nullable().optional().openapi({ example: "Let us sell your plans." }),
     commission_percentage: hundredths({
       min: 0,
       max: 100,

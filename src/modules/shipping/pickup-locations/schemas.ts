@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { customFields, nameText, nonEmpty, ordering, WEEKDAYS } from "../../../core/fields";
+import { customFields, humanText, nameText, nonEmpty, ordering, WEEKDAYS } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { geoId, latitude, longitude } from "../fields";
 
@@ -35,7 +35,7 @@ export const PickupLocationListSchema = envelopeSchema(PickupLocationSchema, "Pi
 const fields = {
   name_en: nameText,
   name_ar: nameText,
-  location: z.object({ address1: z.string().trim().min(1).max(500), lat: latitude, lng: longitude }).strict(),
+  location: z.object({ address1: humanText(500).min(1), lat: latitude, lng: longitude }).strict(),
   city_id: geoId,
   district_id: geoId.nullable(),
   phone: z

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { hundredths, MONEY_MAX } from "../../../core/fields";
+import { humanText, hundredths, MONEY_MAX } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { geoId, ids, PackageInputSchema, PackageSchema } from "../fields";
 import { RETURN_STATUSES, SHIPMENT_DIRECTIONS, SHIPMENT_STATUSES, STATUS_SOURCES } from "../tables";
@@ -65,7 +65,7 @@ export const ShipmentSchema = z
 export type Shipment = z.infer<typeof ShipmentSchema>;
 export const ShipmentListSchema = envelopeSchema(ShipmentSchema, "ShipmentList");
 
-const notes = z.string().trim().max(1000).nullable();
+const notes = humanText(1000, "lines").nullable();
 
 export const CreateShipmentSchema = z
   .object({
@@ -109,7 +109,7 @@ export const REPORTABLE = SHIPMENT_STATUSES.filter(
 );
 
 export const UpdateShipmentStatusSchema = z
-  .object({ status: z.enum(REPORTABLE as [string, ...string[]]), note: z.string().trim().max(500).optional() })
+  .object({ status: z.enum(REPORTABLE as [string, ...string[]]), note: humanText(500, "lines").optional() })
   .strict()
   .openapi("UpdateShipmentStatus");
 export type UpdateShipmentStatus = z.infer<typeof UpdateShipmentStatusSchema>;

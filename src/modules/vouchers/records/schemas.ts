@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { customFields, nameText, ordering } from "../../../core/fields";
+import { customFields, DATE_TIME_WORDS, nameText, ordering } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { minorOfMajor } from "../../../core/money";
 import { isIsoDateTime } from "../../../core/time";
@@ -48,7 +48,7 @@ const instant = z
   .max(40)
   .transform((s, ctx) => {
     if (!isIsoDateTime(s)) {
-      ctx.addIssue({ code: "custom", message: "Must be an ISO 8601 date-time with offset." });
+      ctx.addIssue({ code: "custom", message: DATE_TIME_WORDS });
       return z.NEVER;
     }
     return new Date(s).toISOString();

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { nameText, nonEmpty, ordering } from "../../../../core/fields";
+import { humanText, nameText, nonEmpty, ordering } from "../../../../core/fields";
 import { int } from "../../schemas";
 import { PlanCategorySchema, PlanMasterSchema, PlanOptionSchema } from "../schemas";
 
@@ -13,7 +13,7 @@ export const PlanOptionWrittenSchema = PlanOptionSchema.omit({ product: true })
   .openapi("PlanOptionRecord");
 
 const dayFields = {
-  day: z.string().trim().min(1).max(50).openapi({ description: "The day's label, such as `Day 1` or `sunday`." }),
+  day: humanText(50).min(1).openapi({ description: "The day's label, such as `Day 1` or `sunday`." }),
   repetition_counter: int()
     .min(1)
     .max(366)

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { customFields, isoDate, money, nonEmpty, ordering, weekdays } from "../../../../core/fields";
+import { customFields, humanText, isoDate, money, nonEmpty, ordering, weekdays } from "../../../../core/fields";
 import { audit, int } from "../../schemas";
 import { PlanVersionSchema } from "../schemas";
 
@@ -15,7 +15,7 @@ const versionFields = {
   delivery_price: money,
   original_price: money,
   discount_percentage: z.number().min(0).max(100),
-  duration: z.string().max(50).nullable(),
+  duration: humanText(50).nullable(),
   pause_credits: int().min(0).max(366).nullable(),
   num_of_pause_attempts: int().min(0).max(366).nullable(),
   min_of_pause_days: int().min(0).max(366).nullable(),
