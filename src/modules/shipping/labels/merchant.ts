@@ -63,7 +63,8 @@ export const getShippingLabelPdfRoute = merchantRoute({
   description:
     "The label as an A6 PDF (105 x 148 mm) to print: the courier, the tracking number as a Code 128 barcode, " +
     "recipient and sender with Arabic and English headings, the order reference and the amount to collect " +
-    "on delivery. Rendered on each request from the shipment as it is now.",
+    "on delivery. Rendered on each request from the shipment as it is now: a label whose shipment was " +
+    "cancelled (`voided_at`) is marked VOID across its barcode.",
   request: { params: idParam("label_id") },
   errors: { 404: ["shipping_label_not_found"] },
   responses: {

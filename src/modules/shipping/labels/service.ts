@@ -36,6 +36,8 @@ export const labelView =
     currency: r.currency,
     label_url: `${pdfPrefix(origin)}${r.id}/pdf/`,
     created_at: r.createdAt,
+    voided_at: r.voidedAt,
+    refund: toMajor(r.refundMinor),
   });
 
 export const LABEL_LIST: ListSpec = {
@@ -119,7 +121,7 @@ async function purchaseOf(ctx: ServiceContext, s: ShipmentRow, now: string) {
         type: "debit",
         source: "label",
         amountMinor: -s.costMinor,
-        orderId: null,
+        orderId: s.orderId,
         reference: `shipment:${s.id}`,
       }),
       abortUnless(db, sql`changes() = 1`, "store wallet balance"),
