@@ -180,6 +180,20 @@ describe("shipping label PDF, read back", () => {
     expect(height).toBeGreaterThanOrEqual(36);
   });
 
+  it("a voided label says VOID in both languages, with the day, over its barcode", () => {
+    const { text } = textOf(sampleLabelPdf({ ...sampleLabel(), voided: "2025-03-02" }));
+    expect(text).toContain("VOID");
+    expect(text).toContain("ملغاة");
+    expect(text).toContain("Cancelled: do not use · 2025-03-02");
+    expect(textOf(sampleLabelPdf()).text).not.toContain("VOID");
+    // The white band is painted after the bars, across their middle.
+    const ops = latin1(sampleLabelPdf({ ...sampleLabel(), voided: "2025-03-02" }));
+    const bars = ops.search(/\n0 g (?:[\d.]+ ){4}re /);
+    const band = ops.search(/\n1 g [\d.]+ [\d.]+ [\d.]+ [\d.]+ re f/);
+    expect(bars).toBeGreaterThan(0);
+    expect(band).toBeGreaterThan(bars);
+  });
+
   it("renders to a PNG picture", () => {
     const png = pagePng(sampleLabelPdf(), 1);
     expect([...png.subarray(1, 4)].map((b) => String.fromCharCode(b)).join("")).toBe("PNG");

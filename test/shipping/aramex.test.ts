@@ -4,6 +4,7 @@ import { CarrierError, type CarrierShipmentInput } from "../../src/modules/shipp
 import { aramexCarrier, dateOfWcf } from "../../src/modules/shipping/carriers/aramex";
 import { carrierOf, carriersOf } from "../../src/modules/shipping/carriers/index";
 import { mirrorCarriers } from "../../src/modules/shipping/couriers/service";
+import { purchaseLabels } from "../../src/modules/shipping/labels/service";
 import { createShipment } from "../../src/modules/shipping/shipments/create";
 import { cancelShipment } from "../../src/modules/shipping/shipments/status";
 import { pollCarrierTracking } from "../../src/modules/shipping/shipments/tracking";
@@ -211,7 +212,8 @@ describe("Aramex: PrintLabel, TrackShipments, cancel", () => {
   it("cancels an unscanned waybill without a call that changes it; a scanned one is refused", async () => {
     const { api, carrier } = setup();
     const { carrierReference: awb } = await carrier.createShipment(aramexEnv, input());
-    await carrier.cancelShipment(aramexEnv, awb);
+    // Aramex charges no label per waybill: a cancelled one has nothing to give back.
+    expect(await carrier.cancelShipment(aramexEnv, awb)).toEqual({ refunded: false });
     expect(api.requests.at(-1)!.path).toMatch(/TrackShipments$/);
     api.scan(awb, "SH012", "Picked up from shipper");
     await expect(carrier.cancelShipment(aramexEnv, awb)).rejects.toThrow(/has scanned waybill \d+ \(SH012\)/);
@@ -283,6 +285,37 @@ describe("Aramex through the shipping module: create, carrier_reference, schedul
     api.scan(awb, "SH003", "Out for delivery", 1);
     await pollCarrierTracking(deps());
     expect((await rowOf("SELECT status FROM shipments WHERE id = ?", shipment.id)).status).toBe("out_for_delivery");
+  });
+
+  it("a labelled Aramex shipment cancelled: the label is voided, nothing is credited (Aramex keeps no label charge)", async () => {
+    const { shipment } = await shippedByAramex();
+    // A priced label (as a contract rate would be), paid from the wallet: what voiding does with it.
+    await rowOf("UPDATE shipments SET cost_minor = 700 WHERE id = ? RETURNING id", shipment.id);
+    await rowOf(
+      `INSERT INTO store_wallet_entries (app_id, type, source, amount_minor, balance_after_minor, order_id, reference, created_at)
+       VALUES (?, 'credit', 'adjustment', 700, 700 + coalesce((SELECT balance_after_minor FROM store_wallet_entries
+         WHERE app_id = ? ORDER BY id DESC LIMIT 1), 0), NULL, 'test', '2025-01-01T00:00:00Z') RETURNING id`,
+      A,
+      A,
+    );
+    const ctx = serviceCtx(A);
+    const [label] = (await purchaseLabels(ctx, { shipment_ids: [shipment.id] }, "https://api.test")).labels;
+    await cancelShipment(ctx, aramexEnv, shipment.id);
+    await ctx.settle();
+    expect(
+      await rowsOf(
+        "SELECT type, amount_minor FROM store_wallet_entries WHERE reference = ?",
+        `shipment:${shipment.id}`,
+      ),
+    ).toEqual([{ type: "debit", amount_minor: -700 }]);
+    expect(
+      await rowOf("SELECT refund_minor, voided_at IS NOT NULL AS v FROM shipping_labels WHERE id = ?", label!.id),
+    ).toEqual({
+      refund_minor: 0,
+      v: 1,
+    });
+    const [voided] = await eventsWhere(A, ["shipment.label_voided"], "id", shipment.id);
+    expect(voided!.data).toMatchObject({ label_id: label!.id, refund: 0 });
   });
 
   it("cancels an unscanned Aramex shipment; Aramex down during a poll is reported, not thrown", async () => {

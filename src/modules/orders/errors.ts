@@ -29,6 +29,8 @@ export const orderErrorCodes = defineErrorCodes({
   refund_not_possible:
     "The refund asked cannot be made: the period's invoice is not paid, or nothing is left to refund.",
   fulfillment_not_found: "No fulfillment with this id in the store (or, for a customer, of theirs).",
+  fulfillment_in_shipment:
+    "The fulfillment is in a shipment not yet picked up (`shipment_id`): cancel that shipment first, then the fulfillment.",
   fulfillment_locked:
     "The fulfillment is shipped, delivered or cancelled: the customer can no longer change its date, time, location or notes.",
 });

@@ -9,8 +9,10 @@ export { orderErrorCodes } from "./errors";
 export { orderEvents } from "./events";
 export {
   type FulfillmentForShipment,
+  fulfillmentCancelledSql,
   fulfillmentShipmentStatements,
   fulfillmentsForShipment,
+  fulfillmentsOpenSql,
   type ShipmentLink,
 } from "./fulfillments/shipping";
 export { linksOf } from "./http";

@@ -393,8 +393,13 @@ export const storeWalletEntries = sqliteTable(
   },
   (t) => [
     index("store_wallet_entries_app_idx").on(t.appId, t.id),
-    // A paid top-up credits the wallet once, whatever the number of callbacks.
-    uniqueIndex("store_wallet_entries_order_idx").on(t.appId, t.source, t.orderId).where(sql`order_id IS NOT NULL`),
+    // A paid top-up credits the wallet once, whatever the number of callbacks. Labels are per
+    // shipment (an order may have several), so theirs are kept once each by the index below.
+    uniqueIndex("store_wallet_entries_order_idx")
+      .on(t.appId, t.source, t.orderId)
+      .where(sql`order_id IS NOT NULL AND source <> 'label'`),
+    // A shipment's label is debited once and, voided, credited back once (`reference` names the shipment).
+    uniqueIndex("store_wallet_entries_label_idx").on(t.appId, t.type, t.reference).where(sql`source = 'label'`),
   ],
 );
 

@@ -10,7 +10,8 @@ export const shippingErrorCodes = defineErrorCodes({
   pickup_location_in_use: "The pickup location is the default origin or an open shipment's origin.",
   shipment_not_found: "No shipment of this store has that id.",
   shipping_label_not_found: "No shipping label of this store has that id.",
-  fulfillment_not_shippable: "A fulfillment is of another order, already shipped, or not in a status that ships.",
+  fulfillment_not_shippable:
+    "A fulfillment is of another order, already shipped, or not in a status that ships (a shipment holding a cancelled one gets no label).",
   shipment_not_returnable: "Only a delivered forward shipment's fulfillments can be returned, each once.",
   carrier_error: "The carrier refused the request or did not answer; nothing was changed.",
   webhook_signature_invalid: "The carrier webhook's signature is missing or wrong; nothing was changed.",

@@ -30,6 +30,17 @@ export const shippingEvents = defineEvents({
     description: "A label was bought for the shipment (MH3), its cost taken from the store wallet.",
     data: ShipmentRef.extend({ label_id: z.number().int(), tracking_number: z.string(), cost: z.number() }),
   },
+  "shipment.label_voided": {
+    description:
+      "A labelled shipment was cancelled, voiding its label: `refund` went back to the store wallet (0 where " +
+      "the carrier keeps the charge), `wallet_balance` is the balance after.",
+    data: ShipmentRef.extend({
+      label_id: z.number().int(),
+      tracking_number: z.string(),
+      refund: z.number(),
+      wallet_balance: z.number(),
+    }),
+  },
   "shipment.status_changed": {
     description: "A shipment's status changed (a carrier's update, or the merchant's for a custom courier).",
     data: ShipmentRef.extend({ previous_status: Status, source: z.enum(STATUS_SOURCES) }),

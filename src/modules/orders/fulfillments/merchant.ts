@@ -73,11 +73,12 @@ export const updateFulfillmentRoute = merchantRoute({
     "status it already has changes nothing), `date`, `time`, `notes`, and its address (`location_id`: one of " +
     "the order's customer's locations, copied). Delivering the last open fulfillment of an order makes the " +
     "order's `fulfillment_status` `delivered` (`partially_fulfilled`, `fulfilled` as lines ship). Emits " +
-    "`fulfillment.updated` and `fulfillment.status_changed`.",
+    "`fulfillment.updated` and `fulfillment.status_changed`. A fulfillment in a shipment not yet picked up " +
+    "cannot be cancelled: 409 `fulfillment_in_shipment` with its `shipment_id` (cancel the shipment first).",
   request: { params: param, body: jsonBody(UpdateFulfillmentSchema) },
   errors: {
     404: ["fulfillment_not_found", "customer_location_not_found"],
-    409: ["invalid_state_transition", "concurrent_update"],
+    409: ["invalid_state_transition", "fulfillment_in_shipment", "concurrent_update"],
   },
   responses: { 200: jsonContent(FulfillmentSchema, "The fulfillment after the change.") },
 });

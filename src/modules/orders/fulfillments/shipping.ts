@@ -94,6 +94,21 @@ export async function fulfillmentsForShipment(
   }));
 }
 
+/**
+ * True while every one of the store's fulfillments among `ids` is still pending or processing: the
+ * guard a batch that ships them puts before its link, so that a line cancelled after the read is
+ * not shipped.
+ */
+export const fulfillmentsOpenSql = (ctx: ServiceContext, ids: readonly number[]): SQL =>
+  sql`NOT EXISTS (SELECT 1 FROM ${fulfillments} WHERE ${fulfillments.appId} = ${ctx.appId}
+    AND ${fulfillments.id} IN (SELECT value FROM json_each(${idsJson(ids)}))
+    AND (${fulfillments.isDeleted} = 1 OR ${fulfillments.status} NOT IN ('pending', 'processing')))`;
+
+/** True when the store's fulfillment `id` (an expression of the caller's query) is cancelled. */
+export const fulfillmentCancelledSql = (ctx: ServiceContext, id: SQL): SQL =>
+  sql`EXISTS (SELECT 1 FROM fulfillments cf WHERE cf.app_id = ${ctx.appId} AND cf.id = ${id}
+    AND cf.status = 'cancelled')`;
+
 export type ShipmentLink = {
   fulfillmentIds: readonly number[];
   /** A shipment id (or an SQL expression of it, e.g. the id the batch just inserted); null unlinks. */

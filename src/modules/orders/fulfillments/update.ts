@@ -44,6 +44,9 @@ export async function updateFulfillment(
       );
     const to = input.status !== undefined && input.status !== row.status ? input.status : undefined;
     if (to) fulfillmentMachine.next(row.status, to, `Fulfillment ${id}`);
+    // A cancelled line must not travel: its shipment (only one before pickup can hold a line that
+    // still cancels) would keep offering a label and a delivery of it.
+    if (to === "cancelled" && row.shipment_id !== null) throw inShipment(id, row.shipment_id);
     const location =
       input.location_id === undefined
         ? undefined
@@ -82,8 +85,10 @@ export async function updateFulfillment(
         : []),
       ...(to ? [newEvent(ctx.appId, "fulfillment.status_changed", { ...ref, previous_status: row.status })] : []),
     ];
+    // Cancelling also repeats "in no shipment", so a shipment created meanwhile makes it write nothing.
     const same = sql`${fulfillments.id} = ${id} AND ${fulfillments.appId} = ${ctx.appId}
-      AND ${fulfillments.isDeleted} = 0 AND ${fulfillments.status} = ${row.status}`;
+      AND ${fulfillments.isDeleted} = 0 AND ${fulfillments.status} = ${row.status}
+      ${to === "cancelled" ? sql`AND ${fulfillments.shipmentId} IS NULL` : sql``}`;
     const { applied } = await emit(
       ctx.db,
       ctx.events,
@@ -98,6 +103,16 @@ export async function updateFulfillment(
   }
   throw ApiError.conflict("concurrent_update", `Fulfillment ${id} changed while updating it; retry.`);
 }
+
+/** 409 `fulfillment_in_shipment`: what to do first, and the shipment's id for a client to act on. */
+export const inShipment = (id: number, shipmentId: number) =>
+  ApiError.conflict(
+    "fulfillment_in_shipment",
+    `Fulfillment ${id} is in shipment ${shipmentId}, not picked up yet: cancel the shipment first ` +
+      `(POST /order/v1/merchant/shipments/${shipmentId}/cancel/), then the fulfillment; ` +
+      "ship the order's other lines in a new shipment.",
+    { shipment_id: shipmentId },
+  );
 
 /** The statuses after `from` on the forward path up to `to` (empty when `from` is at or past it, or cancelled). */
 export function forwardMove(from: FulfillmentState, to: FulfillmentState): boolean {

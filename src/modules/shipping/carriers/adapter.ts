@@ -81,6 +81,12 @@ export type CarrierStatusUpdate = {
 /** A webhook request as the route hands it over: raw body (the signature covers its bytes) and headers. */
 export type WebhookRequest = { body: string; headers: Headers };
 
+/**
+ * What cancelling did to the label's charge: `refunded` when the carrier credits an unused label back
+ * (the store wallet then gets the label's cost back), false when it keeps or never took it.
+ */
+export type CarrierVoid = { refunded: boolean };
+
 export type CarrierLabel = { pdf: Uint8Array } | { url: string };
 
 export interface CarrierAdapter {
@@ -90,8 +96,8 @@ export interface CarrierAdapter {
   /** Prices for a destination and packages; an empty list when the carrier does not serve it. */
   quote(env: CarrierEnv, input: QuoteInput): Promise<CarrierQuote[]>;
   createShipment(env: CarrierEnv, input: CarrierShipmentInput): Promise<CarrierShipment>;
-  /** Cancels at the carrier; throws when the carrier refuses (it was picked up already). */
-  cancelShipment(env: CarrierEnv, carrierReference: string): Promise<void>;
+  /** Cancels at the carrier (voiding its label); throws when the carrier refuses (it was picked up already). */
+  cancelShipment(env: CarrierEnv, carrierReference: string): Promise<CarrierVoid>;
   label(env: CarrierEnv, carrierReference: string): Promise<CarrierLabel>;
   /** The status history the carrier knows, oldest first. */
   tracking(env: CarrierEnv, carrierReference: string): Promise<CarrierStatusUpdate[]>;

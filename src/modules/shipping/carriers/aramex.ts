@@ -27,6 +27,8 @@ import {
  * polled (`trackMany`) by the scheduled handler. Its Shipping API cancels pickups (CancelPickup by
  * PickupGUID), not waybills, and this adapter creates no pickups: cancelling asks TrackShipments
  * whether Aramex has picked the shipment up, refuses if so, and otherwise leaves the waybill unused.
+ * Aramex bills the account by its contract for what it carries, not per waybill printed: it charges
+ * no label, so a cancelled one has nothing to refund (`refunded: false`; its `costMinor` is null).
  * Prices are the account's contract rates (Rate Calculator API), not integrated: quotes are refused.
  */
 
@@ -296,6 +298,7 @@ export function aramexCarrier(fetcher?: typeof fetch, opts: { timeoutMs?: number
           ARAMEX_CARRIER,
           `Aramex has scanned waybill ${reference} (${history.at(-1)!.carrierStatus}): it cannot be cancelled.`,
         );
+      return { refunded: false };
     },
     async label(env, reference) {
       const answer = await post<Answer & { ShipmentLabel?: { LabelURL?: string | null } | null }>(

@@ -114,7 +114,9 @@ export const fakeCarrier: CarrierAdapter = {
       costMinor: fakeQuote(input).find((q) => q.service === input.service)?.priceMinor ?? null,
     };
   },
-  cancelShipment: async () => {},
+  // Like the label APIs that charge per label (and refund an unused one when it is voided), the fake
+  // charges its quote at creation and gives all of it back when the shipment is cancelled before pickup.
+  cancelShipment: async () => ({ refunded: true }),
   label: async () => {
     throw new CarrierError(FAKE_CARRIER, "The fake carrier prints no label of its own: the Worker renders it.");
   },

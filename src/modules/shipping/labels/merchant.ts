@@ -41,9 +41,14 @@ export const purchaseShippingLabelsRoute = merchantRoute({
     "price), taken together from the store wallet: 409 `insufficient_balance` with `available` and `required` " +
     "when the balance does not cover them, and nothing is bought. Each shipment moves to `label_purchased` and " +
     "gets its `label_url`; emits `shipment.label_purchased` and `shipment.status_changed` per shipment. " +
+    "A shipment holding a cancelled fulfillment gets no label: 409 `fulfillment_not_shippable` with its " +
+    "`shipment_id` and `fulfillment_ids` (cancel it and ship the lines still due in a new one). " +
     "Send an `Idempotency-Key`: a retry is answered again, never charged twice.",
   request: { body: jsonBody(PurchaseLabelsSchema) },
-  errors: { 404: ["shipment_not_found"], 409: ["invalid_state_transition", "insufficient_balance"] },
+  errors: {
+    404: ["shipment_not_found"],
+    409: ["invalid_state_transition", "fulfillment_not_shippable", "insufficient_balance"],
+  },
   responses: { 201: jsonContent(LabelPurchaseSchema, "The labels bought, and what the wallet holds after.") },
 });
 
@@ -58,7 +63,8 @@ export const getShippingLabelPdfRoute = merchantRoute({
   description:
     "The label as an A6 PDF (105 x 148 mm) to print: the courier, the tracking number as a Code 128 barcode, " +
     "recipient and sender with Arabic and English headings, the order reference and the amount to collect " +
-    "on delivery. Rendered on each request from the shipment as it is now.",
+    "on delivery. Rendered on each request from the shipment as it is now: a label whose shipment was " +
+    "cancelled (`voided_at`) is marked VOID across its barcode.",
   request: { params: idParam("label_id") },
   errors: { 404: ["shipping_label_not_found"] },
   responses: {

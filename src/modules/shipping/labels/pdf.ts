@@ -38,6 +38,8 @@ export type LabelDocument = {
   packages: number;
   /** `YYYY-MM-DD`, the day the label was bought. */
   date: string;
+  /** `YYYY-MM-DD`, the day its shipment was cancelled: the label is then marked VOID over its barcode. */
+  voided?: string | null;
 };
 
 const W = A6.width;
@@ -56,6 +58,8 @@ const WORDS = {
   pieces: ["Pieces", "عدد القطع"],
   date: ["Date", "التاريخ"],
   shipment: ["Shipment", "الشحنة"],
+  void: ["VOID", "ملغاة"],
+  voidNote: ["Cancelled: do not use", "ملغاة: لا تستخدم"],
 } as const;
 const en = (w: keyof typeof WORDS) => WORDS[w][0];
 const ar = (w: keyof typeof WORDS) => WORDS[w][1];
@@ -176,10 +180,33 @@ export function renderLabelPdf(font: PdfFont, label: LabelDocument): Uint8Array<
   // Long names and addresses take rows: the barcode gives up what the page lacks.
   if (drawn.bottom < M) drawn = layout(font, label, Math.max(BARS_HEIGHT.min, BARS_HEIGHT.max - (M - drawn.bottom)));
   return drawn.doc.bytes({
-    title: `${en("label")} ${label.tracking_number}`,
+    title: `${label.voided ? `${en("void")} ` : ""}${en("label")} ${label.tracking_number}`,
     createdAt: new Date().toISOString(),
     lang: "ar",
   });
+}
+
+/**
+ * A voided label's mark: a white band with a heavy frame over the middle of the barcode (so that a
+ * scanner no longer reads it) saying VOID in both languages, and a cross over the whole page.
+ */
+function voidMark(l: Label, barsY: number, barsHeight: number, day: string): void {
+  l.doc.line(l.page, M, M, W - M, H - M, 1.5, 0);
+  l.doc.line(l.page, M, H - M, W - M, M, 1.5, 0);
+  const h = Math.min(barsHeight, 44);
+  const y = barsY + (barsHeight - h) / 2;
+  l.doc.rect(l.page, M, y, W - 2 * M, h, 1);
+  for (const [x1, y1, x2, y2] of [
+    [M, y, W - M, y],
+    [M, y + h, W - M, y + h],
+    [M, y, M, y + h],
+    [W - M, y, W - M, y + h],
+  ] as const)
+    l.doc.line(l.page, x1, y1, x2, y2, 2.5, 0);
+  l.put(en("void"), M + 6, MID, y + h - 22, { size: 20, bold: true }, "left");
+  l.put(ar("void"), MID, W - M - 6, y + h - 22, { size: 20, bold: true }, "right");
+  l.put(`${en("voidNote")} · ${day}`, M + 6, MID + 20, y + 7, { size: 7 }, "left");
+  l.put(ar("voidNote"), MID + 20, W - M - 6, y + 7, { size: 7 }, "right");
 }
 
 /** Draws the label with bars `barsHeight` points tall; `bottom` is the lowest baseline drawn. */
@@ -201,6 +228,7 @@ function layout(font: PdfFont, label: LabelDocument, barsHeight: number): { doc:
   const left = (W - modules * module) / 2 + CODE128_QUIET_ZONE * module;
   y -= 8 + barsHeight;
   l.doc.squares(l.page, code128Bars(label.tracking_number, left, y, module, barsHeight));
+  const barsY = y;
   y -= 13;
   l.put(label.tracking_number, M, W - M, y, { size: 11, bold: true }, "center");
   y -= 8;
@@ -236,6 +264,8 @@ function layout(font: PdfFont, label: LabelDocument, barsHeight: number): { doc:
   if (label.weight !== null) row("weight", `${label.weight} kg`);
   row("pieces", String(label.packages));
   row("date", label.date);
+  // Last, so that it lies over everything else.
+  if (label.voided) voidMark(l, barsY, barsHeight, label.voided);
   // `row` stepped below the last baseline.
   return { doc: l.doc, bottom: y + 13 };
 }

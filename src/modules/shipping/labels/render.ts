@@ -82,6 +82,7 @@ export async function labelPdf(ctx: ServiceContext, id: number, assets: AssetFet
     weight: shipment.weightG ? shipment.weightG / 1000 : null,
     packages: Math.max(1, shipment.packages.length),
     date: label.createdAt.slice(0, 10),
+    voided: label.voidedAt?.slice(0, 10) ?? null,
   };
   return {
     bytes: renderLabelPdf(font, doc),

@@ -19,6 +19,13 @@ export const ShippingLabelSchema = z
       .url()
       .openapi({ description: "The label as an A6 PDF (merchant token, `can_read_shipment`)." }),
     created_at: z.string(),
+    voided_at: z.string().nullable().openapi({
+      description: "When the shipment was cancelled, voiding the label (its PDF then says VOID); null while usable.",
+    }),
+    refund: z.number().openapi({
+      description:
+        "What voiding gave back to the store wallet, major units: 0 unless voided, or where the carrier keeps the charge.",
+    }),
   })
   .openapi("ShippingLabel");
 export type ShippingLabel = z.infer<typeof ShippingLabelSchema>;

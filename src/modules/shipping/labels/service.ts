@@ -9,10 +9,10 @@ import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColu
 import { MINOR_PER_MAJOR, toMajor } from "../../../core/money";
 import { apps } from "../../../core/tenancy";
 import { nowIso } from "../../../core/time";
-import { storeWalletBalanceSql, storeWalletEntryStatement } from "../../orders";
+import { fulfillmentCancelledSql, storeWalletBalanceSql, storeWalletEntryStatement } from "../../orders";
 import { shipmentMachine } from "../shipments/machine";
 import { statusChangeStatements } from "../shipments/status";
-import { shipments } from "../tables";
+import { shipmentFulfillments, shipments } from "../tables";
 import type { PurchaseLabels, ShippingLabel } from "./schemas";
 import { shippingLabels } from "./tables";
 
@@ -36,6 +36,8 @@ export const labelView =
     currency: r.currency,
     label_url: `${pdfPrefix(origin)}${r.id}/pdf/`,
     created_at: r.createdAt,
+    voided_at: r.voidedAt,
+    refund: toMajor(r.refundMinor),
   });
 
 export const LABEL_LIST: ListSpec = {
@@ -119,7 +121,7 @@ async function purchaseOf(ctx: ServiceContext, s: ShipmentRow, now: string) {
         type: "debit",
         source: "label",
         amountMinor: -s.costMinor,
-        orderId: null,
+        orderId: s.orderId,
         reference: `shipment:${s.id}`,
       }),
       abortUnless(db, sql`changes() = 1`, "store wallet balance"),
@@ -171,7 +173,15 @@ export async function purchaseLabels(
   // Checked here first, so that a refusal names the first shipment that cannot move.
   for (const s of chosen) shipmentMachine.next(s.status, "purchase_label", `Shipment ${s.id}`);
   const parts = await Promise.all(chosen.map((s) => purchaseOf(ctx, s, now)));
-  const statements = parts.flatMap((p) => p.statements);
+  // A shipment holding a cancelled line must not be labelled (it would carry what the order no longer ships).
+  const statements: BatchItem<"sqlite">[] = [
+    abortUnless(
+      db,
+      sql`NOT EXISTS (SELECT 1 FROM ${shipmentFulfillments} WHERE ${cancelledLinkOf(ctx, input.shipment_ids)})`,
+      "a shipped line was cancelled",
+    ),
+    ...parts.flatMap((p) => p.statements),
+  ];
   // The shipments' links to their labels, once the labels have ids.
   statements.push(
     db
@@ -207,13 +217,32 @@ export async function purchaseLabels(
   }
 }
 
-/** Which guard refused the batch, read again: a shipment that moved meanwhile, or the wallet's balance. */
+/** A link of one of the shipments `ids` to a fulfillment that was cancelled. */
+const cancelledLinkOf = (ctx: ServiceContext, ids: number[]) =>
+  and(
+    eq(shipmentFulfillments.appId, ctx.appId),
+    inArray(shipmentFulfillments.shipmentId, ids),
+    fulfillmentCancelledSql(ctx, sql`${shipmentFulfillments.fulfillmentId}`),
+  )!;
+
+/** The links of the shipments `ids` to fulfillments that were cancelled. */
+const cancelledLinks = (ctx: ServiceContext, ids: number[]) =>
+  ctx.db
+    .select({ shipmentId: shipmentFulfillments.shipmentId, fulfillmentId: shipmentFulfillments.fulfillmentId })
+    .from(shipmentFulfillments)
+    .where(cancelledLinkOf(ctx, ids));
+
+/**
+ * Which guard refused the batch, read again: a shipment that moved meanwhile, one holding a cancelled
+ * fulfillment, or the wallet's balance.
+ */
 async function whyRefused(ctx: ServiceContext, ids: number[], totalMinor: number): Promise<ApiError> {
-  const [now, [wallet]] = await ctx.db.batch([
+  const [now, cancelled, [wallet]] = await ctx.db.batch([
     ctx.db
       .select({ id: shipments.id, status: shipments.status })
       .from(shipments)
       .where(and(live(shipments, ctx.appId), inArray(shipments.id, ids))),
+    cancelledLinks(ctx, ids),
     balanceOf(ctx),
   ]);
   for (const s of now) {
@@ -225,6 +254,16 @@ async function whyRefused(ctx: ServiceContext, ids: number[], totalMinor: number
         shipmentMachine.allowed(s.status),
       );
     }
+  }
+  const [first] = cancelled;
+  if (first) {
+    const lines = cancelled.filter((c) => c.shipmentId === first.shipmentId).map((c) => c.fulfillmentId);
+    return ApiError.conflict(
+      "fulfillment_not_shippable",
+      `Shipment ${first.shipmentId} holds cancelled fulfillment(s) ${lines.join(", ")}: cancel the shipment ` +
+        `(POST /order/v1/merchant/shipments/${first.shipmentId}/cancel/) and ship the lines still due in a new one.`,
+      { shipment_id: first.shipmentId, fulfillment_ids: lines },
+    );
   }
   const available = wallet?.balance ?? 0;
   return ApiError.conflict(

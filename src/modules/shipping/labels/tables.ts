@@ -5,7 +5,8 @@ import { couriers, shipments } from "../tables";
 
 /**
  * A purchased shipping label (MH3): one per shipment, bought with the store wallet (the debit's
- * ledger entry names the label's shipment). Its PDF is rendered on demand from the shipment.
+ * ledger entry names the label's shipment and order). Its PDF is rendered on demand from the
+ * shipment. Cancelling the shipment voids it, and refunds it where the carrier does.
  */
 export const shippingLabels = sqliteTable(
   "shipping_labels",
@@ -23,6 +24,10 @@ export const shippingLabels = sqliteTable(
     /** What the store wallet was charged, minor units. */
     costMinor: integer("cost_minor").notNull(),
     currency: text("currency").notNull(),
+    /** When its shipment was cancelled: the label must not be used (its PDF says VOID). */
+    voidedAt: text("voided_at"),
+    /** What the voiding gave back to the store wallet, minor units (0 where the carrier keeps it). */
+    refundMinor: integer("refund_minor").notNull().default(0),
   },
   (t) => [
     index("shipping_labels_app_idx").on(t.appId, t.isDeleted, t.id),

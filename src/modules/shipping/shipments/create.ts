@@ -6,7 +6,12 @@ import { abortUnless, isGuardAbort } from "../../../core/guards";
 import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { placesOf } from "../../customers";
-import { type FulfillmentForShipment, fulfillmentShipmentStatements, fulfillmentsForShipment } from "../../orders";
+import {
+  type FulfillmentForShipment,
+  fulfillmentShipmentStatements,
+  fulfillmentsForShipment,
+  fulfillmentsOpenSql,
+} from "../../orders";
 import { carrierOf, type ShippingEnv } from "../carriers";
 import {
   type CarrierCity,
@@ -237,6 +242,8 @@ export async function createShipment(ctx: ServiceContext, env: ShippingEnv, inpu
       ctx.events,
       [
         abortUnless(ctx.db, noneShipped(ctx, input.fulfillment_ids), "fulfillments already shipped"),
+        // Read open above; cancelled (or moved on) since, they are not shipped.
+        abortUnless(ctx.db, fulfillmentsOpenSql(ctx, input.fulfillment_ids), "fulfillments no longer open"),
         ctx.db.insert(shipments).values({
           appId: ctx.appId,
           orderId: order.id,
@@ -285,7 +292,10 @@ export async function createShipment(ctx: ServiceContext, env: ShippingEnv, inpu
     );
   } catch (error) {
     if (!isGuardAbort(error)) throw error;
-    throw ApiError.conflict("fulfillment_not_shippable", "A fulfillment was shipped by another request meanwhile.");
+    throw ApiError.conflict(
+      "fulfillment_not_shippable",
+      "A fulfillment was shipped or cancelled by another request meanwhile.",
+    );
   }
   return createdShipment(ctx, trackingNumber);
 }

@@ -76,7 +76,10 @@ const cancelRoute = merchantRoute({
   errors: { 404: ["shipment_not_found"], 409: ["invalid_state_transition", "carrier_error", "concurrent_update"] },
   description:
     "Cancels a shipment before pickup (`created` or `label_purchased`); after pickup 409 " +
-    "`invalid_state_transition`. Its fulfillments leave it and can be shipped again. Emits `shipment.cancelled`.",
+    "`invalid_state_transition`. Its fulfillments leave it and can be shipped again. Emits `shipment.cancelled`. " +
+    "A purchased label is voided (its PDF marked VOID) and its cost credited back to the store wallet, " +
+    "linked to the order, unless the carrier keeps the charge (a custom courier's always comes back); emits " +
+    "`shipment.label_voided` with the `refund` and the wallet's balance.",
   request: { params: param },
   responses: { 200: jsonContent(ShipmentSchema, "The cancelled shipment.") },
 });

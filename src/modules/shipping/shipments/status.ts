@@ -9,6 +9,7 @@ import { fulfillmentShipmentStatements } from "../../orders";
 import { carrierOf, type ShippingEnv } from "../carriers";
 import { type CarrierEnv, CarrierError } from "../carriers/adapter";
 import { findCourier } from "../couriers/service";
+import { voidLabelStatements } from "../labels/void";
 import {
   type ShipmentStatus,
   type STATUS_SOURCES,
@@ -29,6 +30,8 @@ export type StatusChange = {
   at?: string;
   /** Extra columns the same UPDATE sets (a purchased label's URL and cost). */
   set?: Partial<typeof shipments.$inferInsert>;
+  /** Cancelling a labelled shipment voids its label; true gives its cost back to the store wallet. */
+  refundLabel?: boolean;
 };
 
 const ref = (r: ShipmentRow) => ({ id: r.id, order_id: r.orderId, courier_id: r.courierId, direction: r.direction });
@@ -105,6 +108,11 @@ export async function statusChangeStatements(
     }),
     ...(linked?.statements ?? []),
   ];
+  const voided =
+    to === "cancelled" && row.status === "label_purchased"
+      ? voidLabelStatements(ctx, row, at, change.refundLabel ?? false)
+      : null;
+  statements.push(...(voided?.statements ?? []));
   const events = [
     literalEvent(ctx.appId, "shipment.status_changed", {
       ...ref(row),
@@ -117,6 +125,7 @@ export async function statusChangeStatements(
       ? [literalEvent(ctx.appId, "shipment.cancelled", { ...ref(row), status: to, previous_status: row.status })]
       : []),
     ...(linked?.events ?? []),
+    ...(voided?.events ?? []),
   ];
   return { statements, events };
 }
@@ -151,15 +160,21 @@ export async function applyStatus(ctx: ServiceContext, row: ShipmentRow, change:
   }
 }
 
-/** MH5: cancels before pickup (409 after); an integrated carrier is told first. */
+/**
+ * MH5: cancels before pickup (409 after); an integrated carrier is told first. A purchased label is
+ * voided in the same batch, and refunded to the store wallet where its charge comes back.
+ */
 export async function cancelShipment(ctx: ServiceContext, env: ShippingEnv, id: number): Promise<Shipment> {
   const row = await findShipment(ctx, id);
   shipmentMachine.next(row.status, "cancel", `Shipment ${id}`);
   const courier = await findCourier(ctx, env, row.courierId).catch(() => null);
   const adapter = courier?.type === "integrated" ? carrierOf(env, courier.code) : undefined;
+  // A label is refunded where its charge comes back: the carrier's word, or (a custom courier's, which
+  // no carrier was paid for) always.
+  let refundLabel = courier?.type !== "integrated";
   if (adapter && row.carrierReference) {
     try {
-      await adapter.cancelShipment(env as CarrierEnv, row.carrierReference);
+      refundLabel = (await adapter.cancelShipment(env as CarrierEnv, row.carrierReference)).refunded;
     } catch (error) {
       if (error instanceof CarrierError)
         throw ApiError.conflict(
@@ -169,7 +184,7 @@ export async function cancelShipment(ctx: ServiceContext, env: ShippingEnv, id: 
       throw error;
     }
   }
-  await applyStatus(ctx, row, { to: "cancelled", source: "merchant" });
+  await applyStatus(ctx, row, { to: "cancelled", source: "merchant", refundLabel });
   return shipmentDetails(ctx, id);
 }
 
