@@ -1,47 +1,66 @@
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
-import { defineConfig, type ViteUserConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration, type ViteUserConfig } from "vitest/config";
 import { ASSETS_DIR, buildDocsAssets } from "./scripts/docs-assets.js";
+
+/**
+ * The Worker tests that need a database of their own: those that use the seeded stores (`APP_1`,
+ * `APP_2`, store 1's records by id), which other files change. Every other file works in stores of
+ * its own, so those files share one runtime and one database per worker: a runtime of its own, the
+ * migrations and the seed cost a file more than most files' tests (about 8 s a file on 2 cores).
+ */
+const SEEDED_STORES = /\bAPP_[12]\b|appId: [12]\b/;
+const WORKER_TESTS = "test/**/*.test.ts";
+const ownDatabase = readdirSync("test", { recursive: true, encoding: "utf8" })
+  .map((f) => `test/${f.replaceAll(path.sep, "/")}`)
+  .filter((f) => f.endsWith(".test.ts") && !f.startsWith("test/node/"))
+  .filter((f) => SEEDED_STORES.test(readFileSync(f, "utf8")))
+  .sort();
 
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   // wrangler.toml's [assets] directory (the /docs files) must exist before the pool reads it.
   buildDocsAssets();
+  // Everything that runs the Worker: inside workerd, with local D1, KV and Queues.
+  const inWorkerd = (name: string, files: { include: string[]; exclude: string[]; isolate: boolean }) =>
+    ({
+      plugins: [
+        cloudflareTest({
+          wrangler: { configPath: "./wrangler.toml" },
+          // Migrations reach the setup file through a test-only binding. So do the static assets:
+          // calls to the Worker in this pool skip the assets router, so test/core/docs.test.ts asks it.
+          miniflare: {
+            // A fixed secret for customer access tokens, as `.dev.vars` gives `wrangler dev` one.
+            bindings: {
+              TEST_MIGRATIONS: migrations,
+              CUSTOMER_JWT_SECRET: "test-only-customer-jwt-secret-0123456789",
+              LINK_SIGNING_SECRET: "test-only-link-signing-secret-0123456789",
+              // The year of subscriptions' size: the suite's own unless the bench asks for more.
+              ...(process.env.SIM_SUBSCRIPTIONS && { SIM_SUBSCRIPTIONS: process.env.SIM_SUBSCRIPTIONS }),
+            },
+            assets: { binding: "TEST_ASSETS", directory: ASSETS_DIR },
+          },
+        }),
+      ],
+      // The bundle's zod (wrangler.toml's alias), so that the tests run on what is deployed.
+      resolve: { alias: [{ find: /^zod$/, replacement: path.join(import.meta.dirname, "src/core/zod/index.ts") }] },
+      test: {
+        name,
+        ...files,
+        setupFiles: ["./test/setup/apply-migrations.ts"],
+        testTimeout: 60_000,
+      },
+    }) satisfies TestProjectInlineConfiguration;
   return {
     test: {
       // The JSON report lets .ci/run print the plain "N passed, N failed" line.
       reporters: ["default", ["json", { outputFile: "node_modules/.cache/vitest/results.json" }]],
       projects: [
-        {
-          // Everything that runs the Worker: inside workerd, with local D1, KV and Queues.
-          plugins: [
-            cloudflareTest({
-              wrangler: { configPath: "./wrangler.toml" },
-              // Migrations reach the setup file through a test-only binding. So do the static assets:
-              // calls to the Worker in this pool skip the assets router, so test/core/docs.test.ts asks it.
-              miniflare: {
-                // A fixed secret for customer access tokens, as `.dev.vars` gives `wrangler dev` one.
-                bindings: {
-                  TEST_MIGRATIONS: migrations,
-                  CUSTOMER_JWT_SECRET: "test-only-customer-jwt-secret-0123456789",
-                  LINK_SIGNING_SECRET: "test-only-link-signing-secret-0123456789",
-                  // The year of subscriptions' size: the suite's own unless the bench asks for more.
-                  ...(process.env.SIM_SUBSCRIPTIONS && { SIM_SUBSCRIPTIONS: process.env.SIM_SUBSCRIPTIONS }),
-                },
-                assets: { binding: "TEST_ASSETS", directory: ASSETS_DIR },
-              },
-            }),
-          ],
-          // The bundle's zod (wrangler.toml's alias), so that the tests run on what is deployed.
-          resolve: { alias: [{ find: /^zod$/, replacement: path.join(import.meta.dirname, "src/core/zod/index.ts") }] },
-          test: {
-            name: "worker",
-            include: ["test/**/*.test.ts"],
-            exclude: ["test/node/**"],
-            setupFiles: ["./test/setup/apply-migrations.ts"],
-            testTimeout: 60_000,
-          },
-        },
+        // Files in stores of their own: one runtime and database per worker, files one after another.
+        inWorkerd("worker", { include: [WORKER_TESTS], exclude: ["test/node/**", ...ownDatabase], isolate: false }),
+        // Files on the seeded stores: a fresh runtime and database each.
+        inWorkerd("worker-own-db", { include: ownDatabase, exclude: [], isolate: true }),
         {
           // Tools that only run on Node, and the end-to-end test against `wrangler dev`.
           test: {

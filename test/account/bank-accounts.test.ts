@@ -4,7 +4,7 @@ import { defaultBankAccount } from "../../src/modules/account";
 import { ibanProblem, maskIban, normaliseIban } from "../../src/modules/account/bank-accounts/iban";
 import { BankAccountListSchema, BankAccountSchema } from "../../src/modules/account/bank-accounts/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, APP_2, db, ensureTenant, tokenFor } from "../helpers/factories";
+import { db, ensureTenant, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 
 const ACCOUNTS = "/api/v1/dashboard/admin/bank-accounts/";
@@ -256,18 +256,10 @@ describe("Bank accounts (MA4 and the CRUD beyond it)", () => {
   });
 
   it("a store never sees another's accounts", async () => {
-    const one = await tokenFor(APP_1, [...PERMS]);
-    const create = await call(ACCOUNTS, {
-      method: "POST",
-      token: one,
-      appId: APP_1,
-      body: { bank_name_en: "Mine", bank_name_ar: "لي", account_holder: "One", iban: SA_1 },
-    });
-    expect(create.status).toBe(201);
-    const id = (await json(create)).id as number;
-    const two = await tokenFor(APP_2, [...PERMS]);
-    const as2 = (path: string, method = "GET", body?: unknown) =>
-      call(path, { method, token: two, appId: APP_2, body });
+    // Stores of this test's own: the suite's files share one database, and others bank with SA_1 too.
+    const one = await freshStore();
+    const { id } = await one.create({ bank_name_en: "Mine", bank_name_ar: "لي", account_holder: "One", iban: SA_1 });
+    const as2 = (await freshStore()).send;
     expect((await json(await as2(`${ACCOUNTS}?id=${id}`))).count).toBe(0);
     for (const [method, body] of [
       ["GET", undefined],

@@ -104,9 +104,10 @@ describe("event catalogue", () => {
       type: string;
       payload: string;
     }>();
-    expect(new Set(rows.results.map((r) => r.type))).toEqual(
-      new Set(["ticket.created", "ticket.updated", "ticket.checked_in"]),
-    );
+    // The seed's ticket events at least, and whatever the files run before this one emitted (they
+    // share the database): every one of them must match its documented schema.
+    const types = new Set(rows.results.map((r) => r.type));
+    for (const t of ["ticket.created", "ticket.updated", "ticket.checked_in"]) expect(types).toContain(t);
     for (const { type, payload } of rows.results) {
       const parsed = eventEnvelopeSchema(type as EventType).safeParse(JSON.parse(payload));
       expect(parsed.success, `${type}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);

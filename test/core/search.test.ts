@@ -8,7 +8,7 @@ import { call, json, problem } from "../helpers/request";
  * of more than 50 bytes (25 Arabic letters), so no search builds one (core/sql.ts `containsText`).
  */
 
-const STORE = 4301;
+const STORE = 4395;
 const ITEMS = "/order/v1/merchant/items/";
 const TICKETS = "/order/v1/merchant/fulfillments/tickets/";
 const CUSTOMERS = "/order/v1/merchant/customers/";

@@ -7,7 +7,7 @@ import { db, ensureTenant, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { seedInvoices } from "./fixtures";
 
-const APP = 63;
+const APP = 6163;
 const CONFIG = "/order/v1/merchant/invoices/config/";
 let reader: string;
 let writer: string;

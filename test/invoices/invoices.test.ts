@@ -7,8 +7,8 @@ import { APP_1, serviceCtx, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { ISSUED_AT, SELLER, seedInvoices, VAT_NUMBER } from "./fixtures";
 
-const APP = 61;
-const OTHER = 62;
+const APP = 6161;
+const OTHER = 6162;
 const LIST = "/order/v1/merchant/invoices/";
 let token: string;
 let seed: Awaited<ReturnType<typeof seedInvoices>>;

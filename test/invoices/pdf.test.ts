@@ -6,7 +6,7 @@ import { tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { open, seedInvoices } from "./fixtures";
 
-const APP = 64;
+const APP = 6164;
 const SECRET = (env as unknown as Env).LINK_SIGNING_SECRET;
 let seed: Awaited<ReturnType<typeof seedInvoices>>;
 let invoice: { invoice_pdf_en: string; invoice_pdf_ar: string };

@@ -13,8 +13,8 @@ let other: LStore;
 /** Green Bowl's zone over the middle of Kabsa House's: (24.70, 46.70) is in both. */
 let greenZone: { id: number };
 beforeAll(async () => {
-  s = await logisticsStore(A, 4_410_500);
-  other = await logisticsStore(B, 4_420_500);
+  s = await logisticsStore(A, 4_810_500);
+  other = await logisticsStore(B, 4_820_500);
   greenZone = await seedZone(s, s.green, RIYADH, [24.65, 46.65, 24.75, 46.75]);
 });
 

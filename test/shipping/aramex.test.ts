@@ -221,7 +221,7 @@ describe("Aramex: PrintLabel, TrackShipments, cancel", () => {
 });
 
 describe("Aramex through the shipping module: create, carrier_reference, scheduled poll, cancel", () => {
-  const A = 9741;
+  const A = 9751;
   let store: Store;
   let courierId: number;
   let api: ReturnType<typeof fakeAramex>;

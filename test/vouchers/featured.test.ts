@@ -7,7 +7,7 @@ import { createVoucher, insertOrder } from "./helpers";
 
 const FEATURED = "/order/v1/checkout/featured-vouchers/";
 // A store of its own: the list is the store's whole featured set.
-const APP = 31;
+const APP = 9031;
 let token: string;
 
 beforeAll(async () => {
