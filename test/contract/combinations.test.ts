@@ -86,3 +86,36 @@ describe("every calling-code field with known and unknown codes", () => {
     expect(failures.join("\n"), `${method} ${path}`).toBe("");
   });
 });
+
+const nullable = (s: JsonSchema): boolean =>
+  s.type === "null" ||
+  (Array.isArray(s.type) && s.type.includes("null")) ||
+  (s.anyOf ?? s.oneOf ?? []).some((x: JsonSchema) => nullable(x));
+
+const withBodies = operations(doc).filter(({ op }) => {
+  const body = op.requestBody?.content["application/json"]?.schema;
+  return body && deref(doc, body).type === "object" && deref(doc, body).properties;
+});
+
+/**
+ * The body's fields all null at once (one request an operation): each field the document does not
+ * let be null must be named in the 400, or the server accepts what the document refuses.
+ */
+describe("every body field null at once", () => {
+  it.each(withBodies)("$method $path", async ({ path, method, op }) => {
+    const schema = deref(doc, op.requestBody!.content["application/json"]!.schema);
+    const props = Object.entries(schema.properties as Record<string, JsonSchema>);
+    const res = await call(concrete(path, op), {
+      ...(await credentials(op)),
+      method,
+      headers: { "cf-connecting-ip": `10.78.${(ip >> 8) & 255}.${ip++ & 255}` },
+      body: Object.fromEntries(props.map(([k]) => [k, null])),
+    });
+    const text = await res.text();
+    expect(res.status, `${op.operationId}: ${text.slice(0, 300)}`).toBeLessThan(500);
+    if (res.status === 403 || res.status === 404 || res.status === 429) return;
+    const errors = res.status === 400 ? ((JSON.parse(text) as { errors?: object }).errors ?? {}) : {};
+    const accepted = props.filter(([k, s]) => !nullable(s) && !(k in errors)).map(([k]) => k);
+    expect(accepted, `${op.operationId}: null accepted, not declared (${res.status})`).toEqual([]);
+  });
+});
