@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { APP_1, createCustomerFor, customerTokenFor, tokenFor } from "../helpers/factories";
-import { everyFilter, isList } from "../helpers/list-filters";
+import { everyFilter, filterParams, inRangeValue, isList, queryOf } from "../helpers/list-filters";
 import { deref, type JsonSchema, minimalValue, type Operation, openApiDocument, operations } from "../helpers/openapi";
 import { call } from "../helpers/request";
 
@@ -32,6 +32,21 @@ async function credentials(op: Operation) {
 }
 
 const lists = operations(doc).filter((o) => o.method === "GET" && isList(o.op));
+
+describe("every list refuses a parameter it does not declare, naming it", () => {
+  it.each(lists)("$method $path", async ({ path, op }) => {
+    // With the parameters it requires (a point, a provider), so that only the unknown one is wrong.
+    const required = filterParams(doc, op).filter((p) =>
+      (op.parameters ?? []).some((q) => q.name === p.name && q.required),
+    );
+    const given = queryOf(required, Object.fromEntries(required.map((p) => [p.name, inRangeValue(p.schema)])));
+    const res = await call(`${concrete(path, op)}?${given}&not_a_parameter=1`, await credentials(op));
+    const text = await res.text();
+    if (res.status === 403 || res.status === 404) return;
+    expect(res.status, `${op.operationId}: ${text.slice(0, 300)}`).toBe(400);
+    expect(JSON.parse(text).errors?.not_a_parameter?.join(" "), op.operationId).toMatch(/Allowed: /);
+  });
+});
 
 describe("every list with every filter it declares at once", () => {
   it.each(lists)("$method $path", async ({ path, op }) => {
