@@ -20,7 +20,7 @@ export function recordingEnv(vars: Partial<Env> = {}) {
       for (const m of msgs) into.push(m.body);
     },
   });
-  const e = { ...env, ...vars, EVENTS: queue(sent.fast), WEBHOOKS_SLOW: queue(sent.slow), EVENTS_DLQ: queue(sent.dlq) };
+  const e = { ...env, EVENTS: queue(sent.fast), WEBHOOKS_SLOW: queue(sent.slow), EVENTS_DLQ: queue(sent.dlq), ...vars };
   return { env: e as unknown as Env, sent };
 }
 
@@ -38,9 +38,16 @@ export async function consume(
   // getQueueResult tells that a message was retried, not with what delay: record it here.
   const retries = batch.messages.map((m) => vi.spyOn(m, "retry"));
   const ctx = createExecutionContext();
+  // What the consumer hands to waitUntil: a rejection there is the runtime's "uncaught" error.
+  const deferred: Promise<unknown>[] = [];
+  const waitUntil = ctx.waitUntil.bind(ctx);
+  ctx.waitUntil = (p: Promise<unknown>) => {
+    deferred.push(p);
+    waitUntil(p);
+  };
   await worker.queue(batch, e, ctx);
   const delays = retries.flatMap((r) => r.mock.calls.map(([o]) => o?.delaySeconds));
-  return { result: await getQueueResult(batch, ctx), sent, delays };
+  return { result: await getQueueResult(batch, ctx), sent, delays, deferred };
 }
 
 export const ticketEvent = (appId = APP_1): EventMessage =>
