@@ -12,7 +12,6 @@ import { API_TAGS, apiDescription } from "./core/document";
 import { ApiError, CORE_ERROR_CODES, type ErrorCode, renderProblem } from "./core/errors";
 import type { EventType } from "./core/events/registry";
 import { requestLog } from "./core/logging";
-import { requireJsonBody } from "./core/middleware";
 import { createRoute, createRouter, jsonContent, problemResponsesFor, z } from "./core/openapi";
 import { methodRouting } from "./core/routing";
 import { BOOKMARK_HEADER, dbSession } from "./db/client";
@@ -129,7 +128,6 @@ export const APP_MIDDLEWARE = [
   "cors",
   "fixedPaths",
   "bodyLimit",
-  "requireJsonBody",
   "dbSession",
 ] as const;
 export type AppMiddleware = (typeof APP_MIDDLEWARE)[number];
@@ -178,7 +176,6 @@ export function createApp(opts: { without?: readonly AppMiddleware[] } = {}) {
       },
     }),
   );
-  use("requireJsonBody", requireJsonBody());
   use("dbSession", dbSession());
 
   app.route(PREFIXES.merchant, catalogueMerchantRouter);

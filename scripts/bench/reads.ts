@@ -140,7 +140,6 @@ const MIDDLEWARE = [
   "cors",
   "fixedPaths",
   "bodyLimit",
-  "requireJsonBody",
   "dbSession",
 ] as const;
 

@@ -118,6 +118,15 @@ export function hundredths(opts: { min: number; max: number; description: string
     .openapi({ type: "number", minimum: min, maximum: max, description, ...(example !== undefined && { example }) });
 }
 
+/**
+ * `schema.nullable()` with `null` in its document too: a parsed field (`hundredths`, a time of day)
+ * sets its document's `type` itself, which hides the `null` that `.nullable()` adds, and the document
+ * then refused what the server takes.
+ */
+export function orNull<T extends z.ZodType>(schema: T, type: "number" | "string") {
+  return schema.nullable().openapi({ type: [type, "null"] });
+}
+
 /** A price in major units, never negative, at most 2 decimals; parsed to minor units. */
 export const money = hundredths({
   min: 0,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { and, asc, type Column, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { asc, type Column, desc, eq, gt, gte, isNotNull, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { ApiError, addFieldError, type FieldErrors } from "./errors";
 import { DATE_TIME_WORDS, DATE_WORDS, hundredthsOf, MONEY_MAX } from "./fields";
@@ -18,7 +18,7 @@ import {
   STRING_FILTER_MAX,
   TERM_MAX,
 } from "./list-spec";
-import { containsText, inList } from "./sql";
+import { allOf, containsText, inList, inlineValue } from "./sql";
 import { isIsoDate, isIsoDateTime, normaliseTime } from "./time";
 
 export { listQuerySchema } from "./list-document";
@@ -163,9 +163,11 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
       given[key] = op === "__in" ? values : v;
       // A date given for a date-time field compares with the whole day.
       const dayOf = f.kind === "datetime" && typeof v === "string" && v.length === 10;
+      // Parsed values other than free text are written in the statement: D1 binds at most 100.
+      const lit = (x: string | number | boolean) => (f.kind === "string" ? sql`${x}` : inlineValue(x));
       switch (op) {
         case "":
-          conditions.push(dayOf ? sql`substr(${col}, 1, 10) = ${v}` : eq(col, v));
+          conditions.push(dayOf ? sql`substr(${col}, 1, 10) = ${lit(v)}` : eq(col, lit(v)));
           break;
         case "__in":
           conditions.push(
@@ -176,16 +178,16 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
           );
           break;
         case "__gte":
-          conditions.push(gte(col, v));
+          conditions.push(gte(col, lit(v)));
           break;
         case "__lte":
-          conditions.push(dayOf ? lt(col, `${v}T24`) : lte(col, v));
+          conditions.push(dayOf ? lt(col, lit(`${v}T24`)) : lte(col, lit(v)));
           break;
         case "__gt":
-          conditions.push(dayOf ? gt(col, `${v}T24`) : gt(col, v));
+          conditions.push(dayOf ? gt(col, lit(`${v}T24`)) : gt(col, lit(v)));
           break;
         case "__lt":
-          conditions.push(lt(col, v));
+          conditions.push(lt(col, lit(v)));
           break;
       }
     }
@@ -219,7 +221,7 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
   return {
     page,
     pageSize,
-    where: conditions.length ? and(...conditions) : undefined,
+    where: allOf(conditions),
     orderBy,
     searchDriven,
     given,

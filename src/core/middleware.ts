@@ -4,7 +4,11 @@ import { ApiError } from "./errors";
 
 const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
 
-/** A request that carries a body must say it is JSON: anything else is 415, not a confusing 400. */
+/**
+ * A request that carries a body must say it is JSON: anything else is 415, not a confusing 400.
+ * Each route runs it (the route factories, core/routes.ts), after its auth: the documented order
+ * is 401 before anything is said of the request.
+ */
 export const requireJsonBody = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const m = c.req.method;
   if (m === "POST" || m === "PUT" || m === "PATCH" || m === "DELETE") {

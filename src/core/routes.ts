@@ -9,6 +9,7 @@ import {
   idempotent,
   REPLAYED_HEADER,
 } from "./idempotency";
+import { requireJsonBody } from "./middleware";
 import {
   createRoute,
   type ErrorsByStatus,
@@ -129,7 +130,13 @@ export function merchantRoute<const R extends MerchantRouteInput>(route: R) {
   const created = createRoute({
     ...rest,
     security: [{ merchantToken: [] }],
-    middleware: [authenticate(), requirePermission(permission, { org }), ...idempotency.middleware(keyed)] as const,
+    // The body's media type is checked once the caller is known: no token is 401 whatever the body.
+    middleware: [
+      authenticate(),
+      requirePermission(permission, { org }),
+      requireJsonBody(),
+      ...idempotency.middleware(keyed),
+    ] as const,
     ...specLink({ specId, beyondSpec } as SpecLink, rest.operationId),
     "x-permission": permission,
     "x-audience": "merchant",
@@ -170,6 +177,7 @@ export function customerRoute<const R extends CustomerRouteInput>(route: R) {
       knownApp(),
       authenticate({ channel, customers: true }),
       requireCustomer(),
+      requireJsonBody(),
       ...idempotency.middleware(keyed),
     ] as const,
     ...specLink({ specId, beyondSpec } as SpecLink, rest.operationId),
@@ -227,7 +235,7 @@ export function publicRoute<const R extends PublicRouteInput>(route: R) {
     ...rest,
     security: [],
     // knownApp() reads `app-id` (400 when missing or malformed) before it checks the store exists.
-    middleware: [knownApp()] as const,
+    middleware: [requireJsonBody(), knownApp()] as const,
     ...specLink({ specId, beyondSpec } as SpecLink, rest.operationId),
     "x-audience": "public",
     description:

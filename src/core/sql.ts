@@ -1,4 +1,4 @@
-import { type Column, getTableColumns, type SQL, sql, type Table } from "drizzle-orm";
+import { and, type Column, getTableColumns, type SQL, sql, type Table } from "drizzle-orm";
 
 /**
  * `column IN (values)` bound as ONE JSON parameter, so that a statement never approaches D1's
@@ -6,6 +6,25 @@ import { type Column, getTableColumns, type SQL, sql, type Table } from "drizzle
  */
 export function inList(column: Column | SQL, values: readonly (number | string)[]): SQL {
   return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+}
+
+/** Conditions ANDed as they are; past them, the rest go in groups (`allOf`). */
+const AND_GROUP = 16;
+
+/**
+ * Every condition, ANDed so that SQLite's expression tree stays shallow. It parses `a AND b AND c …`
+ * as a chain as deep as it is long, and rebuilds one from the terms it pushes into a view or a UNION
+ * (however they were nested), and D1 refuses an expression deeper than 100 ("Expression tree is
+ * too large"), which a list given every filter it declares passes. The first conditions stay plain
+ * terms (each may use an index); each further group of them is one term, `+(…)`, which SQLite
+ * neither splits nor chains again.
+ */
+export function allOf(conditions: readonly SQL[]): SQL | undefined {
+  if (conditions.length <= AND_GROUP) return and(...conditions);
+  const groups: SQL[] = [];
+  for (let i = AND_GROUP; i < conditions.length; i += AND_GROUP)
+    groups.push(sql`+(${and(...conditions.slice(i, i + AND_GROUP))})`);
+  return and(...conditions.slice(0, AND_GROUP), sql`+(${allOf(groups)})`);
 }
 
 /**
@@ -20,6 +39,22 @@ export function containsText(column: Column | SQL, term: string): SQL {
 
 /** D1 binds at most 100 parameters a statement. */
 export const D1_MAX_PARAMS = 100;
+
+/** What may be written in a statement as it is: digits, signs, a point, an exponent, ISO dates and times. */
+const PLAIN_VALUE = /^[0-9T:.Z+-]{1,40}$/;
+
+/**
+ * A parsed value written in the statement rather than bound, so that a list given every filter it
+ * declares (more than 100 values) stays within D1's 100 bound parameters. Only a finite number, a
+ * boolean, or a string of digits and ISO date-time signs (`2026-12-01T10:00:00.000Z`) is written:
+ * nothing that could close a quote. Any other text is bound as usual.
+ */
+export function inlineValue(value: number | boolean | string): SQL {
+  if (typeof value === "boolean") return sql.raw(value ? "1" : "0");
+  if (typeof value === "number" && Number.isFinite(value)) return sql.raw(`(${value})`);
+  if (typeof value === "string" && PLAIN_VALUE.test(value)) return sql.raw(`'${value}'`);
+  return sql`${value}`;
+}
 
 /**
  * Splits rows for multi-row INSERTs so that none binds more than D1 allows; the chunks go in one

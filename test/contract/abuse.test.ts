@@ -1932,6 +1932,18 @@ describe.each(checked)("$method $path", ({ path, method, op, isPublic }) => {
         expect(res.status, `${where} ${type} ${rawBody.slice(0, 20)}`).toBe(status);
         await conforms(where, op, res);
       }
+      if (!isPublic) {
+        // No token: 401 before anything is said of the body (auth first, as documented).
+        const res = await call(concretePath(path), {
+          ...asA,
+          method,
+          rawBody: JSON.stringify(validBody),
+          headers: { "content-type": "text/plain" },
+        });
+        cases++;
+        expect(res.status, `${where} text/plain without a token`).toBe(401);
+        await conforms(where, op, res);
+      }
       expect(await snapshot()).toBe(before);
     });
   }

@@ -32,6 +32,22 @@ describe("HTTP conventions", () => {
     expect((await problem(res)).code).toBe("payload_too_large");
   });
 
+  // The documented order: no token is 401 before anything is said of the request (it was 415 first).
+  it("answers a non-JSON body with 401 without a token, 415 with one, and 415 on a public operation", async () => {
+    const text = { rawBody: "ids=1", headers: { "content-type": "text/plain" } };
+    for (const path of [`${TICKETS}bulk-update/`, "/order/v1/carts/", "/api/v1/customer/profile/"]) {
+      const res = await call(path, { method: path.endsWith("profile/") ? "PATCH" : "POST", ...text });
+      expect(res.status, path).toBe(401);
+      expect((await problem(res)).code).toBe("not_authenticated");
+    }
+    const token = await tokenFor(APP_1, ["can_write_order"]);
+    const withToken = await call(`${TICKETS}bulk-update/`, { method: "POST", token, ...text });
+    expect((await problem(withToken)).code).toBe("unsupported_media_type");
+    const open = await call("/api/v1/customer/auth/otp/", { method: "POST", ...text });
+    expect(open.status).toBe(415);
+    expect((await problem(open)).code).toBe("unsupported_media_type");
+  });
+
   it("sends a request id, secure headers and the D1 bookmark on every response", async () => {
     const res = await call("/health", { appId: null });
     expect(res.status).toBe(200);

@@ -109,6 +109,28 @@ describe("Register Customer and Confirm Customer Registration (CA1, CA2)", () =>
     expect((await problem(await w.post(P.otp, phoneBody(newPhone()), { appId: 999_999 }))).code).toBe("app_not_found");
     expect(w.sent).toEqual([]);
   });
+
+  // The parser throws on a calling code no country has: it was a 500 on each of these.
+  it.each(["999", "11", "0", "01", "8", "59", "3163"])(
+    "refuses the unknown calling code %s with a 400 on country_code, on every phone endpoint",
+    async (cc) => {
+      const w = worldWith();
+      const phone = { country_code: cc, mobile_number: "0512345678" };
+      for (const [path, body] of [
+        [P.register, { ...phone, name: "X" }],
+        [P.confirm, { ...phone, otp: "123456" }],
+        [P.otp, phone],
+        [P.token, { ...phone, otp: "123456" }],
+      ] as const) {
+        const res = await w.post(path, body, { appId: S, ip: newIp() });
+        expect(res.status, `${path} ${cc}`).toBe(400);
+        const body_ = await problem(res);
+        expect(body_.code).toBe("validation_error");
+        expect(body_.errors?.country_code?.join(" "), path).toMatch(/not the calling code of any country/);
+      }
+      expect(w.sent).toEqual([]);
+    },
+  );
 });
 
 describe("Request OTP and Get Access Token (CA3, CA4)", () => {

@@ -97,6 +97,7 @@ describe("Create Customer (MC6)", () => {
     ["a number too short", { mobile_number: "053450105" }, "mobile_number", /not a valid mobile/],
     ["letters", { mobile_number: "call me" }, "mobile_number", /phone number/],
     ["a malformed country code", { country_code: "SA", mobile_number: "0534501057" }, "country_code", /calling code/],
+    ["an unknown calling code", { country_code: "999", mobile_number: "0512345678" }, "country_code", /any country/],
     ["no mobile number", { mobile_number: undefined }, "mobile_number", /Required/],
     [
       "a bad secondary number",

@@ -101,6 +101,7 @@ describe("ML2 Captain", () => {
     await bad({ ...base, mobile_number: "12345" }, "mobile_number");
     await bad({ ...base, mobile_number: "abc" }, "mobile_number");
     await bad({ ...base, country_code: "x1" }, "country_code");
+    await bad({ ...base, country_code: "999" }, "country_code");
     await bad({ ...base, city_id: 999_999 }, "city_id");
     await bad({ ...base, city_id: 0 }, "city_id");
     await bad({ ...base, branch_id: other.olaya }, "branch_id");

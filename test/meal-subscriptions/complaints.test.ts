@@ -74,6 +74,10 @@ describe("List Complaint Reasons", () => {
       const res = await c.as(`/api/v1/complaints/reasons/?${q}`);
       expect(res.status, q).toBe(400);
     }
+    // As every list: an unknown parameter is refused, naming the allowed ones (it was ignored).
+    const unknown = await problem(await c.as("/api/v1/complaints/reasons/?colour=red&page=1"));
+    expect(unknown.status).toBe(400);
+    expect(unknown.errors).toEqual({ colour: ["Unknown query parameter. Allowed: page, page_size."] });
   });
 });
 

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { observeRoundTrips, observeStatements } from "../../src/db/client";
 import { addDays, todayIn, weekdayOf } from "../../src/modules/meals/dates";
 import { AUDIT, missingKeys, schemaErrors, seedMealsFor } from "../helpers/meals";
+import { deref, openApiDocument, validate } from "../helpers/openapi";
 import { call, json, problem } from "../helpers/request";
 
 const A = 51;
@@ -620,6 +621,31 @@ describe("List Channel Providers (2.6, 4.6)", () => {
   const providers = (body: unknown) => call("/api/v1/sales-channels/providers/", { appId: A, method: "POST", body });
   const byName = (list: { name_en: string }[], name: string) =>
     list.find((p) => p.name_en === name) as Record<string, any>;
+
+  // The server took numbers the document refused (`"lng": 0`): the document now says both.
+  it("takes lat and lng as strings or numbers, as the document declares them", async () => {
+    const doc = openApiDocument();
+    const schema = deref(
+      doc,
+      doc.paths["/api/v1/sales-channels/providers/"]!.post!.requestBody!.content["application/json"]!.schema,
+    );
+    for (const body of [
+      { lat: 0, lng: 0 },
+      { lat: "24.7136", lng: "46.6753" },
+      { lat: " 24.7", lng: -180 },
+    ]) {
+      expect(validate(schema, body), JSON.stringify(body)).toEqual([]);
+      expect((await providers(body)).status, JSON.stringify(body)).toBe(200);
+    }
+    for (const body of [
+      { lat: 91, lng: 0 },
+      { lat: "north", lng: "0" },
+      { lat: true, lng: 0 },
+    ]) {
+      expect(validate(schema, body), JSON.stringify(body)).not.toEqual([]);
+      expect((await providers(body)).status, JSON.stringify(body)).toBe(400);
+    }
+  });
 
   it("serves every field, and availability from zones, radius and pickup city", async () => {
     // Central Riyadh: inside Kabsa House's zone and within 12 km of Green Bowl's Olaya branch.

@@ -320,6 +320,35 @@ describe("disabling", () => {
     expect(await deliveryRow(b, w.id)).toMatchObject({ status: "failed" });
   });
 
+  // A failing receiver once showed in the runtime's logs as uncaught errors: nothing the consumer
+  // defers may reject, whatever the receiver does, even when the events' queue refuses the send.
+  it("hands waitUntil nothing that rejects, whatever the receiver does", async () => {
+    const answers = [
+      () => new Response("oops", { status: 500 }),
+      () => {
+        throw new TypeError("Network connection lost.");
+      },
+      () => {
+        throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
+      },
+      () => new Response("gone", { status: 410 }),
+    ];
+    for (const answer of answers) {
+      const w = await createWebhookFor(APP_1);
+      fakeReceiver(answer);
+      const refusing = {
+        send: () => Promise.reject(new Error("queue unavailable")),
+        sendBatch: () => Promise.reject(new Error("queue unavailable")),
+      };
+      const { deferred } = await consume([deliveryOf(ticketEvent(), w.id)], {
+        vars: { EVENTS: refusing as unknown as Queue },
+      });
+      const settled = await Promise.allSettled(deferred);
+      expect(settled.filter((r) => r.status === "rejected")).toEqual([]);
+      vi.restoreAllMocks();
+    }
+  });
+
   it("a webhook failing every attempt for 5 days is disabled, once", async () => {
     const w = await createWebhookFor(APP_1, {
       failingSince: new Date(Date.now() - 6 * 24 * 3600 * 1000).toISOString(),

@@ -20,7 +20,7 @@ export function recordingEnv(vars: Partial<Env> = {}) {
       for (const m of msgs) into.push(m.body);
     },
   });
-  const e = { ...env, ...vars, EVENTS: queue(sent.fast), WEBHOOKS_SLOW: queue(sent.slow), EVENTS_DLQ: queue(sent.dlq) };
+  const e = { ...env, EVENTS: queue(sent.fast), WEBHOOKS_SLOW: queue(sent.slow), EVENTS_DLQ: queue(sent.dlq), ...vars };
   return { env: e as unknown as Env, sent };
 }
 
@@ -46,9 +46,16 @@ export async function consume(
     });
   }
   const ctx = createExecutionContext();
+  // What the consumer hands to waitUntil: a rejection there is the runtime's "uncaught" error.
+  const deferred: Promise<unknown>[] = [];
+  const waitUntil = ctx.waitUntil.bind(ctx);
+  ctx.waitUntil = (p: Promise<unknown>) => {
+    deferred.push(p);
+    waitUntil(p);
+  };
   await worker.queue(batch, e, ctx);
   const delays = retries.flatMap((r) => r.mock.calls.map(([o]) => o?.delaySeconds));
-  return { result: await getQueueResult(batch, ctx), sent, delays };
+  return { result: await getQueueResult(batch, ctx), sent, delays, deferred };
 }
 
 export const ticketEvent = (appId = APP_1): EventMessage =>

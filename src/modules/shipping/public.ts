@@ -1,4 +1,5 @@
 import { ApiError } from "../../core/errors";
+import { requireJsonBody } from "../../core/middleware";
 import { createRoute, createRouter, jsonContent, problemResponsesFor, z } from "../../core/openapi";
 import { CarrierWebhookAnswerSchema } from "./shipments/schemas";
 import { receiveCarrierWebhook } from "./shipments/webhooks";
@@ -10,6 +11,7 @@ const webhookRoute = createRoute({
   summary: "Carrier Webhook",
   tags: ["Shipments"],
   security: [],
+  middleware: [requireJsonBody()] as const,
   "x-beyond-spec": "Integrated carriers report shipment statuses here (the fake carrier: signed callbacks).",
   "x-audience": "public",
   description:

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { DATE_WORDS } from "../../core/fields";
+import { DATE_WORDS, orNull } from "../../core/fields";
 import { envelopeSchema } from "../../core/listing";
 import { isIsoDate, normaliseTime } from "../../core/time";
 import { ItemSchema } from "../items";
@@ -52,7 +52,7 @@ export const BulkUpdateTicketsSchema = z
       description: "New status. `checked_in` is reached only through check-in, with the ticket's token.",
     }),
     date: dateField.optional(),
-    time: timeField.nullable().optional(),
+    time: orNull(timeField, "string").optional(),
   })
   .strict()
   .refine((b) => b.status !== undefined || b.date !== undefined || b.time !== undefined, {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { hundredths, isoDateTime } from "../../../core/fields";
+import { hundredths, isoDateTime, orNull } from "../../../core/fields";
 import { DISCOUNT_KINDS } from "../tables";
 
 /** A percentage is at most 100.00, in hundredths (basis points). */
@@ -17,10 +17,13 @@ const discountFields = {
     .openapi({ description: "`percentage` of the price (value 0–100), or a `fixed` amount off in major units." }),
   value: reduction("By `kind`: a percentage (0 to 100) or an amount in major units; at most 2 decimals."),
   trial_kind: z.enum(DISCOUNT_KINDS).nullable(),
-  trial_value: reduction(
-    "The first-purchase reduction, instead of the regular one: by `trial_kind`, as `value` is by " +
-      "`kind`; at most 2 decimals.",
-  ).nullable(),
+  trial_value: orNull(
+    reduction(
+      "The first-purchase reduction, instead of the regular one: by `trial_kind`, as `value` is by " +
+        "`kind`; at most 2 decimals.",
+    ),
+    "number",
+  ),
   is_usage_price: z.boolean(),
   starts_at: isoDateTime.nullable(),
   ends_at: isoDateTime.nullable(),

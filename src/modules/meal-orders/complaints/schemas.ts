@@ -12,20 +12,34 @@ export const ComplaintReasonSchema = z
   .openapi("ComplaintReason");
 export const ComplaintReasonListSchema = envelopeSchema(ComplaintReasonSchema, "ComplaintReasonList");
 
-export const ReasonsQuerySchema = z.object({
-  page: z
-    .string()
-    .regex(/^[1-9]\d{0,5}$/, "Must be an integer from 1.")
-    .transform(Number)
-    .optional()
-    .openapi({ type: "integer", minimum: 1, default: 1 }),
-  page_size: z
-    .string()
-    .regex(/^([1-9]\d?|100)$/, "Must be an integer from 1 to 100.")
-    .transform(Number)
-    .optional()
-    .openapi({ type: "integer", minimum: 1, maximum: 100, default: 20 }),
-});
+const REASONS_PARAMS = ["page", "page_size"];
+
+export const ReasonsQuerySchema = z
+  .object({
+    page: z
+      .string()
+      .regex(/^[1-9]\d{0,5}$/, "Must be an integer from 1.")
+      .transform(Number)
+      .optional()
+      .openapi({ type: "integer", minimum: 1, default: 1 }),
+    page_size: z
+      .string()
+      .regex(/^([1-9]\d?|100)$/, "Must be an integer from 1 to 100.")
+      .transform(Number)
+      .optional()
+      .openapi({ type: "integer", minimum: 1, maximum: 100, default: 20 }),
+  })
+  .catchall(z.unknown())
+  // As every list refuses a parameter it does not take (core/listing), naming those it does.
+  .superRefine((q, ctx) => {
+    for (const key of Object.keys(q))
+      if (!REASONS_PARAMS.includes(key))
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `Unknown query parameter. Allowed: ${REASONS_PARAMS.join(", ")}.`,
+        });
+  });
 
 export const ComplaintSchema = z
   .object({

@@ -1,5 +1,15 @@
 import { z } from "@hono/zod-openapi";
-import { customFields, humanText, money, nameText, nonEmpty, ordering, WEEKDAYS, weekdays } from "../../../core/fields";
+import {
+  customFields,
+  humanText,
+  money,
+  nameText,
+  nonEmpty,
+  ordering,
+  orNull,
+  WEEKDAYS,
+  weekdays,
+} from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { audit, date, image, int, json, labels, optionalText, queryDate, text } from "../schemas";
 
@@ -187,7 +197,7 @@ const productFields = {
   allergens_dislikes: labels,
   variant: labels.openapi({ description: "Names (`name_en`) of the restaurant's variants the product belongs to." }),
   off_days: weekdays,
-  wallet_credit: money.nullable().openapi({
+  wallet_credit: orNull(money, "number").openapi({
     description: "Makes it a wallet credit product selling this much store credit; in major units, at most 2 decimals.",
   }),
   ordering,

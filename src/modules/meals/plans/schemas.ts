@@ -184,6 +184,8 @@ export const PlanQuerySchema = z.object({
       param: { in: "query" },
       type: "integer",
       description: "A version of this plan; by default its first (lowest `ordering`, then id).",
+      // A version of the path's example plan (1): the demo data's plan 1 has versions 1 and 2.
+      example: 1,
     }),
   start_date: queryDate("The first delivery date; by default the earliest the version allows."),
 });

@@ -135,20 +135,23 @@ export const RestaurantVariantListSchema = envelopeSchema(RestaurantVariantSchem
 
 // ---- List Channel Providers ----
 
-/** Latitude and longitude come as strings (as the spec types them) or numbers. */
+const DECIMAL = /^-?\d{1,3}(\.\d{1,12})?$/;
+
+/**
+ * Latitude and longitude come as strings (as the spec types them) or numbers, and the document says
+ * both (it said only strings, and refused the numbers the server takes).
+ */
 const coordinate = (name: "lat" | "lng", max: number) =>
   z
-    .union([
-      z
-        .string()
-        .trim()
-        .regex(/^-?\d{1,3}(\.\d{1,12})?$/, "Must be a decimal number."),
-      z.number(),
-    ])
+    .union([z.string().trim().regex(DECIMAL, "Must be a decimal number."), z.number()])
     .transform(Number)
     .refine((n) => Number.isFinite(n) && Math.abs(n) <= max, `Must be between -${max} and ${max}.`)
     .openapi({
-      type: "string",
+      anyOf: [
+        // Surrounding spaces are trimmed.
+        { type: "string", pattern: `^\\s*${DECIMAL.source.slice(1, -1)}\\s*$` },
+        { type: "number", minimum: -max, maximum: max },
+      ],
       description: name === "lat" ? "Latitude, -90 to 90." : "Longitude, -180 to 180.",
       example: name === "lat" ? "24.7136" : "46.6753",
     });

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { ApiError } from "../../../core/errors";
+import { requireJsonBody } from "../../../core/middleware";
 import {
   createRoute,
   createRouter,
@@ -79,6 +80,7 @@ function gatewayRoute<const R extends GatewayRouteInput>(route: R) {
     ...rest,
     tags,
     security: [],
+    middleware: [requireJsonBody()] as const,
     "x-beyond-spec": beyondSpec,
     "x-audience": "public",
     description: `${rest.description ?? ""}\n\n${PUBLIC_NOTE}`.trim(),

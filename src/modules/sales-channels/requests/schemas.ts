@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { humanText, hundredths } from "../../../core/fields";
+import { humanText, hundredths, orNull } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { StoreFaceSchema } from "../stores";
 import { CONNECTION_STATUSES } from "../tables";
@@ -55,14 +55,15 @@ export const SendConnectionRequestSchema = z
       description: "Send as a provider: the marketplace store this store wants to sell through.",
     }),
     message: humanText(MESSAGE_MAX, "lines").nullable().optional().openapi({ example: "Let us sell your plans." }),
-    commission_percentage: hundredths({
-      min: 0,
-      max: 100,
-      description: "The channel's commission proposed, in percent, at most 2 decimals.",
-      example: 12.5,
-    })
-      .nullable()
-      .optional(),
+    commission_percentage: orNull(
+      hundredths({
+        min: 0,
+        max: 100,
+        description: "The channel's commission proposed, in percent, at most 2 decimals.",
+        example: 12.5,
+      }),
+      "number",
+    ).optional(),
   })
   .strict()
   .superRefine((b, ctx) => {
