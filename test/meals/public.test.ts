@@ -314,7 +314,7 @@ describe("Restaurant Menu (2.4, 4.4)", () => {
       let friday = addDays(today(), 2);
       while (weekdayOf(friday) !== "friday") friday = addDays(friday, 1);
       for (const [q, words] of [
-        ["2026-02-30", "real date"],
+        ["2026-02-30", "real calendar date"],
         ["tomorrow", "YYYY-MM-DD"],
         [addDays(today(), -1), "In the past"],
         [today(), `first date is ${first}`],
@@ -542,7 +542,7 @@ describe("Plan Details (2.3, 4.3)", () => {
       [`?start_date=${today()}`, "start_date", `first start date is ${first}`],
       ["?start_date=2031-01-06", "start_date", "last start date"],
       [`?start_date=${friday}`, "start_date", "Not a delivery day (friday)"],
-      ["?start_date=2026-13-01", "start_date", "real date"],
+      ["?start_date=2026-13-01", "start_date", "real calendar date"],
     ] as const) {
       const res = await plan(a.balanced, q);
       expect(res.status, q).toBe(400);
