@@ -547,10 +547,6 @@ describe("expireUnpaidOrders (the scheduled sweep)", () => {
     const cod = (await orderOf(s, [{ item_id: item.id, qty: 1 }], "cash_on_delivery")).order;
     expect(await stockOf(item.id)).toBe(2);
     const now = new Date(Date.parse(card.expires_at) + 1000).toISOString();
-    const due = await rowOf<{ n: number }>(
-      "SELECT count(*) AS n FROM orders WHERE status = 'pending' AND expires_at <= ?",
-      now,
-    );
     const contexts: ReturnType<typeof serviceCtx>[] = [];
     const contextOf = (appId: number) => {
       const ctx = serviceCtx(appId);
@@ -561,7 +557,12 @@ describe("expireUnpaidOrders (the scheduled sweep)", () => {
     await expireUnpaidOrders(contextOf, db(), new Date(Date.parse(card.expires_at) - 60_000).toISOString());
     expect((await orderRow(card.id)).status).toBe("pending");
 
-    expect(await expireUnpaidOrders(contextOf, db(), now)).toBe(due.n);
+    // Counted after the early sweep: other files' orders share the database, some already past due.
+    const due = await rowOf<{ n: number }>(
+      "SELECT count(*) AS n FROM orders WHERE status = 'pending' AND expires_at <= ?",
+      now,
+    );
+    expect(await expireUnpaidOrders(contextOf, db(), now)).toBe(Math.min(due.n, 100));
     await Promise.all(contexts.map((c) => c.settle()));
     expect(await orderRow(card.id)).toMatchObject({ status: "expired", expires_at: null, cancelled_at: null });
     expect((await orderRow(cod.id)).status).toBe("pending");
