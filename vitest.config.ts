@@ -5,12 +5,13 @@ import { defineConfig, type TestProjectInlineConfiguration, type ViteUserConfig 
 import { ASSETS_DIR, buildDocsAssets } from "./scripts/docs-assets.js";
 
 /**
- * The Worker tests that need a database of their own: those that use the seeded stores (`APP_1`,
- * `APP_2`, store 1's records by id), which other files change. Every other file works in stores of
- * its own, so those files share one runtime and one database per worker: a runtime of its own, the
- * migrations and the seed cost a file more than most files' tests (about 8 s a file on 2 cores).
+ * The Worker tests that need a database of their own: a file that says so (a comment "needs a
+ * database of its own", with why), or that names store 1 or 2 by number. Every other file works in
+ * stores of its own (APP_1 and APP_2 are new stores for each of them), so those files share one
+ * runtime and one database per worker: a runtime of its own, the migrations and the seed cost a
+ * file more than most files' tests (about 8 s a file on 2 cores).
  */
-const SEEDED_STORES = /\bAPP_[12]\b|appId: [12]\b/;
+const SEEDED_STORES = /needs a database of its own|appId: [12]\b/;
 const WORKER_TESTS = "test/**/*.test.ts";
 const ownDatabase = readdirSync("test", { recursive: true, encoding: "utf8" })
   .map((f) => `test/${f.replaceAll(path.sep, "/")}`)
@@ -36,6 +37,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               TEST_MIGRATIONS: migrations,
               CUSTOMER_JWT_SECRET: "test-only-customer-jwt-secret-0123456789",
               LINK_SIGNING_SECRET: "test-only-link-signing-secret-0123456789",
+              ...(!files.isolate && { TEST_SHARED_DATABASE: "1" }),
               // The year of subscriptions' size: the suite's own unless the bench asks for more.
               ...(process.env.SIM_SUBSCRIPTIONS && { SIM_SUBSCRIPTIONS: process.env.SIM_SUBSCRIPTIONS }),
             },

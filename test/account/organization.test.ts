@@ -5,6 +5,9 @@ import { sharedAuthCases } from "../helpers/auth-cases";
 import { APP_1, ensureTenant, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 
+// This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
+// records of theirs, as fixed ids.
+
 const CONFIG = "/api/v1/dashboard/admin/organization/config/";
 const SETTINGS = "/api/v1/dashboard/admin/settings/";
 

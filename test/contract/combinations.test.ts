@@ -9,6 +9,9 @@ import { everyFilter, filterParams, inRangeValue, isList, queryOf } from "../hel
 import { deref, type JsonSchema, minimalValue, type Operation, openApiDocument, operations } from "../helpers/openapi";
 import { call } from "../helpers/request";
 
+// This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
+// records of theirs, as fixed ids.
+
 const doc = openApiDocument();
 let ip = 0;
 

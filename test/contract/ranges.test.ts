@@ -269,6 +269,8 @@ const BASE_BODIES: Record<string, unknown> = {
  * what the lists' searches then run over. SQLite checks a LIKE pattern only against a row, so a
  * search over an empty table would prove nothing.
  */
+// This file needs a database of its own (vitest.config.ts): path parameters are the records of its
+// store with id 1, as a fresh database has them.
 const all = operations(doc)
   .map((o) => ({ ...o, cases: casesOf(o.op) }))
   .filter((o) => o.cases.length > 0)

@@ -15,6 +15,9 @@ import { sharedAuthCases, sharedCustomerAuthCases } from "../helpers/auth-cases"
 import { APP_1, customerTokenFor } from "../helpers/factories";
 import { BASE, type Call, problem } from "../helpers/request";
 
+// This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
+// records of theirs, as fixed ids.
+
 const Me = z.object({ customer_id: z.number().int(), app_id: z.number().int() });
 
 // The customers module answers in the service (createApp registers it); here the test decides.

@@ -4,6 +4,9 @@ import { isFixedPath } from "../../src/core/routing";
 import { APP_1, createPlainItem, createWebhookFor, tokenFor } from "../helpers/factories";
 import { call, problem } from "../helpers/request";
 
+// This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
+// records of theirs, as fixed ids.
+
 const ITEMS = "/order/v1/merchant/items/";
 const TAGS = `${ITEMS}tags/`;
 const WEBHOOKS = "/api/v1/dashboard/admin/integrations/webhooks/";

@@ -27,8 +27,22 @@ import { createTickets, type NewTicket } from "../../src/modules/tickets/service
 import { newSecret } from "../../src/modules/webhooks/signing";
 import { webhooks } from "../../src/modules/webhooks/tables";
 
-export const APP_1 = 1;
-export const APP_2 = 2;
+/**
+ * The two stores a test file may take for granted (organizations of the same ids). Stores 1 and 2
+ * where a file has a database of its own; where files share one, each file gets two new stores
+ * (`useStoresOfThisFile`, run by the setup file), so that no file sees another's rows in them.
+ */
+export let APP_1 = 1;
+export let APP_2 = 2;
+let storesTaken = 0;
+
+/** Gives the test file about to run two stores of its own, as APP_1 and APP_2. */
+export async function useStoresOfThisFile(): Promise<void> {
+  storesTaken += 2;
+  APP_1 = 1_000_000 + storesTaken;
+  APP_2 = APP_1 + 1;
+  await Promise.all([ensureTenant(APP_1), ensureTenant(APP_2)]);
+}
 
 export const db = () => createDb(env.DB);
 

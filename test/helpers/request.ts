@@ -1,6 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
+import { APP_1 } from "./factories";
 
 export const BASE = "https://api.test";
 
@@ -25,7 +26,7 @@ export type Call = {
 export async function call(path: string, opts: Call = {}): Promise<Response> {
   const headers = new Headers(opts.headers);
   if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
-  if (opts.appId !== null) headers.set("app-id", String(opts.appId ?? 1));
+  if (opts.appId !== null) headers.set("app-id", String(opts.appId ?? APP_1));
   if (opts.orgId !== undefined) headers.set("org-id", String(opts.orgId));
   let body: string | undefined = opts.rawBody;
   if (opts.body !== undefined) {

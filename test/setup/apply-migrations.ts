@@ -1,10 +1,12 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { seedTenants } from "../helpers/factories";
+import { seedTenants, useStoresOfThisFile } from "../helpers/factories";
 
 // Setup files run before each test file; applying migrations is idempotent.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 await seedTenants();
+// Files that share a database (vitest.config.ts) each take stores of their own as APP_1 and APP_2.
+if (env.TEST_SHARED_DATABASE) await useStoresOfThisFile();
 
 // One request line per request (core/logging.ts) would drown the suite's output in thousands of
 // lines; the tests that check those lines spy on console.log, which still sees every call.

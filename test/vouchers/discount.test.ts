@@ -8,6 +8,9 @@ import { APP_1, createCustomerFor, createFullItem, createPlainItem, serviceCtx, 
 import { call, json, problem } from "../helpers/request";
 import { createVoucher, insertOrder, newCode } from "./helpers";
 
+// This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
+// records of theirs, as fixed ids.
+
 const DISCOUNT = "/order/v1/merchant/vouchers/discount/";
 let token: string;
 let reader: string;

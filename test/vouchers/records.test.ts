@@ -6,6 +6,9 @@ import { APP_1, APP_2, countRows, createFullItem, createPlainItem, tokenFor } fr
 import { call, json, problem } from "../helpers/request";
 import { createVoucher, newCode, VOUCHERS } from "./helpers";
 
+// This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
+// records of theirs, as fixed ids.
+
 let token: string;
 let reader: string;
 const as1 = (path: string, opts: { method?: string; body?: unknown; as?: string } = {}) =>

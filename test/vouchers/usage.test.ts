@@ -11,6 +11,9 @@ import { APP_1, APP_2, createCustomerFor, serviceCtx, tokenFor } from "../helper
 import { call, json, problem } from "../helpers/request";
 import { createVoucher, insertOrder, usedEvents } from "./helpers";
 
+// This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
+// records of theirs, as fixed ids.
+
 let token: string;
 beforeAll(async () => {
   token = await tokenFor(APP_1, ["can_read_order", "can_write_order"]);

@@ -20,6 +20,9 @@ import {
   webhookRow,
 } from "./helpers";
 
+// This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
+// records of theirs, as fixed ids.
+
 afterEach(() => vi.restoreAllMocks());
 
 const BASE = "/api/v1/dashboard/admin/integrations/webhooks/";

@@ -6,6 +6,9 @@ import { APP_1, APP_2, createWebhookFor, tokenFor } from "../helpers/factories";
 import { fakeReceiver } from "../helpers/receiver";
 import { call, json, problem } from "../helpers/request";
 
+// This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
+// records of theirs, as fixed ids.
+
 const BASE = "/api/v1/dashboard/admin/integrations/webhooks/";
 let token: string;
 const as1 = (path: string, opts: { method?: string; body?: unknown } = {}) =>

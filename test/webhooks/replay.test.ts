@@ -5,6 +5,9 @@ import { fakeReceiver } from "../helpers/receiver";
 import { call, inOneRateWindow, json, problem } from "../helpers/request";
 import { consume, deliveryIdOf, deliveryOf, deliveryRow, inOutbox, ledgerRow, logsOf, ticketEvent } from "./helpers";
 
+// This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
+// records of theirs, as fixed ids.
+
 const BASE = "/api/v1/dashboard/admin/integrations/webhooks/";
 let writer: string;
 let reader: string;
