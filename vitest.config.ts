@@ -12,12 +12,23 @@ import { ASSETS_DIR, buildDocsAssets } from "./scripts/docs-assets.js";
  * file more than most files' tests (about 8 s a file on 2 cores).
  */
 const SEEDED_STORES = /needs a database of its own|appId: [12]\b/;
-const WORKER_TESTS = "test/**/*.test.ts";
-const ownDatabase = readdirSync("test", { recursive: true, encoding: "utf8" })
+const workerFiles = readdirSync("test", { recursive: true, encoding: "utf8" })
   .map((f) => `test/${f.replaceAll(path.sep, "/")}`)
   .filter((f) => f.endsWith(".test.ts") && !f.startsWith("test/node/"))
-  .filter((f) => SEEDED_STORES.test(readFileSync(f, "utf8")))
+  .map((f) => ({ f, text: readFileSync(f, "utf8") }));
+const ownDatabase = workerFiles
+  .filter(({ text }) => SEEDED_STORES.test(text))
+  .map(({ f }) => f)
   .sort();
+/**
+ * The files that share a database, dealt into two halves by size (a project whose files share a
+ * runtime runs them in one worker: two halves keep both cores busy).
+ */
+const sharing = workerFiles
+  .filter(({ f }) => !ownDatabase.includes(f))
+  .sort((a, b) => b.text.length - a.text.length || a.f.localeCompare(b.f))
+  .map(({ f }) => f);
+const halves = [0, 1].map((h) => sharing.filter((_, i) => i % 2 === h));
 
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
@@ -60,7 +71,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       reporters: ["default", ["json", { outputFile: "node_modules/.cache/vitest/results.json" }]],
       projects: [
         // Files in stores of their own: one runtime and database per worker, files one after another.
-        inWorkerd("worker", { include: [WORKER_TESTS], exclude: ["test/node/**", ...ownDatabase], isolate: false }),
+        ...halves.map((include, h) => inWorkerd(`worker-${h + 1}`, { include, exclude: [], isolate: false })),
         // Files on the seeded stores: a fresh runtime and database each.
         inWorkerd("worker-own-db", { include: ownDatabase, exclude: [], isolate: true }),
         {
