@@ -22,6 +22,23 @@ function signal<T = void>() {
   return { promise, resolve };
 }
 
+/**
+ * Receivers where `url` never answers (its attempts wait until the test rejects them) and every
+ * other answers 200; `allHanging` settles once a webhook's share of connections is held.
+ */
+function hangingReceiver(url: string) {
+  const hanging: ((error: unknown) => void)[] = [];
+  const allHanging = signal();
+  fakeReceiver((req) => {
+    if (req.url !== url) return new Response("ok");
+    return new Promise<Response>((_, reject) => {
+      hanging.push(reject);
+      if (hanging.length === PER_WEBHOOK) allHanging.resolve();
+    });
+  });
+  return { hanging, allHanging };
+}
+
 const timedOut = () => new DOMException("The operation timed out.", "TimeoutError");
 
 // Issue 27: a store whose receiver stopped answering held up other stores' first deliveries for the
@@ -63,15 +80,7 @@ describe("one store's receiver that does not answer", () => {
     async () => {
       const dead = await createWebhookFor(APP_2);
       const healthy = await createWebhookFor(APP_1);
-      const hanging: ((error: unknown) => void)[] = [];
-      const allHanging = signal();
-      fakeReceiver((req) => {
-        if (req.url !== dead.url) return new Response("ok");
-        return new Promise<Response>((_, reject) => {
-          hanging.push(reject);
-          if (hanging.length === PER_WEBHOOK) allHanging.resolve();
-        });
-      });
+      const { hanging, allHanging } = hangingReceiver(dead.url);
       const deadEvents = Array.from({ length: PER_WEBHOOK + 3 }, () => ticketEvent(APP_2));
       const b = ticketEvent(APP_1);
       const healthyId = `m${deadEvents.length + 1}`;
@@ -103,15 +112,7 @@ describe("one store's receiver that does not answer", () => {
 
   it("a moved delivery is attempted by its slow-lane message, as its first attempt", async () => {
     const dead = await createWebhookFor(APP_2);
-    const hanging: ((error: unknown) => void)[] = [];
-    const allHanging = signal();
-    fakeReceiver((req) => {
-      if (req.url !== dead.url) return new Response("ok");
-      return new Promise<Response>((_, reject) => {
-        hanging.push(reject);
-        if (hanging.length === PER_WEBHOOK) allHanging.resolve();
-      });
-    });
+    const { hanging, allHanging } = hangingReceiver(dead.url);
     const events = Array.from({ length: PER_WEBHOOK + 1 }, () => ticketEvent(APP_2));
     const run = consume(events);
     await allHanging.promise;
@@ -130,15 +131,7 @@ describe("one store's receiver that does not answer", () => {
 
   it("on the slow lane, once one of its attempts times out, its other messages of the batch wait, uncontacted", async () => {
     const dead = await createWebhookFor(APP_2, { slowSince: new Date().toISOString() });
-    const hanging: ((error: unknown) => void)[] = [];
-    const allHanging = signal();
-    fakeReceiver((req) => {
-      if (req.url !== dead.url) return new Response("ok");
-      return new Promise<Response>((_, reject) => {
-        hanging.push(reject);
-        if (hanging.length === PER_WEBHOOK) allHanging.resolve();
-      });
-    });
+    const { hanging, allHanging } = hangingReceiver(dead.url);
     const events = Array.from({ length: PER_WEBHOOK + 2 }, () => ticketEvent(APP_2));
     const due = new Date(Date.now() - 1000).toISOString();
     for (const e of events) await ledgerRow(dead, e, { status: "retrying", attempts: 1, nextAttemptAt: due });
