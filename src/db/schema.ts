@@ -13,6 +13,7 @@ export * from "../modules/meal-orders/logistics/tables";
 export * from "../modules/meal-orders/tables";
 export * from "../modules/meals/tables";
 export * from "../modules/orders/fulfillments/tables";
+export * from "../modules/orders/recurring/tables";
 export * from "../modules/orders/subscriptions/tables";
 export * from "../modules/orders/tables";
 export * from "../modules/sales-channels/tables";

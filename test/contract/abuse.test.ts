@@ -52,6 +52,7 @@ import {
   restaurantVariants,
 } from "../../src/modules/meals/tables";
 import { fulfillments } from "../../src/modules/orders/fulfillments/tables";
+import { recurringPurchases } from "../../src/modules/orders/recurring/tables";
 import { subscriptions, subscriptionUpdates } from "../../src/modules/orders/subscriptions/tables";
 import {
   cartItems,
@@ -62,7 +63,6 @@ import {
   invoices,
   orderItems,
   orders,
-  recurringPurchases,
   savedPaymentMethods,
   storeWalletEntries,
   transactions,

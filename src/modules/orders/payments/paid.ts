@@ -7,9 +7,10 @@ import { MINOR_PER_MAJOR } from "../../../core/money";
 import type { StoreSettings } from "../../account";
 import { invoiceEventSql, orderEventSql, transactionEventSql } from "../events-sql";
 import { fulfillmentsOnPaid } from "../fulfillments/create";
+import { recurringPurchases } from "../recurring/tables";
 import { storeWalletBalanceSql, storeWalletEntryStatement } from "../store-wallet/service";
 import { subscriptionPaidStatements } from "../subscriptions/plan";
-import { invoiceCounters, invoices, type ORDER_KINDS, orders, recurringPurchases, transactions } from "../tables";
+import { invoiceCounters, invoices, type ORDER_KINDS, orders, transactions } from "../tables";
 
 type OrderKind = (typeof ORDER_KINDS)[number];
 

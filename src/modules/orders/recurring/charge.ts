@@ -11,8 +11,9 @@ import { getLocation } from "../../customers";
 import { findCart, priceCart } from "../carts/service";
 import type { CheckoutProvider } from "../checkout/config";
 import { placeOrder } from "../checkout/place";
-import { orders, recurringCharges, recurringPurchases } from "../tables";
+import { orders } from "../tables";
 import { addDuration, nextCycleAfter, todayIn } from "./dates";
+import { recurringCharges, recurringPurchases } from "./tables";
 
 type PurchaseRow = typeof recurringPurchases.$inferSelect;
 

@@ -4,8 +4,9 @@ import type { ServiceContext } from "../../../core/context";
 import { rowEvent } from "../../../core/events/outbox";
 import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
-import { type CART_PROVIDERS, orders, type PAYMENT_PROVIDERS, recurringPurchases } from "../tables";
+import { type CART_PROVIDERS, orders, type PAYMENT_PROVIDERS } from "../tables";
 import { addDuration, type DurationUnit, todayIn } from "./dates";
+import { recurringPurchases } from "./tables";
 
 export type NewRecurringPurchase = {
   customerId: number;

@@ -1,5 +1,5 @@
 import { defineStateMachine } from "../../../core/state-machine";
-import type { RECURRING_STATUSES } from "../tables";
+import type { RECURRING_STATUSES } from "./tables";
 
 type RecurringStatus = (typeof RECURRING_STATUSES)[number];
 type RecurringAction = "activate" | "deactivate";

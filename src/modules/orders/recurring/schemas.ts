@@ -2,15 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { envelopeSchema } from "../../../core/listing";
 import { CustomerSchema } from "../../customers";
 import { CartItemSchema } from "../carts/schemas";
-import {
-  CART_PROVIDERS,
-  DURATION_UNITS,
-  ORDER_STATUSES,
-  PAYMENT_PROVIDERS,
-  PAYMENT_STATUSES,
-  RECURRING_CHARGE_STATUSES,
-  RECURRING_STATUSES,
-} from "../tables";
+import { CART_PROVIDERS, DURATION_UNITS, ORDER_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES } from "../tables";
+import { RECURRING_CHARGE_STATUSES, RECURRING_STATUSES } from "./tables";
 
 const date = z.string().openapi({ format: "date", example: "2026-03-01" });
 

@@ -9,18 +9,10 @@ import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { type Customer, loadCustomers } from "../../customers";
 import { cartDetails } from "../carts/service";
-import {
-  CART_PROVIDERS,
-  carts,
-  DURATION_UNITS,
-  orders,
-  PAYMENT_PROVIDERS,
-  RECURRING_STATUSES,
-  recurringCharges,
-  recurringPurchases,
-} from "../tables";
+import { CART_PROVIDERS, carts, DURATION_UNITS, orders, PAYMENT_PROVIDERS } from "../tables";
 import { recurringMachine } from "./machine";
 import { HISTORY_MAX, type RecurringPurchase, type RecurringPurchaseDetails } from "./schemas";
+import { RECURRING_STATUSES, recurringCharges, recurringPurchases } from "./tables";
 
 type PurchaseRow = typeof recurringPurchases.$inferSelect;
 
