@@ -51,6 +51,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               ...(!files.isolate && { TEST_SHARED_DATABASE: "1" }),
               // The year of subscriptions' size: the suite's own unless the bench asks for more.
               ...(process.env.SIM_SUBSCRIPTIONS && { SIM_SUBSCRIPTIONS: process.env.SIM_SUBSCRIPTIONS }),
+              // `npm run test:deep` (test/helpers/depth.ts): the random fuzz and the full-size scenarios.
+              ...(process.env.TEST_DEEP && { TEST_DEEP: process.env.TEST_DEEP }),
+              ...(process.env.TEST_SEED && { TEST_SEED: process.env.TEST_SEED }),
             },
             assets: { binding: "TEST_ASSETS", directory: ASSETS_DIR },
           },
@@ -62,7 +65,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
         name,
         ...files,
         setupFiles: ["./test/setup/apply-migrations.ts"],
-        testTimeout: 60_000,
+        // The deep run's full-size scenarios take minutes each.
+        testTimeout: process.env.TEST_DEEP ? 900_000 : 60_000,
       },
     }) satisfies TestProjectInlineConfiguration;
   return {

@@ -8,6 +8,10 @@ declare global {
       TEST_SHARED_DATABASE?: string;
       /** How many subscriptions test/subscriptions/year.test.ts plays (the bench's `--only year`: 1,000). */
       SIM_SUBSCRIPTIONS?: string;
+      /** `npm run test:deep`: the random fuzz and the scale scenarios at full size (test/helpers/depth.ts). */
+      TEST_DEEP?: string;
+      /** The random fuzz's seed under `npm run test:deep` (test/helpers/depth.ts). */
+      TEST_SEED?: string;
     }
   }
 }
