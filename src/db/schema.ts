@@ -11,6 +11,8 @@ export * from "../modules/items/tables";
 export * from "../modules/meal-orders/complaints/tables";
 export * from "../modules/meal-orders/logistics/tables";
 export * from "../modules/meal-orders/tables";
+export * from "../modules/meals/app-configs/tables";
+export * from "../modules/meals/corporate-locations/tables";
 export * from "../modules/meals/tables";
 export * from "../modules/orders/fulfillments/tables";
 export * from "../modules/orders/recurring/tables";
