@@ -6,9 +6,15 @@ import { emit, rowEvent, unionEvents } from "../../../core/events/outbox";
 import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { findDeliveryWindow } from "../../meals";
-import { OPEN_SUBORDER_STATUSES, type SuborderStatus, suborderMachine } from "../suborders/machine";
+import { suborderMachine } from "../suborders/machine";
 import { mealSubscriptionMachine } from "../subscriptions/machine";
-import { type MEAL_SUBSCRIPTION_STATUSES, mealSubscriptions, suborders } from "../tables";
+import {
+  type MEAL_SUBSCRIPTION_STATUSES,
+  mealSubscriptions,
+  OPEN_SUBORDER_STATUSES,
+  type SuborderStatus,
+  suborders,
+} from "../tables";
 import { captainRows } from "./captains";
 import type { BulkSuborderCode, BulkSuborderResult, BulkUpdateSuborders } from "./schemas";
 

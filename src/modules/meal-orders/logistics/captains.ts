@@ -7,8 +7,7 @@ import { containsText } from "../../../core/sql";
 import { nowIso, todayIn } from "../../../core/time";
 import { checkPlace, parseMobile } from "../../customers";
 import { findBranch, restaurantTimeZones } from "../../meals";
-import { OPEN_SUBORDER_STATUSES } from "../suborders/machine";
-import { suborders } from "../tables";
+import { OPEN_SUBORDER_STATUSES, suborders } from "../tables";
 import type { Captain, CreateCaptain, UpdateCaptain } from "./schemas";
 import { captains } from "./tables";
 

@@ -6,8 +6,7 @@ import { type ListQuery, type ListSpec, listPage, type Page, parseListQuery } fr
 import { inList } from "../../../core/sql";
 import { type SubscriptionTerms, subscriptionTermsOf, windowsAndBranchesByIds } from "../../meals";
 import { calendarOf, firstChangeableDate } from "../rules";
-import { mealSubscriptions, SUBORDER_STATUSES, suborders } from "../tables";
-import { OPEN_SUBORDER_STATUSES } from "./machine";
+import { mealSubscriptions, OPEN_SUBORDER_STATUSES, SUBORDER_STATUSES, suborders } from "../tables";
 import { SUBORDER_STATES, type Suborder } from "./schemas";
 
 export type SuborderRow = typeof suborders.$inferSelect;

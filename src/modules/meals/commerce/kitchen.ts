@@ -1,8 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
-import { decodeRows, intLiteral, rowsJson } from "../../core/json-rows";
-import { type DeliveryWindowDetail, deliveryWindowView } from "./restaurants/areas";
-import { branchView } from "./restaurants/views";
-import { deliveryWindows, planCategories, planOptions, products, restaurantBranches } from "./tables";
+import { decodeRows, intLiteral, rowsJson } from "../../../core/json-rows";
+import { type DeliveryWindowDetail, deliveryWindowView } from "../restaurants/areas";
+import { branchView } from "../restaurants/views";
+import { deliveryWindows, planCategories, planOptions, products, restaurantBranches } from "../tables";
 
 /**
  * What a kitchen's day (meals logistics) reads of the meals side, as parts of ONE statement
