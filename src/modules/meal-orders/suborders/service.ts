@@ -1,6 +1,7 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
 import { ApiError, addFieldError, type FieldErrors } from "../../../core/errors";
 import { type ListQuery, type ListSpec, listPage, type Page, parseListQuery } from "../../../core/listing";
 import { inList } from "../../../core/sql";
@@ -14,7 +15,7 @@ const o = suborders;
 
 /** The customer's own live suborders. */
 export const mineSql = (ctx: ServiceContext, customerId: number): SQL =>
-  and(eq(o.appId, ctx.appId), eq(o.customerId, customerId), eq(o.isDeleted, false))!;
+  and(live(o, ctx.appId), eq(o.customerId, customerId))!;
 
 export const SUBORDER_LIST: ListSpec = {
   fields: {
