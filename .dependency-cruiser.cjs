@@ -1,7 +1,7 @@
 // Dependency rules for src/, checked by `npm run lint` (depcruise src --config .dependency-cruiser.cjs).
 // They encode "Shape of the code" in the design: core knows no domain, modules talk to each other
-// through their index.ts (or declared events.ts), tables stay inside their module, and there are
-// no import cycles. Only src/ is cruised, so tests and scripts may reach anywhere.
+// through their index.ts (or declared events.ts), tables stay inside their module, a resource folder
+// never imports what composes it, and there are no import cycles. Only src/ is cruised, so tests and scripts may reach anywhere.
 //
 // Paths below are matched against module paths relative to the repo root, e.g. "src/core/auth.ts".
 // "$1" in a `to` pattern is replaced by the first group captured by the rule's `from.path`.
@@ -62,6 +62,32 @@ module.exports = {
       severity: "error",
       from: { path: "^src/modules/([^/]+)/tables\\.ts$" },
       to: { path: "^src/modules/", pathNot: ["^src/modules/$1/", "^src/modules/[^/]+/tables\\.ts$"] },
+    },
+    {
+      name: "resource-imports-no-composer",
+      comment:
+        "A module's top level composes its resources: index.ts (what the app and other modules use), the " +
+        "audience routers (merchant.ts, customer.ts, public.ts) and events.ts (the module's event catalogue) " +
+        "import the resource folders. A resource folder (src/modules/<m>/<resource>/**) never imports them " +
+        "back: it depends on its own files, its siblings' files, the module's leaf files and core.",
+      severity: "error",
+      from: { path: "^src/modules/([^/]+)/[^/]+/" },
+      to: { path: "^src/modules/$1/(index|merchant|customer|public|events)\\.ts$" },
+    },
+    {
+      name: "module-leaves-import-no-resource",
+      comment:
+        "The other top-level files of a module (tables.ts, errors.ts, shared.ts, rules.ts, ...) are the leaves " +
+        "its resources share, so they import no resource folder of their module: a resource that imports one " +
+        "never reaches, through it, back down into the resources (up and down again). What composes " +
+        "resources for other modules lives in a folder of its own (meals/commerce/) or in index.ts. " +
+        "A tables.ts may still name its resources' tables (<resource>/tables.ts, leaves themselves).",
+      severity: "error",
+      from: {
+        path: "^src/modules/([^/]+)/[^/]+\\.ts$",
+        pathNot: "^src/modules/[^/]+/(index|merchant|customer|public|events)\\.ts$",
+      },
+      to: { path: "^src/modules/$1/[^/]+/", pathNot: "^src/modules/$1/[^/]+/tables\\.ts$" },
     },
     {
       name: "no-circular",

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PricedItem } from "../../src/modules/items/catalogue-items/pricing";
 import { lineProblem } from "../../src/modules/orders/pricing/quote";
-import { percentOfBp, vatSplit } from "../../src/modules/orders/pricing/vat";
+import { vatSplit } from "../../src/modules/orders/pricing/vat";
+import { percentOfBp } from "../../src/modules/orders/shared";
 
 /** The exact half-up split, computed with BigInt rationals: excl = round(total × 10000 / (10000 + bp)). */
 function reference(total: number, bp: number) {

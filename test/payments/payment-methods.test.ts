@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkoutConfig, savedPaymentMethods } from "../../src/modules/orders/tables";
+import { savedPaymentMethods } from "../../src/modules/orders/payment-methods/tables";
+import { checkoutConfig } from "../../src/modules/orders/tables";
 import { sharedCustomerAuthCases } from "../helpers/auth-cases";
 import { createCustomerFor, customerTokenFor, db, ensureTenant } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";

@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteInsertValue, SQLiteTable, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { ServiceContext } from "../context";
 import { ApiError, type ErrorCode, type NotFoundCode } from "../errors";
@@ -21,7 +21,8 @@ export type TenantTable = SQLiteTable & {
 
 /**
  * The tenant filter, written once: the store's rows that are not soft-deleted. Every read of a
- * tenant-owned table goes through it (or `liveOffIndex`).
+ * tenant-owned table goes through it (or `liveOffIndex`, `notDeleted`, and `liveRow` or
+ * `notDeletedRow` in raw SQL); `npm run lint` (scripts/lint-rules.ts) refuses one written elsewhere.
  */
 export function live(table: TenantTable, appId: number): SQL {
   return and(eq(table.appId, appId), eq(table.isDeleted, false)) as SQL;
@@ -30,6 +31,47 @@ export function live(table: TenantTable, appId: number): SQL {
 /** The same filter kept off its index (`+column`), for queries a search index drives. */
 export function liveOffIndex(table: TenantTable, appId: number): SQL {
   return and(eq(offIndex(table.appId), appId), eq(offIndex(table.isDeleted), 0)) as SQL;
+}
+
+/**
+ * The soft-delete half of `live()`, for rows whose store is already fixed some other way: joined on
+ * a parent row of the store, or read across the stores of a sales channel (`inList(t.appId, ...)`).
+ */
+export function notDeleted(table: TenantTable): SQL {
+  return eq(table.isDeleted, false);
+}
+
+/**
+ * Rows as raw SQL names them: a drizzle table (`"items"."app_id"`), an alias (`"s"` → `s.app_id`),
+ * or nothing for the one table of a statement (`app_id`).
+ */
+export type RawRows = TenantTable | string | undefined;
+
+const rawColumn = (rows: RawRows, column: "app_id" | "is_deleted"): SQL => {
+  if (rows === undefined) return sql.raw(column);
+  if (typeof rows !== "string") return sql`${column === "app_id" ? rows.appId : rows.isDeleted}`;
+  if (!/^[a-z_]+$/.test(rows)) throw new Error(`not an SQL alias: ${rows}`);
+  return sql.raw(`${rows}.${column}`);
+};
+
+/**
+ * `live()` for raw SQL (a subquery, a JSON read, a guard over another module's table):
+ * `app_id = ? AND is_deleted = 0`. The 0 stays a literal, as the statements always wrote it, so a
+ * partial index `WHERE is_deleted = 0` keeps matching and the query plans do not change.
+ * `appId` may be an `intLiteral` where a statement inlines it.
+ */
+export function liveRow(appId: number | SQL, rows?: RawRows): SQL {
+  return sql`${rawColumn(rows, "app_id")} = ${appId} AND ${rawColumn(rows, "is_deleted")} = 0`;
+}
+
+/** `liveOffIndex()` for raw SQL: `+app_id = ? AND +is_deleted = 0`, for queries another index drives. */
+export function liveRowOffIndex(appId: number | SQL, rows?: RawRows): SQL {
+  return sql`+${rawColumn(rows, "app_id")} = ${appId} AND +${rawColumn(rows, "is_deleted")} = 0`;
+}
+
+/** `notDeleted()` for raw SQL: `is_deleted = 0`, for rows whose store a join or a parent already fixes. */
+export function notDeletedRow(rows?: RawRows): SQL {
+  return sql`${rawColumn(rows, "is_deleted")} = 0`;
 }
 
 /** The columns a soft delete sets. */

@@ -1,8 +1,7 @@
 import { nowMs } from "../../core/clock";
 import { ApiError } from "../../core/errors";
 import { addDays, type Closures, isOpen, nextOpenDate, type SubscriptionTerms, todayIn } from "../meals";
-import { OPEN_SUBORDER_STATUSES, type SuborderStatus } from "./suborders/machine";
-import { MANAGED_STATUSES, type MealSubscriptionStatus } from "./subscriptions/machine";
+import { MANAGED_STATUSES, type MealSubscriptionStatus, OPEN_SUBORDER_STATUSES, type SuborderStatus } from "./tables";
 
 /**
  * The management rules of a meal subscription, in one place (design-reference 14, peer-notes):

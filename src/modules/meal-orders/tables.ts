@@ -63,6 +63,10 @@ export const mealOrders = sqliteTable(
 );
 
 export const MEAL_SUBSCRIPTION_STATUSES = ["pending", "active", "paused", "cancelled", "completed", "expired"] as const;
+export type MealSubscriptionStatus = (typeof MEAL_SUBSCRIPTION_STATUSES)[number];
+
+/** Statuses in which the customer manages the subscription (changes, pauses, cancels). */
+export const MANAGED_STATUSES: readonly MealSubscriptionStatus[] = ["active", "paused"];
 
 export const mealSubscriptions = sqliteTable(
   "meal_subscriptions",
@@ -123,6 +127,10 @@ export const SUBORDER_STATUSES = [
   "cancelled_by_operation",
   "not_received_by_customer",
 ] as const;
+export type SuborderStatus = (typeof SUBORDER_STATUSES)[number];
+
+/** Statuses in which a suborder is still to be delivered (a pause, a move or a change may touch it). */
+export const OPEN_SUBORDER_STATUSES: readonly SuborderStatus[] = ["new", "confirmed"];
 
 /** One delivery (or pickup) of a meal subscription on one date. */
 export const suborders = sqliteTable(

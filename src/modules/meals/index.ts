@@ -1,15 +1,25 @@
 /** What other modules and the app may use of the meals module. */
 
-export { addDays, type Closures, isOpen, nextOpenDate, openDates, todayIn, weekdayOf } from "./dates";
-export { mealErrorCodes } from "./errors";
-export { mealEvents } from "./events";
 export {
   branchFromJson,
   branchKitchenSql,
   type KitchenNames,
   kitchenNamesFromJson,
   kitchenNamesJson,
-} from "./kitchen";
+} from "./commerce/kitchen";
+export {
+  type BranchRow,
+  type MealProductRow,
+  mealProductsByIds,
+  orderNames,
+  type PlanForOrder,
+  planVersionForOrder,
+  type RestaurantRow,
+  restaurantById,
+} from "./commerce/ordering";
+export { addDays, type Closures, isOpen, nextOpenDate, openDates, todayIn, weekdayOf } from "./dates";
+export { mealErrorCodes } from "./errors";
+export { mealEvents } from "./events";
 export {
   type DayCategory,
   dayCategoriesOf,
@@ -22,16 +32,6 @@ export {
 } from "./management";
 export { priceAfterDiscountMinor } from "./menus-app/service";
 export { mealsMerchantRouter } from "./merchant";
-export {
-  type BranchRow,
-  type MealProductRow,
-  mealProductsByIds,
-  orderNames,
-  type PlanForOrder,
-  planVersionForOrder,
-  type RestaurantRow,
-  restaurantById,
-} from "./ordering";
 export {
   listOfferedPlans,
   OFFERED_PLAN_LIST,

@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { live, liveRow } from "../../core/crud/tenant-table";
 import type { Weekday } from "../../core/fields";
 import { inList } from "../../core/sql";
 import type { Db } from "../../db/client";
@@ -143,27 +144,20 @@ export async function dayCategoriesOf(
   const out = new Map<number, DayCategory[]>();
   if (!planDayIds.length) return out;
   const days = [...new Set(planDayIds)];
-  const categoryIds = sql`(SELECT id FROM ${planCategories} WHERE app_id = ${appId} AND is_deleted = 0
+  const categoryIds = sql`(SELECT id FROM ${planCategories} WHERE ${liveRow(appId)}
     AND ${inList(sql`plan_day_id`, days)})`;
   const [categories, options] = await db.batch([
     db
       .select()
       .from(planCategories)
-      .where(
-        and(
-          eq(planCategories.appId, appId),
-          eq(planCategories.isDeleted, false),
-          inList(planCategories.planDayId, days),
-        ),
-      )
+      .where(and(live(planCategories, appId), inList(planCategories.planDayId, days)))
       .orderBy(asc(planCategories.ordering), asc(planCategories.id)),
     db
       .select({ id: planOptions.id, categoryId: planOptions.planCategoryId })
       .from(planOptions)
       .where(
         and(
-          eq(planOptions.appId, appId),
-          eq(planOptions.isDeleted, false),
+          live(planOptions, appId),
           eq(planOptions.isActive, true),
           sql`${planOptions.planCategoryId} IN ${categoryIds}`,
         ),
@@ -209,8 +203,7 @@ export async function restaurantLogisticsOf(
       .from(deliveryWindows)
       .where(
         and(
-          eq(deliveryWindows.appId, appId),
-          eq(deliveryWindows.isDeleted, false),
+          live(deliveryWindows, appId),
           inList(deliveryWindows.restaurantId, wanted),
           sql`${deliveryWindows.type} IN ('subscription', 'both')`,
         ),
@@ -219,24 +212,12 @@ export async function restaurantLogisticsOf(
     db
       .select()
       .from(restaurantBranches)
-      .where(
-        and(
-          eq(restaurantBranches.appId, appId),
-          eq(restaurantBranches.isDeleted, false),
-          inList(restaurantBranches.restaurantId, wanted),
-        ),
-      )
+      .where(and(live(restaurantBranches, appId), inList(restaurantBranches.restaurantId, wanted)))
       .orderBy(asc(restaurantBranches.id)),
     db
       .select({ restaurantId: deliveryZones.restaurantId, polygon: deliveryZones.polygon })
       .from(deliveryZones)
-      .where(
-        and(
-          eq(deliveryZones.appId, appId),
-          eq(deliveryZones.isDeleted, false),
-          inList(deliveryZones.restaurantId, wanted),
-        ),
-      ),
+      .where(and(live(deliveryZones, appId), inList(deliveryZones.restaurantId, wanted))),
   ]);
   for (const id of wanted)
     out.set(id, {

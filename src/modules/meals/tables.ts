@@ -387,59 +387,7 @@ export const planOptions = sqliteTable(
   ],
 );
 
-// ---- the meals app (MM8, MM9) ----
-
-export const MEAL_APP_LANGUAGES = ["ar", "en"] as const;
-
-/** The app's switches; a store keeps only those it changed (the defaults are the service's). */
-export type MealAppFeatures = Record<string, boolean>;
-
-/** The meals app's settings: one row per store, written on its first change (reads use the defaults until then). */
-export const mealAppConfigs = sqliteTable("meal_app_configs", {
-  appId: integer("app_id").primaryKey(),
-  primaryColor: text("primary_color"),
-  secondaryColor: text("secondary_color"),
-  logo: text("logo"),
-  splashImage: text("splash_image"),
-  defaultLang: text("default_lang", { enum: MEAL_APP_LANGUAGES }).notNull().default("ar"),
-  supportedLanguages: text("supported_languages", { mode: "json" })
-    .$type<(typeof MEAL_APP_LANGUAGES)[number][]>()
-    .notNull()
-    .default(["ar", "en"]),
-  minIosVersion: text("min_ios_version"),
-  minAndroidVersion: text("min_android_version"),
-  forceUpdate: integer("force_update", { mode: "boolean" }).notNull().default(false),
-  contactPhone: text("contact_phone"),
-  contactEmail: text("contact_email"),
-  whatsappNumber: text("whatsapp_number"),
-  termsUrlEn: text("terms_url_en"),
-  termsUrlAr: text("terms_url_ar"),
-  privacyUrlEn: text("privacy_url_en"),
-  privacyUrlAr: text("privacy_url_ar"),
-  features: text("features", { mode: "json" }).$type<MealAppFeatures>().notNull().default({}),
-  customFields: text("custom_fields", { mode: "json" }).$type<Json>(),
-  modifiedAt: text("modified_at").notNull(),
-});
-
-/** An office or compound a store delivers to as a group: customers pick it instead of their own address. */
-export const corporateLocations = sqliteTable(
-  "corporate_locations",
-  {
-    id: integer("id").primaryKey(),
-    ...auditColumns(),
-    customFields: text("custom_fields", { mode: "json" }).$type<Json>(),
-    nameEn: text("name_en").notNull(),
-    nameAr: text("name_ar").notNull(),
-    companyName: text("company_name"),
-    cityId: integer("city_id").notNull(),
-    district: text("district"),
-    address: text("address").notNull().default(""),
-    lat: real("lat").notNull(),
-    lng: real("lng").notNull(),
-    /** Delivery windows (of the store's restaurants) in which meals reach this location. */
-    deliveryWindowIds: text("delivery_window_ids", { mode: "json" }).$type<number[]>().notNull().default([]),
-    instructions: text("instructions"),
-    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
-  },
-  (t) => [index("corporate_locations_app_idx").on(t.appId, t.isDeleted, t.cityId)],
-);
+// Re-exported for test/contract/abuse.test.ts, which imports every meals table from this file;
+// the two tables live in their resource folders (drizzle-kit reads them through db/schema.ts).
+export { mealAppConfigs } from "./app-configs/tables";
+export { corporateLocations } from "./corporate-locations/tables";

@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { hundredths } from "../../core/fields";
 import { toMajor } from "../../core/money";
-import { percentOfBp } from "./pricing/vat";
+
+/** Basis points as the percentage the API shows (1500 → 15). */
+export const percentOfBp = (bp: number) => bp / 100;
 
 /** An amount the client sends in major units, parsed to minor units by the one money rule (core/fields). */
 export const amountMinor = (max = 99_999_999_999, min = 0) =>

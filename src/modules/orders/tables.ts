@@ -4,8 +4,8 @@ import { auditColumns } from "../../db/columns";
 
 /*
  * The orders module's tables: carts, orders and their lines, invoices and their lines, payment
- * transactions, the store wallet's ledger, saved payment methods, and the store's checkout and
- * invoice configuration (recurring purchases, subscriptions and fulfillments: their folders'). Money is integer minor units (`*_minor`), served in
+ * transactions, the store wallet's ledger, and the store's checkout and invoice configuration
+ * (recurring purchases, subscriptions, fulfillments and saved payment methods: their folders'). Money is integer minor units (`*_minor`), served in
  * major units; percentages are basis points (`*_bp`, 1500 = 15%).
  */
 
@@ -351,24 +351,6 @@ export const storeWalletEntries = sqliteTable(
   ],
 );
 
-/** A card a customer saved with a gateway (its token never leaves the server). */
-export const savedPaymentMethods = sqliteTable(
-  "saved_payment_methods",
-  {
-    id: integer("id").primaryKey(),
-    ...auditColumns(),
-    customerId: integer("customer_id").notNull(),
-    gateway: text("gateway").notNull(),
-    brand: text("brand").notNull(),
-    last4: text("last4").notNull(),
-    expiryMonth: integer("expiry_month").notNull(),
-    expiryYear: integer("expiry_year").notNull(),
-    token: text("token").notNull(),
-    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
-  },
-  (t) => [index("saved_payment_methods_customer_idx").on(t.appId, t.customerId, t.isDeleted)],
-);
-
 /** One row per store, created on first write; the defaults stand until then. */
 export const checkoutConfig = sqliteTable("checkout_config", {
   appId: integer("app_id").primaryKey(),
@@ -400,3 +382,7 @@ export const invoiceConfig = sqliteTable("invoice_config", {
   isZatcaQrEnabled: integer("is_zatca_qr_enabled", { mode: "boolean" }).notNull().default(true),
   modifiedAt: text("modified_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
 });
+
+// Re-exported for test/contract/abuse.test.ts, which imports it from this file; the table lives in
+// its resource folder (drizzle-kit reads it through db/schema.ts).
+export { savedPaymentMethods } from "./payment-methods/tables";

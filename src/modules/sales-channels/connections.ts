@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { notDeletedRow } from "../../core/crud/tenant-table";
 import type { Db } from "../../db/client";
 import { channelConnections } from "./tables";
 
@@ -12,7 +13,7 @@ export async function isConnectionActive(db: Db, channelAppId: number, providerA
     .from(channelConnections)
     .where(
       sql`${channelConnections.channelAppId} = ${channelAppId} AND ${channelConnections.providerAppId} = ${providerAppId}
-        AND ${channelConnections.status} = 'active' AND ${channelConnections.isDeleted} = 0`,
+        AND ${channelConnections.status} = 'active' AND ${notDeletedRow(channelConnections)}`,
     )
     .get();
   return row !== undefined;
@@ -25,7 +26,7 @@ export async function connectedProviderAppIds(db: Db, channelAppId: number): Pro
     .from(channelConnections)
     .where(
       sql`${channelConnections.channelAppId} = ${channelAppId} AND ${channelConnections.status} = 'active'
-        AND ${channelConnections.isDeleted} = 0`,
+        AND ${notDeletedRow(channelConnections)}`,
     )
     .all();
   return [...new Set(rows.map((r) => r.providerAppId))];

@@ -1,4 +1,5 @@
 import { and, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { notDeletedRow } from "../../core/crud/tenant-table";
 import type { EventMessage } from "../../core/events/outbox";
 import { inList } from "../../core/sql";
 import type { Db } from "../../db/client";
@@ -59,7 +60,7 @@ export async function recordDeliveries(db: Db, events: EventMessage[]): Promise<
           CASE WHEN w.is_active THEN NULL ELSE 'webhook_disabled' END,
           0, 0, CASE WHEN w.is_active THEN ${now} END, NULL, NULL, NULL, NULL, NULL, ${now}, ${now}
         FROM json_each(${keys}) e
-        JOIN ${webhooks} w ON w.app_id = e.value ->> '$.app_id' AND w.is_deleted = 0
+        JOIN ${webhooks} w ON w.app_id = e.value ->> '$.app_id' AND ${notDeletedRow("w")}
         WHERE EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = e.value ->> '$.type')`,
     )
     .onConflictDoNothing();
@@ -84,7 +85,7 @@ export async function recordNamedDeliveries(db: Db, named: { event: EventMessage
           0, 0, CASE WHEN w.is_active THEN ${now} END, NULL, NULL, NULL, NULL, NULL, ${now}, ${now}
         FROM json_each(${keys}) e
         JOIN ${webhooks} w ON w.id = e.value ->> '$.webhook' AND w.app_id = e.value ->> '$.app_id'
-        WHERE w.is_deleted = 0`,
+        WHERE ${notDeletedRow("w")}`,
     )
     .onConflictDoNothing();
 }

@@ -1,6 +1,6 @@
-import { and, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, not, notInArray, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live, softDeleted } from "../../../core/crud/tenant-table";
+import { live, notDeleted, softDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
 import {
@@ -191,7 +191,8 @@ export async function supportCity(ctx: ServiceContext, cityId: number): Promise<
         .onConflictDoUpdate({
           target: [supportedCities.appId, supportedCities.cityId],
           set: { isDeleted: false, deletedAt: null, modifiedAt: now },
-          setWhere: eq(supportedCities.isDeleted, true),
+          // Only a soft-deleted city comes back: a live one keeps its row as it is.
+          setWhere: not(notDeleted(supportedCities)),
         }),
     ],
     [newEvent(ctx.appId, "store.supported_cities.updated", { city_id: cityId, is_supported: true })],

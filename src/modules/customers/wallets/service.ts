@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
-import { live } from "../../../core/crud/tenant-table";
+import { live, liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, eventPayloadSql, newEventId } from "../../../core/events/outbox";
 import { abortUnless } from "../../../core/guards";
@@ -147,8 +147,8 @@ function entryInsert(ctx: ServiceContext, customerId: number, m: Movement & { or
   const orderTheirs =
     m.orderId === undefined
       ? sql`1`
-      : sql`EXISTS (SELECT 1 FROM orders WHERE id = ${m.orderId} AND app_id = ${ctx.appId}
-          AND customer_id = ${customerId} AND is_deleted = 0)`;
+      : sql`EXISTS (SELECT 1 FROM orders WHERE id = ${m.orderId} AND ${liveRow(ctx.appId)}
+          AND customer_id = ${customerId})`;
   // Columns in table order: id, app_id, customer_id, kind, type, amount, balance_after, reason,
   // reference, order_id, expires_at, created_at.
   return ctx.db
@@ -214,7 +214,7 @@ const orderOf = (ctx: ServiceContext, orderId: number) =>
   ctx.db
     .select({ customerId: sql<number | null>`customer_id` })
     .from(sql`orders`)
-    .where(sql`id = ${orderId} AND app_id = ${ctx.appId} AND is_deleted = 0`);
+    .where(sql`id = ${orderId} AND ${liveRow(ctx.appId)}`);
 
 /** Why an `order_id` was refused, from the order as the batch saw it; nothing when it was not. */
 function orderRefusal(orderId: number | undefined, customerId: number, order: { customerId: number | null }[]) {

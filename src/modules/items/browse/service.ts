@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
-import { live } from "../../../core/crud/tenant-table";
+import { live, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { type ListQuery, listPage, mapPage, namedListSpec, PAGE_SIZE_DEFAULT, type Page } from "../../../core/listing";
 import { containsText, inList } from "../../../core/sql";
@@ -84,7 +84,7 @@ const heldOf = (id: SQL, at: string) =>
 const inStock = (at: string): SQL =>
   or(
     sql`${items.stockQty} > ${heldOf(sql`${items.id}`, at)}`,
-    sql`EXISTS (SELECT 1 FROM items v WHERE v.parent_id = ${items.id} AND v.is_deleted = 0
+    sql`EXISTS (SELECT 1 FROM items v WHERE v.parent_id = ${items.id} AND ${notDeletedRow("v")}
         AND v.stock_qty > ${heldOf(sql`v.id`, at)})`,
   )!;
 
@@ -131,14 +131,14 @@ async function nextChange(db: Db, appId: number, ids: readonly number[], at: str
   if (ids.length === 0) return undefined;
   const row = await db.get<{ t: string | null }>(sql`WITH family AS (
       SELECT id FROM items WHERE app_id = ${appId}
-        AND (${inList(sql`id`, ids)} OR (${inList(sql`parent_id`, ids)} AND is_deleted = 0)))
+        AND (${inList(sql`id`, ids)} OR (${inList(sql`parent_id`, ids)} AND ${notDeletedRow()})))
     SELECT min(t) AS t FROM (
       SELECT min(expires_at) AS t FROM item_reservations WHERE item_id IN family
         AND consumed_at IS NULL AND expires_at > ${at}
       UNION ALL SELECT min(starts_at) FROM item_discounts WHERE item_id IN family
-        AND is_deleted = 0 AND starts_at > ${at}
+        AND ${notDeletedRow()} AND starts_at > ${at}
       UNION ALL SELECT min(ends_at) FROM item_discounts WHERE item_id IN family
-        AND is_deleted = 0 AND ends_at > ${at})`);
+        AND ${notDeletedRow()} AND ends_at > ${at})`);
   return row?.t ? Date.parse(row.t) : undefined;
 }
 

@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
+import { notDeletedRow } from "../../../core/crud/tenant-table";
 import { minorOfMajor } from "../../../core/money";
 import { inList } from "../../../core/sql";
 import { itemBundleCategories, items } from "../tables";
@@ -54,7 +55,7 @@ export async function itemsForPricing(ctx: ServiceContext, ids: readonly number[
             eq(itemBundleCategories.appId, ctx.appId),
             sql`${itemBundleCategories.bundleCategoryId} IN (SELECT bundle_category_id FROM item_bundle_categories
               WHERE ${inList(sql`item_id`, ids)})`,
-            sql`${itemBundleCategories.itemId} IN (SELECT id FROM items WHERE is_deleted = 0)`,
+            sql`${itemBundleCategories.itemId} IN (SELECT id FROM items WHERE ${notDeletedRow()})`,
           ),
         ),
     ]),

@@ -1,6 +1,7 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
+import { liveRow, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
 import { abortUnless } from "../../../core/guards";
@@ -32,7 +33,7 @@ export async function reserveItem(ctx: ServiceContext, id: number, input: Reserv
   const at = nowIso();
   const expiresAt = new Date(Date.now() + (input.minutes ?? config.reservation_minutes) * 60_000).toISOString();
   const enough = sql`(SELECT stock_qty FROM items WHERE id = ${item.id}
-      AND is_deleted = 0) - ${heldSql(item.id, at)} >= ${input.qty}`;
+      AND ${notDeletedRow()}) - ${heldSql(item.id, at)} >= ${input.qty}`;
   // The hold changes the Item's `stock.qty`: `item.updated` goes with it, under the same guard.
   const { results, applied } = await emit(
     ctx.db,
@@ -103,7 +104,7 @@ export async function purchaseItem(ctx: ServiceContext, id: number, input: Purch
     );
   } else {
     qty = input.qty!;
-    enough = sql`${items.isDeleted} = 0 AND ${items.stockQty} - ${heldSql(item.id, at)} >= ${qty}`;
+    enough = sql`${notDeletedRow(items)} AND ${items.stockQty} - ${heldSql(item.id, at)} >= ${qty}`;
   }
   const changes = [
     ctx.db
@@ -149,7 +150,7 @@ export function takeStockStatements(ctx: ServiceContext, lines: readonly StockLi
   return merged(lines).flatMap(([itemId, qty]) => [
     abortUnless(
       ctx.db,
-      sql`EXISTS (SELECT 1 FROM items WHERE id = ${itemId} AND app_id = ${ctx.appId} AND is_deleted = 0
+      sql`EXISTS (SELECT 1 FROM items WHERE id = ${itemId} AND ${liveRow(ctx.appId)}
         AND stock_qty - ${heldSql(itemId, at)} >= ${qty})`,
       `stock:${itemId}`,
     ),

@@ -1,5 +1,5 @@
 import { and, asc, type Column, type SQL, sql } from "drizzle-orm";
-import { live } from "../../../core/crud/tenant-table";
+import { live, liveRow, liveRowOffIndex } from "../../../core/crud/tenant-table";
 import { decodeRows, intLiteral, rowsJson } from "../../../core/json-rows";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
@@ -95,7 +95,7 @@ export function itemsJson(appId: number, ids: SQL, now: string): Record<keyof It
   // index (`+`): SQLite would otherwise walk all the store's items by `items_app_idx` in every part.
   const app = intLiteral(appId);
   const family = sql`(SELECT id FROM items WHERE id IN ${ids} AND +app_id = ${app}
-      UNION ALL SELECT id FROM items WHERE parent_id IN ${ids} AND +app_id = ${app} AND +is_deleted = 0)`;
+      UNION ALL SELECT id FROM items WHERE parent_id IN ${ids} AND ${liveRowOffIndex(app)})`;
   const ofFamily = (c: Column) => sql`${c} IN ${family}`;
   const modCategoryIds = sql`(SELECT category_id FROM item_modifier_categories WHERE item_id IN ${family})`;
   return {
@@ -163,7 +163,7 @@ async function fetchItemParts(
 export async function loadLiveItem(db: Db, appId: number, id: number): Promise<Item | undefined> {
   const now = nowIso();
   const parts = await fetchItemParts(db, appId, [id], now, {
-    live: sql`(SELECT 1 FROM items WHERE id = ${id} AND app_id = ${appId} AND is_deleted = 0 AND parent_id IS NULL)`,
+    live: sql`(SELECT 1 FROM items WHERE id = ${id} AND ${liveRow(appId)} AND parent_id IS NULL)`,
   });
   return parts.extra.live === 1 ? assembleItems(parts, [id], now).get(id) : undefined;
 }

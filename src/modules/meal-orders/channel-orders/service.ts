@@ -1,5 +1,6 @@
 import { and, eq, isNotNull, or, type SQL } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
+import { live, notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { type ListQuery, listPage, type Page } from "../../../core/listing";
 import { inList } from "../../../core/sql";
@@ -38,14 +39,14 @@ async function channelScope(ctx: ServiceContext, customerId?: number): Promise<S
   return and(
     eq(mealOrders.channelAppId, ctx.appId),
     inList(mealOrders.appId, providers.length ? providers : [0]),
-    eq(mealOrders.isDeleted, false),
+    notDeleted(mealOrders),
     customerId === undefined ? undefined : eq(mealOrders.channelCustomerId, customerId),
   )!;
 }
 
 /** The provider's orders that came through any channel. */
 const providerScope = (ctx: ServiceContext): SQL =>
-  and(eq(mealOrders.appId, ctx.appId), isNotNull(mealOrders.channelAppId), eq(mealOrders.isDeleted, false))!;
+  and(live(mealOrders, ctx.appId), isNotNull(mealOrders.channelAppId))!;
 
 async function pageOf(
   ctx: ServiceContext,

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
+import { live, notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
 import { inList } from "../../../core/sql";
 import { mealProductsByIds, restaurantById } from "../../meals";
 import type { CheckoutResult, LinkContext, ServiceLineInput } from "../../orders";
 import { firstChangeableDate } from "../rules";
-import { OPEN_SUBORDER_STATUSES } from "../suborders/machine";
-import { mealSubscriptions, suborders } from "../tables";
+import { mealSubscriptions, OPEN_SUBORDER_STATUSES, suborders } from "../tables";
 import type { Buyer } from "./cart";
 import { placeMeal, requireVoucher } from "./place";
 import { mealPriceView, priceMeal, productPriceMinor } from "./pricing";
@@ -24,8 +24,7 @@ async function resolveAddOns(ctx: ServiceContext, customerId: number, body: AddO
     .from(mealSubscriptions)
     .where(
       and(
-        eq(mealSubscriptions.appId, ctx.appId),
-        eq(mealSubscriptions.isDeleted, false),
+        live(mealSubscriptions, ctx.appId),
         eq(mealSubscriptions.customerId, customerId),
         eq(mealSubscriptions.id, body.subscription_id),
       ),
@@ -50,7 +49,7 @@ async function resolveAddOns(ctx: ServiceContext, customerId: number, body: AddO
       .where(
         and(
           eq(suborders.subscriptionId, sub.id),
-          eq(suborders.isDeleted, false),
+          notDeleted(suborders),
           inList(
             suborders.id,
             body.add_ons.map((a) => a.suborder_id),

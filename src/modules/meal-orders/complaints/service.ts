@@ -1,5 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, literalEvent, rowEvent, unionEvents } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
@@ -51,11 +52,7 @@ export const COMPLAINT_LIST: ListSpec = {
 
 /** The store's live complaints (of `customerId` when given). */
 const scope = (ctx: ServiceContext, customerId?: number): SQL =>
-  and(
-    eq(k.appId, ctx.appId),
-    eq(k.isDeleted, false),
-    customerId === undefined ? undefined : eq(k.customerId, customerId),
-  )!;
+  and(live(k, ctx.appId), customerId === undefined ? undefined : eq(k.customerId, customerId))!;
 
 async function views(ctx: ServiceContext, rows: readonly ComplaintRow[]): Promise<Complaint[]> {
   if (!rows.length) return [];
@@ -129,14 +126,7 @@ export async function createComplaint(
   const sub = await ctx.db
     .select()
     .from(suborders)
-    .where(
-      and(
-        eq(suborders.id, suborderId),
-        eq(suborders.appId, ctx.appId),
-        eq(suborders.customerId, customerId),
-        eq(suborders.isDeleted, false),
-      ),
-    )
+    .where(and(eq(suborders.id, suborderId), live(suborders, ctx.appId), eq(suborders.customerId, customerId)))
     .get();
   if (!sub) throw ApiError.notFound("suborder_not_found", `Suborder ${suborderId}`);
   if (!COMPLAINABLE.includes(sub.status))

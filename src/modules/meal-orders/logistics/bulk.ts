@@ -1,14 +1,21 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
+import { live, liveRow, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, rowEvent, unionEvents } from "../../../core/events/outbox";
 import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { findDeliveryWindow } from "../../meals";
-import { OPEN_SUBORDER_STATUSES, type SuborderStatus, suborderMachine } from "../suborders/machine";
+import { suborderMachine } from "../suborders/machine";
 import { mealSubscriptionMachine } from "../subscriptions/machine";
-import { type MEAL_SUBSCRIPTION_STATUSES, mealSubscriptions, suborders } from "../tables";
+import {
+  type MEAL_SUBSCRIPTION_STATUSES,
+  mealSubscriptions,
+  OPEN_SUBORDER_STATUSES,
+  type SuborderStatus,
+  suborders,
+} from "../tables";
 import { captainRows } from "./captains";
 import type { BulkSuborderCode, BulkSuborderResult, BulkUpdateSuborders } from "./schemas";
 
@@ -62,7 +69,7 @@ export async function bulkUpdateSuborders(ctx: ServiceContext, body: BulkUpdateS
         mealSubscriptions,
         and(eq(mealSubscriptions.id, suborders.subscriptionId), eq(mealSubscriptions.appId, ctx.appId)),
       )
-      .where(and(eq(suborders.appId, ctx.appId), eq(suborders.isDeleted, false), inList(suborders.id, ids))),
+      .where(and(live(suborders, ctx.appId), inList(suborders.id, ids))),
   ]);
   if (body.captain_id != null && !captain)
     throw ApiError.validation({ captain_id: ["No such captain in this store."] });
@@ -208,8 +215,8 @@ function guardedUpdate(ctx: ServiceContext, r: SuborderRow, set: Partial<typeof 
   const captainLive =
     set.captainId == null
       ? undefined
-      : sql`EXISTS (SELECT 1 FROM captains WHERE id = ${set.captainId} AND app_id = ${ctx.appId}
-          AND is_deleted = 0 AND is_active = 1)`;
+      : sql`EXISTS (SELECT 1 FROM captains WHERE id = ${set.captainId} AND ${liveRow(ctx.appId)}
+          AND is_active = 1)`;
   return ctx.db
     .update(suborders)
     .set(set)
@@ -244,7 +251,7 @@ function completions(ctx: ServiceContext, token: string, at: string, to: Suborde
           inArray(mealSubscriptions.status, mealSubscriptionMachine.from("complete")),
           sql`${mealSubscriptions.id} IN (SELECT subscription_id FROM suborders WHERE change_token = ${token})`,
           sql`NOT EXISTS (SELECT 1 FROM suborders x WHERE x.subscription_id = ${mealSubscriptions.id}
-            AND x.is_deleted = 0 AND x.status IN (SELECT value FROM json_each(${JSON.stringify(STILL_TO_END)})))`,
+            AND ${notDeletedRow("x")} AND x.status IN (SELECT value FROM json_each(${JSON.stringify(STILL_TO_END)})))`,
         ),
       ),
   ];

@@ -1,14 +1,13 @@
 import { and, eq, gte, inArray, ne, or, type SQL } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { tenantTable } from "../../../core/crud/tenant-table";
+import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../../../core/listing";
 import { containsText } from "../../../core/sql";
 import { nowIso, todayIn } from "../../../core/time";
 import { checkPlace, parseMobile } from "../../customers";
 import { findBranch, restaurantTimeZones } from "../../meals";
-import { OPEN_SUBORDER_STATUSES } from "../suborders/machine";
-import { suborders } from "../tables";
+import { OPEN_SUBORDER_STATUSES, suborders } from "../tables";
 import type { Captain, CreateCaptain, UpdateCaptain } from "./schemas";
 import { captains } from "./tables";
 
@@ -176,8 +175,7 @@ export async function deleteCaptain(ctx: ServiceContext, id: number): Promise<vo
     .from(suborders)
     .where(
       and(
-        eq(suborders.appId, ctx.appId),
-        eq(suborders.isDeleted, false),
+        live(suborders, ctx.appId),
         eq(suborders.captainId, id),
         eq(suborders.isFrozen, false),
         inArray(suborders.status, [...OPEN_SUBORDER_STATUSES, "on_delivery"]),

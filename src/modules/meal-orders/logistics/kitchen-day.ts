@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
+import { liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { decodeRows, intLiteral, rowArray, rowsJson } from "../../../core/json-rows";
 import { customersFromJson, customersJson } from "../../customers";
@@ -46,10 +47,10 @@ export async function kitchenDay(ctx: ServiceContext, date: string, branchId: nu
   const cityOf = sql`COALESCE(json_extract(s.location, '$.city_id'),
     (SELECT json_extract(ms.location, '$.city_id') FROM meal_subscriptions ms WHERE ms.id = s.subscription_id))`;
   const day = sql`SELECT s.* FROM suborders s
-    WHERE s.app_id = ${a} AND s.is_deleted = 0 AND s.date = ${date} AND s.is_frozen = 0
+    WHERE ${liveRow(a, "s")} AND s.date = ${date} AND s.is_frozen = 0
       AND s.status NOT IN ${CANCELLED}
-      AND EXISTS (SELECT 1 FROM meal_subscriptions ms WHERE ms.id = s.subscription_id AND ms.app_id = ${a}
-        AND ms.is_deleted = 0 AND ms.status IN ${COOKING})
+      AND EXISTS (SELECT 1 FROM meal_subscriptions ms WHERE ms.id = s.subscription_id AND ${liveRow(a, "ms")}
+        AND ms.status IN ${COOKING})
       AND ((s.is_pickup = 1 AND s.pickup_branch_id = ${b})
         OR (s.is_pickup = 0 AND s.restaurant_id = ${branch.restaurantId} AND ${branch.cooksDeliveries}
           AND ${cityOf} = ${branch.cityId}))`;

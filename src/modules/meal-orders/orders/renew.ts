@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import type { PlanForOrder } from "../../meals";
 import { planVersionForOrder } from "../../meals";
@@ -67,8 +68,7 @@ export async function renewMealSubscription(
     .from(mealSubscriptions)
     .where(
       and(
-        eq(mealSubscriptions.appId, ctx.appId),
-        eq(mealSubscriptions.isDeleted, false),
+        live(mealSubscriptions, ctx.appId),
         eq(mealSubscriptions.customerId, customerId),
         eq(mealSubscriptions.id, subscriptionId),
       ),

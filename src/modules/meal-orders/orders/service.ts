@@ -1,5 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
 import { inList } from "../../../core/sql";
@@ -28,8 +29,6 @@ export const MEAL_ORDER_LIST: ListSpec = {
   defaultOrder: "-id",
   idColumn: mealOrders.orderId,
 };
-
-const live = (appId: number) => and(eq(mealOrders.appId, appId), eq(mealOrders.isDeleted, false))!;
 
 /** Meal orders as the API shows them, all of `ctx`'s store: three statements whatever their number. */
 export async function mealOrderViews(
@@ -113,14 +112,14 @@ async function page(ctx: ServiceContext, q: ListQuery, scope: SQL, links: LinkCo
 
 /** MM5 List orders: the customer's own meal orders, newest first. */
 export const listMyMealOrders = (ctx: ServiceContext, customerId: number, q: ListQuery, links: LinkContext) =>
-  page(ctx, q, and(live(ctx.appId), eq(mealOrders.customerId, customerId))!, links);
+  page(ctx, q, and(live(mealOrders, ctx.appId), eq(mealOrders.customerId, customerId))!, links);
 
 /** The customer's meal order `orderId` (its row), or 404 `meal_order_not_found`. */
 export async function findMyMealOrder(ctx: ServiceContext, customerId: number, orderId: number): Promise<Row> {
   const row = await ctx.db
     .select()
     .from(mealOrders)
-    .where(and(live(ctx.appId), eq(mealOrders.customerId, customerId), eq(mealOrders.orderId, orderId)))
+    .where(and(live(mealOrders, ctx.appId), eq(mealOrders.customerId, customerId), eq(mealOrders.orderId, orderId)))
     .get();
   if (!row) throw ApiError.notFound("meal_order_not_found", `Meal order ${orderId}`);
   return row;

@@ -1,7 +1,5 @@
 import { defineStateMachine } from "../../../core/state-machine";
-import type { SUBORDER_STATUSES } from "../tables";
-
-export type SuborderStatus = (typeof SUBORDER_STATUSES)[number];
+import type { SuborderStatus } from "../tables";
 
 /**
  * A suborder's status (design-reference 12): the kitchen confirms, a captain takes it out and
@@ -30,6 +28,3 @@ export const suborderMachine = defineStateMachine<SuborderStatus, SuborderStatus
   cancelled_by_operation: {},
   not_received_by_customer: {},
 });
-
-/** Statuses in which a suborder is still to be delivered (a pause, a move or a change may touch it). */
-export const OPEN_SUBORDER_STATUSES: readonly SuborderStatus[] = ["new", "confirmed"];

@@ -1,13 +1,13 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
 import { ApiError, addFieldError, type FieldErrors } from "../../../core/errors";
 import { type ListQuery, type ListSpec, listPage, type Page, parseListQuery } from "../../../core/listing";
 import { inList } from "../../../core/sql";
 import { type SubscriptionTerms, subscriptionTermsOf, windowsAndBranchesByIds } from "../../meals";
 import { calendarOf, firstChangeableDate } from "../rules";
-import { mealSubscriptions, SUBORDER_STATUSES, suborders } from "../tables";
-import { OPEN_SUBORDER_STATUSES } from "./machine";
+import { mealSubscriptions, OPEN_SUBORDER_STATUSES, SUBORDER_STATUSES, suborders } from "../tables";
 import { SUBORDER_STATES, type Suborder } from "./schemas";
 
 export type SuborderRow = typeof suborders.$inferSelect;
@@ -15,7 +15,7 @@ const o = suborders;
 
 /** The customer's own live suborders. */
 export const mineSql = (ctx: ServiceContext, customerId: number): SQL =>
-  and(eq(o.appId, ctx.appId), eq(o.customerId, customerId), eq(o.isDeleted, false))!;
+  and(live(o, ctx.appId), eq(o.customerId, customerId))!;
 
 export const SUBORDER_LIST: ListSpec = {
   fields: {

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
+import { notDeletedRow } from "../../../core/crud/tenant-table";
 import { emit, rowEvent } from "../../../core/events/outbox";
 import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
@@ -24,8 +25,8 @@ export function completionStatements(
     .set({ status: "completed", modifiedAt: nowIso(), changeToken: token })
     .where(
       sql`${s.appId} = ${ctx.appId} AND ${inList(s.id, subscriptionIds)} AND ${s.status} = 'active'
-        AND EXISTS (SELECT 1 FROM suborders o WHERE o.subscription_id = ${s.id} AND o.is_deleted = 0)
-        AND NOT EXISTS (SELECT 1 FROM suborders o WHERE o.subscription_id = ${s.id} AND o.is_deleted = 0
+        AND EXISTS (SELECT 1 FROM suborders o WHERE o.subscription_id = ${s.id} AND ${notDeletedRow("o")})
+        AND NOT EXISTS (SELECT 1 FROM suborders o WHERE o.subscription_id = ${s.id} AND ${notDeletedRow("o")}
           AND o.status IN ('new', 'confirmed', 'on_delivery'))`,
     );
   return {

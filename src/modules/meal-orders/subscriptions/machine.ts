@@ -1,7 +1,5 @@
 import { defineStateMachine } from "../../../core/state-machine";
-import type { MEAL_SUBSCRIPTION_STATUSES } from "../tables";
-
-export type MealSubscriptionStatus = (typeof MEAL_SUBSCRIPTION_STATUSES)[number];
+import type { MealSubscriptionStatus } from "../tables";
 export type MealSubscriptionAction = "activate" | "pause" | "resume" | "postpone" | "cancel" | "complete" | "expire";
 
 /**
@@ -20,6 +18,3 @@ export const mealSubscriptionMachine = defineStateMachine<MealSubscriptionStatus
     expired: {},
   },
 );
-
-/** Statuses in which the customer manages the subscription (changes, pauses, cancels). */
-export const MANAGED_STATUSES: readonly MealSubscriptionStatus[] = ["active", "paused"];

@@ -1,5 +1,6 @@
 import { and, eq, or } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
 import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
 import { type LinkContext, listInvoicesOfOrders, loadOrders } from "../../orders";
 import { MEAL_ORDER_TYPES, mealOrders } from "../tables";
@@ -24,7 +25,7 @@ export const SUBSCRIPTION_ORDER_LIST: ListSpec = {
 
 /** The meal orders of the subscription: the one that bought it, its add-ons and renewals. */
 const ordersOf = (r: SubscriptionRow) =>
-  and(eq(m.appId, r.appId), eq(m.isDeleted, false), or(eq(m.subscriptionId, r.id), eq(m.orderId, r.orderId)))!;
+  and(live(m, r.appId), or(eq(m.subscriptionId, r.id), eq(m.orderId, r.orderId)))!;
 
 export async function listSubscriptionOrders(
   ctx: ServiceContext,

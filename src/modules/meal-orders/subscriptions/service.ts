@@ -1,6 +1,7 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
+import { liveRow, notDeleted, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
 import { inList } from "../../../core/sql";
@@ -28,16 +29,15 @@ export type SubscriptionScope =
 const s = mealSubscriptions;
 
 export function scopeSql(ctx: ServiceContext, scope: SubscriptionScope): SQL {
-  const live = sql`${s.isDeleted} = 0`;
   switch (scope.kind) {
     case "customer":
-      return sql`${s.appId} = ${ctx.appId} AND ${s.customerId} = ${scope.customerId} AND ${live}`;
+      return sql`${liveRow(ctx.appId, s)} AND ${s.customerId} = ${scope.customerId}`;
     case "channel_customer":
       return sql`${s.channelAppId} = ${ctx.appId} AND ${s.channelCustomerId} = ${scope.customerId}
-        AND ${inList(s.appId, scope.providerAppIds)} AND ${live}`;
+        AND ${inList(s.appId, scope.providerAppIds)} AND ${notDeletedRow(s)}`;
     case "channel_merchant":
       return sql`((${s.channelAppId} = ${ctx.appId} AND ${inList(s.appId, scope.providerAppIds)})
-        OR (${s.appId} = ${ctx.appId} AND ${s.channelAppId} IS NOT NULL)) AND ${live}`;
+        OR (${s.appId} = ${ctx.appId} AND ${s.channelAppId} IS NOT NULL)) AND ${notDeletedRow(s)}`;
   }
 }
 
@@ -94,11 +94,7 @@ export async function deliveriesOf(ctx: ServiceContext, appIds: readonly number[
     })
     .from(suborders)
     .where(
-      and(
-        inList(suborders.appId, [...new Set(appIds)]),
-        inList(suborders.subscriptionId, ids),
-        eq(suborders.isDeleted, false),
-      ),
+      and(inList(suborders.appId, [...new Set(appIds)]), inList(suborders.subscriptionId, ids), notDeleted(suborders)),
     )
     .orderBy(asc(suborders.date), asc(suborders.id));
   for (const { subscriptionId, ...d } of rows) {

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { customFields, nonEmpty } from "../../../core/fields";
 import { hexColor, image, int, json } from "../schemas";
-import { MEAL_APP_LANGUAGES } from "../tables";
+import { MEAL_APP_LANGUAGES } from "./tables";
 
 /** The meals app's settings (MM8): what the customer app reads on start, and the merchant changes. */
 

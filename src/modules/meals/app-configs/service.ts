@@ -3,8 +3,8 @@ import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
 import { nowIso } from "../../../core/time";
-import { type MEAL_APP_LANGUAGES, mealAppConfigs } from "../tables";
 import { APP_FEATURE_DEFAULTS, type AppConfig, type AppFeature, type UpdateAppConfig } from "./schemas";
+import { type MEAL_APP_LANGUAGES, mealAppConfigs } from "./tables";
 
 /**
  * App Configs (MM8): one row per store, written on its first change; until then (and for every

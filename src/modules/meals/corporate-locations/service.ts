@@ -17,9 +17,10 @@ import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { liveRestaurant } from "../restaurants/service";
 import { type Audience, bodyError, changed, insertedRow, merchantView, write } from "../shared";
-import { corporateLocations, deliveryWindows, restaurants } from "../tables";
+import { deliveryWindows, restaurants } from "../tables";
 import { auditView } from "../views";
 import type { CorporateLocation, CreateCorporateLocationSchema, UpdateCorporateLocationSchema } from "./schemas";
+import { corporateLocations } from "./tables";
 
 /**
  * Corporate locations: a customer lists the active ones and picks one as a delivery point; the

@@ -1,6 +1,6 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live } from "../../../core/crud/tenant-table";
+import { live, liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import { type ListQuery, type ListSpec, listPageWith, namedListSpec, type Page } from "../../../core/listing";
@@ -69,7 +69,7 @@ async function visibleMenuOr404(ctx: ServiceContext, menuId: number): Promise<vo
 /** The live, active categories of the menu: a subquery of their ids. */
 const categoriesOf = (ctx: ServiceContext, menuId: number) =>
   sql`SELECT id FROM ${menuCategories} WHERE ${menuCategories.menuId} = ${menuId}
-    AND ${menuCategories.appId} = ${ctx.appId} AND ${menuCategories.isDeleted} = 0 AND ${menuCategories.isActive} = 1`;
+    AND ${liveRow(ctx.appId, menuCategories)} AND ${menuCategories.isActive} = 1`;
 
 const shownProduct = (ctx: ServiceContext) => and(live(products, ctx.appId), eq(products.isActive, true))!;
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
-import { live } from "../../../core/crud/tenant-table";
+import { live, notDeleted, notDeletedRow } from "../../../core/crud/tenant-table";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import { type ListQuery, type ListSpec, listPageWith, type Page, searchColumns } from "../../../core/listing";
 import type { Db } from "../../../db/client";
@@ -85,11 +85,11 @@ export async function offeredPlansByIds(db: Db, refs: readonly OfferedPlanRef[])
   const pairs = JSON.stringify(refs.map((r) => [r.providerAppId, r.planId]));
   const offered = and(
     sql`(${plans.appId}, ${plans.id}) IN (SELECT value ->> '$[0]', value ->> '$[1]' FROM json_each(${pairs}))`,
-    eq(plans.isDeleted, false),
+    notDeleted(plans),
     eq(plans.isActive, true),
     eq(plans.isMarketplaceActive, true),
     sql`EXISTS (SELECT 1 FROM ${restaurants} r WHERE r.id = ${plans.restaurantId} AND r.app_id = ${plans.appId}
-      AND r.is_deleted = 0 AND r.is_active = 1)`,
+      AND ${notDeletedRow("r")} AND r.is_active = 1)`,
   )!;
   const ids = sql`(SELECT id FROM ${plans} WHERE ${offered})`;
   const [rows, versions, tags, rs] = await db.batch([
@@ -100,7 +100,7 @@ export async function offeredPlansByIds(db: Db, refs: readonly OfferedPlanRef[])
       .where(
         and(
           sql`${planVersions.planId} IN ${ids}`,
-          eq(planVersions.isDeleted, false),
+          notDeleted(planVersions),
           sql`${planVersions.appId} = (SELECT p.app_id FROM ${plans} p WHERE p.id = ${planVersions.planId})`,
         ),
       )
@@ -110,7 +110,7 @@ export async function offeredPlansByIds(db: Db, refs: readonly OfferedPlanRef[])
       .from(planTags)
       .where(
         and(
-          eq(planTags.isDeleted, false),
+          notDeleted(planTags),
           sql`(${planTags.appId}, ${planTags.id}) IN (SELECT p.app_id, t.value FROM ${plans} p, json_each(p.tag_ids) t
             WHERE p.id IN ${ids})`,
         ),

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
+import { liveRow, notDeletedRow } from "../../../core/crud/tenant-table";
 import { nowIso } from "../../../core/time";
 import { orders } from "../tables";
 import { fulfillmentBranch, type RawRow } from "./rows";
@@ -102,7 +103,7 @@ export async function fulfillmentsForShipment(
 export const fulfillmentsOpenSql = (ctx: ServiceContext, ids: readonly number[]): SQL =>
   sql`NOT EXISTS (SELECT 1 FROM ${fulfillments} WHERE ${fulfillments.appId} = ${ctx.appId}
     AND ${fulfillments.id} IN (SELECT value FROM json_each(${idsJson(ids)}))
-    AND (${fulfillments.isDeleted} = 1 OR ${fulfillments.status} NOT IN ('pending', 'processing')))`;
+    AND NOT (${notDeletedRow(fulfillments)} AND ${fulfillments.status} IN ('pending', 'processing')))`;
 
 /** True when the store's fulfillment `id` (an expression of the caller's query) is cancelled. */
 export const fulfillmentCancelledSql = (ctx: ServiceContext, id: SQL): SQL =>
@@ -134,7 +135,7 @@ export async function fulfillmentShipmentStatements(
 ): Promise<{ statements: BatchItem<"sqlite">[]; events: SQL[] }> {
   const at = p.at ?? nowIso();
   const ids = idsJson(p.fulfillmentIds);
-  const scope = sql`${fulfillments.appId} = ${ctx.appId} AND ${fulfillments.isDeleted} = 0
+  const scope = sql`${liveRow(ctx.appId, fulfillments)}
     AND ${fulfillments.id} IN (SELECT value FROM json_each(${ids}))`;
   const statements: BatchItem<"sqlite">[] = [];
   const events: SQL[] = [];
@@ -210,7 +211,7 @@ export async function fulfillmentShipmentStatements(
         .where(
           sql`${orders.appId} = ${ctx.appId} AND ${orders.fulfillmentStatus} = 'delivered'
             AND ${orders.id} IN (SELECT order_id FROM fulfillments WHERE ${scope})
-            AND NOT EXISTS (SELECT 1 FROM fulfillments f WHERE f.order_id = ${orders.id} AND f.is_deleted = 0
+            AND NOT EXISTS (SELECT 1 FROM fulfillments f WHERE f.order_id = ${orders.id} AND ${notDeletedRow("f")}
               AND f.status <> 'cancelled' AND f.id NOT IN (SELECT value FROM json_each(${ids})))`,
         ),
     );

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
+import { notDeletedRow } from "../../../core/crud/tenant-table";
 import { eventPayloadSql, newEventId } from "../../../core/events/outbox";
 import type { EventType } from "../../../core/events/registry";
 import { orders } from "../tables";
@@ -27,8 +28,8 @@ export function fulfillmentRowEvents(type: EventType, where: SQL, extra: SQL = s
  */
 export function orderFulfillmentStatusStatement(ctx: ServiceContext, orderIds: SQL, at: string): BatchItem<"sqlite"> {
   const any = (statuses: string) =>
-    sql.raw(`EXISTS (SELECT 1 FROM fulfillments f WHERE f.order_id = orders.id AND f.is_deleted = 0
-      AND f.status IN (${statuses}))`);
+    sql`EXISTS (SELECT 1 FROM fulfillments f WHERE f.order_id = orders.id AND ${notDeletedRow("f")}
+      AND f.status IN (${sql.raw(statuses)}))`;
   const next = sql`CASE
       WHEN NOT ${any("'pending', 'processing', 'shipped'")} THEN 'delivered'
       WHEN NOT ${any("'pending', 'processing'")} THEN 'fulfilled'

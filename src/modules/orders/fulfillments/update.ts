@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
+import { liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
 import { nowIso } from "../../../core/time";
@@ -86,8 +87,8 @@ export async function updateFulfillment(
       ...(to ? [newEvent(ctx.appId, "fulfillment.status_changed", { ...ref, previous_status: row.status })] : []),
     ];
     // Cancelling also repeats "in no shipment", so a shipment created meanwhile makes it write nothing.
-    const same = sql`${fulfillments.id} = ${id} AND ${fulfillments.appId} = ${ctx.appId}
-      AND ${fulfillments.isDeleted} = 0 AND ${fulfillments.status} = ${row.status}
+    const same = sql`${fulfillments.id} = ${id} AND ${liveRow(ctx.appId, fulfillments)}
+      AND ${fulfillments.status} = ${row.status}
       ${to === "cancelled" ? sql`AND ${fulfillments.shipmentId} IS NULL` : sql``}`;
     const { applied } = await emit(
       ctx.db,

@@ -7,8 +7,8 @@ import type { ListQuery, ListSpec, Page } from "../../../core/listing";
 import { listPage, mapPage } from "../../../core/listing";
 import type { Db } from "../../../db/client";
 import { CHECKOUT_PROVIDERS, type CheckoutProvider, readCheckoutConfig } from "../checkout/config";
-import { savedPaymentMethods } from "../tables";
 import type { PaymentProviderView, SavedPaymentMethod } from "./schemas";
+import { savedPaymentMethods } from "./tables";
 
 /**
  * The customer's payment methods (CA13): the providers the store offers at checkout with the

@@ -11,6 +11,3 @@ export function vatSplit(totalMinor: number, vatBp: number): { excludingTaxMinor
   const excludingTaxMinor = Math.floor((2 * numerator + denominator) / (2 * denominator));
   return { excludingTaxMinor, taxMinor: totalMinor - excludingTaxMinor };
 }
-
-/** Basis points as the percentage the API shows (1500 → 15). */
-export const percentOfBp = (bp: number) => bp / 100;

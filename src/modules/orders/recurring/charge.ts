@@ -1,6 +1,7 @@
 import { and, asc, eq, lte, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
+import { notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, rowEvent, unionEvents } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
@@ -57,7 +58,7 @@ export async function chargeDueRecurringPurchases(
       and(
         eq(recurringPurchases.status, "active"),
         lte(recurringPurchases.nextOrderDate, horizon),
-        eq(recurringPurchases.isDeleted, false),
+        notDeleted(recurringPurchases),
       ),
     )
     .orderBy(asc(recurringPurchases.nextOrderDate), asc(recurringPurchases.id))

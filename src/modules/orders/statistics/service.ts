@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
+import { liveRow } from "../../../core/crud/tenant-table";
 import { toMajor } from "../../../core/money";
 import { readStoreSettings } from "../../account";
 import { findCustomer } from "../../customers";
@@ -28,10 +29,10 @@ export async function customerOrderStatistics(ctx: ServiceContext, customerId: n
         ${sql.raw(ORDER_STATUSES.map((s) => `coalesce(sum(status = '${s}'), 0) AS n_${s}`).join(", "))},
         coalesce(sum(CASE WHEN status = 'completed' THEN total_minor - refunded_minor END), 0) AS spent,
         min(created_at) AS first, max(created_at) AS last, max(currency) AS currency,
-        (SELECT count(*) FROM recurring_purchases WHERE app_id = ${ctx.appId} AND customer_id = ${customerId}
-          AND status = 'active' AND is_deleted = 0) AS recurring
+        (SELECT count(*) FROM recurring_purchases WHERE ${liveRow(ctx.appId)} AND customer_id = ${customerId}
+          AND status = 'active') AS recurring
       FROM orders
-      WHERE app_id = ${ctx.appId} AND customer_id = ${customerId} AND kind IN ('purchase', 'meal') AND is_deleted = 0`),
+      WHERE ${liveRow(ctx.appId)} AND customer_id = ${customerId} AND kind IN ('purchase', 'meal')`),
   ]);
   const completed = row.n_completed;
   return {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live } from "../../../core/crud/tenant-table";
+import { live, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
@@ -63,7 +63,7 @@ const visibleListings = (appId: number): SQL =>
     live(channelPlanListings, appId),
     sql`${channelPlanListings.providerAppId} IN (SELECT ${channelConnections.providerAppId} FROM ${channelConnections}
       WHERE ${channelConnections.channelAppId} = ${appId} AND ${channelConnections.status} = 'active'
-        AND ${channelConnections.isDeleted} = 0)`,
+        AND ${notDeletedRow(channelConnections)})`,
   )!;
 
 export const LISTING_LIST: ListSpec = {

@@ -1,5 +1,6 @@
 import { and, eq, ne, or, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
+import { notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, eventPayloadSql, newEvent } from "../../../core/events/outbox";
 import type { EventType } from "../../../core/events/registry";
@@ -28,7 +29,7 @@ export type Actor = { appId: number; tokenId: number | null };
 const seenBy = (appId: number): SQL =>
   and(
     or(eq(channelConnections.channelAppId, appId), eq(channelConnections.providerAppId, appId)),
-    eq(channelConnections.isDeleted, false),
+    notDeleted(channelConnections),
   )!;
 
 export const CONNECTION_LIST: ListSpec = {
@@ -135,7 +136,7 @@ export async function sendConnectionRequest(
         and(
           eq(channelConnections.channelAppId, channelAppId),
           eq(channelConnections.providerAppId, providerAppId),
-          eq(channelConnections.isDeleted, false),
+          notDeleted(channelConnections),
           ne(channelConnections.status, "rejected"),
         ),
       ),
@@ -228,7 +229,7 @@ export async function actOnConnection(
   const guard = and(
     eq(channelConnections.id, id),
     eq(channelConnections.status, row.status),
-    eq(channelConnections.isDeleted, false),
+    notDeleted(channelConnections),
   )!;
   const data = {
     id,

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
-import { live } from "../../../core/crud/tenant-table";
+import { live, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, rowEvent, unionEvents } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
@@ -130,7 +130,7 @@ async function purchaseOf(ctx: ServiceContext, s: ShipmentRow, now: string) {
   const event = rowEvent(
     "shipment.label_purchased",
     shippingLabels,
-    sql`shipment_id = ${s.id} AND is_deleted = 0`,
+    sql`shipment_id = ${s.id} AND ${notDeletedRow()}`,
     sql`json_object('id', shipment_id, 'order_id', order_id, 'courier_id', courier_id, 'direction', ${s.direction},
       'status', 'label_purchased', 'label_id', id, 'tracking_number', tracking_number,
       'cost', CAST(cost_minor AS REAL) / ${MINOR_PER_MAJOR})`,
@@ -188,7 +188,7 @@ export async function purchaseLabels(
       .update(shipments)
       .set({
         labelUrl: sql`${pdfPrefix(origin)} || (SELECT l.id FROM ${shippingLabels} l
-          WHERE l.shipment_id = ${shipments.id} AND l.is_deleted = 0) || '/pdf/'`,
+          WHERE l.shipment_id = ${shipments.id} AND ${notDeletedRow("l")}) || '/pdf/'`,
       })
       .where(and(eq(shipments.appId, appId), inArray(shipments.id, input.shipment_ids))),
     db

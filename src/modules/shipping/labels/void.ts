@@ -1,6 +1,7 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
+import { live, notDeletedRow } from "../../../core/crud/tenant-table";
 import { rowEvent } from "../../../core/events/outbox";
 import { MINOR_PER_MAJOR } from "../../../core/money";
 import { storeWalletBalanceSql, storeWalletEntryStatement } from "../../orders";
@@ -23,11 +24,7 @@ export function voidLabelStatements(
   refund: boolean,
 ): { statements: BatchItem<"sqlite">[]; events: SQL[] } {
   const { db, appId } = ctx;
-  const label = and(
-    eq(shippingLabels.appId, appId),
-    eq(shippingLabels.shipmentId, shipment.id),
-    eq(shippingLabels.isDeleted, false),
-  );
+  const label = and(live(shippingLabels, appId), eq(shippingLabels.shipmentId, shipment.id));
   const statements: BatchItem<"sqlite">[] = [
     db
       .update(shippingLabels)
@@ -41,7 +38,7 @@ export function voidLabelStatements(
         type: "credit",
         source: "label",
         amountMinor: sql`(SELECT refund_minor FROM shipping_labels
-          WHERE shipment_id = ${shipment.id} AND is_deleted = 0 AND voided_at = ${at})`,
+          WHERE shipment_id = ${shipment.id} AND ${notDeletedRow()} AND voided_at = ${at})`,
         orderId: shipment.orderId,
         reference: `shipment:${shipment.id}`,
       }),
@@ -49,7 +46,7 @@ export function voidLabelStatements(
   const event = rowEvent(
     "shipment.label_voided",
     shippingLabels,
-    sql`shipment_id = ${shipment.id} AND is_deleted = 0 AND voided_at = ${at}`,
+    sql`shipment_id = ${shipment.id} AND ${notDeletedRow()} AND voided_at = ${at}`,
     sql`json_object('id', shipment_id, 'order_id', order_id, 'courier_id', courier_id,
       'direction', ${shipment.direction}, 'status', 'cancelled', 'label_id', id, 'tracking_number', tracking_number,
       'refund', CAST(refund_minor AS REAL) / ${MINOR_PER_MAJOR},

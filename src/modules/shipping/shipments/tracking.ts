@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, max, notInArray } from "drizzle-orm";
+import { notDeleted } from "../../../core/crud/tenant-table";
 import { carriersOf } from "../carriers";
 import { type CarrierAdapter, type CarrierEnv, CarrierError } from "../carriers/adapter";
 import { couriers, shipmentStatusHistory, shipments } from "../tables";
@@ -38,7 +39,7 @@ async function pollCarrier(deps: Deps, adapter: CarrierAdapter): Promise<PollRes
     .where(
       and(
         eq(couriers.code, adapter.code),
-        eq(shipments.isDeleted, false),
+        notDeleted(shipments),
         isNotNull(shipments.carrierReference),
         notInArray(shipments.status, [...FINAL_STATUSES]),
       ),

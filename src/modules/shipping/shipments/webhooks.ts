@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { makeServiceContext } from "../../../core/context";
+import { notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import type { Db } from "../../../db/client";
 import { carrierOf, type ShippingEnv } from "../carriers";
@@ -52,13 +53,7 @@ export async function applyUpdate(deps: Deps, carrier: string, u: CarrierStatusU
     .select({ shipment: shipments })
     .from(shipments)
     .innerJoin(couriers, eq(couriers.id, shipments.courierId))
-    .where(
-      and(
-        eq(shipments.carrierReference, u.carrierReference),
-        eq(couriers.code, carrier),
-        eq(shipments.isDeleted, false),
-      ),
-    )
+    .where(and(eq(shipments.carrierReference, u.carrierReference), eq(couriers.code, carrier), notDeleted(shipments)))
     .limit(1);
   if (!found) return "No shipment of this carrier has that reference.";
   const row = found.shipment;

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live } from "../../../core/crud/tenant-table";
+import { live, liveRow } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
@@ -82,16 +82,14 @@ const itemFacts = (ctx: ServiceContext, ids: number[]) =>
         WHERE l.item_id = i.id OR l.item_id = i.parent_id)`,
     })
     .from(sql`items i`)
-    .where(
-      sql`i.app_id = ${ctx.appId} AND i.is_deleted = 0 AND i.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
-    );
+    .where(sql`${liveRow(ctx.appId, "i")} AND i.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
 
 /** Whether the customer is a live one of the store (customers belong to the customers module: read by table name). */
 const customerExists = (ctx: ServiceContext, customerId: number) =>
   ctx.db
     .select({ found: sql<number>`1` })
     .from(sql`customers`)
-    .where(sql`id = ${customerId} AND app_id = ${ctx.appId} AND is_deleted = 0`);
+    .where(sql`id = ${customerId} AND ${liveRow(ctx.appId)}`);
 
 /**
  * Get Voucher Discount (MV1): what the code takes off the cart described, in one round trip. The

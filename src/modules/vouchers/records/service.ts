@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { tenantTable } from "../../../core/crud/tenant-table";
+import { liveRow, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
 import { minorOfMajor, toMajor } from "../../../core/money";
@@ -98,7 +98,7 @@ async function checkScope(ctx: ServiceContext, itemIds: number[] = [], categoryI
   if (!itemIds.length && !categoryIds.length) return;
   const missing = (table: "items" | "item_categories", ids: number[]) =>
     sql`SELECT ${table} AS t, value AS id FROM json_each(${JSON.stringify(ids)})
-      WHERE value NOT IN (SELECT id FROM ${sql.identifier(table)} WHERE app_id = ${ctx.appId} AND is_deleted = 0)`;
+      WHERE value NOT IN (SELECT id FROM ${sql.identifier(table)} WHERE ${liveRow(ctx.appId)})`;
   const rows = await ctx.db.all<{ t: string; id: number }>(
     sql`${missing("items", itemIds)} UNION ALL ${missing("item_categories", categoryIds)}`,
   );

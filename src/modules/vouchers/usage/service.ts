@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live } from "../../../core/crud/tenant-table";
+import { live, liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit } from "../../../core/events/outbox";
 import { isGuardAbort } from "../../../core/guards";
@@ -43,12 +43,12 @@ const orderOf = (ctx: ServiceContext, orderId: number) =>
   ctx.db
     .select({ id: sql<number>`id`, customerId: sql<number | null>`customer_id` })
     .from(sql`orders`)
-    .where(sql`id = ${orderId} AND app_id = ${ctx.appId} AND is_deleted = 0`);
+    .where(sql`id = ${orderId} AND ${liveRow(ctx.appId)}`);
 const customerExists = (ctx: ServiceContext, customerId: number) =>
   ctx.db
     .select({ found: sql<number>`1` })
     .from(sql`customers`)
-    .where(sql`id = ${customerId} AND app_id = ${ctx.appId} AND is_deleted = 0`);
+    .where(sql`id = ${customerId} AND ${liveRow(ctx.appId)}`);
 const useOf = (ctx: ServiceContext, voucherCode: string, orderId: number) =>
   ctx.db
     .select({ releasedAt: voucherUsages.releasedAt })

@@ -1,8 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
-import { decodeRows, intLiteral, rowsJson } from "../../core/json-rows";
-import { type DeliveryWindowDetail, deliveryWindowView } from "./restaurants/areas";
-import { branchView } from "./restaurants/views";
-import { deliveryWindows, planCategories, planOptions, products, restaurantBranches } from "./tables";
+import { liveRow } from "../../../core/crud/tenant-table";
+import { decodeRows, intLiteral, rowsJson } from "../../../core/json-rows";
+import { type DeliveryWindowDetail, deliveryWindowView } from "../restaurants/areas";
+import { branchView } from "../restaurants/views";
+import { deliveryWindows, planCategories, planOptions, products, restaurantBranches } from "../tables";
 
 /**
  * What a kitchen's day (meals logistics) reads of the meals side, as parts of ONE statement
@@ -21,15 +22,14 @@ const BRANCH = sql.raw("restaurant_branches");
 export function branchKitchenSql(appId: number, branchId: number) {
   const a = intLiteral(appId);
   const b = intLiteral(branchId);
-  const of = (column: string) =>
-    sql`(SELECT ${sql.raw(column)} FROM ${BRANCH} WHERE app_id = ${a} AND id = ${b} AND is_deleted = 0)`;
+  const of = (column: string) => sql`(SELECT ${sql.raw(column)} FROM ${BRANCH} WHERE id = ${b} AND ${liveRow(a)})`;
   const restaurantId = of("restaurant_id");
   const cityId = of("city_id");
   return {
-    branch: rowsJson(restaurantBranches, sql`app_id = ${a} AND id = ${b} AND is_deleted = 0`),
+    branch: rowsJson(restaurantBranches, sql`id = ${b} AND ${liveRow(a)}`),
     restaurantId,
     cityId,
-    cooksDeliveries: sql`(SELECT x.id FROM ${BRANCH} x WHERE x.app_id = ${a} AND x.is_deleted = 0
+    cooksDeliveries: sql`(SELECT x.id FROM ${BRANCH} x WHERE ${liveRow(a, "x")}
       AND x.restaurant_id = ${restaurantId} AND x.city_id = ${cityId}
       ORDER BY x.is_main DESC, x.ordering, x.id LIMIT 1) = ${b}`,
   };

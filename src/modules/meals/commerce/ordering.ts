@@ -1,9 +1,9 @@
 import { and, asc, type Column, eq, sql } from "drizzle-orm";
-import type { ServiceContext } from "../../core/context";
-import { live, type TenantTable } from "../../core/crud/tenant-table";
-import { inList } from "../../core/sql";
-import { visiblePlan } from "./plans/service";
-import { liveRestaurant } from "./restaurants/service";
+import type { ServiceContext } from "../../../core/context";
+import { live, type TenantTable } from "../../../core/crud/tenant-table";
+import { inList } from "../../../core/sql";
+import { visiblePlan } from "../plans/service";
+import { liveRestaurant } from "../restaurants/service";
 import {
   deliveryWindows,
   planCategories,
@@ -14,7 +14,7 @@ import {
   products,
   restaurantBranches,
   restaurants,
-} from "./tables";
+} from "../tables";
 
 /**
  * What meals commerce reads of the meals side to sell a plan and deliver it: a plan version with
