@@ -1,5 +1,5 @@
 /**
- * Combinations the document allows that one parameter at a time never tries (abuse.test.ts and
+ * Combinations the document allows that one parameter at a time never tries (the contract suite and
  * ranges.test.ts vary one): every list with every filter it declares at once, and every calling-code
  * field with known and unknown codes. A fixed list of cases, no random draw: cheap on every run.
  */

@@ -303,7 +303,7 @@ describe.each(all)("$method $path", ({ path, method, op, cases }) => {
   );
   const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathValues[name] ?? "1"));
 
-  /** Credentials as the abuse suite picks them: a customer of its own, or a merchant token with every permission. */
+  /** Credentials as the contract suite picks them: a customer of its own, or a merchant token with every permission. */
   const tokens: string[] = [];
   beforeAll(async () => {
     if (audience === "customer") tokens.push(await customerTokenFor(APP_1, (await createCustomerFor(APP_1)).id));

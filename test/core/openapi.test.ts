@@ -37,7 +37,7 @@ describe("OpenAPI document", () => {
     );
   });
 
-  // Protected operations are checked in depth by the contract suite (test/contract/abuse.test.ts).
+  // Protected operations are checked in depth by the contract suite (test/<module>/contract.test.ts).
   it("gives every operation, protected or not, a unique operationId, a summary, tags and a 500 problem", async () => {
     const ops = operations(await document());
     expect(ops.length).toBeGreaterThan(0);

@@ -34,15 +34,30 @@ import { webhooks } from "../../src/modules/webhooks/tables";
  */
 export let APP_1 = 1;
 export let APP_2 = 2;
-let storesTaken = 0;
+/**
+ * A third store, for the files that need one (the contract suite's store X): a new one in the shared
+ * database, like APP_1 and APP_2; with a database of its own, store 3, which a file creates itself
+ * (`ensureTenant`).
+ */
+export let APP_3 = 3;
 
-/** Gives the test file about to run two stores of its own, as APP_1 and APP_2. */
+/**
+ * Gives the test file about to run three stores of its own, as APP_1, APP_2 and APP_3: the next ids
+ * after the stores the database already has. Read from the database, not counted in this module,
+ * which each file of a shared runtime imports afresh (a counter here gave every file the same
+ * stores); the files of one runtime run one after another, so two never take the same.
+ */
 export async function useStoresOfThisFile(): Promise<void> {
-  storesTaken += 2;
-  APP_1 = 1_000_000 + storesTaken;
+  const taken = await env.DB.prepare("SELECT coalesce(max(id), ?) AS id FROM apps WHERE id > ?")
+    .bind(FIRST_FILE_STORE - 1, FIRST_FILE_STORE - 1)
+    .first<{ id: number }>();
+  APP_1 = taken!.id + 1;
   APP_2 = APP_1 + 1;
-  await Promise.all([ensureTenant(APP_1), ensureTenant(APP_2)]);
+  APP_3 = APP_1 + 2;
+  await Promise.all([ensureTenant(APP_1), ensureTenant(APP_2), ensureTenant(APP_3)]);
 }
+/** Where the stores of the files that share a database begin, far from the fixed ids files use. */
+const FIRST_FILE_STORE = 1_000_001;
 
 export const db = () => createDb(env.DB);
 

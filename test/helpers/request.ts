@@ -15,6 +15,8 @@ export type Call = {
   headers?: Record<string, string>;
   /** What Cloudflare adds to the request (`request.cf`). */
   cf?: Record<string, unknown>;
+  /** The bindings the Worker gets (the test's own by default): the contract suite records D1's statements. */
+  env?: Env;
 };
 
 /**
@@ -36,7 +38,7 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
   const ctx = createExecutionContext();
   const res = await worker.fetch(
     new Request(BASE + path, { method: opts.method ?? "GET", headers, body, ...(opts.cf && { cf: opts.cf }) }),
-    env,
+    opts.env ?? env,
     ctx,
   );
   await waitOnExecutionContext(ctx);

@@ -1,0 +1,5 @@
+// The contract suite for the webhooks module's operations (test/helpers/contract/suite.ts); probes in ./probes.ts.
+import { contractSuite } from "../helpers/contract/suite";
+import { probes } from "./probes";
+
+contractSuite("webhooks", probes);
