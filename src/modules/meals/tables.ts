@@ -386,8 +386,3 @@ export const planOptions = sqliteTable(
     index("plan_options_product_idx").on(t.productId),
   ],
 );
-
-// Re-exported for test/contract/abuse.test.ts, which imports every meals table from this file;
-// the two tables live in their resource folders (drizzle-kit reads them through db/schema.ts).
-export { mealAppConfigs } from "./app-configs/tables";
-export { corporateLocations } from "./corporate-locations/tables";

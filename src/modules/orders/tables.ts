@@ -382,7 +382,3 @@ export const invoiceConfig = sqliteTable("invoice_config", {
   isZatcaQrEnabled: integer("is_zatca_qr_enabled", { mode: "boolean" }).notNull().default(true),
   modifiedAt: text("modified_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
 });
-
-// Re-exported for test/contract/abuse.test.ts, which imports it from this file; the table lives in
-// its resource folder (drizzle-kit reads it through db/schema.ts).
-export { savedPaymentMethods } from "./payment-methods/tables";

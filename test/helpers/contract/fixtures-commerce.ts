@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { bankAccounts, storeSettings } from "../../../src/modules/account/tables";
 import { itemCategoryLinks } from "../../../src/modules/items/tables";
 import { fulfillments } from "../../../src/modules/orders/fulfillments/tables";
+import { savedPaymentMethods } from "../../../src/modules/orders/payment-methods/tables";
 import { recurringPurchases } from "../../../src/modules/orders/recurring/tables";
 import { subscriptions, subscriptionUpdates } from "../../../src/modules/orders/subscriptions/tables";
 import {
@@ -14,7 +15,6 @@ import {
   invoices,
   orderItems,
   orders,
-  savedPaymentMethods,
   storeWalletEntries,
   transactions,
 } from "../../../src/modules/orders/tables";

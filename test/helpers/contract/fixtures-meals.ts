@@ -3,13 +3,13 @@ import { env } from "cloudflare:workers";
 import { complaints } from "../../../src/modules/meal-orders/complaints/tables";
 import { captains } from "../../../src/modules/meal-orders/logistics/tables";
 import { mealOrders, mealSubscriptions, suborders } from "../../../src/modules/meal-orders/tables";
+import { mealAppConfigs } from "../../../src/modules/meals/app-configs/tables";
+import { corporateLocations } from "../../../src/modules/meals/corporate-locations/tables";
 import {
   allergens,
   combos,
-  corporateLocations,
   deliveryWindows,
   deliveryZones,
-  mealAppConfigs,
   menuCategories,
   menus,
   planCategories,
