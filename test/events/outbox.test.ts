@@ -6,10 +6,12 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { EventMessage } from "../../src/core/events/outbox";
 import worker from "../../src/index";
 import { APP_1, createPlainItem, createTicketsFor } from "../helpers/factories";
+
+afterEach(() => vi.useRealTimers());
 
 const row = (id: string) =>
   env.DB.prepare("SELECT type, app_id, payload, enqueued_at FROM outbox_events WHERE id = ?")
@@ -41,6 +43,9 @@ describe("events outbox", () => {
   });
 
   it("the scheduled handler re-sends events that were written but never enqueued", async () => {
+    // The runtime's clock stands still for the test (its Date is the Worker's): the fresh row is as
+    // young when the handler runs as when it was written, however slow the machine.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
     const id = `evt_stale${Date.now()}`;
     const payload: EventMessage = {
       id,

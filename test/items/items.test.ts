@@ -11,6 +11,15 @@ let token: string;
 const as1 = (path: string, opts: { method?: string; body?: unknown } = {}) =>
   call(path, { ...opts, token, appId: APP_1 });
 let seq = 0;
+/**
+ * A reservation made by a request that started at `before` holds for `ms`: its expiry is the request's
+ * time plus `ms`, and the runtime's clock (which moves only on I/O) puts that time between `before` and
+ * now. Exact whatever the machine's pace.
+ */
+function expectHeldFor(expiresAt: string, before: number, ms: number) {
+  expect(Date.parse(expiresAt)).toBeGreaterThanOrEqual(before + ms);
+  expect(Date.parse(expiresAt)).toBeLessThanOrEqual(Date.now() + ms);
+}
 const sku = (p = "IT") => `${p}-${Date.now().toString(36)}-${seq++}`;
 
 beforeAll(async () => {
@@ -424,11 +433,12 @@ describe("Stock: reservations and purchases", () => {
 
   it("a reservation holds units until it is used; one that asks too much gets 409 with what is available", async () => {
     const item = await withStock(3);
+    const before = Date.now();
     const res = await as1(`${ITEMS}${item.id}/reserve/`, { method: "POST", body: { qty: 2, minutes: 5 } });
     expect(res.status).toBe(201);
     const r = await json(res);
     expect(r).toMatchObject({ id: expect.any(Number), item: item.id, qty: 2 });
-    expect(Date.parse(r.expires_at) - Date.now()).toBeGreaterThan(4 * 60_000);
+    expectHeldFor(r.expires_at, before, 5 * 60_000);
     expect(await stockOf(item.id)).toEqual({ in_stock: true, qty: 1 });
     const tooMuch = await as1(`${ITEMS}${item.id}/reserve/`, { method: "POST", body: { qty: 2 } });
     expect(tooMuch.status).toBe(409);
@@ -768,8 +778,9 @@ describe("Item tags and Item Config", () => {
         },
       }),
     );
+    const before = Date.now();
     const r = await json(await as2(`${ITEMS}${item.id}/reserve/`, { method: "POST", body: { qty: 3 } }));
-    expect(Date.parse(r.expires_at) - Date.now()).toBeGreaterThan(29 * 60_000);
+    expectHeldFor(r.expires_at, before, 30 * 60_000);
     const tooMany = await as2(`${ITEMS}${item.id}/reserve/`, { method: "POST", body: { qty: 4 } });
     expect(tooMany.status).toBe(400);
     expect((await problem(tooMany)).errors).toHaveProperty(["qty"]);

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
+import { scaled } from "../helpers/depth";
 import { json } from "../helpers/request";
 import { type Bought, buyMealPlan, type MealShop, mealCustomerOf, mealShopFor } from "../meal-checkout/helpers";
 import { rowOf, rowsOf } from "../orders/helpers";
@@ -8,36 +9,37 @@ import { rowOf, rowsOf } from "../orders/helpers";
 const A = 4391;
 const START = "2026-11-30";
 const DAY = "2026-12-01";
-const N = 200;
+/**
+ * SIZE: every run plays 20 subscriptions, each kind of change below at least once (the sizes do not
+ * meet a bound: Bulk Update's 100 ids are played by test/meal-logistics/bulk.test.ts); `npm run
+ * test:deep` plays the full 200. N stays a multiple of 20: the kinds are shares of it in twentieths.
+ */
+const N = scaled(20, 200);
 
 /**
- * A day in the kitchen, through the operations clients use: 200 meal plans bought, then changed by
+ * A day in the kitchen, through the operations clients use: N meal plans bought, then changed by
  * their customers two days ahead (pauses, postponements, other dishes, cancellations) and again after
  * the kitchen's cutoff (refused, nothing moves); the dispatcher gives the day's deliveries to captains;
  * the kitchen's day holds exactly the suborders a model of those changes predicts, with their captains.
  */
 type Kind = "paused" | "postponed" | "new_meals" | "pickup" | "cancelled" | "late_postpone" | "late_meals" | "kept";
-const kindOf = (i: number): Kind =>
-  i < 30
-    ? "paused"
-    : i < 60
-      ? "postponed"
-      : i < 90
-        ? "new_meals"
-        : i < 110
-          ? "pickup"
-          : i < 130
-            ? "cancelled"
-            : i < 150
-              ? "late_postpone"
-              : i < 160
-                ? "late_meals"
-                : "kept";
+/** Each kind's share of the N subscriptions, in twentieths, cumulative (at 200: 30, 60, 90, 110, …). */
+const SHARES: [Kind, number][] = [
+  ["paused", 3],
+  ["postponed", 6],
+  ["new_meals", 9],
+  ["pickup", 11],
+  ["cancelled", 13],
+  ["late_postpone", 15],
+  ["late_meals", 16],
+  ["kept", 20],
+];
+const kindOf = (i: number): Kind => SHARES.find(([, upTo]) => i * 20 < upTo * N)![0];
 
 afterAll(() => setClock(null));
 
 describe("A day in the kitchen", () => {
-  it("200 subscriptions changed before and after the cutoff give exactly the next day's suborders and captains", async () => {
+  it(`${N} subscriptions changed before and after the cutoff give exactly the next day's suborders and captains`, async () => {
     // Two days ahead, 09:00 in Riyadh: 1 December is still open to changes (cutoff 24 hours).
     setClock("2026-11-28T06:00:00.000Z");
     const shop: MealShop = await mealShopFor(A, 4_391_000);

@@ -1,41 +1,43 @@
 import { describe, expect, it } from "vitest";
 import { chunkRows } from "../../src/core/sql";
 import { mealSubscriptions, suborders } from "../../src/modules/meal-orders/tables";
+import { scaled } from "../helpers/depth";
 import { createCustomerFor, db } from "../helpers/factories";
 import { JEDDAH, L, logisticsStore, ok, RIYADH, seedCaptain } from "./seed";
 
 const A = 4341;
 const DAY = "2026-12-02";
 
+/*
+ * SIZE: every run plays 40 subscriptions, each kind below at least once, the inserts still in several
+ * chunks of D1's bound parameters; `npm run test:deep` plays the full 200. N stays a multiple of 40:
+ * the kinds are shares of it in fortieths.
+ */
+const N = scaled(40, 200);
+type Kind = "delivery" | "pickup" | "paused" | "postponed" | "jeddah" | "cancelled" | "unpaid";
+/** Each kind's share of the N subscriptions, in fortieths, cumulative (at 200: 25, 45, 60, 70, …). */
+const SHARES: [Kind, number][] = [
+  ["paused", 5],
+  ["postponed", 9],
+  ["jeddah", 12],
+  ["cancelled", 14],
+  ["unpaid", 15],
+  ["pickup", 21],
+  ["delivery", 40],
+];
+const kinds: Kind[] = Array.from({ length: N }, (_, i) => SHARES.find(([, upTo]) => i * 40 < upTo * N)![0]);
+const countOf = (...of: Kind[]) => kinds.filter((k) => of.includes(k)).length;
+
 /**
- * 200 subscriptions whose suborders of the day were paused, postponed, moved to another city,
+ * N subscriptions whose suborders of the day were paused, postponed, moved to another city,
  * cancelled or left unpaid (as the customer's management operations leave them), then the day's
  * deliveries given captains through Bulk Update: the kitchen's day holds exactly the rest, each with
  * its captain.
  */
 describe("Kitchen day at scale", () => {
-  it("200 subscriptions: exactly the day's suborders for each kitchen, with the captains assigned in bulk", async () => {
+  it(`${N} subscriptions: exactly the day's suborders for each kitchen, with the captains assigned in bulk`, async () => {
     const s = await logisticsStore(A, 4_710_500);
     const customer = await createCustomerFor(A, { name: "Many" });
-    type Kind = "delivery" | "pickup" | "paused" | "postponed" | "jeddah" | "cancelled" | "unpaid";
-    const kinds: Kind[] = [];
-    for (let i = 0; i < 200; i++) {
-      kinds.push(
-        i < 25
-          ? "paused"
-          : i < 45
-            ? "postponed"
-            : i < 60
-              ? "jeddah"
-              : i < 70
-                ? "cancelled"
-                : i < 75
-                  ? "unpaid"
-                  : i < 105
-                    ? "pickup"
-                    : "delivery",
-      );
-    }
     const subscriptionValues = kinds.map((k, i) => ({
       appId: A,
       customerId: customer.id,
@@ -102,12 +104,12 @@ describe("Kitchen day at scale", () => {
         body: { suborder_ids: rows.filter((_, i) => kinds[i] === "paused").map((r) => r.id), status: "confirmed" },
       }),
     );
-    expect(refused.failed_count).toBe(25);
+    expect(refused.failed_count).toBe(countOf("paused"));
 
     const day = await ok(await s.as(`${L}kitchen-day/?date=${DAY}&branch_id=${s.olaya}`));
     const all = day.groups.flatMap((g: { suborders: { id: number; captain: { id: number } | null }[] }) => g.suborders);
     const expected = rows.filter((_, i) => kinds[i] === "delivery" || kinds[i] === "pickup").map((r) => r.id);
-    expect(day.suborders_count).toBe(125);
+    expect(day.suborders_count).toBe(countOf("delivery", "pickup"));
     expect(all.map((x: { id: number }) => x.id).sort()).toEqual(expected.sort());
     const [first, second, pickup] = day.groups;
     expect([first.delivery_window.id, second.delivery_window.id, pickup.is_pickup]).toEqual([
@@ -117,13 +119,13 @@ describe("Kitchen day at scale", () => {
     ]);
     expect(first.suborders.every((x: { captain: { id: number } }) => x.captain.id === morning.id)).toBe(true);
     expect(second.suborders.every((x: { captain: { id: number } }) => x.captain.id === noon.id)).toBe(true);
-    expect(pickup.suborders).toHaveLength(30);
+    expect(pickup.suborders).toHaveLength(countOf("pickup"));
     expect(pickup.suborders.every((x: { captain: unknown }) => x.captain === null)).toBe(true);
-    expect(day.totals.reduce((n: number, t: { qty: number }) => n + t.qty, 0)).toBe(125);
+    expect(day.totals.reduce((n: number, t: { qty: number }) => n + t.qty, 0)).toBe(countOf("delivery", "pickup"));
 
     const jeddah = await ok(await s.as(`${L}kitchen-day/?date=${DAY}&branch_id=${s.tahlia}`));
-    expect(jeddah.suborders_count).toBe(15);
+    expect(jeddah.suborders_count).toBe(countOf("jeddah"));
     const later = await ok(await s.as(`${L}kitchen-day/?date=2026-12-10&branch_id=${s.olaya}`));
-    expect(later.suborders_count).toBe(20);
+    expect(later.suborders_count).toBe(countOf("postponed"));
   });
 });
