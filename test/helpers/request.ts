@@ -64,14 +64,3 @@ export async function problem(res: Response) {
     [k: string]: unknown;
   };
 }
-
-/**
- * Waits, if need be, for a fresh window of the local rate limiter, so that a test counting up to a
- * limit is not cut by a turn of the window. The local limiter (like Cloudflare's) counts in fixed
- * windows of `periodSeconds` aligned to the clock; a window turning mid-count resets the count.
- */
-export async function inOneRateWindow(periodSeconds = 60, needSeconds = 20): Promise<void> {
-  const period = periodSeconds * 1000;
-  const left = period - (Date.now() % period);
-  if (left < needSeconds * 1000) await new Promise((r) => setTimeout(r, left + 50));
-}
