@@ -117,7 +117,7 @@ export async function load(url: string, opts: LoadOptions = {}): Promise<Result>
   };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The median of each figure of several runs; the errors of all of them. */
 export const mid = (rs: Result[]): Result => ({
@@ -129,9 +129,12 @@ export const mid = (rs: Result[]): Result => ({
   cpu: rs.some((r) => r.cpu === null) ? null : median(rs.map((r) => r.cpu!)),
 });
 
-/** Runs every measure REPEATS times, interleaved (each round once through all of them); the median of each. */
-export async function interleaved(runs: readonly (() => Promise<Result>)[]): Promise<Result[]> {
+/** Runs every measure REPEATS times, interleaved (each round once through all of them); every run of each. */
+export async function repeated(runs: readonly (() => Promise<Result>)[]): Promise<Result[][]> {
   const results = runs.map(() => [] as Result[]);
   for (let i = 0; i < REPEATS; i++) for (const [j, run] of runs.entries()) results[j]!.push(await run());
-  return results.map(mid);
+  return results;
 }
+
+/** The median of each measure's runs (see `repeated`). */
+export const interleaved = async (runs: readonly (() => Promise<Result>)[]) => (await repeated(runs)).map(mid);
