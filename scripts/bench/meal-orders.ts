@@ -189,7 +189,7 @@ type MealPlacement = {
   suborders: number;
 };
 
-/** One Place Order with `x-bench-count`: its counts from the bench entry's headers (bench/reads.ts). */
+/** One Place Order with `x-bench-count`: its counts from the bench entry's headers (bench/entry.ts). */
 async function countOne(api: string, req: { headers: Record<string, string>; body: string }): Promise<Counts> {
   const res = await sendFresh(api + PATH, {
     method: "POST",
