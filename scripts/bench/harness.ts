@@ -11,6 +11,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { cpus, loadavg } from "node:os";
 import { sign } from "hono/jwt";
 import { randomToken, sha256Hex } from "../../src/core/crypto";
 import { TOKEN_PREFIX } from "../../src/core/permissions";
@@ -96,6 +97,8 @@ const children = new Set<ChildProcess>();
 process.on("exit", () => {
   for (const c of children) if (c.pid && c.exitCode === null) process.kill(-c.pid, "SIGTERM");
 });
+// Served Workers run in process groups of their own: interrupted, the bench still stops them (on exit).
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 
 async function served(args: string[], port: number): Promise<Served> {
   let child = await serve(args, port);
@@ -245,6 +248,15 @@ export async function againstFloor(floorUrl: string, runs: readonly (() => Promi
 
 export const vsFloor = (r: Result, f: Result) => ({ rps: r.rps / f.rps, p50: r.p50 / Math.max(f.p50, 0.001) });
 
+/**
+ * How a p50 grows from a small store to a large one, each against the floor of its own runs: the
+ * two sizes are measured minutes apart, and the machine's load between them cancels out.
+ */
+export const GROWTH =
+  "p50 against the D1 floor at 100,000 within 1.5x of the same at 1,000 (each size against its own runs' floor)";
+export const growth = (small: number, smallFloor: Result, large: number, largeFloor: Result) =>
+  large / Math.max(largeFloor.p50, 0.001) / (small / Math.max(smallFloor.p50, 0.001));
+
 /** The columns of a measure against its floor (floorCells fills them). */
 export const FLOOR_COLUMNS = {
   head: "req/s | p50 | p95 | p99 | floor req/s | floor p50 | req/s vs floor | p50 vs floor | errors |",
@@ -315,6 +327,8 @@ export async function runScenarios(scenarios: readonly Scenario[], only: string 
   for (const s of chosen) {
     log(`${s.name}: ${s.heading.slice(3)}`);
     let body: string[];
+    // The load on the shared machine as the scenario starts: what its absolute figures went through.
+    const measuredOn = `${new Date().toISOString().slice(0, 10)}, load average ${fmt(loadavg()[0]!)} on ${cpus().length} cores at the start`;
     try {
       freshDatabase();
       body = await s.run();
@@ -325,7 +339,7 @@ export async function runScenarios(scenarios: readonly Scenario[], only: string 
     } finally {
       for (const server of [...running]) await server.stop();
     }
-    const section = [s.heading, "", `Measured on ${new Date().toISOString().slice(0, 10)}.`, "", `Goal: ${s.goal}`, ""];
+    const section = [s.heading, "", `Measured on ${measuredOn}.`, "", `Goal: ${s.goal}`, ""];
     const previous = readFileSync(DOC, "utf8");
     const sections = scenarios.flatMap((x) =>
       x === s ? [[...section, ...body]] : [sectionOf(previous, x.heading) ?? []],
