@@ -82,7 +82,11 @@ export const reads: Scenario = {
       ...details.flatMap((d) => [
         () => load(floor.kvOf(d.bytes)),
         () => load(API + d.path, { headers: HEADERS }),
-        () => load(API + d.path, { headers: { ...HEADERS, "if-none-match": d.etag }, expect: 304 }),
+        // The ETag as it is now: with one taken before the runs, every 304 run after the first answered 200s.
+        async () => {
+          const { etag } = await probe(d.path);
+          return load(API + d.path, { headers: { ...HEADERS, "if-none-match": etag }, expect: 304 });
+        },
         () => load(API + d.path, { headers: UNCACHED }),
       ]),
       ...LISTS.map((l) => () => load(API + l.path, { headers: UNCACHED, setup: asSent(l.method) })),
