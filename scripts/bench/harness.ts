@@ -18,7 +18,16 @@ import { TOKEN_PREFIX } from "../../src/core/permissions";
 import { executeLocal, lit } from "../d1";
 import { benchWranglerToml } from "./bundle";
 import { writeBenchEntry } from "./entry";
-import { CONNECTIONS, DURATION_S, interleaved, load, REPEATS, type Result } from "./load";
+import {
+  CONNECTIONS,
+  DEFAULT_REPEATS,
+  DEFAULT_SECONDS,
+  DURATION_S,
+  interleaved,
+  load,
+  REPEATS,
+  type Result,
+} from "./load";
 
 export const BENCH_DIR = ".bench";
 export const STATE = `${BENCH_DIR}/state`;
@@ -297,8 +306,8 @@ const DOC_HEAD = [
   "value, the same doing one D1 round trip) on the runtime `wrangler dev` uses (workerd through Miniflare, with local D1, KV",
   "and Queues), as the bundle `wrangler deploy` builds, without what `wrangler dev` puts in front (a proxy Worker and the",
   "parsing of every log line: scripts/bench/serve.ts) and without the static assets' matching, which Cloudflare does before",
-  `the Worker, outside its CPU time. Load from autocannon, ${CONNECTIONS} connections, each run after a warm-up, a measure's`,
-  "runs interleaved with its floor's (how many and how long: each section's first line), the median of each figure;",
+  `the Worker, outside its CPU time. Load from autocannon, ${CONNECTIONS} connections, ${DEFAULT_SECONDS} s a run after a warm-up, ${DEFAULT_REPEATS} runs`,
+  "a measure interleaved with its floor's (unless its section's first line says otherwise), the median of each figure;",
   "latencies in ms. The goals are set on ratios against a floor measured in the same run: the machine is shared (2 cores,",
   "its load average at the start on each section's first line), so absolute figures move between runs and sections",
   "measured at different times do not compare.",
@@ -329,9 +338,11 @@ export async function runScenarios(scenarios: readonly Scenario[], only: string 
     log(`${s.name}: ${s.heading.slice(3)}`);
     let body: string[];
     // The load on the shared machine as the scenario starts: what its absolute figures went through.
-    const measuredOn =
-      `${new Date().toISOString().slice(0, 10)}: ${REPEATS} run${REPEATS === 1 ? "" : "s"} of ${DURATION_S} s a measure, ` +
-      `load average ${fmt(loadavg()[0]!)} on ${cpus().length} cores at the start`;
+    const runs =
+      REPEATS === DEFAULT_REPEATS && DURATION_S === DEFAULT_SECONDS
+        ? ""
+        : `, ${REPEATS} run${REPEATS === 1 ? "" : "s"} of ${DURATION_S} s a measure`;
+    const measuredOn = `${new Date().toISOString().slice(0, 10)}${runs}, load average ${fmt(loadavg()[0]!)} on ${cpus().length} cores at the start`;
     try {
       freshDatabase();
       body = await s.run();

@@ -6,9 +6,11 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
-export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+export const DEFAULT_SECONDS = 10;
+export const DEFAULT_REPEATS = 3;
+export const DURATION_S = Number(process.env.BENCH_SECONDS ?? DEFAULT_SECONDS);
 export const CONNECTIONS = 10;
-export const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+export const REPEATS = Number(process.env.BENCH_REPEATS ?? DEFAULT_REPEATS);
 
 /**
  * Latencies in ms (of the responses with the expected status). `cpu`: the serving runtime's CPU
