@@ -13,26 +13,6 @@ type D1 = { prepare(q: string): Stmt; batch(s: Stmt[]): Promise<unknown> };
 const app = new Hono<{ Bindings: { KV: Kv; DB: D1 } }>();
 const body = { count: 0, next: null, previous: null, results: [] };
 app.get("/bare", (c) => c.json(body));
-/** The bare route writing one request line as the API's requestLog does: what a log line costs on this runtime. */
-app.get("/bare-log", (c) => {
-  const started = performance.now();
-  const res = c.json(body);
-  console.log(
-    JSON.stringify({
-      msg: "request",
-      level: "info",
-      method: c.req.method,
-      route: "/bare-log",
-      status: res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-      request_id: null,
-      app_id: null,
-      principal: null,
-      code: null,
-    }),
-  );
-  return res;
-});
 app.get("/bare-kv", async (c) => {
   const value = await c.env.KV.get("bare", "json");
   if (value === null) await c.env.KV.put("bare", JSON.stringify(body));

@@ -1,7 +1,7 @@
 /**
  * A Worker as deployed, on the runtime `wrangler dev` uses (workerd, through Miniflare): the bundle
- * `wrangler deploy` would upload, with the bindings, vars and queues of its wrangler config. Shared by
- * bench/serve.ts (what `npm run bench` loads) and bench/profile.ts (the same, profiled).
+ * `wrangler deploy` would upload, with the bindings, vars and queues of its wrangler config, for
+ * bench/serve.ts (what `npm run bench` loads).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
-/** What both scripts take on their command line: `-c CONFIG [--persist-to DIR] [--var NAME:VALUE]...`. */
+/** What serve.ts takes on its command line: `-c CONFIG [--persist-to DIR] [--var NAME:VALUE]...`. */
 export type WorkerArgs = { config: string; persist: string | undefined; vars: Record<string, string> };
 
 /** A flag's `NAME:VALUE`, split at the first colon. */
@@ -40,34 +40,22 @@ export function parseWorkerArgs(argv: string[], other: (flag: string, value: str
 }
 
 /**
- * Builds the config's bundle into `outDir` (as the config builds it, or not minified with
- * `unminified`) and serves it; the state is `--persist-to`'s, laid out as wrangler lays it out.
+ * Builds the config's bundle into `outDir` (as the config builds it) and serves it; the state is
+ * `--persist-to`'s, laid out as wrangler lays it out.
  */
 export function deployedWorker(
   w: WorkerArgs,
   opts: {
     outDir: string;
-    unminified?: boolean;
     host: string;
     port: number;
-    inspectorPort?: number;
     handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => void;
   },
 ): { mf: Miniflare; script: string } {
-  const { outDir, unminified, ...serving } = opts;
+  const { outDir, ...serving } = opts;
   const out = resolve(outDir);
   mkdirSync(out, { recursive: true });
-  const build = [
-    "wrangler",
-    "deploy",
-    "--dry-run",
-    "--outdir",
-    out,
-    "-c",
-    w.config,
-    ...(unminified ? ["--no-minify"] : []),
-  ];
-  execFileSync("npx", build, { stdio: "ignore" });
+  execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out, "-c", w.config], { stdio: "ignore" });
   const script = readdirSync(out).find((f) => f.endsWith(".js"));
   if (!script) throw new Error(`wrangler deploy --dry-run left no script in ${out}`);
   const { workerOptions } = unstable_getMiniflareWorkerOptions(w.config);
@@ -93,8 +81,8 @@ export function deployedWorker(
  * its paths rebased there, and without the static assets. Nothing measured reads them (the /docs
  * files, the PDFs' font). Cloudflare matches a request against them before the Worker runs, outside
  * its CPU time; the local runtime runs that matching as two more Workers in the same process, which
- * cost a request about three times the bare route's CPU (Reads at the floor measures it), a cost no
- * deployed Worker pays. The scheduled trigger also reaches the Worker only without them (the
+ * cost a request about three times the bare route's CPU (measured by this bench before it served the
+ * API without them), a cost no deployed Worker pays. The scheduled trigger also reaches the Worker only without them (the
  * assets' router has no scheduled handler).
  */
 export function benchWranglerToml(main: string): string {

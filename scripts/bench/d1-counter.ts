@@ -1,5 +1,5 @@
 /**
- * The D1 binding that counts, for the bench's Worker entries (bench/reads.ts, bench/subscriptions.ts):
+ * The D1 binding that counts, for the bench's Worker entries (bench/entry.ts, bench/subscriptions.ts):
  * every statement prepared (each one of a batch included) and every round trip (a batch, or a
  * statement run alone), its sessions' too. Written into .bench/ beside the entries, which import it.
  */

@@ -6,9 +6,11 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
-export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+export const DEFAULT_SECONDS = 10;
+export const DEFAULT_REPEATS = 3;
+export const DURATION_S = Number(process.env.BENCH_SECONDS ?? DEFAULT_SECONDS);
 export const CONNECTIONS = 10;
-export const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+export const REPEATS = Number(process.env.BENCH_REPEATS ?? DEFAULT_REPEATS);
 
 /**
  * Latencies in ms (of the responses with the expected status). `cpu`: the serving runtime's CPU
@@ -117,7 +119,7 @@ export async function load(url: string, opts: LoadOptions = {}): Promise<Result>
   };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The median of each figure of several runs; the errors of all of them. */
 export const mid = (rs: Result[]): Result => ({
@@ -129,9 +131,12 @@ export const mid = (rs: Result[]): Result => ({
   cpu: rs.some((r) => r.cpu === null) ? null : median(rs.map((r) => r.cpu!)),
 });
 
-/** Runs every measure REPEATS times, interleaved (each round once through all of them); the median of each. */
-export async function interleaved(runs: readonly (() => Promise<Result>)[]): Promise<Result[]> {
+/** Runs every measure REPEATS times, interleaved (each round once through all of them); every run of each. */
+export async function repeated(runs: readonly (() => Promise<Result>)[]): Promise<Result[][]> {
   const results = runs.map(() => [] as Result[]);
   for (let i = 0; i < REPEATS; i++) for (const [j, run] of runs.entries()) results[j]!.push(await run());
-  return results.map(mid);
+  return results;
 }
+
+/** The median of each measure's runs (see `repeated`). */
+export const interleaved = async (runs: readonly (() => Promise<Result>)[]) => (await repeated(runs)).map(mid);

@@ -1,6 +1,5 @@
 /**
- * The meals Place Order part of `npm run bench` (alone: `npm run bench -- --only meal-orders`): the
- * customer's meal checkout, `POST /api/v1/orders/`, for the 7-day Keto week and the 30-day
+ * `--only meal-orders`: the customer's meal checkout, `POST /api/v1/orders/`, for the 7-day Keto week and the 30-day
  * Balanced 30, against the D1 floor in the same interleaved runs, and the D1 statements and round
  * trips one Place Order runs.
  *
@@ -12,11 +11,25 @@
  * pending order with a payment URL and cash on delivery one that starts nothing until captured.
  */
 import { randomUUID } from "node:crypto";
-import { request as httpRequest } from "node:http";
-import { sign } from "hono/jwt";
 import { executeLocal, lit, queryLocal } from "../d1";
 import { CENTRAL_RIYADH_POLYGON, insertSql, mealsDemo } from "../meals-demo";
-import { CONNECTIONS, DURATION_S, load, REPEATS, type Result } from "./load";
+import {
+  API,
+  againstFloor,
+  count,
+  customerTokens,
+  FLOOR_COLUMNS,
+  floor,
+  floorCells,
+  fmt,
+  log,
+  type Scenario,
+  sendFresh,
+  sleep,
+  startApi,
+  startBare,
+} from "./harness";
+import { CONNECTIONS, load, median, type Result } from "./load";
 
 const APP = 31;
 /** The demo's ids start here, clear of app 1's (base 0). */
@@ -89,7 +102,7 @@ INSERT INTO wallet_entries (app_id, customer_id, kind, type, amount, balance_aft
 }
 
 type Customer = { id: number; location_id: number };
-export type MealStore = { customers: Customer[]; last: Record<string, number> };
+type MealStore = { customers: Customer[]; last: Record<string, number> };
 
 const lastIds = () =>
   queryLocal<Record<string, number>>(
@@ -97,7 +110,7 @@ const lastIds = () =>
   )[0]!;
 
 /** Writes the store to local D1; its customers (with their homes) and the last row of each table a placement writes. */
-export function seedMealStore(log: (m: string) => void): MealStore {
+function seedMealStore(): MealStore {
   const started = Date.now();
   executeLocal(storeSql());
   const customers = queryLocal<Customer>(
@@ -132,38 +145,9 @@ function trim(s: MealStore) {
   );
 }
 
-type Answer = { status: number; header: (name: string) => number; json: () => unknown; text: string };
-
-/**
- * One request on a connection of its own: between these the bench writes to D1 for seconds, and a
- * kept-alive connection can be closed by the server just as the next request goes out on it.
- */
-function send(url: string, o: { method?: string; headers: Record<string, string>; body?: string }): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: o.method ?? "GET", headers: o.headers, agent: false }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        text += chunk;
-      });
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          header: (name) => Number(res.headers[name]),
-          json: () => JSON.parse(text),
-          text,
-        }),
-      );
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(o.body);
-  });
-}
-
 /** The Place Order body of `plan`, as a client builds it from Plan Details: every date, the first option of each course. */
 async function bodyOf(api: string, plan: Plan) {
-  const res = await send(`${api}/public-api/v1/plans/${plan.planId}/?plan_version_id=${plan.versionId}`, {
+  const res = await sendFresh(`${api}/public-api/v1/plans/${plan.planId}/?plan_version_id=${plan.versionId}`, {
     headers: { "app-id": String(APP) },
   });
   if (res.status !== 200) throw new Error(`Plan Details ${plan.planId}: ${res.status} ${res.text}`);
@@ -189,9 +173,9 @@ async function bodyOf(api: string, plan: Plan) {
   };
 }
 
-export type Counts = { statements: number; roundTrips: number };
+type Counts = { statements: number; roundTrips: number };
 
-export type MealPlacement = {
+type MealPlacement = {
   plan: Plan;
   deliveries: number;
   bodyBytes: number;
@@ -205,9 +189,9 @@ export type MealPlacement = {
   suborders: number;
 };
 
-/** One Place Order with `x-bench-count`: its counts from the bench entry's headers (bench/reads.ts). */
+/** One Place Order with `x-bench-count`: its counts from the bench entry's headers (bench/entry.ts). */
 async function countOne(api: string, req: { headers: Record<string, string>; body: string }): Promise<Counts> {
-  const res = await send(api + PATH, {
+  const res = await sendFresh(api + PATH, {
     method: "POST",
     headers: { ...req.headers, "x-bench-count": "1" },
     body: req.body,
@@ -224,18 +208,11 @@ async function countOne(api: string, req: { headers: Record<string, string>; bod
  * each plan one at a time, their statements and round trips counted. After each run, its orders
  * are counted against its answers, then deleted.
  */
-export async function mealOrderRuns(api: string, s: MealStore, customerSecret: string, log: (m: string) => void) {
-  const now = Math.floor(Date.now() / 1000);
-  const tokens = new Map<number, string>();
-  for (const c of s.customers)
-    tokens.set(
-      c.id,
-      await sign(
-        { sub: String(c.id), app_id: APP, kind: "customer", iat: now, exp: now + 6 * 3600 },
-        customerSecret,
-        "HS256",
-      ),
-    );
+async function mealOrderRuns(api: string, s: MealStore) {
+  const tokens = await customerTokens(
+    APP,
+    s.customers.map((c) => c.id),
+  );
   let turn = 0;
   const request = (body: (c: Customer) => string) => {
     const c = s.customers[turn++ % s.customers.length]!;
@@ -282,7 +259,7 @@ export async function mealOrderRuns(api: string, s: MealStore, customerSecret: s
         },
       });
       // Requests cut off at the end of the run may still land: counted once the API has had a moment.
-      await new Promise((done) => setTimeout(done, 1_000));
+      await sleep(1_000);
       const after = placed(s);
       m.orders += after.orders;
       m.paid += after.paid;
@@ -295,10 +272,7 @@ export async function mealOrderRuns(api: string, s: MealStore, customerSecret: s
   return { placements, runs };
 }
 
-export type MealOrderRow = MealPlacement & { r: Result; floor: Result };
-
-const fmt = (n: number) => (Math.round(n * 100) / 100).toString();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+type MealOrderRow = MealPlacement & { r: Result; floor: Result };
 
 /** The counts of a row: the median of its counted requests, and their range when they differ. */
 function counted(row: MealOrderRow, key: keyof Counts): string {
@@ -308,7 +282,7 @@ function counted(row: MealOrderRow, key: keyof Counts): string {
   return lo === hi ? String(lo) : `${median(xs)} (${lo}-${hi})`;
 }
 
-export function mealOrdersSection(rows: MealOrderRow[], measuredOn?: string): string[] {
+function mealOrdersSection(rows: MealOrderRow[]): string[] {
   const answered = (r: MealOrderRow) => r.answers[201] ?? 0;
   const others = (r: MealOrderRow) =>
     Object.entries(r.answers)
@@ -316,28 +290,20 @@ export function mealOrdersSection(rows: MealOrderRow[], measuredOn?: string): st
       .map(([status, n]) => `${n} x ${status}`)
       .join(", ") || "none";
   return [
-    "## Meals: Place Order",
-    "",
-    ...(measuredOn ? [`Measured on ${measuredOn}.`, ""] : []),
     "`POST /api/v1/orders/` (Place Order), paid from the customer's wallet: the payment that completes in the request, so " +
       "that each one places the order, pays it and starts the meal subscription, active, with one suborder per delivery date " +
       "(a card leaves a pending order with a payment URL; cash on delivery one that starts nothing until captured). " +
       `A store of its own, generated inside SQLite: the demo meals data (Green Bowl, its plans), a delivery zone over central ` +
-      `Riyadh, ${CUSTOMERS.toLocaleString("en")} customers each with a home inside it and cashback for hundreds of orders. Each request is the next ` +
+      `Riyadh, ${count(CUSTOMERS)} customers each with a home inside it and cashback for hundreds of orders. Each request is the next ` +
       "customer's in turn, with their access token and an Idempotency-Key of its own, its body as a client builds it from " +
       "Plan Details (every delivery date from the first start date, the first option of each course), " +
       `after ${WARMUP} orders of warm-up. The orders a run placed are deleted after it (with their invoices, wallet entries, ` +
       "subscription and suborders; their events' outbox rows stay, as in Checkout): every run starts at the store's size.",
     "",
-    `Against the D1 floor of the same runs (the bare route doing one D1 round trip; see Reads at the floor): ${CONNECTIONS} ` +
-      `connections, ${REPEATS} interleaved run${REPEATS === 1 ? "" : "s"} of ${DURATION_S} s, the median of each figure.`,
-    "",
-    "| plan | deliveries | body bytes | req/s | p50 | p95 | p99 | D1 floor req/s | floor p50 | req/s vs floor | p50 vs floor | errors |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    `| plan | deliveries | body bytes | ${FLOOR_COLUMNS.head}`,
+    `|---|---:|---:|${FLOOR_COLUMNS.rule}`,
     ...rows.map(
-      (row) =>
-        `| ${row.plan.name} | ${row.deliveries} | ${row.bodyBytes.toLocaleString("en")} | ${fmt(row.r.rps)} | ${row.r.p50} | ${row.r.p95} | ${row.r.p99} | ` +
-        `${fmt(row.floor.rps)} | ${row.floor.p50} | ${fmt(row.r.rps / row.floor.rps)} | ${fmt(row.r.p50 / Math.max(row.floor.p50, 0.001))} | ${row.r.non2xx} |`,
+      (row) => `| ${row.plan.name} | ${row.deliveries} | ${count(row.bodyBytes)} | ${floorCells(row.r, row.floor)}`,
     ),
     "",
     `D1 per Place Order, counted by the bench's entry around the Worker on ${COUNTED} requests of each plan sent one at a time ` +
@@ -354,15 +320,27 @@ export function mealOrdersSection(rows: MealOrderRow[], measuredOn?: string): st
       "the orders beyond the answers.",
     ...rows.map(
       (row) =>
-        `- ${row.plan.name}: ${answered(row).toLocaleString("en")} answered 201 (other answers: ${others(row)}); ` +
-        `${row.orders.toLocaleString("en")} orders placed (${row.orders - answered(row)} beyond the answers), ` +
-        `${row.paid.toLocaleString("en")} of them paid, ${row.subscriptions.toLocaleString("en")} subscriptions active with ` +
-        `${row.suborders.toLocaleString("en")} suborders (${fmt(row.suborders / Math.max(row.subscriptions, 1))} each)`,
+        `- ${row.plan.name}: ${count(answered(row))} answered 201 (other answers: ${others(row)}); ` +
+        `${count(row.orders)} orders placed (${row.orders - answered(row)} beyond the answers), ` +
+        `${count(row.paid)} of them paid, ${count(row.subscriptions)} subscriptions active with ` +
+        `${count(row.suborders)} suborders (${fmt(row.suborders / Math.max(row.subscriptions, 1))} each)`,
     ),
-    "",
   ];
 }
 
-/** The section's rows: each placement with its result (in mealOrderRuns' order) and the floor of the same runs. */
-export const mealOrderRows = (placements: MealPlacement[], results: Result[], floor: Result): MealOrderRow[] =>
-  placements.map((m, j) => ({ ...m, r: results[j]!, floor }));
+export const mealOrders: Scenario = {
+  name: "meal-orders",
+  heading: "## Meals: Place Order",
+  goal:
+    "every order placed, paid and its subscription started as answered; the D1 statements and round trips of one Place " +
+    "Order (what it waits for in sequence); req/s and p50 beside the D1 floor of the same runs (no threshold set).",
+  async run() {
+    const store = seedMealStore();
+    await startApi();
+    await startBare();
+    const m = await mealOrderRuns(API, store);
+    log("measuring meals Place Order");
+    const { floor: f, results } = await againstFloor(floor.d1, m.runs);
+    return mealOrdersSection(m.placements.map((p, j) => ({ ...p, r: results[j]!, floor: f })));
+  },
+};

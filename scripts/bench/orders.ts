@@ -1,5 +1,5 @@
 /**
- * The orders part of `npm run bench` (alone: `npm run bench -- --only orders`): List Orders (the
+ * `--only orders`: List Orders (the
  * default page, filtered by status, searched by a customer's mobile number) and Checkout, in a store
  * of 1,000 orders and in one of 100,000, against the bare route in the same interleaved runs.
  *
@@ -8,16 +8,31 @@
  * to 3 lines with their invoices and invoice lines, and open carts for the checkouts to place.
  */
 import type autocannon from "autocannon";
-import { sign } from "hono/jwt";
-import { randomToken, sha256Hex } from "../../src/core/crypto";
-import { TOKEN_PREFIX } from "../../src/core/permissions";
-import { executeLocal, lit, queryLocal } from "../d1";
+import { executeLocal, queryLocal } from "../d1";
+import {
+  againstFloor,
+  count,
+  customerTokens,
+  FLOOR_COLUMNS,
+  floor,
+  floorCells,
+  fmt,
+  GROWTH,
+  growth,
+  log,
+  merchantHeaders,
+  met,
+  type Scenario,
+  type Served,
+  startApi,
+  startBare,
+} from "./harness";
 import { CONNECTIONS, load, type Result } from "./load";
 
-export type OrderStore = { appId: number; orders: number };
+type OrderStore = { appId: number; orders: number };
 
 /** The two sizes, each in its own store, so that they never mix. */
-export const ORDER_STORES: readonly OrderStore[] = [
+const ORDER_STORES: readonly OrderStore[] = [
   { appId: 11, orders: 1_000 },
   { appId: 12, orders: 100_000 },
 ];
@@ -31,7 +46,7 @@ const NOW = "2026-11-01T09:00:00.000Z";
 const SEARCH_TERM = "50000017";
 
 const base = "/order/v1/merchant/orders/";
-export const ORDER_LISTS = [
+const ORDER_LISTS = [
   { name: "List Orders: default page (newest first)", query: "" },
   { name: "List Orders: filtered, status=completed", query: "status=completed" },
   { name: "List Orders: searched, a customer's mobile number fragment", query: `search=${SEARCH_TERM}` },
@@ -43,7 +58,7 @@ const CHECKOUT = "Checkout (cash on delivery, one line)";
  * (12 completed, 2 pending, 3 cancelled, 1 expired, 2 refunded), the providers in eighties, and
  * the orders are spread over the year before NOW, oldest first.
  */
-function storeSql(s: OrderStore, merchantTokenHash: string, prefix: string): string {
+function storeSql(s: OrderStore): string {
   const A = s.appId;
   const N = s.orders;
   const C = Math.max(1, Math.round(N / ORDERS_PER_CUSTOMER));
@@ -55,8 +70,6 @@ function storeSql(s: OrderStore, merchantTokenHash: string, prefix: string): str
   return `
 INSERT INTO apps (id, org_id, name_en, name_ar, created_at)
   VALUES (${A}, 1, 'Orders bench, ${N.toLocaleString("en")} orders', 'متجر قياس الطلبات', '${NOW}');
-INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, created_at)
-  VALUES (${A}, 'bench orders', ${lit(merchantTokenHash)}, ${lit(prefix)}, '["can_read_order"]', '${NOW}');
 INSERT INTO items (app_id, type, service_type, sku, price_minor, name_en, name_ar, stock_qty, ordering)
   WITH RECURSIVE k(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM k WHERE k < ${PRODUCTS - 1})
   SELECT ${A}, 'product', 'pickup', 'ORDERS-BENCH-' || k, ${price("k")}, 'Bench product ' || k, 'منتج ' || k, 100000000, k FROM k;
@@ -123,7 +136,7 @@ INSERT INTO cart_items (app_id, cart_id, item_id, qty, unit_price_minor, created
 }
 
 type Cart = { id: number; customer_id: number };
-export type SeededStore = OrderStore & {
+type SeededStore = OrderStore & {
   headers: Record<string, string>;
   carts: Cart[];
   lastOrderId: number;
@@ -133,12 +146,11 @@ export type SeededStore = OrderStore & {
 };
 
 /** Writes each store to local D1 (run before the API serves); its merchant token and open carts. */
-export async function seedOrderStores(log: (m: string) => void): Promise<SeededStore[]> {
+async function seedOrderStores(): Promise<SeededStore[]> {
   const out: SeededStore[] = [];
   for (const s of ORDER_STORES) {
     const started = Date.now();
-    const token = randomToken(TOKEN_PREFIX);
-    executeLocal(storeSql(s, await sha256Hex(token), token.slice(0, 10)));
+    executeLocal(storeSql(s));
     const [last] = queryLocal<{ id: number; n: number }>(
       `SELECT max(id) AS id, count(*) AS n FROM orders WHERE app_id = ${s.appId}`,
     );
@@ -151,7 +163,7 @@ export async function seedOrderStores(log: (m: string) => void): Promise<SeededS
     );
     out.push({
       ...s,
-      headers: { authorization: `Bearer ${token}`, "app-id": String(s.appId) },
+      headers: await merchantHeaders(s.appId, ["can_read_order"]),
       carts,
       lastOrderId: last.id,
       matching: {},
@@ -197,16 +209,11 @@ async function probe(url: string, headers: Record<string, string>) {
  * Each list is first requested alone. One that takes over SLOW_MS is not loaded: local D1 runs one
  * statement at a time, so ten connections of it would queue behind each other (and hold up every
  * other measure) for minutes; its row shows that one request. One that takes over TIMEOUT_MS is
- * abandoned, and the API restarted (`restartApi`): a statement cannot be interrupted, and this one
- * would keep local D1 busy after the answer is no longer awaited.
+ * abandoned, and the API restarted: a statement cannot be interrupted, and this one would keep
+ * local D1 busy after the answer is no longer awaited.
  */
-export async function orderRuns(
-  api: string,
-  s: SeededStore,
-  customerSecret: string,
-  restartApi: () => Promise<void>,
-  log: (m: string) => void,
-) {
+async function orderRuns(server: Served, s: SeededStore) {
+  const api = server.url;
   for (const l of ORDER_LISTS) {
     const url = `${api}${base}?${l.query}`;
     // Twice when slow: the first request after the API starts pays for its start.
@@ -214,7 +221,7 @@ export async function orderRuns(
     if (p && p.ms > SLOW_MS) p = await probe(url, s.headers);
     if (!p) {
       log(`${l.name} at ${s.orders} orders: no answer in ${TIMEOUT_MS} ms; restarting the API`);
-      await restartApi();
+      await server.restart();
       s.unloaded[l.name] = { ms: TIMEOUT_MS, timedOut: true };
       continue;
     }
@@ -224,18 +231,10 @@ export async function orderRuns(
       s.unloaded[l.name] = { ms: p.ms, timedOut: false };
     }
   }
-  const now = Math.floor(Date.now() / 1000);
-  const tokens = new Map<number, string>();
-  for (const c of s.carts)
-    if (!tokens.has(c.customer_id))
-      tokens.set(
-        c.customer_id,
-        await sign(
-          { sub: String(c.customer_id), app_id: s.appId, kind: "customer", iat: now, exp: now + 6 * 3600 },
-          customerSecret,
-          "HS256",
-        ),
-      );
+  const tokens = await customerTokens(
+    s.appId,
+    s.carts.map((c) => c.customer_id),
+  );
   const body = JSON.stringify({ payment_provider: "cash_on_delivery" });
   const request = (cart: Cart) => ({
     path: `/order/v1/carts/${cart.id}/checkout/`,
@@ -278,42 +277,32 @@ export async function orderRuns(
   ];
 }
 
-export type OrderRow = { operation: string; store: SeededStore; r: Result; bare: Result };
+type OrderRow = { operation: string; store: SeededStore; r: Result; floor: Result };
 
-/** The rows of one store's measures (in orderRuns' order) against the floor (`bare`) of the same runs. */
-export const orderRows = (s: SeededStore, results: Result[], bare: Result): OrderRow[] =>
-  [...ORDER_LISTS.map((l) => l.name), CHECKOUT].map((operation, j) => ({ operation, store: s, r: results[j]!, bare }));
-
-const fmt = (n: number) => (Math.round(n * 100) / 100).toString();
-
-export function ordersSection(rows: OrderRow[], measuredOn?: string): string[] {
+function ordersSection(rows: OrderRow[]): string[] {
   const operations = [...ORDER_LISTS.map((l) => l.name), CHECKOUT];
   /** The p50 of a row, or the time of its one request when it was not loaded. */
   const p50 = (row: OrderRow) => row.store.unloaded[row.operation]?.ms ?? row.r.p50;
-  const growth = operations.map((op) => {
+  const growths = operations.map((op) => {
     const [small, large] = ORDER_STORES.map((s) => rows.find((r) => r.operation === op && r.store.appId === s.appId)!);
-    const g = p50(large!) / Math.max(p50(small!), 0.001);
+    const g = growth(p50(small!), small!.floor, p50(large!), large!.floor);
     const alone = [small!, large!].flatMap((r) => {
       const u = r.store.unloaded[op];
       if (!u) return [];
-      const at = `at ${r.store.orders.toLocaleString("en")}`;
+      const at = `at ${count(r.store.orders)}`;
       return [u.timedOut ? `${at}, one request had no answer in ${u.ms} ms` : `${at}, one request took ${u.ms} ms`];
     });
     const ratio = alone.some((a) => a.includes("no answer")) ? `> ${fmt(g)}x` : `${fmt(g)}x`;
     const why = alone.length ? `; not loaded: ${alone.join(", ")}` : "";
-    return `- ${op}: **${ratio}** (${g <= 1.5 && !why ? "met" : "not met"}${why})`;
+    return `- ${op}: **${ratio}** (${met(g <= 1.5 && !why)}${why})`;
   });
-  const cells = ({ operation, store, r, bare }: OrderRow) => {
+  const cells = ({ operation, store, r, floor }: OrderRow) => {
     const u = store.unloaded[operation];
-    if (u)
-      return `- | ${u.timedOut ? `> ${u.ms}` : u.ms} (one request) | - | - | ${fmt(bare.rps)} | ${bare.p50} | - | - | - |`;
-    return `${fmt(r.rps)} | ${r.p50} | ${r.p95} | ${r.p99} | ${fmt(bare.rps)} | ${bare.p50} | ${fmt(r.rps / bare.rps)} | ${fmt(r.p50 / Math.max(bare.p50, 0.001))} | ${r.non2xx} |`;
+    if (!u) return floorCells(r, floor);
+    return `- | ${u.timedOut ? `> ${u.ms}` : u.ms} (one request) | - | - | ${fmt(floor.rps)} | ${floor.p50} | - | - | - |`;
   };
   return [
-    "## List Orders and Checkout",
-    "",
-    ...(measuredOn ? [`Measured on ${measuredOn}.`, ""] : []),
-    `Each size is a store of its own (${ORDER_STORES.map((s) => s.orders.toLocaleString("en")).join(" and ")} orders of 1 to 3 lines, ` +
+    `Each size is a store of its own (${ORDER_STORES.map((s) => count(s.orders)).join(" and ")} orders of 1 to 3 lines, ` +
       `each with its invoice and invoice lines; customers of ${ORDERS_PER_CUSTOMER} orders each), generated inside SQLite. ` +
       "Merchant token with `can_read_order`; the default page size (20).",
     "",
@@ -325,19 +314,36 @@ export function ordersSection(rows: OrderRow[], measuredOn?: string): string[] {
     `A list whose first request takes over ${SLOW_MS} ms is not loaded (local D1 runs one statement at a time: ${CONNECTIONS} ` +
       "connections of it would queue for minutes and hold up the other measures); its row shows that one request. " +
       `Without an answer in ${TIMEOUT_MS} ms the request is abandoned and the API restarted (the statement cannot be interrupted).`,
+    "A list is its token's lookup, then one statement: the count, the page and every order's lines, invoices, customer and full items.",
     "",
-    "Against the D1 floor of the same runs (the bare route doing one D1 round trip; see Reads at the floor). A list is its token's",
-    "lookup, then one statement: the count, the page and every order's lines, invoices, customer and full items.",
-    "",
-    "| operation | orders in store | matching | req/s | p50 | p95 | p99 | D1 floor req/s | floor p50 | req/s vs floor | p50 vs floor | errors |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    `| operation | orders in store | matching | ${FLOOR_COLUMNS.head}`,
+    `|---|---:|---:|${FLOOR_COLUMNS.rule}`,
     ...rows.map(
       (row) =>
-        `| ${row.operation} | ${row.store.orders.toLocaleString("en")} | ${row.store.matching[row.operation] ?? "-"} | ${cells(row)}`,
+        `| ${row.operation} | ${count(row.store.orders)} | ${row.store.matching[row.operation] ?? "-"} | ${cells(row)}`,
     ),
     "",
-    "Goal: p50 at 100,000 orders within 1.5x of its p50 at 1,000. Measured:",
-    ...growth,
-    "",
+    "Measured, growth from 1,000 to 100,000 orders:",
+    ...growths,
   ];
 }
+
+export const orders: Scenario = {
+  name: "orders",
+  heading: "## List Orders and Checkout",
+  goal: `${GROWTH}, for each list and for Checkout.`,
+  async run() {
+    const stores = await seedOrderStores();
+    const api = await startApi();
+    await startBare();
+    const rows: OrderRow[] = [];
+    for (const s of stores) {
+      const runs = await orderRuns(api, s);
+      log(`measuring at ${count(s.orders)} orders`);
+      const m = await againstFloor(floor.d1, runs);
+      const operations = [...ORDER_LISTS.map((l) => l.name), CHECKOUT];
+      rows.push(...operations.map((operation, j) => ({ operation, store: s, r: m.results[j]!, floor: m.floor })));
+    }
+    return ordersSection(rows);
+  },
+};

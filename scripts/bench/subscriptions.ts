@@ -1,5 +1,5 @@
 /**
- * The subscriptions part of `npm run bench` (`npm run bench -- --only subscriptions`): one renewal
+ * `--only subscriptions`: one renewal
  * run of BENCH_SUBSCRIPTIONS (10,000) due subscriptions in a store of its own, generated inside
  * SQLite. Nine in ten customers have a wallet that pays the renewal; one in ten has an empty one, so
  * that dunning (suspension with a retry day) runs too. The API's scheduled handler is triggered twice
@@ -11,13 +11,13 @@
  * included) and every round trip (a batch, or a statement run alone). The scheduled scan is counted apart.
  */
 import { writeFileSync } from "node:fs";
-import { get as httpGet } from "node:http";
 import { executeLocal, lit, queryLocal } from "../d1";
 import { benchWranglerToml } from "./bundle";
 import { writeD1Counter } from "./d1-counter";
+import { BENCH_DIR, count, fmt, log, type Scenario, type Served, sendFresh, sleep, startApi } from "./harness";
 
 const APP = 21;
-export const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
+const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
 /** Every EMPTY_EVERY-th customer has no cashback: their renewal fails and the subscription is suspended. */
 const EMPTY_EVERY = 10;
 const PRICE_MINOR = 10_000;
@@ -27,7 +27,7 @@ const MAX_WAIT_MS = Number(process.env.BENCH_SUBSCRIPTIONS_WAIT_S ?? 1_800) * 10
 const SLOW_BATCH_S = 60;
 
 /** The Worker with counters around the jobs queue's D1 and the scheduled handler's JOBS, and a route that reads them. */
-export function writeSubscriptionsEntry(dir: string): string {
+function writeSubscriptionsEntry(dir: string): string {
   writeFileSync(
     `${dir}/subscriptions-entry.ts`,
     `import worker from "../src/index";
@@ -160,7 +160,7 @@ type Probe = {
   pendingClaims: number;
 };
 
-export type SubscriptionsRun = {
+type SubscriptionsRun = {
   subscriptions: number;
   emptyWallets: number;
   wallMs: number;
@@ -191,7 +191,7 @@ const rowCounts = () =>
   )[0]!;
 
 /** Writes the store to local D1 (before the API serves). */
-export function seedSubscriptions(log: (m: string) => void) {
+function seedSubscriptions() {
   const started = Date.now();
   const now = new Date().toISOString();
   // Due yesterday (UTC): the store's day (Riyadh) is today or later, so every one is due.
@@ -205,27 +205,10 @@ export function seedSubscriptions(log: (m: string) => void) {
   return { due, before: rowCounts() };
 }
 
-/** A GET on a connection of its own, given up after `ms`. */
-function getFresh(url: string, ms: number): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpGet(url, { agent: false, timeout: ms }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error(`no answer from ${new URL(url).pathname} in ${ms} ms`)));
-    req.on("error", reject);
-  });
-}
-
 async function getJson<T>(url: string, ms: number): Promise<T> {
-  const res = await getFresh(url, ms);
-  if (res.status !== 200) throw new Error(`${new URL(url).pathname} answered ${res.status}: ${res.body}`);
-  return JSON.parse(res.body) as T;
+  const res = await sendFresh(url, { timeoutMs: ms });
+  if (res.status !== 200) throw new Error(`${new URL(url).pathname} answered ${res.status}: ${res.text}`);
+  return res.json() as T;
 }
 
 /**
@@ -238,24 +221,25 @@ async function getJson<T>(url: string, ms: number): Promise<T> {
  * seven of them, with messages left and no error, in four runs out of five. The consumer's code is
  * the Worker's own (`queue()`), one batch after another as local Queues runs them.
  */
-export async function runRenewals(
-  api: string,
+async function runRenewals(
+  server: Served,
   seeded: { due: string; before: Record<string, number> },
-  server: { stop: () => Promise<void> },
-  log: (m: string) => void,
 ): Promise<SubscriptionsRun> {
+  const api = server.url;
   const probe = () => getJson<Probe>(`${api}/__bench/subscriptions?app=${APP}&due=${seeded.due}`, 30_000);
   const t0 = performance.now();
   const scans = Promise.all(
-    [0, 1].map(() => getFresh(`${api}/__bench/scan?cron=${encodeURIComponent("*/5 * * * *")}`, MAX_WAIT_MS)),
+    [0, 1].map(() =>
+      sendFresh(`${api}/__bench/scan?cron=${encodeURIComponent("*/5 * * * *")}`, { timeoutMs: MAX_WAIT_MS }),
+    ),
   );
   for (const res of await scans)
-    if (res.status !== 200) throw new Error(`the scheduled handler answered ${res.status}: ${res.body}`);
+    if (res.status !== 200) throw new Error(`the scheduled handler answered ${res.status}: ${res.text}`);
   // The scans queue their jobs after answering (in waitUntil): wait until the count stops moving.
   let p = await probe();
   for (let sent = -1; sent !== p.counts.sent; ) {
     sent = p.counts.sent;
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     p = await probe();
   }
   log(`renewals: ${p.counts.sent} jobs queued by two scans`);
@@ -308,9 +292,7 @@ export async function runRenewals(
   };
 }
 
-const fmt = (n: number) => (Math.round(n * 100) / 100).toString();
-
-export function subscriptionsSection(r: SubscriptionsRun, measuredOn: string): string[] {
+function subscriptionsSection(r: SubscriptionsRun): string[] {
   const c = r.probe.counts;
   const settled = r.subscriptions - r.probe.overdue;
   const s = r.wallMs / 1000;
@@ -321,12 +303,8 @@ export function subscriptionsSection(r: SubscriptionsRun, measuredOn: string): s
   const size =
     r.subscriptions === 10_000
       ? "10,000 due subscriptions"
-      : `${r.subscriptions.toLocaleString("en")} due subscriptions (fewer than the 10,000 asked for: BENCH_SUBSCRIPTIONS)`;
+      : `${count(r.subscriptions)} due subscriptions (fewer than the 10,000 asked for: BENCH_SUBSCRIPTIONS)`;
   return [
-    "## Subscription renewals",
-    "",
-    `Measured on ${measuredOn}.`,
-    "",
     `A renewal run of ${size} in a store of their own, generated inside SQLite: monthly, wallet-paid, ` +
       `all due the day before. One customer in ${EMPTY_EVERY} has an empty wallet, so their renewal fails and the ` +
       "subscription is suspended with a retry day (dunning). The API's scheduled handler is triggered twice at once through " +
@@ -343,10 +321,10 @@ export function subscriptionsSection(r: SubscriptionsRun, measuredOn: string): s
     "",
     "| figure | value |",
     "|---|---:|",
-    `| due subscriptions | ${r.subscriptions.toLocaleString("en")} |`,
-    `| settled (renewed or suspended) | ${settled.toLocaleString("en")}${r.finished ? "" : " (not finished: gave up waiting)"} |`,
-    `| renewed (active, next period) | ${r.renewed.toLocaleString("en")} |`,
-    `| suspended (empty wallet: dunning) | ${r.suspended.toLocaleString("en")} |`,
+    `| due subscriptions | ${count(r.subscriptions)} |`,
+    `| settled (renewed or suspended) | ${count(settled)}${r.finished ? "" : " (not finished: gave up waiting)"} |`,
+    `| renewed (active, next period) | ${count(r.renewed)} |`,
+    `| suspended (empty wallet: dunning) | ${count(r.suspended)} |`,
     `| wall time | ${fmt(s)} s |`,
     `| renewals per second (settled / wall time) | ${fmt(settled / s)} |`,
     `| a batch of 10 jobs (250 subscriptions): p50, p90, slowest | ${pctl(0.5)} s, ${pctl(0.9)} s, ${pctl(1)} s |`,
@@ -359,7 +337,7 @@ export function subscriptionsSection(r: SubscriptionsRun, measuredOn: string): s
     `| queue messages (jobs sent by the two scheduled runs) | ${c.sent} (${fmt(c.sent / 2)} a run) |`,
     `| jobs retried (a handler that threw) | ${c.retried} |`,
     `| consumer batches | ${c.batches} |`,
-    `| D1 statements in the jobs consumer | ${c.statements.toLocaleString("en")} |`,
+    `| D1 statements in the jobs consumer | ${count(c.statements)} |`,
     `| D1 statements per subscription | ${fmt(c.statements / Math.max(settled, 1))} |`,
     `| D1 round trips per subscription | ${fmt(c.roundTrips / Math.max(settled, 1))} |`,
     `| D1 statements of the two scheduled scans (all its tasks) | ${c.scanStatements} |`,
@@ -367,14 +345,14 @@ export function subscriptionsSection(r: SubscriptionsRun, measuredOn: string): s
     `| customers charged twice (wallet debits per customer > 1) | ${r.doubleCharged} |`,
     "",
     `Rows written: ${Object.entries(r.rowsWritten)
-      .map(([t, n]) => `${t} ${n.toLocaleString("en")}`)
+      .map(([t, n]) => `${t} ${count(n)}`)
       .join(", ")}.`,
     "",
   ];
 }
 
 /** The API's wrangler.toml, its Worker the entry above (in .bench/, like the bench's own config). */
-export function subscriptionsConfig(dir: string): string {
+function subscriptionsConfig(dir: string): string {
   const text = benchWranglerToml(writeSubscriptionsEntry(dir))
     // Without the events' consumer: local Queues' broker keeps a timer per pending message and refuses
     // sends past 10,000, which a run's ~90,000 events (renewals emit 9 each) exceed within seconds, and
@@ -384,3 +362,17 @@ export function subscriptionsConfig(dir: string): string {
   writeFileSync(`${dir}/wrangler.subscriptions.toml`, text);
   return `${dir}/wrangler.subscriptions.toml`;
 }
+
+export const subscriptions: Scenario = {
+  name: "subscriptions",
+  heading: "## Subscription renewals",
+  goal:
+    `a renewal run of ${count(SUBSCRIPTIONS)} due subscriptions with the cron running twice: every one settled (renewed or ` +
+    "suspended), no period claimed twice, no customer charged twice; renewals per second and D1 statements and round " +
+    "trips per subscription (what the consumer pays in sequence).",
+  async run() {
+    const seeded = seedSubscriptions();
+    const api = await startApi(subscriptionsConfig(BENCH_DIR));
+    return subscriptionsSection(await runRenewals(api, seeded));
+  },
+};

@@ -1,6 +1,6 @@
 /**
- * The webhook part of `npm run bench` (alone: `npm run bench -- --only webhooks`), against the API
- * (served by bench/serve.ts: the deployed bundle on workerd) and a receiver in this process:
+ * `--only webhooks`: webhook delivery, against the API (served by bench/serve.ts: the deployed
+ * bundle on workerd) and a receiver in this process:
  *
  * - throughput: 1,000 events to one healthy receiver, against what the receiver takes alone;
  * - first-attempt latency: from a write's response to its delivery's first arrival, alone, and while
@@ -10,9 +10,9 @@
  */
 import { createServer, type Server } from "node:http";
 import autocannon from "autocannon";
-import { randomToken, sha256Hex } from "../../src/core/crypto";
-import { TOKEN_PREFIX } from "../../src/core/permissions";
-import { executeLocal, lit, queryLocal } from "../d1";
+import { executeLocal, queryLocal } from "../d1";
+import { fmt, log, merchantHeaders, type Scenario, sleep, startApi } from "./harness";
+import { pct } from "./load";
 
 const RECEIVER_PORT = 8790;
 const RECEIVER = `http://127.0.0.1:${RECEIVER_PORT}`;
@@ -21,13 +21,6 @@ const BULK = "/order/v1/merchant/fulfillments/tickets/bulk-update/";
 /** Longer than both lanes' attempt timeouts (1 s and 15 s): an answer that never comes in time. */
 const HANG_MS = 20_000;
 const CHAOS_EVENTS = 600;
-
-const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))]! : Number.NaN;
-};
 
 /** A seeded generator, so that every run fails the same share of attempts in the same way. */
 function random(seed: number) {
@@ -89,12 +82,13 @@ async function prepareStores(n: Record<number, number>): Promise<Record<number, 
   const stores: Record<number, Store> = {};
   for (const [key, count] of Object.entries(n)) {
     const app = Number(key);
-    const token = randomToken(TOKEN_PREFIX);
+    const headers = await merchantHeaders(
+      app,
+      ["can_write_order", "can_read_order", "can_update_app_config", "can_retrieve_app_config"],
+      { "org-id": String(app) },
+    );
     const item = app === 1 ? 1 : 101;
-    executeLocal(`INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, created_at)
-        VALUES (${app}, 'bench webhooks', ${lit(await sha256Hex(token))}, ${lit(token.slice(0, 10))},
-          '["can_write_order","can_read_order","can_update_app_config","can_retrieve_app_config"]', ${lit(new Date().toISOString())});
-      INSERT INTO tickets (app_id, invoice_item_id, item_id, name_en, name_ar, status, total_amount_minor, date, time,
+    executeLocal(`INSERT INTO tickets (app_id, invoice_item_id, item_id, name_en, name_ar, status, total_amount_minor, date, time,
           customer_name, customer_email, customer_phone, token)
         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
         SELECT ${app}, ${app * 1_000_000} + i, ${item}, 'Webhook bench', 'اختبار', 'pending', 5000, '2026-12-01', '10:00:00',
@@ -102,7 +96,7 @@ async function prepareStores(n: Record<number, number>): Promise<Record<number, 
     const rows = queryLocal<{ id: number }>(`SELECT id FROM tickets WHERE token LIKE 'tkt_wh_${app}_%' ORDER BY id`);
     stores[app] = {
       app,
-      headers: { authorization: `Bearer ${token}`, "app-id": String(app), "org-id": String(app) },
+      headers,
       tickets: rows.map((r) => r.id),
     };
   }
@@ -279,10 +273,10 @@ async function chaos(base: string, s: Store, arrivals: Arrival[]) {
   };
 }
 
-export type WebhookFigures = Awaited<ReturnType<typeof measureWebhooks>>;
+type WebhookFigures = Awaited<ReturnType<typeof measureWebhooks>>;
 
 /** Runs the three measures against the API at `base` (with short retry delays). */
-export async function measureWebhooks(base: string) {
+async function measureWebhooks(base: string) {
   const receiver = startReceiver();
   await receiver.ready;
   try {
@@ -301,18 +295,14 @@ export async function measureWebhooks(base: string) {
   }
 }
 
-const fmt = (n: number) => (Number.isFinite(n) ? (Math.round(n * 100) / 100).toString() : "never");
-const ms = (xs: number[]) => `${fmt(pct(xs, 0.5))} / ${fmt(pct(xs, 0.99))}`;
+/** A latency in ms, or "never" for an event that never arrived. */
+const at = (n: number) => (Number.isFinite(n) ? fmt(n) : "never");
+const ms = (xs: number[]) => `${at(pct(xs, 0.5))} / ${at(pct(xs, 0.99))}`;
 
-/** The "Webhook deliveries" section of docs/benchmarks.md. */
-export function webhooksSection(f: WebhookFigures): string[] {
+function webhooksSection(f: WebhookFigures): string[] {
   const tp = f.throughput;
   const { alone, onset, steady } = f.latency;
   return [
-    "## Webhook deliveries",
-    "",
-    `Measured on ${new Date().toISOString().slice(0, 10)}.`,
-    "",
     "The API as bench/serve.ts serves it (the deployed bundle on workerd, local D1 and Queues, retries after 1, 2 and 3 s), delivering to receivers in the bench " +
       "process. Latency: from a write's response to the first arrival of its event at the receiver (ms, p50 / p99).",
     "",
@@ -320,7 +310,7 @@ export function webhooksSection(f: WebhookFigures): string[] {
     "|---|---|---|",
     `| first attempt, healthy receiver alone (${alone.length} writes) | ${ms(alone)} | p50 ≤ 1000, p99 ≤ 2000 |`,
     `| the same while another store's receiver times out on every attempt (${steady.length} writes, ${f.latency.timedOut} timed-out attempts) | ${ms(steady)} | p50 ≤ 1000, p99 ≤ 2000 |`,
-    `| the same during the onset, while that receiver's first attempts time out on the fast lane (${onset.length} writes) | ${ms(onset)}, max ${fmt(Math.max(...onset))} | p50 ≤ 1000, p99 ≤ 2000: at most the fast lane's timeout (1,000) more, once |`,
+    `| the same during the onset, while that receiver's first attempts time out on the fast lane (${onset.length} writes) | ${ms(onset)}, max ${at(Math.max(...onset))} | p50 ≤ 1000, p99 ≤ 2000: at most the fast lane's timeout (1,000) more, once |`,
     `| throughput, 1,000 events (10 writes of 100) → queue → receiver, from the first write to the last arrival (median of ${tp.runs.length}: ${tp.runs.map((r) => fmt(r)).join(", ")}/s) | ${fmt(tp.consumer)}/s, ${fmt(tp.consumer / tp.baseline)} of the receiver alone (${fmt(tp.baseline)}/s, autocannon, 10 connections) | ≥ 0.5 |`,
     "",
     `Chaos: ${f.chaos.tallies[0]?.emitted ?? 0} events to two receivers answering at random (15% 500, 5% 503, 10% 302, 3% no answer in time, ` +
@@ -339,29 +329,14 @@ export function webhooksSection(f: WebhookFigures): string[] {
   ];
 }
 
-/**
- * Replaces (or adds) one `## ` section of a Markdown document, keeping the others. A new section
- * goes before the heading `before` when the document has it, else before the closing "Run on" line.
- */
-export function replaceSection(doc: string, lines: string[], before?: string): string {
-  const heading = lines[0]!;
-  const start = doc.indexOf(`\n${heading}\n`);
-  if (start < 0) {
-    const at = before === undefined ? -1 : doc.indexOf(`\n${before}\n`);
-    if (at >= 0) return `${doc.slice(0, at + 1)}${lines.join("\n")}\n${doc.slice(at + 1)}`;
-    const end = doc.lastIndexOf("\nRun on ");
-    return end < 0
-      ? `${doc.trimEnd()}\n\n${lines.join("\n")}`
-      : `${doc.slice(0, end + 1)}${lines.join("\n")}\n${doc.slice(end + 1)}`;
-  }
-  const next = doc.indexOf("\n## ", start + heading.length + 1);
-  return `${doc.slice(0, start + 1)}${lines.join("\n")}${next < 0 ? "\n" : doc.slice(next)}`;
-}
-
-/** The `## ` section `heading` of a Markdown document as lines (to the next section or the "Run on" line), if it has one. */
-export function sectionOf(doc: string, heading: string): string[] | undefined {
-  const start = doc.indexOf(`\n${heading}\n`);
-  if (start < 0) return undefined;
-  const ends = [doc.indexOf("\n## ", start + 1), doc.indexOf("\nRun on ", start + 1)].filter((i) => i >= 0);
-  return doc.slice(start + 1, ends.length ? Math.min(...ends) : doc.length).split("\n");
-}
+export const webhooks: Scenario = {
+  name: "webhooks",
+  heading: "## Webhook deliveries",
+  goal:
+    "first attempt p50 ≤ 1 s and p99 ≤ 2 s from a write's response, alone and while another store's receiver times out; " +
+    "throughput to one receiver at least 0.5 of what the receiver takes alone; under random failures every delivery final, none lost.",
+  async run() {
+    const api = await startApi();
+    return webhooksSection(await measureWebhooks(api.url));
+  },
+};

@@ -1,0 +1,71 @@
+/**
+ * The API's entry under the benchmark, written into .bench/ (the Worker is built from there): the
+ * Worker itself, plus the app without its app-wide middleware (header `x-bench-app: none`), the
+ * cache bypassed (`x-bench-uncached: 1`), a request's D1 statements and round trips counted
+ * (`x-bench-count: 1`: answered in headers, see countedFetch), and the cron's run
+ * (`/__bench/scan`).
+ */
+import { writeFileSync } from "node:fs";
+import { writeD1Counter } from "./d1-counter";
+
+/** Writes the entry into `dir`; returns its file name. */
+export function writeBenchEntry(dir: string): string {
+  writeFileSync(
+    `${dir}/entry.ts`,
+    `import { APP_MIDDLEWARE, createApp } from "../src/app";
+import worker from "../src/index";
+import { type Counts, counted } from "./${writeD1Counter(dir)}";
+
+/** The app without its app-wide middleware: what they cost a read (bench/middleware.ts). */
+const withoutMiddleware = createApp({ without: APP_MIDDLEWARE });
+
+/**
+ * The request run on a counting binding, its answer carrying the counts (x-bench-statements,
+ * x-bench-round-trips). What it leaves to waitUntil (the events' send, which writes too) is awaited
+ * before they are read, so that it is counted: it runs beside the handler, and when it runs says
+ * nothing of whose it is.
+ */
+async function countedFetch(app: { fetch: typeof worker.fetch }, request: Request, env: Env, ctx: ExecutionContext) {
+  const counts: Counts = { statements: 0, roundTrips: 0 };
+  const deferred: Promise<unknown>[] = [];
+  const c = new Proxy(ctx, {
+    get(target, prop) {
+      if (prop === "waitUntil")
+        return (p: Promise<unknown>) => {
+          deferred.push(p);
+          target.waitUntil(p);
+        };
+      const v = Reflect.get(target, prop, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  const res = await app.fetch(request, { ...env, DB: counted(env.DB, counts) }, c);
+  const body = await res.arrayBuffer();
+  // Deferred work can defer more: the list grows while it is walked.
+  for (let i = 0; i < deferred.length; i++) await deferred[i]!.catch(() => undefined);
+  const out = new Response(body, res);
+  out.headers.set("x-bench-statements", String(counts.statements));
+  out.headers.set("x-bench-round-trips", String(counts.roundTrips));
+  return out;
+}
+
+export default {
+  ...worker,
+  async fetch(request: Request, env: Env, ctx: ExecutionContext) {
+    // The cron's run, as the scheduled event starts it: the local runtime's own trigger
+    // (/cdn-cgi/handler/scheduled) fails before the handler runs (DataCloneError on the controller).
+    if (new URL(request.url).pathname === "/__bench/scan") {
+      const controller = { cron: "*/5 * * * *", scheduledTime: Date.now(), noRetry() {} };
+      await worker.scheduled(controller as ScheduledController, env, ctx);
+      return new Response("ok");
+    }
+    const app = request.headers.get("x-bench-app") === "none" ? withoutMiddleware : undefined;
+    const e = request.headers.get("x-bench-uncached") === null ? env : { ...env, CACHE_BYPASS: true };
+    if (request.headers.get("x-bench-count") !== null) return countedFetch(app ?? worker, request, e, ctx);
+    return (app ?? worker).fetch(request, e, ctx);
+  },
+};
+`,
+  );
+  return "entry.ts";
+}

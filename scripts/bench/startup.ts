@@ -1,0 +1,137 @@
+/**
+ * What a deployed Worker pays before and around its work: `--only middleware` (what the app-wide
+ * middleware cost a cached public read, against the bare route) and `--only bundle` (the bundle's
+ * size, and the CPU of evaluating the script at start-up against the bare Worker's).
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { API, BENCH_DIR, env, floor, fmt, met, type Scenario, startApi, startBare } from "./harness";
+import { DURATION_S, load, mid, REPEATS, type Result, repeated } from "./load";
+import { cpuMs } from "./reads";
+
+const SHORT_S = Math.max(3, Math.round(DURATION_S / 2));
+const KETO = {
+  url: `${API}/public-api/v1/plans/2/`,
+  headers: { "app-id": "1", "accept-encoding": "gzip, deflate, br" },
+};
+
+/** What `withIt` adds to `withoutIt` per request, as a share of the bare route's: from CPU, and from req/s. */
+const cpuCost = (withIt: Result, withoutIt: Result, bare: Result) =>
+  withIt.cpu === null || withoutIt.cpu === null || !bare.cpu ? null : (withIt.cpu - withoutIt.cpu) / bare.cpu;
+const rpsCost = (withIt: Result, withoutIt: Result, bare: Result) => (1 / withIt.rps - 1 / withoutIt.rps) * bare.rps;
+const share = (x: number | null) => (x === null ? "-" : fmt(x));
+
+export const middleware: Scenario = {
+  name: "middleware",
+  heading: "## App middleware",
+  goal:
+    "the app-wide middleware cost a cached public read at most 0.1 of the bare route's time per request, by the serving " +
+    "runtime's CPU per request; judged only when the cost stands clear of the run's noise.",
+  async run() {
+    await startApi();
+    await startBare();
+    const res = await fetch(KETO.url, { headers: KETO.headers });
+    if (res.status !== 200) throw new Error(`${KETO.url}: ${res.status}`);
+    await res.arrayBuffer();
+    const runs = [
+      () => load(floor.bare, { duration: SHORT_S }),
+      () => load(KETO.url, { headers: KETO.headers, duration: SHORT_S }),
+      () => load(KETO.url, { headers: { ...KETO.headers, "x-bench-app": "none" }, duration: SHORT_S }),
+    ];
+    const results = await repeated(runs);
+    const [bare, all, none] = results.map(mid) as [Result, Result, Result];
+    // How far the app with all of it moves between its repeats, as a share of the bare route's CPU.
+    const allCpu = results[1]!.flatMap((r) => (r.cpu === null ? [] : [r.cpu]));
+    const noise = allCpu.length > 1 && bare.cpu ? (Math.max(...allCpu) - Math.min(...allCpu)) / bare.cpu : null;
+    const cost = cpuCost(all, none, bare);
+    const verdict =
+      cost === null || noise === null
+        ? "not measured"
+        : cost + noise <= 0.1
+          ? "met"
+          : cost - noise > 0.1
+            ? "not met"
+            : `not told: within the noise of ${fmt(noise)}`;
+    return [
+      `A cached Plan Details (Keto week) through the Worker as deployed and through the same app built without its app-wide`,
+      `middleware (the bench's entry, header \`x-bench-app: none\`), beside the bare route; runs of ${SHORT_S} s, ${REPEATS} interleaved.`,
+      "",
+      "| app | req/s | p50 | CPU ms/request |",
+      "|---|---:|---:|---:|",
+      ...(
+        [
+          ["bare Hono route", bare],
+          ["all middleware (as deployed)", all],
+          ["no app-wide middleware", none],
+        ] as const
+      ).map(([name, r]) => `| ${name} | ${fmt(r.rps)} | ${r.p50} | ${cpuMs(r)} |`),
+      "",
+      `Measured: **${share(cost)}** of the bare route by CPU (${verdict}); ${fmt(rpsCost(all, none, bare))} by req/s, which moves with`,
+      `the load generator's share of the cores. Noise: the app with all of it moved by **${share(noise)}** of the bare route`,
+      "between its runs; a cost within that is not told apart from none.",
+    ];
+  },
+};
+
+/**
+ * The CPU of evaluating a Worker's script, in ms: `wrangler check startup`'s profile of the bundle
+ * `wrangler deploy` builds from `config` (given as a bundle: the command's own build ignores `-c`);
+ * null if it gave none.
+ */
+function startupMs(config: string, name: string): number | null {
+  const bundled = resolve(BENCH_DIR, `${name}.bundle`);
+  const out = `${BENCH_DIR}/${name}.cpuprofile`;
+  try {
+    execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outfile", bundled, "-c", config], {
+      stdio: "ignore",
+      env,
+    });
+    execFileSync("npx", ["wrangler", "check", "startup", "--worker", bundled, "--outfile", out], {
+      stdio: "ignore",
+      env,
+    });
+  } catch {
+    return null; // an alpha command: its figure is left out rather than failing the run
+  }
+  const p = JSON.parse(readFileSync(out, "utf8")) as {
+    nodes: { id: number; callFrame: { functionName: string } }[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const idle = new Set(p.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+  let busy = 0;
+  for (const [i, s] of p.samples.entries()) if (!idle.has(s)) busy += p.timeDeltas[i] ?? 0;
+  return busy / 1000;
+}
+
+const kib = (n: number) => `${fmt(n / 1024)} KiB`;
+
+export const bundle: Scenario = {
+  name: "bundle",
+  heading: "## Bundle and start-up",
+  goal:
+    "the bundle under 400 KiB gzipped; start-up CPU under Cloudflare's 1 s limit, shown beside the bare Hono Worker's " +
+    "(what any Worker of this stack pays).",
+  async run() {
+    const out = `${BENCH_DIR}/dist`;
+    execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out], { stdio: "ignore", env });
+    const js = readdirSync(out).filter((f) => f.endsWith(".js"));
+    const raw = js.reduce((n, f) => n + statSync(`${out}/${f}`).size, 0);
+    const gzip = js.reduce((n, f) => n + gzipSync(readFileSync(`${out}/${f}`), { level: 9 }).byteLength, 0);
+    const api = startupMs("wrangler.toml", "api");
+    const bare = startupMs("scripts/bench/wrangler.bare.toml", "bare");
+    const ms = (x: number | null) => (x === null ? "no profile in this run" : `**${fmt(x)} ms**`);
+    return [
+      `\`wrangler deploy --dry-run --outdir\`: **${kib(raw)}** raw, **${kib(gzip)}** gzipped (${met(gzip < 400 * 1024)}).`,
+      "",
+      "Start-up, the CPU of evaluating the script (`wrangler check startup`'s profile of the deployed bundle, this machine,",
+      "profiler on: an upper bound of what Cloudflare measures; its samples count time the runtime waited for a core, so",
+      `on this shared machine it moves by a third between runs): the API ${ms(api)} (${met(api !== null && api < 1000)} against`,
+      `the 1 s limit), the bare Hono Worker ${ms(bare)}` +
+        (api !== null && bare !== null ? `: the API's own start-up is ${fmt(api - bare)} ms` : "") +
+        " (most of it building the route table and its zod schemas).",
+    ];
+  },
+};
