@@ -75,7 +75,7 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
       ${parentFound(opts.parent)} AS "parent_found"
       ${parts}`;
   // Built once, its parameters counted, then run as built: db.get would build it again, and building
-  // it is the largest CPU cost of a list read (docs/benchmarks.md, Reads at the floor).
+  // it is the largest CPU cost of a list read (docs/benchmarks.md, Public reads: KV cache and D1).
   const { dialect, $client } = db as unknown as DrizzleD1Internals;
   const query = dialect.sqlToQuery(statement);
   if (query.params.length > D1_MAX_PARAMS) return listPageInTwo(db, q, { ...opts, where }, names, parts);
