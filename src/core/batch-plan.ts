@@ -1,4 +1,4 @@
-import { getTableColumns, type InferInsertModel, is, type Query, SQL, sql, type Table } from "drizzle-orm";
+import { type Column, getTableColumns, type InferInsertModel, is, type Query, SQL, sql, type Table } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
@@ -149,6 +149,7 @@ export function insertSelect<T extends Table>(
   table: T,
   values: ColumnValues<T>,
   from?: SQL,
+  opts: { returning?: boolean; onConflictDoNothing?: true | Column[] } = {},
 ): BatchItem<"sqlite"> {
   const columns = getTableColumns(table);
   const names: SQL[] = [];
@@ -160,25 +161,46 @@ export function insertSelect<T extends Table>(
     names.push(sql`${sql.identifier(column.name)}`);
     exprs.push(is(value, SQL) ? value : sql`${sql.param(value, column)}`);
   }
+  const skip = opts.onConflictDoNothing;
+  const conflict = !skip
+    ? sql``
+    : skip === true
+      ? sql` ON CONFLICT DO NOTHING`
+      : sql` ON CONFLICT (${sql.join(
+          skip.map((c) => sql`${sql.identifier(c.name)}`),
+          sql`, `,
+        )}) DO NOTHING`;
+  // With `returning`, the inserted rows as the table's rows (drizzle's keys and decoded values).
+  const returned = opts.returning
+    ? sql` RETURNING ${sql.join(
+        Object.values(columns).map((c) => sql`${sql.identifier(c.name)}`),
+        sql`, `,
+      )}`
+    : sql``;
   return batchStatement(
     db,
-    sql`INSERT INTO ${table} (${sql.join(names, sql`, `)}) SELECT ${sql.join(exprs, sql`, `)} ${from ?? sql``}`,
+    sql`INSERT INTO ${table} (${sql.join(names, sql`, `)}) SELECT ${sql.join(exprs, sql`, `)} ${from ?? sql``}${conflict}${returned}`,
+    opts.returning ? columns : undefined,
   );
 }
 
+type Field = { path: string[]; field: Column };
 type Internals = {
-  session: { prepareQuery(query: Query, fields: undefined, method: "run", arrayMode: false): unknown };
+  session: {
+    prepareQuery(query: Query, fields: Field[] | undefined, method: "run" | "all", arrayMode: boolean): unknown;
+  };
   dialect: { sqlToQuery(query: SQL): Query };
 };
 
 /**
  * A statement of any SQL that can stand in a D1 batch. drizzle's `db.run()` cannot once it binds a
  * parameter (it brings no prepared statement to the batch), so this prepares it as drizzle's own
- * builders do, when the batch is sent.
+ * builders do, when the batch is sent; with `returning`, its rows are mapped as those columns'.
  */
-export function batchStatement(db: Db, query: SQL): BatchItem<"sqlite"> {
+export function batchStatement(db: Db, query: SQL, returning?: Record<string, Column>): BatchItem<"sqlite"> {
   const { session, dialect } = db as unknown as Internals;
+  const fields = returning && Object.entries(returning).map(([key, field]) => ({ path: [key], field }));
   return {
-    _prepare: () => session.prepareQuery(dialect.sqlToQuery(query), undefined, "run", false),
+    _prepare: () => session.prepareQuery(dialect.sqlToQuery(query), fields, fields ? "all" : "run", !!fields),
   } as unknown as BatchItem<"sqlite">;
 }

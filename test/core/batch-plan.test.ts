@@ -176,6 +176,43 @@ describe("insertSelect: an INSERT ... SELECT by column name", () => {
   });
 });
 
+describe("insertSelect with returning", () => {
+  it("answers the inserted rows as the table's rows: drizzle's keys, decoded values", async () => {
+    const d = db();
+    const [rows] = (await d.batch([
+      insertSelect(
+        d,
+        storeWalletEntries,
+        {
+          appId: APP,
+          type: "credit",
+          source: "adjustment",
+          amountMinor: 7,
+          balanceAfterMinor: 7,
+          reference: "named-returning",
+          createdAt: at,
+        },
+        undefined,
+        { returning: true },
+      ),
+    ])) as unknown as [(typeof storeWalletEntries.$inferSelect)[]];
+    expect(rows).toEqual([
+      {
+        id: expect.any(Number),
+        appId: APP,
+        type: "credit",
+        source: "adjustment",
+        amountMinor: 7,
+        balanceAfterMinor: 7,
+        orderId: null,
+        reference: "named-returning",
+        createdAt: at,
+      },
+    ]);
+    expect(rows[0]!.id).toBe((await entryOf("named-returning"))!.id);
+  });
+});
+
 /** Type checks only (tsc runs over the tests): a NOT NULL column left out, or a misspelt one, does not compile. */
 const _insertSelectTypeChecks = () => [
   // @ts-expect-error createdAt is NOT NULL without a default.
