@@ -1,6 +1,7 @@
 // Every table, for drizzle-kit: a module's tables live in its own tables.ts.
 
 export * from "../core/auth";
+export * from "../core/batch-plan";
 export * from "../core/events/outbox";
 export * from "../core/guards";
 export * from "../core/idempotency-table";

@@ -58,13 +58,16 @@ export function newEvent<T extends EventType>(appId: number, type: T, data: Even
  * With `guard` (a condition over the rows before the change), the outbox rows are written only
  * where the guard holds, and `applied` tells whether it did: the caller puts the same guard on its
  * UPDATE, so that the change and its events land together or not at all, even under a race.
+ *
+ * `after` runs last in the same batch, after the outbox rows (a plan reads and clears its handles
+ * there); its results follow the changes'.
  */
 export async function emit(
   db: Db,
   sink: EventSink,
   changes: readonly BatchItem<"sqlite">[],
   events: EventMessage[] | SQL,
-  opts: { guard?: SQL } = {},
+  opts: { guard?: SQL; after?: readonly BatchItem<"sqlite">[] } = {},
 ): Promise<{ results: unknown[]; applied: boolean }> {
   const createdAt = nowIso();
   const derived = !Array.isArray(events);
@@ -79,12 +82,14 @@ export async function emit(
             FROM json_each(${JSON.stringify(events)}) WHERE ${opts.guard ?? sql`1`}`,
       );
   // A guarded outbox insert goes first so that its guard sees the rows as they were before the change.
-  const all = derived ? [...changes, outbox] : [outbox, ...changes];
+  const after = opts.after ?? [];
+  const all = derived ? [...changes, outbox, ...after] : [outbox, ...changes, ...after];
   const results = (await db.batch(all as unknown as [BatchItem<"sqlite">])) as unknown[];
+  const outboxAt = derived ? changes.length : 0;
   let published: EventMessage[];
   let applied = true;
   if (derived) {
-    published = (results.at(-1) as { payload: EventMessage }[]).map((r) => r.payload);
+    published = (results[outboxAt] as { payload: EventMessage }[]).map((r) => r.payload);
   } else {
     applied = events.length === 0 || ((results[0] as D1Result).meta?.changes ?? 0) > 0;
     published = applied ? events : [];
@@ -96,7 +101,7 @@ export async function emit(
         logTaskFailure("publish events", error, { app_id: published[0]!.app_id }),
       ),
     );
-  return { results: derived ? results.slice(0, -1) : results.slice(1), applied };
+  return { results: results.filter((_, i) => i !== outboxAt), applied };
 }
 
 /** The event envelope built in SQL, for events derived inside a batch (see `emit`). */

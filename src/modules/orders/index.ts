@@ -1,7 +1,7 @@
 /** What the app and other modules may use of orders and money. */
 export { pricingContext } from "./carts/service";
 export { CHECKOUT_PROVIDERS, type CheckoutProvider } from "./checkout/config";
-export { PLACED_ORDER_ID, type PlaceOrder, placeOrder } from "./checkout/place";
+export { type OrderStep, type PlacedOrder, type PlaceOrder, placeOrder } from "./checkout/place";
 export { type CheckoutResult, CheckoutResultSchema } from "./checkout/schemas";
 export { checkoutResult } from "./checkout/service";
 export { ordersCustomerRouter } from "./customer";

@@ -1,4 +1,5 @@
 import { and, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { insertSelect } from "../../core/batch-plan";
 import { notDeletedRow } from "../../core/crud/tenant-table";
 import type { EventMessage } from "../../core/events/outbox";
 import { inList } from "../../core/sql";
@@ -42,6 +43,24 @@ export const openUnleased = (now: string) =>
   and(OPEN, or(isNull(webhookDeliveries.leasedUntil), lt(webhookDeliveries.leasedUntil, now)));
 
 /**
+ * A delivery row of event `e` (a json_each row of id, type, app_id) for webhook `w`: `pending` and
+ * due now when the webhook is active, else `skipped` as disabled.
+ */
+const deliveryRow = (now: string) => ({
+  appId: sql`w.app_id`,
+  webhookId: sql`w.id`,
+  eventId: sql`e.value ->> '$.id'`,
+  event: sql`e.value ->> '$.type'`,
+  status: sql`CASE WHEN w.is_active THEN 'pending' ELSE 'skipped' END`,
+  skipReason: sql`CASE WHEN w.is_active THEN NULL ELSE 'webhook_disabled' END`,
+  attempts: 0,
+  scheduleFrom: 0,
+  nextAttemptAt: sql`CASE WHEN w.is_active THEN ${now} END`,
+  createdAt: now,
+  updatedAt: now,
+});
+
+/**
  * Fan-out: a row for every live webhook of the event's store subscribed to its type, `pending`
  * (due now) when the webhook is active and `skipped` when it is off, so that a recover can send
  * what a disabled webhook missed. Idempotent: the outbox publisher writes the rows before it sends
@@ -51,19 +70,17 @@ export async function recordDeliveries(db: Db, events: EventMessage[]): Promise<
   if (!events.length) return;
   const now = new Date().toISOString();
   const keys = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, app_id: e.app_id })));
-  // Columns in table order: id … updated_at (see tables.ts).
-  await db
-    .insert(webhookDeliveries)
-    .select(
-      sql`SELECT NULL, w.app_id, w.id, e.value ->> '$.id', e.value ->> '$.type',
-          CASE WHEN w.is_active THEN 'pending' ELSE 'skipped' END,
-          CASE WHEN w.is_active THEN NULL ELSE 'webhook_disabled' END,
-          0, 0, CASE WHEN w.is_active THEN ${now} END, NULL, NULL, NULL, NULL, NULL, ${now}, ${now}
-        FROM json_each(${keys}) e
+  await db.batch([
+    insertSelect(
+      db,
+      webhookDeliveries,
+      deliveryRow(now),
+      sql`FROM json_each(${keys}) e
         JOIN ${webhooks} w ON w.app_id = e.value ->> '$.app_id' AND ${notDeletedRow("w")}
         WHERE EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = e.value ->> '$.type')`,
-    )
-    .onConflictDoNothing();
+      { onConflictDoNothing: true },
+    ),
+  ]);
 }
 
 /**
@@ -76,18 +93,17 @@ export async function recordNamedDeliveries(db: Db, named: { event: EventMessage
   const keys = JSON.stringify(
     named.map((m) => ({ id: m.event.id, type: m.event.type, app_id: m.event.app_id, webhook: m.webhook_id })),
   );
-  await db
-    .insert(webhookDeliveries)
-    .select(
-      sql`SELECT NULL, w.app_id, w.id, e.value ->> '$.id', e.value ->> '$.type',
-          CASE WHEN w.is_active THEN 'pending' ELSE 'skipped' END,
-          CASE WHEN w.is_active THEN NULL ELSE 'webhook_disabled' END,
-          0, 0, CASE WHEN w.is_active THEN ${now} END, NULL, NULL, NULL, NULL, NULL, ${now}, ${now}
-        FROM json_each(${keys}) e
+  await db.batch([
+    insertSelect(
+      db,
+      webhookDeliveries,
+      deliveryRow(now),
+      sql`FROM json_each(${keys}) e
         JOIN ${webhooks} w ON w.id = e.value ->> '$.webhook' AND w.app_id = e.value ->> '$.app_id'
         WHERE ${notDeletedRow("w")}`,
-    )
-    .onConflictDoNothing();
+      { onConflictDoNothing: true },
+    ),
+  ]);
 }
 
 export type Delivery = { delivery: DeliveryRow; webhook: WebhookRow | null };

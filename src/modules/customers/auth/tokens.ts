@@ -1,5 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { signCustomerToken } from "../../../core/auth";
+import { insertSelect } from "../../../core/batch-plan";
 import { randomToken, sha256Hex } from "../../../core/crypto";
 import { ApiError } from "../../../core/errors";
 import type { Db } from "../../../db/client";
@@ -100,13 +101,19 @@ export async function rotateRefreshToken(
     sql`${refreshTokens.revokedAt} IS NULL`,
     sql`${refreshTokens.expiresAt} > ${iso(now)}`,
   );
-  // Columns in table order: id, app_id, customer_id, family_id, token_hash, expires_at, rotated_at, revoked_at,
-  // created_at.
   const [, spent] = await db.batch([
-    db.insert(refreshTokens).select(
-      sql`SELECT NULL, app_id, customer_id, family_id, ${next.hash}, ${iso(now + REFRESH_TOKEN_TTL_S * 1000)},
-              NULL, NULL, ${iso(now)}
-            FROM ${refreshTokens} WHERE ${isLive}`,
+    insertSelect(
+      db,
+      refreshTokens,
+      {
+        appId: sql`app_id`,
+        customerId: sql`customer_id`,
+        familyId: sql`family_id`,
+        tokenHash: next.hash,
+        expiresAt: iso(now + REFRESH_TOKEN_TTL_S * 1000),
+        createdAt: iso(now),
+      },
+      sql`FROM ${refreshTokens} WHERE ${isLive}`,
     ),
     db
       .update(refreshTokens)

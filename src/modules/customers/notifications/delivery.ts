@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, lte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { insertSelect } from "../../../core/batch-plan";
 import { makeServiceContext, type ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { emit, newEvent } from "../../../core/events/outbox";
@@ -235,17 +236,28 @@ export const sendPushes: JobHandler<"push.send"> = async (p, { appId, env, ctx: 
   }
   if (done.length) {
     // One statement whatever the count: the ids are one JSON parameter, the texts come from the
-    // notification. Columns in table order (drizzle names them all): id, the audit columns, then its own.
+    // notification.
     writes.push(
-      ctx.db
-        .insert(customerNotifications)
-        .select(
-          sql`SELECT NULL, n.app_id, ${now}, ${now}, NULL, 0, 0, n.id, r.value,
-              n.title_en, n.title_ar, n.body_en, n.body_ar, n.data, NULL
-            FROM notifications n, json_each(${JSON.stringify(done)}) r
-            WHERE n.id = ${n.id} AND n.app_id = ${appId}`,
-        )
-        .onConflictDoNothing({ target: [customerNotifications.notificationId, customerNotifications.customerId] }),
+      insertSelect(
+        ctx.db,
+        customerNotifications,
+        {
+          appId: sql`n.app_id`,
+          createdAt: now,
+          modifiedAt: now,
+          isDeleted: false,
+          ordering: 0,
+          notificationId: sql`n.id`,
+          customerId: sql`r.value`,
+          titleEn: sql`n.title_en`,
+          titleAr: sql`n.title_ar`,
+          bodyEn: sql`n.body_en`,
+          bodyAr: sql`n.body_ar`,
+          data: sql`n.data`,
+        },
+        sql`FROM notifications n, json_each(${JSON.stringify(done)}) r WHERE n.id = ${n.id} AND n.app_id = ${appId}`,
+        { onConflictDoNothing: [customerNotifications.notificationId, customerNotifications.customerId] },
+      ),
     );
   }
   await ctx.db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { insertSelect } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -149,17 +150,26 @@ function entryInsert(ctx: ServiceContext, customerId: number, m: Movement & { or
       ? sql`1`
       : sql`EXISTS (SELECT 1 FROM orders WHERE id = ${m.orderId} AND ${liveRow(ctx.appId)}
           AND customer_id = ${customerId})`;
-  // Columns in table order: id, app_id, customer_id, kind, type, amount, balance_after, reason,
-  // reference, order_id, expires_at, created_at.
-  return ctx.db
-    .insert(walletEntries)
-    .select(
-      sql`SELECT NULL, ${ctx.appId}, ${customerId}, ${m.kind}, ${m.type}, ${m.units}, previous + ${m.units},
-          ${m.reason ?? null}, ${m.reference ?? null}, ${m.orderIdSql ?? m.orderId ?? null}, ${m.expiresAt ?? null}, ${at}
-        FROM (SELECT ${balanceSql(ctx.appId, customerId, m.kind)} AS previous)
-        WHERE previous + ${m.units} >= 0 AND ${customerLive} AND ${orderTheirs}`,
-    )
-    .returning();
+  return insertSelect(
+    ctx.db,
+    walletEntries,
+    {
+      appId: ctx.appId,
+      customerId,
+      kind: m.kind,
+      type: m.type,
+      amount: m.units,
+      balanceAfter: sql`previous + ${m.units}`,
+      reason: m.reason ?? null,
+      reference: m.reference ?? null,
+      orderId: m.orderIdSql ?? m.orderId ?? null,
+      expiresAt: m.expiresAt ?? null,
+      createdAt: at,
+    },
+    sql`FROM (SELECT ${balanceSql(ctx.appId, customerId, m.kind)} AS previous)
+      WHERE previous + ${m.units} >= 0 AND ${customerLive} AND ${orderTheirs}`,
+    { returning: true },
+  );
 }
 
 /**

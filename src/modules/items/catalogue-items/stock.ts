@@ -1,5 +1,6 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { insertSelect } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { liveRow, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -39,10 +40,13 @@ export async function reserveItem(ctx: ServiceContext, id: number, input: Reserv
     ctx.db,
     ctx.events,
     [
-      ctx.db
-        .insert(itemReservations)
-        .select(sql`SELECT NULL, ${ctx.appId}, ${item.id}, ${input.qty}, ${expiresAt}, NULL, ${at} WHERE ${enough}`)
-        .returning({ id: itemReservations.id }),
+      insertSelect(
+        ctx.db,
+        itemReservations,
+        { appId: ctx.appId, itemId: item.id, qty: input.qty, expiresAt, createdAt: at },
+        sql`WHERE ${enough}`,
+        { returning: true },
+      ),
     ],
     [newEvent(ctx.appId, "item.updated", { id: item.id, reserved: input.qty })],
     { guard: enough },

@@ -7,7 +7,7 @@ import {
   checkoutResult,
   type LinkContext,
   loadOrders,
-  PLACED_ORDER_ID,
+  type OrderStep,
   placeOrder,
   type Quote,
 } from "../../orders";
@@ -63,28 +63,35 @@ export async function placeMeal(
   links: LinkContext,
 ): Promise<CheckoutResult> {
   const at = nowIso();
-  const row = ctx.db.insert(mealOrders).values({
-    ...values,
-    appId: ctx.appId,
-    orderId: PLACED_ORDER_ID,
-    customerId: buyer.customerId,
-    channelAppId: buyer.channel?.appId ?? null,
-    channelCustomerId: buyer.channel?.customerId ?? null,
-    createdAt: at,
-    modifiedAt: at,
-  });
-  const orderId = await placeOrder(ctx, q, {
-    kind: "meal",
-    customerId: buyer.customerId,
-    cartId: null,
-    provider: payment.payment_provider,
-    paymentMethod: payment.payment_method ?? null,
-    cartProvider: buyer.channel ? "other" : "app",
-    reference: payment.reference ?? null,
-    notes: values.notes ?? null,
-    location: values.location ?? null,
-    also: { statements: [row], events: [] },
-  }).catch((error: unknown) => {
+  const mealOrderRow: OrderStep = (plan, { order }) =>
+    plan.add(
+      ctx.db.insert(mealOrders).values({
+        ...values,
+        appId: ctx.appId,
+        orderId: order.id,
+        customerId: buyer.customerId,
+        channelAppId: buyer.channel?.appId ?? null,
+        channelCustomerId: buyer.channel?.customerId ?? null,
+        createdAt: at,
+        modifiedAt: at,
+      }),
+    );
+  const orderId = await placeOrder(
+    ctx,
+    q,
+    {
+      kind: "meal",
+      customerId: buyer.customerId,
+      cartId: null,
+      provider: payment.payment_provider,
+      paymentMethod: payment.payment_method ?? null,
+      cartProvider: buyer.channel ? "other" : "app",
+      reference: payment.reference ?? null,
+      notes: values.notes ?? null,
+      location: values.location ?? null,
+    },
+    [mealOrderRow],
+  ).catch((error: unknown) => {
     if (
       error instanceof Error &&
       /orders_app_reference_idx|UNIQUE.*orders\.reference/.test(String(error.cause ?? error.message))

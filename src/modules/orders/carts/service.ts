@@ -1,11 +1,11 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { BatchPlan, insertSelect } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent, rowEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
 import { toMajor } from "../../../core/money";
-import { insertedId } from "../../../core/sql";
 import { nowIso, todayIn } from "../../../core/time";
 import { readStoreSettings } from "../../account";
 import { getLocation, loadCustomers } from "../../customers";
@@ -198,7 +198,7 @@ const lineRows = (ctx: ServiceContext, cartId: SqlOrId, q: Quote, at: string) =>
     unitPriceMinor: l.unitPriceMinor,
     createdAt: at,
   }));
-type SqlOrId = number | ReturnType<typeof insertedId>;
+type SqlOrId = number | SQL;
 
 async function quoteLines(ctx: ServiceContext, customerId: number, input: CreateCart | UpdateCart, cart?: CartRow) {
   const lines = input.items ? linesOf(input.items) : undefined;
@@ -220,44 +220,49 @@ export async function createCart(ctx: ServiceContext, customerId: number, input:
   await checkLocation(ctx, customerId, input.location_id);
   const q = await quoteLines(ctx, customerId, input);
   const at = nowIso();
-  const { results } = await emit(
-    ctx.db,
-    ctx.events,
-    [
-      ctx.db
-        .insert(carts)
-        .values({
-          appId: ctx.appId,
-          customerId,
-          cartProvider: input.cart_provider ?? "app",
-          voucherCode: input.voucher_code ?? null,
-          locationId: input.location_id ?? null,
-          walletRedeemMinor: input.wallet_redeem_amount ?? 0,
-          notes: input.notes ?? null,
-          receiver: input.receiver ?? null,
-          isRecurring: input.is_recurring ?? false,
-          duration: input.duration ?? null,
-          durationUnit: input.duration_unit ?? null,
-          quotedTotalMinor: q.totalWithRedeemMinor,
-          customFields: input.custom_fields ?? null,
-          createdAt: at,
-          modifiedAt: at,
-        })
-        .returning({ id: carts.id }),
-      ctx.db.insert(cartItems).select(
-        sql`SELECT NULL, ${ctx.appId}, ${insertedId(carts)}, value ->> '$.itemId', value ->> '$.qty',
-            value -> '$.modifierValueIds', value -> '$.bundleSelections', value ->> '$.unitPriceMinor', ${at}
-          FROM json_each(${JSON.stringify(lineRows(ctx, 0, q, at))})`,
-      ),
-    ],
-    rowEvent(
-      "cart.created",
-      carts,
-      sql`id = ${insertedId(carts)}`,
-      sql`json_object('id', id, 'customer_id', customer_id)`,
-    ),
+  const plan = new BatchPlan(ctx.db);
+  const cart = plan.insert(
+    "cart",
+    ctx.db.insert(carts).values({
+      appId: ctx.appId,
+      customerId,
+      cartProvider: input.cart_provider ?? "app",
+      voucherCode: input.voucher_code ?? null,
+      locationId: input.location_id ?? null,
+      walletRedeemMinor: input.wallet_redeem_amount ?? 0,
+      notes: input.notes ?? null,
+      receiver: input.receiver ?? null,
+      isRecurring: input.is_recurring ?? false,
+      duration: input.duration ?? null,
+      durationUnit: input.duration_unit ?? null,
+      quotedTotalMinor: q.totalWithRedeemMinor,
+      customFields: input.custom_fields ?? null,
+      createdAt: at,
+      modifiedAt: at,
+    }),
   );
-  const id = (results[0] as { id: number }[])[0]!.id;
+  plan
+    .add(
+      insertSelect(
+        ctx.db,
+        cartItems,
+        {
+          appId: ctx.appId,
+          cartId: cart.id,
+          itemId: sql`value ->> '$.itemId'`,
+          qty: sql`value ->> '$.qty'`,
+          modifierValueIds: sql`value -> '$.modifierValueIds'`,
+          bundleSelections: sql`value -> '$.bundleSelections'`,
+          unitPriceMinor: sql`value ->> '$.unitPriceMinor'`,
+          createdAt: at,
+        },
+        sql`FROM json_each(${JSON.stringify(lineRows(ctx, 0, q, at))})`,
+      ),
+    )
+    .event(
+      rowEvent("cart.created", carts, sql`id = ${cart.id}`, sql`json_object('id', id, 'customer_id', customer_id)`),
+    );
+  const id = (await plan.run(ctx.events)).id(cart);
   return cartDetails(ctx, id, { customerId });
 }
 

@@ -7,6 +7,8 @@ import type { Order } from "../orders/schemas";
 import { type LinkContext, loadOrders, payLink } from "../orders/views";
 import { enabledProviderGroups } from "../payment-methods/service";
 import type { Quote } from "../pricing/quote";
+import { recurringPurchaseStep } from "../recurring/create";
+import { subscriptionsStep } from "../subscriptions/plan";
 import { placeOrder } from "./place";
 import type { Checkout, CheckoutResult } from "./schemas";
 
@@ -77,22 +79,34 @@ export async function checkoutCart(
     if (problem) throw ApiError.conflict("item_unavailable", problem, { item_id: line.itemId });
   }
   const location = cart.locationId ? await getLocation(ctx, customerId, cart.locationId).catch(() => null) : null;
-  const orderId = await placeOrder(ctx, q, {
-    kind: "purchase",
-    customerId,
-    cartId,
-    provider: input.payment_provider,
-    paymentMethod: input.payment_method ?? null,
-    cartProvider: cart.cartProvider,
-    notes: cart.notes,
-    receiver: cart.receiver ?? null,
-    location: location as Record<string, unknown> | null,
-    customFields: cart.customFields ?? null,
-    recurring:
-      cart.isRecurring && cart.duration !== null && cart.durationUnit !== null
-        ? { duration: cart.duration, durationUnit: cart.durationUnit }
-        : null,
-  });
+  const recurring =
+    cart.isRecurring && cart.duration !== null && cart.durationUnit !== null
+      ? recurringPurchaseStep(ctx, {
+          customerId,
+          cartId,
+          duration: cart.duration,
+          durationUnit: cart.durationUnit,
+          provider: input.payment_provider,
+          cartProvider: cart.cartProvider,
+        })
+      : null;
+  const orderId = await placeOrder(
+    ctx,
+    q,
+    {
+      kind: "purchase",
+      customerId,
+      cartId,
+      provider: input.payment_provider,
+      paymentMethod: input.payment_method ?? null,
+      cartProvider: cart.cartProvider,
+      notes: cart.notes,
+      receiver: cart.receiver ?? null,
+      location: location as Record<string, unknown> | null,
+      customFields: cart.customFields ?? null,
+    },
+    [...(recurring ? [recurring] : []), subscriptionsStep(ctx, q.lines, customerId)],
+  );
   const order = (await loadOrders(ctx, [orderId], links)).get(orderId)!;
   return checkoutResult(ctx, q, order, {
     priceUpdated: q.totalWithRedeemMinor !== cart.quotedTotalMinor,

@@ -16,6 +16,7 @@ import { placeOrder } from "../checkout/place";
 import { invoiceEventSql, orderEventSql } from "../events-sql";
 import { quote } from "../pricing/quote";
 import { linesOf } from "../shared";
+import { subscriptionsStep } from "../subscriptions/plan";
 import {
   CART_PROVIDERS,
   FULFILLMENT_STATUSES,
@@ -187,18 +188,24 @@ export async function createOrder(ctx: ServiceContext, input: CreateOrder, links
   });
   if (input.voucher_code && !q.voucher?.isSuccess)
     throw ApiError.validation({ voucher_code: [q.voucher?.errorReason ?? "The voucher does not apply."] });
-  const id = await placeOrder(ctx, q, {
-    kind: "purchase",
-    customerId: input.customer_id,
-    cartId: null,
-    provider: input.payment_provider,
-    paymentMethod: null,
-    cartProvider: "other",
-    reference: input.reference ?? null,
-    notes: input.notes ?? null,
-    location: location as Record<string, unknown> | null,
-    customFields: input.custom_fields ?? null,
-  }).catch((error: unknown) => {
+  const customerId = input.customer_id;
+  const id = await placeOrder(
+    ctx,
+    q,
+    {
+      kind: "purchase",
+      customerId,
+      cartId: null,
+      provider: input.payment_provider,
+      paymentMethod: null,
+      cartProvider: "other",
+      reference: input.reference ?? null,
+      notes: input.notes ?? null,
+      location: location as Record<string, unknown> | null,
+      customFields: input.custom_fields ?? null,
+    },
+    customerId === null ? [] : [subscriptionsStep(ctx, q.lines, customerId)],
+  ).catch((error: unknown) => {
     if (
       error instanceof Error &&
       /orders_app_reference_idx|UNIQUE.*orders\.reference/.test(String(error.cause ?? error.message))

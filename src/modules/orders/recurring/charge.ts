@@ -1,18 +1,17 @@
-import { and, asc, eq, lte, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, rowEvent, unionEvents } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
-import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { readStoreSettings } from "../../account";
 import { getLocation } from "../../customers";
 import { findCart, priceCart } from "../carts/service";
 import type { CheckoutProvider } from "../checkout/config";
+import type { OrderStep } from "../checkout/order-step";
 import { placeOrder } from "../checkout/place";
-import { orders } from "../tables";
+import { subscriptionsStep } from "../subscriptions/plan";
 import { addDuration, nextCycleAfter, todayIn } from "./dates";
 import { recurringCharges, recurringPurchases } from "./tables";
 
@@ -120,20 +119,24 @@ async function chargeCycle(ctx: ServiceContext, p: PurchaseRow, today: string): 
     const location = cart.locationId ? await getLocation(ctx, p.customerId, cart.locationId).catch(() => null) : null;
     const provider: CheckoutProvider =
       p.paymentProvider === null || p.paymentProvider === "free" ? "wallet" : p.paymentProvider;
-    await placeOrder(ctx, q, {
-      kind: "purchase",
-      customerId: p.customerId,
-      cartId: null,
-      recurringPurchaseId: p.id,
-      provider,
-      paymentMethod: null,
-      cartProvider: p.cartProvider,
-      notes: cart.notes,
-      receiver: cart.receiver ?? null,
-      location: location as Record<string, unknown> | null,
-      customFields: cart.customFields ?? null,
-      also: chargedStatements(ctx, p, claim, { today, next, amountMinor }),
-    });
+    await placeOrder(
+      ctx,
+      q,
+      {
+        kind: "purchase",
+        customerId: p.customerId,
+        cartId: null,
+        recurringPurchaseId: p.id,
+        provider,
+        paymentMethod: null,
+        cartProvider: p.cartProvider,
+        notes: cart.notes,
+        receiver: cart.receiver ?? null,
+        location: location as Record<string, unknown> | null,
+        customFields: cart.customFields ?? null,
+      },
+      [subscriptionsStep(ctx, q.lines, p.customerId), chargedStep(ctx, p, claim, { today, next, amountMinor })],
+    );
     return "charged";
   } catch (error) {
     if (!(error instanceof CycleRefused) && !(error instanceof ApiError)) throw error;
@@ -157,44 +160,38 @@ const stillClaimed = (claim: { id: number; at: string }) =>
 type Cycle = { today: string; next: string; amountMinor: number };
 
 /** What a paid cycle adds to its order's batch: the claim settled, the purchase moved on, the event. */
-function chargedStatements(
-  ctx: ServiceContext,
-  p: PurchaseRow,
-  claim: { id: number; at: string },
-  c: Cycle,
-): { statements: BatchItem<"sqlite">[]; events: SQL[] } {
-  const order = insertedId(orders);
-  return {
-    statements: [
-      abortUnless(
-        ctx.db,
+function chargedStep(ctx: ServiceContext, p: PurchaseRow, claim: { id: number; at: string }, c: Cycle): OrderStep {
+  return (plan, { order }) =>
+    plan
+      // Its failure answers as the order's other refusals do: the caller reads the purchase again.
+      .guard(
         sql`${stillClaimed(claim)} AND EXISTS (SELECT 1 FROM recurring_purchases WHERE id = ${p.id} AND status = 'active')`,
         "recurring charge claim",
-      ),
-      ctx.db
-        .update(recurringCharges)
-        .set({ status: "success", orderId: sql`${order}`, amountMinor: c.amountMinor, errorMessage: null })
-        .where(eq(recurringCharges.id, claim.id)),
-      ctx.db
-        .update(recurringPurchases)
-        .set({
-          lastOrderDate: c.today,
-          lastChargeDate: c.today,
-          nextOrderDate: c.next,
-          chargeAttempts: 0,
-          modifiedAt: nowIso(),
-        })
-        .where(eq(recurringPurchases.id, p.id)),
-    ],
-    events: [
-      rowEvent(
-        "recurring_purchase.charged",
-        recurringPurchases,
-        sql`id = ${p.id}`,
-        sql`json_object('id', id, 'customer_id', customer_id, 'order_id', ${order})`,
-      ),
-    ],
-  };
+      )
+      .add(
+        ctx.db
+          .update(recurringCharges)
+          .set({ status: "success", orderId: order.id, amountMinor: c.amountMinor, errorMessage: null })
+          .where(eq(recurringCharges.id, claim.id)),
+        ctx.db
+          .update(recurringPurchases)
+          .set({
+            lastOrderDate: c.today,
+            lastChargeDate: c.today,
+            nextOrderDate: c.next,
+            chargeAttempts: 0,
+            modifiedAt: nowIso(),
+          })
+          .where(eq(recurringPurchases.id, p.id)),
+      )
+      .event(
+        rowEvent(
+          "recurring_purchase.charged",
+          recurringPurchases,
+          sql`id = ${p.id}`,
+          sql`json_object('id', id, 'customer_id', customer_id, 'order_id', ${order.id})`,
+        ),
+      );
 }
 
 /**

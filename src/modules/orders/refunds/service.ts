@@ -1,40 +1,19 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import { BatchPlan, type Handle, insertSelect } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit, rowEvent, unionEvents } from "../../../core/events/outbox";
-import { abortUnless, isGuardAbort } from "../../../core/guards";
+import { rowEvent } from "../../../core/events/outbox";
 import { toMajor } from "../../../core/money";
-import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { cashbackMovementStatements } from "../../customers";
 import { orderEventSql, transactionEventSql } from "../events-sql";
 import { readInvoiceConfig } from "../invoices/config";
-import { cardGatewayById } from "../payments/gateways/index";
-import { GatewayRefused, GatewayUnavailable } from "../payments/provider";
 import { vatSplit } from "../pricing/vat";
 import { invoiceCounters, invoiceItems, invoices, orders, type PAYMENT_PROVIDERS, transactions } from "../tables";
+import { refundThroughGateway } from "./gateway";
+import { type RefundLine, refundLines } from "./lines";
 import type { RefundInvoice } from "./schemas";
-
-type LineRow = typeof invoiceItems.$inferSelect;
-type RefundLine = { parent: LineRow; qty: number; totalMinor: number };
-
-/** Splits `amount` over `weights` in proportion, by largest remainder: the parts sum to `amount` exactly. */
-export function allocate(amount: number, weights: number[]): number[] {
-  const sum = weights.reduce((s, w) => s + w, 0);
-  if (sum === 0) return weights.map(() => 0);
-  const exact = weights.map((w) => (amount * w) / sum);
-  const parts = exact.map(Math.floor);
-  let left = amount - parts.reduce((s, p) => s + p, 0);
-  const order = exact.map((e, i) => [e - Math.floor(e), i] as const).sort((a, b) => b[0] - a[0]);
-  for (const [, i] of order) {
-    if (left <= 0) break;
-    parts[i]! += 1;
-    left -= 1;
-  }
-  return parts;
-}
 
 async function load(ctx: ServiceContext, invoiceId: number) {
   const [rows, lines, refundedByLine] = await ctx.db.batch([
@@ -62,35 +41,20 @@ async function load(ctx: ServiceContext, invoiceId: number) {
   return { invoice, order, lines, refunded: new Map(refundedByLine.map((r) => [r.parent, r.total])) };
 }
 
-function refundLines(input: RefundInvoice, lines: LineRow[], refunded: Map<number | null, number>): RefundLine[] {
-  const left = (l: LineRow) => l.totalMinor - (refunded.get(l.id) ?? 0);
-  if (input.amount !== undefined) {
-    const open = lines.filter((l) => left(l) > 0);
-    const parts = allocate(input.amount, open.map(left));
-    return open.map((l, i) => ({ parent: l, qty: 0, totalMinor: Math.min(parts[i]!, left(l)) }));
-  }
-  const wanted = input.items ?? lines.map((l) => ({ invoice_item_id: l.id, qty: l.qty - l.refundedQty }));
-  const errors: Record<string, string[]> = {};
-  const out: RefundLine[] = [];
-  wanted.forEach((w, i) => {
-    const line = lines.find((l) => l.id === w.invoice_item_id);
-    if (!line) {
-      errors[`items.${i}.invoice_item_id`] = [`Line ${w.invoice_item_id} is not a line of this invoice.`];
-      return;
-    }
-    const remaining = line.qty - line.refundedQty;
-    if (w.qty > remaining) {
-      errors[`items.${i}.qty`] = [`Line ${line.id} has ${remaining} unit(s) left to refund.`];
-      return;
-    }
-    if (w.qty === 0) return;
-    // The last units take what is left of the line, so that a line is never refunded past its total.
-    const total = w.qty === remaining ? left(line) : Math.round((line.totalMinor * w.qty) / line.qty);
-    out.push({ parent: line, qty: w.qty, totalMinor: Math.min(total, left(line)) });
-  });
-  if (Object.keys(errors).length) throw ApiError.validation(errors);
-  return out;
-}
+type Loaded = Awaited<ReturnType<typeof load>>;
+type InvoiceRow = Loaded["invoice"];
+type OrderRow = Loaded["order"];
+type CardPayment = typeof transactions.$inferSelect;
+
+/** A refund decided: its lines, its amount, and how it splits between the provider and the wallet. */
+type Refund = {
+  parts: RefundLine[];
+  amount: number;
+  providerPart: number;
+  walletPart: number;
+  /** The card payment it gives back through its gateway, when the provider's part is a card's. */
+  card: CardPayment | undefined;
+};
 
 /**
  * MO8 Refund Invoice: a new invoice of type `refund` pointing at the paid one (never an edit), by
@@ -109,20 +73,72 @@ export async function refundInvoice(
   input: RefundInvoice,
 ): Promise<number> {
   const { invoice, order, lines, refunded } = await load(ctx, invoiceId);
+  refuseUnrefundable(invoice, order);
+  const parts = refundLines(input, lines, refunded).filter((p) => p.totalMinor > 0 || p.qty > 0);
+  const refund = await refundOf(ctx, input, invoiceId, order, parts);
+  const at = nowIso();
+  const plan = new BatchPlan(ctx.db);
+  reserveRefund(ctx, plan, invoice, order, refund, at);
+  const config = await readInvoiceConfig(ctx.db, ctx.appId);
+  const refundInvoiceRow = plan.insert("refund_invoice", refundInvoiceInsert(ctx, invoice, refund, input, config, at));
+  plan.add(refundItemsInsert(ctx, refundInvoiceRow, refund, input.refund_reason, at));
+  plan.event(
+    rowEvent(
+      "invoice.refunded",
+      invoices,
+      sql`id = ${refundInvoiceRow.id}`,
+      sql`json_object('id', id, 'order_id', order_id, 'serial', serial, 'refunded_invoice_id', refunded_invoice_id)`,
+    ),
+    orderEventSql("order.refunded", sql`${order.id}`, sql` AND status = 'refunded'`),
+  );
+  const cardTx = addRefundTransactions(ctx, plan, { invoice, order, refund, refundInvoice: refundInvoiceRow, at });
+  const result = await plan.run(
+    ctx.events,
+    ApiError.conflict(
+      "refund_exceeds_captured",
+      "Another refund of this order ran meanwhile (or is waiting on its provider); read the invoice again.",
+    ),
+  );
+  const refundInvoiceId = result.id(refundInvoiceRow);
+  if (refund.card && cardTx)
+    await refundThroughGateway(ctx, env, {
+      txId: result.id(cardTx),
+      orderId: order.id,
+      refundInvoiceId,
+      parts: refund.parts,
+      amount: refund.amount,
+      full: order.refundedMinor + refund.amount >= order.capturedMinor,
+      card: refund.card,
+      providerPart: refund.providerPart,
+      reason: input.refund_reason,
+    });
+  return refundInvoiceId;
+}
+
+function refuseUnrefundable(invoice: InvoiceRow, order: OrderRow): void {
   if (invoice.type !== "invoice" || invoice.status !== "paid")
     throw ApiError.invalidTransition(
-      `Invoice ${invoiceId} (${invoice.type})`,
+      `Invoice ${invoice.id} (${invoice.type})`,
       invoice.status,
       "refunded",
       invoice.type === "invoice" && invoice.status === "paid" ? ["refund"] : [],
     );
   // A top-up's payment given back would leave its balance in the store wallet (spent, maybe): not refundable here.
   if (order.kind === "wallet_topup")
-    throw ApiError.invalidTransition(`Invoice ${invoiceId} (wallet top-up)`, invoice.status, "refunded", []);
-  const refundable = order.capturedMinor - order.refundedMinor;
-  if (refundable <= 0)
+    throw ApiError.invalidTransition(`Invoice ${invoice.id} (wallet top-up)`, invoice.status, "refunded", []);
+  if (order.capturedMinor - order.refundedMinor <= 0)
     throw ApiError.conflict("nothing_to_refund", `Everything paid for order ${order.id} was refunded.`);
-  const parts = refundLines(input, lines, refunded).filter((p) => p.totalMinor > 0 || p.qty > 0);
+}
+
+/** The amount of `parts` within what is left to refund, split the provider's part first, then the wallet's. */
+async function refundOf(
+  ctx: ServiceContext,
+  input: RefundInvoice,
+  invoiceId: number,
+  order: OrderRow,
+  parts: RefundLine[],
+): Promise<Refund> {
+  const refundable = order.capturedMinor - order.refundedMinor;
   const amount = parts.reduce((s, p) => s + p.totalMinor, 0);
   if (amount === 0) throw ApiError.conflict("nothing_to_refund", `Nothing of invoice ${invoiceId} is left to refund.`);
   // By amount, the parts are capped at what each line has left: a smaller sum means more was asked than is left.
@@ -132,13 +148,10 @@ export async function refundInvoice(
       `The refund of ${toMajor(input.amount ?? amount)} is more than the ${toMajor(Math.min(refundable, amount))} left to refund.`,
       { refundable_amount: toMajor(Math.min(refundable, amount)) },
     );
-  // The provider's part first, then the wallet's.
   const providerPaid = order.totalMinor - order.walletRedeemMinor;
   const providerPart = Math.min(amount, Math.max(0, providerPaid - Math.min(order.refundedMinor, providerPaid)));
-  const walletPart = amount - providerPart;
-  const provider = order.paymentProvider ?? "free";
   const card =
-    provider === "card" && providerPart > 0
+    order.paymentProvider === "card" && providerPart > 0
       ? await ctx.db
           .select()
           .from(transactions)
@@ -152,44 +165,45 @@ export async function refundInvoice(
           )
           .get()
       : undefined;
-  const config = await readInvoiceConfig(ctx.db, ctx.appId);
-  const at = nowIso();
-  const refundId = insertedId(invoices);
-  const bp = invoice.taxPercentageBp;
-  const refundRows = parts.map((p) => {
-    const { excludingTaxMinor, taxMinor } = vatSplit(p.totalMinor, p.parent.taxPercentageBp);
-    return { ...p, excludingTaxMinor, taxMinor };
-  });
-  const tax = refundRows.reduce((s, r) => s + r.taxMinor, 0);
-  const full = order.refundedMinor + amount >= order.capturedMinor;
+  return { parts, amount, providerPart, walletPart: amount - providerPart, card };
+}
 
-  const statements: BatchItem<"sqlite">[] = [
-    abortUnless(
-      ctx.db,
-      sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND refunded_minor + ${amount} <= captured_minor)
-        AND NOT EXISTS (SELECT 1 FROM transactions WHERE order_id = ${order.id} AND type = 'refund'
-          AND status = 'pending')`,
-      "refundable",
-    ),
-    // Each line's quantity and total, as refunds that landed meanwhile left them (the parts were read before).
-    ...parts.flatMap((p) => [
-      abortUnless(
-        ctx.db,
-        sql`EXISTS (SELECT 1 FROM invoice_items WHERE id = ${p.parent.id} AND refunded_qty + ${p.qty} <= qty
-          AND ${p.totalMinor} + (SELECT coalesce(sum(total_minor), 0) FROM invoice_items WHERE parent_invoice_item_id
-            = ${p.parent.id} AND invoice_id IN (SELECT id FROM invoices WHERE refunded_invoice_id = ${invoiceId}
-            AND status <> 'void')) <= total_minor)`,
-        "line-qty",
-      ),
-      ...(p.qty > 0
-        ? [
-            ctx.db
-              .update(invoiceItems)
-              .set({ refundedQty: sql`${invoiceItems.refundedQty} + ${p.qty}` })
-              .where(eq(invoiceItems.id, p.parent.id)),
-          ]
-        : []),
-    ]),
+/**
+ * The refund reserved on the order and its lines, guarded on the rows as the batch finds them: the
+ * order's captured sum and no refund pending on a gateway, each line's quantity and total.
+ */
+function reserveRefund(
+  ctx: ServiceContext,
+  plan: BatchPlan,
+  invoice: InvoiceRow,
+  order: OrderRow,
+  { parts, amount }: Refund,
+  at: string,
+): void {
+  plan.guard(
+    sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND refunded_minor + ${amount} <= captured_minor)
+      AND NOT EXISTS (SELECT 1 FROM transactions WHERE order_id = ${order.id} AND type = 'refund'
+        AND status = 'pending')`,
+    "refundable",
+  );
+  // Each line's quantity and total, as refunds that landed meanwhile left them (the parts were read before).
+  for (const p of parts) {
+    plan.guard(
+      sql`EXISTS (SELECT 1 FROM invoice_items WHERE id = ${p.parent.id} AND refunded_qty + ${p.qty} <= qty
+        AND ${p.totalMinor} + (SELECT coalesce(sum(total_minor), 0) FROM invoice_items WHERE parent_invoice_item_id
+          = ${p.parent.id} AND invoice_id IN (SELECT id FROM invoices WHERE refunded_invoice_id = ${invoice.id}
+          AND status <> 'void')) <= total_minor)`,
+      "line-qty",
+    );
+    if (p.qty > 0)
+      plan.add(
+        ctx.db
+          .update(invoiceItems)
+          .set({ refundedQty: sql`${invoiceItems.refundedQty} + ${p.qty}` })
+          .where(eq(invoiceItems.id, p.parent.id)),
+      );
+  }
+  plan.add(
     ctx.db
       .update(orders)
       .set({
@@ -209,60 +223,101 @@ export async function refundInvoice(
         target: invoiceCounters.appId,
         set: { lastNumber: sql`${invoiceCounters.lastNumber} + 1` },
       }),
-    ctx.db.insert(invoices).values({
+  );
+}
+
+function refundInvoiceInsert(
+  ctx: ServiceContext,
+  invoice: InvoiceRow,
+  { parts, amount, walletPart }: Refund,
+  input: RefundInvoice,
+  config: { serial_prefix: string },
+  at: string,
+) {
+  const tax = parts.reduce((s, p) => s + vatSplit(p.totalMinor, p.parent.taxPercentageBp).taxMinor, 0);
+  return ctx.db.insert(invoices).values({
+    appId: ctx.appId,
+    orderId: invoice.orderId,
+    customerId: invoice.customerId,
+    type: "refund",
+    status: "paid",
+    serial: sql`${config.serial_prefix} || ${at.slice(0, 4)} || printf('%05d',
+      (SELECT last_number FROM invoice_counters WHERE app_id = ${ctx.appId}))`,
+    refundedInvoiceId: invoice.id,
+    refundReason: input.refund_reason,
+    issuedAt: at,
+    currency: invoice.currency,
+    subTotalMinor: amount,
+    totalMinor: amount,
+    totalExcludingTaxMinor: amount - tax,
+    taxMinor: tax,
+    taxPercentageBp: invoice.taxPercentageBp,
+    walletRedeemMinor: walletPart,
+    paymentProvider: invoice.paymentProvider,
+    paymentMethod: invoice.paymentMethod,
+    sellerName: invoice.sellerName,
+    vatNumber: invoice.vatNumber,
+    createdAt: at,
+    modifiedAt: at,
+  });
+}
+
+/** The refund invoice's lines, each pointing at the line it gives back. */
+function refundItemsInsert(ctx: ServiceContext, refundInvoice: Handle, { parts }: Refund, reason: string, at: string) {
+  const rows = parts.map((p) => {
+    const { excludingTaxMinor, taxMinor } = vatSplit(p.totalMinor, p.parent.taxPercentageBp);
+    const l = p.parent;
+    return {
+      orderItemId: l.orderItemId,
+      parent: l.id,
+      itemId: l.itemId,
+      nameEn: l.nameEn,
+      nameAr: l.nameAr,
+      qty: p.qty,
+      total: p.totalMinor,
+      bp: l.taxPercentageBp,
+      tax: taxMinor,
+      excl: excludingTaxMinor,
+    };
+  });
+  const v = (key: keyof (typeof rows)[number]) => sql.raw(`value ->> '$.${key}'`);
+  return insertSelect(
+    ctx.db,
+    invoiceItems,
+    {
       appId: ctx.appId,
-      orderId: order.id,
-      customerId: invoice.customerId,
-      type: "refund",
-      status: "paid",
-      serial: sql`${config.serial_prefix} || ${at.slice(0, 4)} || printf('%05d',
-        (SELECT last_number FROM invoice_counters WHERE app_id = ${ctx.appId}))`,
-      refundedInvoiceId: invoice.id,
-      refundReason: input.refund_reason,
-      issuedAt: at,
-      currency: invoice.currency,
-      subTotalMinor: amount,
-      totalMinor: amount,
-      totalExcludingTaxMinor: amount - tax,
-      taxMinor: tax,
-      taxPercentageBp: bp,
-      walletRedeemMinor: walletPart,
-      paymentProvider: invoice.paymentProvider,
-      paymentMethod: invoice.paymentMethod,
-      sellerName: invoice.sellerName,
-      vatNumber: invoice.vatNumber,
+      invoiceId: refundInvoice.id,
+      orderItemId: v("orderItemId"),
+      parentInvoiceItemId: v("parent"),
+      itemId: v("itemId"),
+      nameEn: v("nameEn"),
+      nameAr: v("nameAr"),
+      qty: v("qty"),
+      refundedQty: 0,
+      amountMinor: v("total"),
+      voucherDiscountMinor: 0,
+      totalMinor: v("total"),
+      taxPercentageBp: v("bp"),
+      taxMinor: v("tax"),
+      totalExcludingTaxMinor: v("excl"),
+      refundReason: reason,
       createdAt: at,
-      modifiedAt: at,
-    }),
-    ctx.db.insert(invoiceItems).select(
-      sql`SELECT NULL, ${ctx.appId}, ${refundId}, value ->> '$.orderItemId', value ->> '$.parent', value ->> '$.itemId',
-          value ->> '$.nameEn', value ->> '$.nameAr', value ->> '$.qty', 0, value ->> '$.total', 0, value ->> '$.total',
-          value ->> '$.bp', value ->> '$.tax', value ->> '$.excl', ${input.refund_reason}, ${at}
-        FROM json_each(${JSON.stringify(
-          refundRows.map((r) => ({
-            orderItemId: r.parent.orderItemId,
-            parent: r.parent.id,
-            itemId: r.parent.itemId,
-            nameEn: r.parent.nameEn,
-            nameAr: r.parent.nameAr,
-            qty: r.qty,
-            total: r.totalMinor,
-            bp: r.parent.taxPercentageBp,
-            tax: r.taxMinor,
-            excl: r.excludingTaxMinor,
-          })),
-        )})`,
-    ),
-  ];
-  const events = [
-    rowEvent(
-      "invoice.refunded",
-      invoices,
-      sql`id = ${refundId}`,
-      sql`json_object('id', id, 'order_id', order_id, 'serial', serial, 'refunded_invoice_id', refunded_invoice_id)`,
-    ),
-    orderEventSql("order.refunded", sql`${order.id}`, sql` AND status = 'refunded'`),
-  ];
+    },
+    sql`FROM json_each(${JSON.stringify(rows)})`,
+  );
+}
+
+/**
+ * The refund's transactions: the provider's part (a card's pending on its gateway, named so that the
+ * gateway's answer settles it; any other paid back by the merchant), then the wallet's, credited now.
+ */
+function addRefundTransactions(
+  ctx: ServiceContext,
+  plan: BatchPlan,
+  r: { invoice: InvoiceRow; order: OrderRow; refund: Refund; refundInvoice: Handle; at: string },
+): Handle | null {
+  const { invoice, order, refund, at } = r;
+  const provider = order.paymentProvider ?? "free";
   const refundTx = (
     p: (typeof PAYMENT_PROVIDERS)[number],
     status: "pending" | "refunded",
@@ -272,7 +327,7 @@ export async function refundInvoice(
     ctx.db.insert(transactions).values({
       appId: ctx.appId,
       orderId: order.id,
-      invoiceId: refundId,
+      invoiceId: r.refundInvoice.id,
       type: "refund",
       status,
       amountMinor,
@@ -285,152 +340,30 @@ export async function refundInvoice(
       createdAt: at,
       modifiedAt: at,
     });
-  let cardTxAt = -1;
-  if (providerPart > 0) {
-    if (card) cardTxAt = statements.length;
-    statements.push(
-      card
-        ? refundTx("card", "pending", providerPart, card.gateway).returning({ id: transactions.id })
-        : refundTx(provider, "refunded", providerPart, null),
-    );
-    events.push(
+  const ofRefund = (p: string) =>
+    sql`invoice_id = ${r.refundInvoice.id} AND type = 'refund' AND payment_provider = ${p}`;
+  let cardTx: Handle | null = null;
+  if (refund.providerPart > 0) {
+    if (refund.card)
+      cardTx = plan.insert("card_refund", refundTx("card", "pending", refund.providerPart, refund.card.gateway));
+    else plan.add(refundTx(provider, "refunded", refund.providerPart, null));
+    plan.event(
       transactionEventSql(
-        card ? "transaction.created" : "transaction.refunded",
-        sql`invoice_id = ${refundId} AND type = 'refund' AND payment_provider = ${card ? "card" : provider}`,
+        refund.card ? "transaction.created" : "transaction.refunded",
+        ofRefund(refund.card ? "card" : provider),
       ),
     );
   }
-  if (walletPart > 0 && order.customerId !== null) {
+  if (refund.walletPart > 0 && order.customerId !== null) {
     const back = cashbackMovementStatements(ctx, order.customerId, {
       type: "refund",
-      units: walletPart,
+      units: refund.walletPart,
       orderId: sql`${order.id}`,
       reason: `Refund of invoice ${invoice.serial ?? invoice.id}`,
     });
-    statements.push(...back.statements, refundTx("wallet", "refunded", walletPart, null));
-    events.push(
-      back.event,
-      transactionEventSql(
-        "transaction.refunded",
-        sql`invoice_id = ${refundId} AND type = 'refund' AND payment_provider = 'wallet'`,
-      ),
-    );
+    plan
+      .add(...back.statements, refundTx("wallet", "refunded", refund.walletPart, null))
+      .event(back.event, transactionEventSql("transaction.refunded", ofRefund("wallet")));
   }
-  // The refund invoice's id: the largest of the order's, read in the same batch.
-  const idAt = statements.length;
-  statements.push(ctx.db.select({ id: sql<number>`max(id)` }).from(invoices).where(eq(invoices.orderId, order.id)));
-  let results: unknown[];
-  try {
-    ({ results } = await emit(ctx.db, ctx.events, statements, unionEvents(events)));
-  } catch (error) {
-    if (!isGuardAbort(error)) throw error;
-    throw ApiError.conflict(
-      "refund_exceeds_captured",
-      "Another refund of this order ran meanwhile (or is waiting on its provider); read the invoice again.",
-    );
-  }
-  const refundInvoiceId = (results[idAt] as { id: number }[])[0]!.id;
-  if (card && cardTxAt >= 0) {
-    const txId = (results[cardTxAt] as { id: number }[])[0]!.id;
-    await refundThroughGateway(ctx, env, {
-      txId,
-      orderId: order.id,
-      refundInvoiceId,
-      parts,
-      amount,
-      full,
-      card,
-      providerPart,
-      reason: input.refund_reason,
-    });
-  }
-  return refundInvoiceId;
-}
-
-/**
- * The card part, after the refund is reserved: the gateway refunds it (the transaction refunded),
- * refuses (everything the refund reserved is given back and its invoice voided), or does not
- * answer (the refund stays pending, blocking another of the order until it is settled).
- */
-async function refundThroughGateway(
-  ctx: ServiceContext,
-  env: Env,
-  r: {
-    txId: number;
-    orderId: number;
-    refundInvoiceId: number;
-    parts: RefundLine[];
-    amount: number;
-    full: boolean;
-    card: typeof transactions.$inferSelect;
-    providerPart: number;
-    reason: string;
-  },
-) {
-  const gateway = cardGatewayById(env, r.card.gateway ?? "");
-  const at = nowIso();
-  try {
-    const result = await gateway.refund({
-      paymentReference: r.card.providerReference ?? "",
-      amountMinor: r.providerPart,
-      currency: r.card.currency,
-      reason: r.reason,
-    });
-    if (result.status === "failed") throw new GatewayRefused("The gateway refused the refund.");
-    await emit(
-      ctx.db,
-      ctx.events,
-      [
-        ctx.db
-          .update(transactions)
-          .set({
-            status: result.status === "refunded" ? "refunded" : "pending",
-            providerReference: result.reference,
-            providerDetails: result.details,
-            modifiedAt: at,
-          })
-          .where(eq(transactions.id, r.txId)),
-      ],
-      transactionEventSql("transaction.refunded", sql`id = ${r.txId} AND status = 'refunded'`),
-    );
-  } catch (error) {
-    if (error instanceof GatewayUnavailable)
-      throw new ApiError(503, "provider_unavailable", "The card gateway did not answer; the refund is pending.", {
-        headers: { "Retry-After": "60" },
-        transaction_id: r.txId,
-      });
-    if (!(error instanceof GatewayRefused)) throw error;
-    // Refused: undo the reservation (the wallet part, if any, stays given back: it is the customer's).
-    await ctx.db.batch([
-      ctx.db
-        .update(transactions)
-        .set({ status: "failed", declineReason: error.message.slice(0, 500), modifiedAt: at })
-        .where(eq(transactions.id, r.txId)),
-      ctx.db
-        .update(orders)
-        .set({
-          refundedMinor: sql`${orders.refundedMinor} - ${r.providerPart}`,
-          paymentStatus: sql`CASE WHEN ${orders.refundedMinor} - ${r.providerPart} > 0 THEN 'partially_refunded' ELSE 'paid' END`,
-          status: "completed",
-          modifiedAt: at,
-        })
-        .where(eq(orders.id, r.orderId)),
-      ...(r.providerPart === r.amount
-        ? [
-            ...r.parts
-              .filter((p) => p.qty > 0)
-              .map((p) =>
-                ctx.db
-                  .update(invoiceItems)
-                  .set({ refundedQty: sql`${invoiceItems.refundedQty} - ${p.qty}` })
-                  .where(eq(invoiceItems.id, p.parent.id)),
-              ),
-            ctx.db.update(invoices).set({ status: "void", modifiedAt: at }).where(eq(invoices.id, r.refundInvoiceId)),
-          ]
-        : []),
-    ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-    throw ApiError.conflict("payment_failed", "The card gateway refused the refund; nothing was refunded by card.", {
-      provider_message: error.message,
-    });
-  }
+  return cardTx;
 }

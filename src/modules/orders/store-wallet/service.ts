@@ -1,5 +1,6 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { insertSelect } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../../../core/listing";
@@ -50,11 +51,20 @@ export function storeWalletEntryStatement(db: Db, appId: number, entry: StoreWal
   )
     throw new Error(`store wallet ${entry.type} of ${amount}: a credit is > 0, a debit < 0, in whole minor units`);
   const signed = entry.type === "credit" ? sql`amount > 0` : sql`amount < 0`;
-  // Columns in table order: id, app_id, type, source, amount_minor, balance_after_minor, order_id, reference, created_at.
-  return db.insert(storeWalletEntries).select(
-    sql`SELECT NULL, ${appId}, ${entry.type}, ${entry.source}, amount, previous + amount,
-        ${entry.orderId}, ${entry.reference ?? null}, ${nowIso()}
-      FROM (SELECT ${storeWalletBalanceSql(appId)} AS previous, ${amount} AS amount)
+  return insertSelect(
+    db,
+    storeWalletEntries,
+    {
+      appId,
+      type: entry.type,
+      source: entry.source,
+      amountMinor: sql`amount`,
+      balanceAfterMinor: sql`previous + amount`,
+      orderId: sql`${entry.orderId}`,
+      reference: entry.reference ?? null,
+      createdAt: nowIso(),
+    },
+    sql`FROM (SELECT ${storeWalletBalanceSql(appId)} AS previous, ${amount} AS amount)
       WHERE previous + amount >= 0 AND ${signed} AND ${entry.when ?? sql`1`}`,
   );
 }

@@ -3,10 +3,10 @@ import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
 import { rowEvent } from "../../../core/events/outbox";
-import { insertedId } from "../../../core/sql";
 import { todayIn } from "../../../core/time";
+import type { OrderStep } from "../checkout/order-step";
 import type { QuotedLine } from "../pricing/quote";
-import { DURATION_UNITS, invoices, type PAYMENT_PROVIDERS } from "../tables";
+import { DURATION_UNITS } from "../tables";
 import { subscriptions } from "./tables";
 
 /**
@@ -42,62 +42,53 @@ export function addDurationSql(date: SQL, n: SQL, unit: SQL): SQL {
 export const subscriptionRef = sql`json_object('id', id, 'customer_id', customer_id, 'status', status)`;
 
 /**
- * The subscriptions a checkout creates, for its own batch (after its order and invoice, before
+ * The subscriptions an order creates, as a step of its batch (after its order and invoice, before
  * "paid"): one per line of a plan-enabled item, `pending`, linked to the order and its first invoice,
  * with `subscription.created`. Payment activates them (`subscriptionPaidStatements`).
  */
-export function subscriptionCreateStatements(
-  ctx: ServiceContext,
-  p: {
-    lines: QuotedLine[];
-    customerId: number;
-    orderId: SQL;
-    provider: (typeof PAYMENT_PROVIDERS)[number];
-    currency: string;
-    at: string;
-  },
-): { statements: BatchItem<"sqlite">[]; events: SQL[] } {
-  const plans = p.lines.filter((l) => l.item.isPlanEnabled);
-  if (!plans.length) return { statements: [], events: [] };
-  const statements = plans.map((l) => {
-    const plan = planOf(l.item.planConfig);
-    return ctx.db.insert(subscriptions).values({
-      appId: ctx.appId,
-      customerId: p.customerId,
-      itemId: l.itemId,
-      orderId: sql`${p.orderId}`,
-      firstInvoiceId: sql`${insertedId(invoices)}`,
-      nameEn: l.item.nameEn,
-      nameAr: l.item.nameAr,
-      status: "pending",
-      quantity: l.qty,
-      unitPriceMinor: l.unitPriceMinor,
-      currency: p.currency,
-      paymentProvider: p.provider,
-      duration: plan.duration,
-      durationUnit: plan.duration_unit,
-      trialDays: plan.trial_days,
-      totalBillingCycles: plan.total_billing_cycles,
-      remainingBillingCycles: plan.total_billing_cycles,
-      autoRenew: plan.auto_renew,
-      usageLimit: plan.usage_limit,
-      usageUnit: plan.usage_unit,
-      autoIncrementUsage: plan.auto_increment_usage,
-      createdAt: p.at,
-      modifiedAt: p.at,
-    });
-  });
-  return {
-    statements,
-    events: [
+export function subscriptionsStep(ctx: ServiceContext, lines: QuotedLine[], customerId: number): OrderStep {
+  return (plan, { order, invoice, provider, currency, at }) => {
+    const plans = lines.filter((l) => l.item.isPlanEnabled);
+    if (!plans.length) return;
+    for (const l of plans) {
+      const config = planOf(l.item.planConfig);
+      plan.add(
+        ctx.db.insert(subscriptions).values({
+          appId: ctx.appId,
+          customerId,
+          itemId: l.itemId,
+          orderId: order.id,
+          firstInvoiceId: invoice.id,
+          nameEn: l.item.nameEn,
+          nameAr: l.item.nameAr,
+          status: "pending",
+          quantity: l.qty,
+          unitPriceMinor: l.unitPriceMinor,
+          currency,
+          paymentProvider: provider,
+          duration: config.duration,
+          durationUnit: config.duration_unit,
+          trialDays: config.trial_days,
+          totalBillingCycles: config.total_billing_cycles,
+          remainingBillingCycles: config.total_billing_cycles,
+          autoRenew: config.auto_renew,
+          usageLimit: config.usage_limit,
+          usageUnit: config.usage_unit,
+          autoIncrementUsage: config.auto_increment_usage,
+          createdAt: at,
+          modifiedAt: at,
+        }),
+      );
+    }
+    plan.event(
       rowEvent(
         "subscription.created",
         subscriptions,
-        sql`order_id = ${p.orderId} AND created_at = ${p.at}`,
+        sql`order_id = ${order.id} AND created_at = ${at}`,
         sql`json_object('id', id, 'customer_id', customer_id, 'status', status, 'order_id', order_id,
           'item_id', item_id)`,
       ),
-    ],
+    );
   };
 }
 

@@ -1,24 +1,22 @@
 import { and, eq, sql } from "drizzle-orm";
 import { now as clockNow, nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
+import { live, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
 import { enqueueJobs } from "../../../core/jobs";
-import { inList, insertedId } from "../../../core/sql";
+import { inList } from "../../../core/sql";
 import { nowIso, todayIn } from "../../../core/time";
 import type { Db } from "../../../db/client";
 import { readStoreSettings, type StoreSettings } from "../../account";
 import { itemsForPricing, type PricedItem } from "../../items";
 import { placeOrder } from "../checkout/place";
-import type { Quote } from "../pricing/quote";
-import { vatSplit } from "../pricing/vat";
 import { addDuration } from "../recurring/dates";
-import { orders } from "../tables";
 import { changedRowEvent, changeRow, newChangeToken, resumeSet, type SubscriptionSet } from "./change";
-import { renewalAmountMinor, type SubscriptionRow } from "./service";
+import { type Claim, renewalOf, renewalQuote, renewedStep, stillClaimed } from "./renewal-order";
+import type { SubscriptionRow } from "./service";
 import { subscriptionRenewals, subscriptions, subscriptionUpdates } from "./tables";
-import { changesSet, updateEventSql } from "./updates";
 
 declare module "../../../core/jobs" {
   interface JobRegistry {
@@ -59,7 +57,7 @@ export async function queueDueSubscriptions(
     .select({ id: subscriptions.id, appId: subscriptions.appId })
     .from(subscriptions)
     .where(
-      sql`${subscriptions.isDeleted} = 0 AND ((${subscriptions.status} IN ('active', 'trialing')
+      sql`${notDeletedRow(subscriptions)} AND ((${subscriptions.status} IN ('active', 'trialing')
         AND ${subscriptions.nextBillingDate} <= ${horizon})
         OR (${subscriptions.status} = 'suspended' AND ${subscriptions.retryDate} <= ${horizon})
         OR (${subscriptions.status} = 'paused' AND ${subscriptions.pauseResumesAt} <= ${horizon}))`,
@@ -104,9 +102,7 @@ export async function renewSubscriptions(
       ctx.db
         .select()
         .from(subscriptions)
-        .where(
-          and(eq(subscriptions.appId, ctx.appId), eq(subscriptions.isDeleted, false), inList(subscriptions.id, ids)),
-        ),
+        .where(and(live(subscriptions, ctx.appId), inList(subscriptions.id, ids))),
       ctx.db
         .select()
         .from(subscriptionUpdates)
@@ -171,28 +167,51 @@ async function renewOne(c: Ctx, r: SubscriptionRow): Promise<keyof RenewalRun> {
   return "skipped";
 }
 
-type Claim = { id: number; at: string };
-
-const stillClaimed = (claim: Claim) =>
-  sql`EXISTS (SELECT 1 FROM subscription_renewals WHERE id = ${claim.id} AND status = 'pending'
-    AND claimed_at = ${claim.at})`;
-
 /** Claims the period (its unique renewal row), then orders and pays it, or records the failure. */
 async function attempt(c: Ctx, r: SubscriptionRow, period: string): Promise<keyof RenewalRun> {
-  const { ctx, today } = c;
-  const update = c.pending.get(r.id);
-  const applies = update && (update.effectiveAt ?? "") <= period ? update : undefined;
-  const item = c.items.get(applies?.changes.item_id ?? r.itemId);
-  const eff: SubscriptionRow = {
-    ...r,
-    ...(applies && (changesSet(applies.changes, item) as Partial<SubscriptionRow>)),
-  };
-  const amount = renewalAmountMinor(eff);
+  const { ctx } = c;
+  const renewal = renewalOf(r, period, c.pending.get(r.id), c.items);
+  const claim = await claimPeriod(c, r, period, renewal.amount);
+  // Another run holds (or settled) this period.
+  if (!claim) return "skipped";
+  c.faults?.afterClaim?.(r.id);
+  const { eff, amount } = renewal;
+  if (eff.paymentProvider !== "wallet" && eff.paymentProvider !== "free" && amount > 0)
+    return recordFailure(
+      c,
+      r,
+      claim,
+      period,
+      "Charging a saved card is not available: the customer pays the renewal with their wallet.",
+    );
+  try {
+    await placeOrder(
+      ctx,
+      renewalQuote(c.settings.vatPercentageBp, eff, renewal.item, amount),
+      {
+        kind: "purchase",
+        customerId: r.customerId,
+        cartId: null,
+        provider: "wallet",
+        paymentMethod: null,
+        cartProvider: "app",
+      },
+      [renewedStep(ctx, c.today, r, period, claim, renewal)],
+    );
+    return "renewed";
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return recordFailure(c, r, claim, period, error.detail);
+  }
+}
+
+/** The period's renewal row, claimed for this run: new, failed and due for a retry, or stale. */
+async function claimPeriod(c: Ctx, r: SubscriptionRow, period: string, amount: number): Promise<Claim | null> {
   const at = nowIso();
-  const claimed = await ctx.db
+  const claimed = await c.ctx.db
     .insert(subscriptionRenewals)
     .values({
-      appId: ctx.appId,
+      appId: c.ctx.appId,
       subscriptionId: r.id,
       periodStart: period,
       status: "pending",
@@ -209,154 +228,12 @@ async function attempt(c: Ctx, r: SubscriptionRow, period: string): Promise<keyo
         amountMinor: amount,
         attempts: sql`${subscriptionRenewals.attempts} + 1`,
       },
-      setWhere: sql`(${subscriptionRenewals.status} = 'failed' AND ${subscriptionRenewals.nextRetryDate} <= ${today})
+      setWhere: sql`(${subscriptionRenewals.status} = 'failed' AND ${subscriptionRenewals.nextRetryDate} <= ${c.today})
         OR (${subscriptionRenewals.status} = 'pending'
           AND ${subscriptionRenewals.claimedAt} < ${new Date(nowMs() - STALE_CLAIM_MS).toISOString()})`,
     })
     .returning({ id: subscriptionRenewals.id });
-  // Another run holds (or settled) this period.
-  if (!claimed.length) return "skipped";
-  const claim = { id: claimed[0]!.id, at };
-  c.faults?.afterClaim?.(r.id);
-  if (eff.paymentProvider !== "wallet" && eff.paymentProvider !== "free" && amount > 0)
-    return recordFailure(
-      c,
-      r,
-      claim,
-      period,
-      "Charging a saved card is not available: the customer pays the renewal with their wallet.",
-    );
-  const token = newChangeToken();
-  const order = insertedId(orders);
-  const end = addDuration(period, eff.duration, eff.durationUnit);
-  const set: SubscriptionSet = {
-    ...(applies && changesSet(applies.changes, item)),
-    status: "active",
-    inTrial: false,
-    currentPeriodStartDate: period,
-    currentPeriodEndDate: end,
-    nextBillingDate: end,
-    lastBillingDate: today,
-    remainingBillingCycles: r.remainingBillingCycles === null ? null : sql`${subscriptions.remainingBillingCycles} - 1`,
-    usageCounter: eff.autoIncrementUsage ? 1 : 0,
-    prorationMinor: Math.min(0, eff.unitPriceMinor * eff.quantity + eff.prorationMinor),
-    retryDate: null,
-    failedAttempts: 0,
-    suspendedAt: null,
-    modifiedAt: at,
-    changeToken: token,
-  };
-  try {
-    await placeOrder(ctx, renewalQuote(c, eff, item, amount), {
-      kind: "purchase",
-      customerId: r.customerId,
-      cartId: null,
-      provider: "wallet",
-      paymentMethod: null,
-      cartProvider: "app",
-      subscriptionRenewal: true,
-      also: {
-        statements: [
-          abortUnless(
-            ctx.db,
-            sql`${stillClaimed(claim)} AND EXISTS (SELECT 1 FROM subscriptions WHERE id = ${r.id}
-              AND status = ${r.status} AND next_billing_date = ${period})`,
-            "subscription renewal claim",
-          ),
-          ctx.db
-            .update(subscriptionRenewals)
-            .set({
-              status: "paid",
-              orderId: sql`${order}`,
-              invoiceId: sql`(SELECT max(id) FROM invoices WHERE order_id = ${order})`,
-              amountMinor: amount,
-              errorMessage: null,
-              nextRetryDate: null,
-            })
-            .where(eq(subscriptionRenewals.id, claim.id)),
-          ctx.db.update(subscriptions).set(set).where(eq(subscriptions.id, r.id)),
-          ...(applies
-            ? [
-                ctx.db
-                  .update(subscriptionUpdates)
-                  .set({ status: "applied", appliedAt: at, modifiedAt: at })
-                  .where(and(eq(subscriptionUpdates.id, applies.id), eq(subscriptionUpdates.status, "pending"))),
-              ]
-            : []),
-        ],
-        events: [
-          changedRowEvent(
-            "subscription.renewed",
-            r.id,
-            token,
-            sql`json_object('id', id, 'customer_id', customer_id, 'status', status, 'order_id', ${order},
-              'period_start', ${period}, 'previous_status', ${r.status})`,
-          ),
-          ...(applies
-            ? [updateEventSql("subscription.update_applied", sql`id = ${applies.id} AND status = 'applied'`)]
-            : []),
-        ],
-      },
-    });
-    return "renewed";
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return recordFailure(c, r, claim, period, error.detail);
-  }
-}
-
-function renewalQuote(c: Ctx, r: SubscriptionRow, item: PricedItem | undefined, amount: number): Quote {
-  const bp = c.settings.vatPercentageBp;
-  const { excludingTaxMinor, taxMinor } = vatSplit(amount, bp);
-  const priced: PricedItem = item ?? {
-    id: r.itemId,
-    parentId: null,
-    isLive: false,
-    type: "product",
-    isPlanOnly: false,
-    nameEn: r.nameEn,
-    nameAr: r.nameAr,
-    sku: "",
-    unitPriceMinor: r.unitPriceMinor,
-    available: 0,
-    servedFromDate: "",
-    servedToDate: "",
-    categoryIds: [],
-    modifierValueIds: new Set(),
-    bundleCategories: [],
-  };
-  return {
-    currency: r.currency,
-    vatBp: bp,
-    lines: [
-      {
-        key: 0,
-        itemId: r.itemId,
-        qty: r.quantity,
-        modifierValueIds: [],
-        bundleSelections: [],
-        item: { ...priced, nameEn: r.nameEn, nameAr: r.nameAr },
-        unitPriceMinor: r.unitPriceMinor,
-        amountMinor: amount,
-        voucherDiscountMinor: 0,
-        totalMinor: amount,
-        taxPercentageBp: bp,
-        taxMinor,
-        totalExcludingTaxMinor: excludingTaxMinor,
-      },
-    ],
-    subTotalMinor: amount,
-    shippingMinor: 0,
-    setupMinor: 0,
-    subTotalDiscountsMinor: 0,
-    shippingDiscountsMinor: 0,
-    totalMinor: amount,
-    walletRedeemMinor: 0,
-    totalWithRedeemMinor: amount,
-    taxMinor,
-    totalExcludingTaxMinor: excludingTaxMinor,
-    voucher: null,
-  };
+  return claimed.length ? { id: claimed[0]!.id, at } : null;
 }
 
 /**
