@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { GatewayOutcome } from "../../src/modules/orders/payments/provider";
 import { call, json as read } from "../helpers/request";
-import { rowOf, rowsOf, shopperOf, stocked } from "./helpers";
+import { rowsOf, shopperOf, stocked } from "./helpers";
 
 /** What the card payment tests (payments*.test.ts) share: pending card orders, the pay link, the gateway's outcome. */
 
@@ -12,7 +12,6 @@ const pathOf = (url: string) => {
 /** A browser following a link: no token, no app-id. */
 export const browse = (url: string, method = "GET") => call(pathOf(url), { appId: null, method });
 
-export const orderRow = (id: number) => rowOf("SELECT * FROM orders WHERE id = ?", id);
 export const cardTransactions = (orderId: number) =>
   rowsOf("SELECT * FROM transactions WHERE order_id = ? AND payment_provider = 'card' ORDER BY id", orderId);
 

@@ -9,6 +9,7 @@ import {
   depositCashback,
   eventsWhere,
   orderEventTypes,
+  orderRow,
   rowOf,
   rowsOf,
   type Store,
@@ -28,7 +29,6 @@ beforeAll(async () => {
   store = await storeFor(A);
 });
 
-const orderRow = (id: number) => rowOf("SELECT * FROM orders WHERE id = ?", id);
 const invoicesOf = (orderId: number) => rowsOf("SELECT * FROM invoices WHERE order_id = ? ORDER BY id", orderId);
 const transactionsOf = (orderId: number) =>
   rowsOf("SELECT * FROM transactions WHERE order_id = ? ORDER BY id", orderId);

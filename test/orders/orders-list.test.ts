@@ -8,7 +8,7 @@ import {
   M_ORDERS,
   MY_ORDERS,
   orderOf,
-  rowOf,
+  orderRow,
   rowsOf,
   type Shopper,
   type Store,
@@ -29,7 +29,6 @@ beforeAll(async () => {
   other = await storeFor(B);
 });
 
-const orderRow = (id: number) => rowOf("SELECT * FROM orders WHERE id = ?", id);
 const ids = (page: { results: { id: number }[] }) => page.results.map((o) => o.id);
 const cancel = (id: number, as = store) =>
   as.as(`${M_ORDERS}${id}/`, { method: "PATCH", body: { status: "cancelled" } });

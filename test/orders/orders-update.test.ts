@@ -14,6 +14,7 @@ import {
   M_ORDERS,
   orderEventTypes,
   orderOf,
+  orderRow,
   rowOf,
   rowsOf,
   type Store,
@@ -33,7 +34,6 @@ beforeAll(async () => {
   store = await storeFor(A);
 });
 
-const orderRow = (id: number) => rowOf("SELECT * FROM orders WHERE id = ?", id);
 const cancel = (id: number, as = store) =>
   as.as(`${M_ORDERS}${id}/`, { method: "PATCH", body: { status: "cancelled" } });
 

@@ -3,8 +3,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { applyGatewayOutcome } from "../../src/modules/orders/payments/settle";
 import { db } from "../helpers/factories";
 import { json as read } from "../helpers/request";
-import { browse, cardOrder, cardTransactions, orderRow, outcome, startPayment } from "./card-payments";
-import { eventsWhere, M_ORDERS, orderEventTypes, rowOf, rowsOf, type Store, stockOf, storeFor } from "./helpers";
+import { browse, cardOrder, cardTransactions, outcome, startPayment } from "./card-payments";
+import {
+  eventsWhere,
+  M_ORDERS,
+  orderEventTypes,
+  orderRow,
+  rowOf,
+  rowsOf,
+  type Store,
+  stockOf,
+  storeFor,
+} from "./helpers";
 
 // A store of this file's own (payments.test.ts has 8401).
 const A = 8411;

@@ -2,13 +2,14 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { payLink } from "../../src/modules/orders/orders/views";
 import { problem } from "../helpers/request";
-import { browse, cardOrder, cardTransactions, orderRow, startPayment } from "./card-payments";
+import { browse, cardOrder, cardTransactions, startPayment } from "./card-payments";
 import {
   depositCashback,
   eventsWhere,
   M_ORDERS,
   orderEventTypes,
   orderOf,
+  orderRow,
   rowsOf,
   type Store,
   shopperOf,

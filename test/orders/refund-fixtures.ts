@@ -9,6 +9,7 @@ import {
   cartOf,
   checkedOut,
   depositCashback,
+  orderRow,
   rowOf,
   rowsOf,
   type Shopper,
@@ -22,7 +23,6 @@ import {
 const YEAR = new Date().getUTCFullYear();
 export const refundPath = (invoiceId: number) => `/order/v1/merchant/invoices/${invoiceId}/refund/`;
 
-export const orderRow = (id: number) => rowOf("SELECT * FROM orders WHERE id = ?", id);
 export const linesOf = (invoiceId: number) =>
   rowsOf("SELECT * FROM invoice_items WHERE invoice_id = ? ORDER BY id", invoiceId);
 export const refundInvoicesOf = (invoiceId: number) =>

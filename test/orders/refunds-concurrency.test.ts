@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { problem, json as read } from "../helpers/request";
-import { eventsWhere, rowOf, rowsOf, type Store, storeFor, voucherOf, writtenCounts } from "./helpers";
-import { linesOf, orderRow, refundInvoicesOf, refundsIn, refundTransactionsOf, statusCounts } from "./refund-fixtures";
+import { eventsWhere, orderRow, rowOf, rowsOf, type Store, storeFor, voucherOf, writtenCounts } from "./helpers";
+import { linesOf, refundInvoicesOf, refundsIn, refundTransactionsOf, statusCounts } from "./refund-fixtures";
 
 // A store of this file's own: its counters, rows and events are this file's alone (refunds.test.ts has 8501).
 const A = 8521;

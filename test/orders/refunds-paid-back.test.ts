@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { cashbackOf, eventsWhere, rowsOf, type Store, storeFor } from "./helpers";
-import { orderRow, refundsIn, refundTransactionsOf } from "./refund-fixtures";
+import { cashbackOf, eventsWhere, orderRow, rowsOf, type Store, storeFor } from "./helpers";
+import { refundsIn, refundTransactionsOf } from "./refund-fixtures";
 
 // A store of this file's own: its counters, rows and events are this file's alone (refunds.test.ts has 8501).
 const A = 8511;

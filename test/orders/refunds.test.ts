@@ -6,6 +6,7 @@ import {
   checkedOut,
   eventsWhere,
   orderEventTypes,
+  orderRow,
   rowOf,
   type Store,
   shopperOf,
@@ -17,7 +18,6 @@ import {
 import {
   linesOf,
   major,
-  orderRow,
   refundInvoicesOf,
   refundPath,
   refundsIn,
