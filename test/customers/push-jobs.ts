@@ -4,7 +4,8 @@ import type { JobMessage } from "../../src/core/jobs";
 import worker from "../../src/index";
 import type { SendNotification } from "../../src/modules/customers/notifications/schemas";
 import { sendNotification } from "../../src/modules/customers/notifications/service";
-import { serviceCtx } from "../helpers/factories";
+import { fcmTokens } from "../../src/modules/customers/tables";
+import { createCustomerFor, db, serviceCtx } from "../helpers/factories";
 
 export type Queued = { body: JobMessage; delaySeconds?: number };
 
@@ -47,4 +48,32 @@ export function jobWorld(appId: number, overrides: { FCM_SERVICE_ACCOUNT?: strin
     }
   }
   return { world, jobs, queued, ran, retried, send, drain };
+}
+
+/** A notification's texts, in both languages. */
+export const texts = { title_en: "Offer", title_ar: "عرض", body_en: "20% off", body_ar: "خصم ٢٠٪" };
+
+export const row = (q: string, ...binds: unknown[]) =>
+  env.DB.prepare(q)
+    .bind(...binds)
+    .first<Record<string, any>>();
+export const all = (q: string, ...binds: unknown[]) =>
+  env.DB.prepare(q)
+    .bind(...binds)
+    .all<Record<string, any>>()
+    .then((r) => r.results);
+
+/** `n` new customers of the store speaking `lang`, each with `tokens` FCM tokens: their ids. */
+export async function withTokens(appId: number, n: number, lang: "ar" | "en" = "ar", tokens = 1) {
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = await createCustomerFor(appId, { lang });
+    ids.push(c.id);
+    for (let t = 0; t < tokens; t++) {
+      await db()
+        .insert(fcmTokens)
+        .values({ appId, customerId: c.id, token: `tok-${c.id}-${t}-${lang}`, platform: "android" });
+    }
+  }
+  return ids;
 }

@@ -9,11 +9,10 @@ import {
   depositCashback,
   eventsWhere,
   orderEventTypes,
+  orderRow,
   rowOf,
   rowsOf,
-  type Shopper,
   type Store,
-  setConfig,
   shopperOf,
   stocked,
   stockOf,
@@ -22,23 +21,17 @@ import {
   writtenCounts,
 } from "./helpers";
 
-// Stores of this file's own: 8201 (checkouts), 8203 (its checkout config changes).
+// A store of this file's own: its checkouts.
 const A = 8201;
-const C = 8203;
 let store: Store;
-let configured: Store;
 
 beforeAll(async () => {
   store = await storeFor(A);
-  configured = await storeFor(C);
 });
 
-const orderRow = (id: number) => rowOf("SELECT * FROM orders WHERE id = ?", id);
 const invoicesOf = (orderId: number) => rowsOf("SELECT * FROM invoices WHERE order_id = ? ORDER BY id", orderId);
 const transactionsOf = (orderId: number) =>
   rowsOf("SELECT * FROM transactions WHERE order_id = ? ORDER BY id", orderId);
-const ordersOfCart = async (cartId: number) =>
-  (await rowOf<{ n: number }>("SELECT count(*) AS n FROM orders WHERE cart_id = ?", cartId)).n;
 /** How long a placed order waits for its payment: from its creation to its expiry (both of one instant of the checkout). */
 const ttlMinutes = (order: { created_at: string; expires_at: string }) =>
   (Date.parse(order.expires_at) - Date.parse(order.created_at)) / 60_000;
@@ -389,265 +382,5 @@ describe("Checkout (CA14) by provider", () => {
     const r = await checkedOut(s, cart.id, { payment_provider: "cash_on_delivery" });
     expect(r).toMatchObject({ cart_price_updated: true, total_amount: 12 });
     expect((await transactionsOf(r.order.id))[0]).toMatchObject({ amount_minor: 1200 });
-  });
-});
-
-describe("Checkout refusals (409), each writing nothing", () => {
-  async function refused(s: Shopper, cartId: number, body: Record<string, unknown>, code: string, appId = A) {
-    const before = await writtenCounts(appId);
-    const res = await checkout(s, cartId, body);
-    expect(res.status).toBe(409);
-    const p = await problem(res);
-    expect(p.code).toBe(code);
-    expect(await writtenCounts(appId)).toEqual(before);
-    return p;
-  }
-
-  it("a cart already checked out names its order", async () => {
-    const s = await shopperOf(A);
-    const item = await stocked(A, 1000, 5);
-    const cart = await cartOf(s, { items: [{ item_id: item.id, qty: 1 }] });
-    const r = await checkedOut(s, cart.id, { payment_provider: "cash_on_delivery" });
-    const p = await refused(s, cart.id, { payment_provider: "cash_on_delivery" }, "cart_checked_out");
-    expect(p.order_id).toBe(r.order.id);
-    expect(await stockOf(item.id)).toBe(4);
-  });
-
-  it("an empty cart", async () => {
-    const s = await shopperOf(A);
-    const item = await stocked(A, 1000, 5);
-    const cart = await cartOf(s, { items: [{ item_id: item.id, qty: 1 }] });
-    await rowOf("DELETE FROM cart_items WHERE cart_id = ? RETURNING id", cart.id);
-    await refused(s, cart.id, { payment_provider: "card" }, "cart_empty");
-  });
-
-  it("an item deleted since the cart was made (item_unavailable names it)", async () => {
-    const s = await shopperOf(A);
-    const [kept, gone] = await Promise.all([stocked(A, 1000, 5), stocked(A, 500, 5)]);
-    const cart = await cartOf(s, {
-      items: [
-        { item_id: kept.id, qty: 1 },
-        { item_id: gone.id, qty: 1 },
-      ],
-    });
-    await rowOf("UPDATE items SET is_deleted = 1 WHERE id = ? RETURNING id", gone.id);
-    const p = await refused(s, cart.id, { payment_provider: "card" }, "item_unavailable");
-    expect(p.item_id).toBe(gone.id);
-    expect(await stockOf(kept.id)).toBe(5);
-  });
-
-  it("more than the stock: insufficient_stock with what is available", async () => {
-    const s = await shopperOf(A);
-    const item = await stocked(A, 1000, 1);
-    const cart = await cartOf(s, { items: [{ item_id: item.id, qty: 2 }] });
-    const p = await refused(s, cart.id, { payment_provider: "card" }, "insufficient_stock");
-    expect(p).toMatchObject({ item_id: item.id, available: 1 });
-    expect(await stockOf(item.id)).toBe(1);
-  });
-
-  it("a provider the store turned off, and a total below the store's minimum order", async () => {
-    const s = await shopperOf(C);
-    const item = await stocked(C, 2000, 5);
-    const cart = await cartOf(s, { items: [{ item_id: item.id, qty: 1 }] });
-    try {
-      const config = await setConfig(configured, { enabled_providers: ["card", "wallet"], min_order_amount: 50 });
-      expect(config).toMatchObject({ enabled_providers: ["card", "wallet"], min_order_amount: 50 });
-      const mine = await read(await s.as("/order/v1/checkout/config/"));
-      expect(mine).toMatchObject({ enabled_providers: ["card", "wallet"], min_order_amount: 50 });
-
-      const off = await refused(s, cart.id, { payment_provider: "bank_transfer" }, "payment_provider_disabled", C);
-      expect(off.enabled_providers).toEqual(["card", "wallet"]);
-      const low = await refused(s, cart.id, { payment_provider: "card" }, "below_minimum_order", C);
-      expect(low.min_order_amount).toBe(50);
-
-      await setConfig(configured, { min_order_amount: 20 });
-      const r = await checkedOut(s, cart.id, { payment_provider: "card" });
-      expect(r.payment_methods.map((g: { provider_id: string }) => g.provider_id)).toEqual(["card", "wallet"]);
-    } finally {
-      await setConfig(configured, {
-        enabled_providers: ["card", "wallet", "cash_on_delivery", "bank_transfer"],
-        min_order_amount: 0,
-      });
-    }
-  });
-
-  it("validates the body: an unknown provider or return URL that is not http(s) is a 400", async () => {
-    const s = await shopperOf(A);
-    const item = await stocked(A, 1000, 5);
-    const cart = await cartOf(s, { items: [{ item_id: item.id, qty: 1 }] });
-    for (const body of [
-      {},
-      { payment_provider: "free" },
-      { payment_provider: "card", success_url: "javascript:alert(1)" },
-      { payment_provider: "card", extra: 1 },
-    ]) {
-      const res = await checkout(s, cart.id, body);
-      expect(res.status, JSON.stringify(body)).toBe(400);
-    }
-    expect(await ordersOfCart(cart.id)).toBe(0);
-  });
-});
-
-describe("Checkout with Idempotency-Key", () => {
-  it("the same key and body replays the first answer; one order", async () => {
-    const s = await shopperOf(A);
-    const item = await stocked(A, 1000, 5);
-    const cart = await cartOf(s, { items: [{ item_id: item.id, qty: 1 }] });
-    const key = { "Idempotency-Key": `chk-${cart.id}` };
-    const body = { payment_provider: "cash_on_delivery" };
-    const first = await checkout(s, cart.id, body, key);
-    expect(first.status).toBe(201);
-    expect(first.headers.get("Idempotent-Replayed")).toBeNull();
-    const again = await checkout(s, cart.id, body, key);
-    expect(again.status).toBe(201);
-    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
-    const [a, b] = [await read(first), await read(again)];
-    expect(b.order.id).toBe(a.order.id);
-    expect(b).toEqual(a);
-    expect(await ordersOfCart(cart.id)).toBe(1);
-    expect(await stockOf(item.id)).toBe(4);
-
-    const other = await checkout(s, cart.id, { payment_provider: "card" }, key);
-    expect(other.status).toBe(409);
-    expect((await problem(other)).code).toBe("idempotency_key_reused");
-    expect(await ordersOfCart(cart.id)).toBe(1);
-  });
-});
-
-describe("Checkout races", () => {
-  it("two customers for the last unit: one order, one 409 insufficient_stock, stock 0", async () => {
-    const item = await stocked(A, 1000, 1);
-    const [s1, s2] = await Promise.all([shopperOf(A), shopperOf(A)]);
-    const [c1, c2] = await Promise.all([
-      cartOf(s1, { items: [{ item_id: item.id, qty: 1 }] }),
-      cartOf(s2, { items: [{ item_id: item.id, qty: 1 }] }),
-    ]);
-    const results = await Promise.all([
-      checkout(s1, c1.id, { payment_provider: "card" }),
-      checkout(s2, c2.id, { payment_provider: "card" }),
-    ]);
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    const loser = results.find((r) => r.status === 409)!;
-    expect(await problem(loser)).toMatchObject({ code: "insufficient_stock", item_id: item.id, available: 0 });
-    expect(await stockOf(item.id)).toBe(0);
-    const orders = await rowsOf("SELECT order_id FROM order_items WHERE item_id = ?", item.id);
-    expect(orders).toHaveLength(1);
-    const carts = await rowsOf<{ status: string }>(
-      "SELECT status FROM carts WHERE id IN (?, ?) ORDER BY status",
-      c1.id,
-      c2.id,
-    );
-    expect(carts.map((c) => c.status)).toEqual(["checked_out", "open"]);
-    expect(await eventsWhere(A, ["item.updated"], "id", item.id)).toHaveLength(1);
-  });
-
-  it("five checkouts of five carts against a stock of three: exactly three orders", async () => {
-    const item = await stocked(A, 1000, 3);
-    const shoppers = await Promise.all(Array.from({ length: 5 }, () => shopperOf(A)));
-    const carts = await Promise.all(shoppers.map((s) => cartOf(s, { items: [{ item_id: item.id, qty: 1 }] })));
-    const results = await Promise.all(
-      shoppers.map((s, i) => checkout(s, carts[i].id, { payment_provider: "cash_on_delivery" })),
-    );
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((x) => x === 201)).toHaveLength(3);
-    expect(statuses.filter((x) => x === 409)).toHaveLength(2);
-    for (const r of results.filter((x) => x.status === 409)) expect((await problem(r)).code).toBe("insufficient_stock");
-    expect(await stockOf(item.id)).toBe(0);
-    expect(await rowsOf("SELECT order_id FROM order_items WHERE item_id = ?", item.id)).toHaveLength(3);
-    expect(
-      await rowsOf(
-        "SELECT id FROM transactions WHERE order_id IN (SELECT order_id FROM order_items WHERE item_id = ?)",
-        item.id,
-      ),
-    ).toHaveLength(3);
-  });
-
-  it("the same cart checked out twice at once: one order", async () => {
-    const s = await shopperOf(A);
-    const item = await stocked(A, 1000, 5);
-    const cart = await cartOf(s, { items: [{ item_id: item.id, qty: 1 }] });
-    const results = await Promise.all([
-      checkout(s, cart.id, { payment_provider: "cash_on_delivery" }),
-      checkout(s, cart.id, { payment_provider: "card" }),
-    ]);
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect((await problem(results.find((r) => r.status === 409)!)).code).toBe("cart_checked_out");
-    expect(await ordersOfCart(cart.id)).toBe(1);
-    expect(await stockOf(item.id)).toBe(4);
-  });
-
-  it("the last of a customer's cashback spent by two wallet checkouts at once: one is paid", async () => {
-    const s = await shopperOf(A);
-    const item = await stocked(A, 1000, 5);
-    await depositCashback(store, s.id, 15);
-    const [c1, c2] = await Promise.all([
-      cartOf(s, { items: [{ item_id: item.id, qty: 1 }] }),
-      cartOf(s, { items: [{ item_id: item.id, qty: 1 }] }),
-    ]);
-    const results = await Promise.all([
-      checkout(s, c1.id, { payment_provider: "wallet" }),
-      checkout(s, c2.id, { payment_provider: "wallet" }),
-    ]);
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect((await problem(results.find((r) => r.status === 409)!)).code).toBe("insufficient_balance");
-    expect(await cashbackOf(A, s.id)).toBe(500);
-    expect(await stockOf(item.id)).toBe(4);
-  });
-});
-
-describe("Checkout with wallet redemption turned off", () => {
-  // With redemption off, carts price no redemption: what the cart shows is what checkout charges.
-  it("with wallet redemption off, a cart's redemption is not taken off, or the move is flagged", async () => {
-    const s = await shopperOf(C);
-    const item = await stocked(C, 2000, 5);
-    await depositCashback(configured, s.id, 10);
-    try {
-      await setConfig(configured, { is_wallet_redeem_enabled: false });
-      const cart = await cartOf(s, { items: [{ item_id: item.id, qty: 1 }], wallet_redeem_amount: 5 });
-      const r = await checkedOut(s, cart.id, { payment_provider: "card" });
-      expect(r.total_amount_with_redeem).toBe(20);
-      expect(await cashbackOf(C, s.id)).toBe(1000);
-      // What the customer was shown, and what they are charged, must agree unless flagged.
-      expect(r.cart_price_updated || cart.total_cart_price === r.total_amount_with_redeem).toBe(true);
-    } finally {
-      await setConfig(configured, { is_wallet_redeem_enabled: true });
-    }
-  });
-});
-
-describe("Checkout Config (MO3)", () => {
-  it("serves the defaults, validates a change, and shows the customer the same", async () => {
-    const fresh = await storeFor(8204);
-    const got = await read(await fresh.as("/order/v1/merchant/checkout/config/"));
-    expect(got).toMatchObject({
-      enabled_providers: ["card", "wallet", "cash_on_delivery", "bank_transfer"],
-      min_order_amount: 0,
-      payment_ttl_minutes: 30,
-      bank_transfer_ttl_hours: 72,
-      is_wallet_redeem_enabled: true,
-    });
-    expect(schemaErrors("getCheckoutConfig", got)).toEqual([]);
-    for (const body of [
-      {},
-      { enabled_providers: [] },
-      { enabled_providers: ["card", "card"] },
-      { payment_ttl_minutes: 1 },
-      { min_order_amount: 1.001 },
-    ]) {
-      const res = await fresh.as("/order/v1/merchant/checkout/config/", { method: "POST", body });
-      expect(res.status, JSON.stringify(body)).toBe(400);
-    }
-    const changed = await setConfig(fresh, { payment_ttl_minutes: 15 });
-    expect(changed).toMatchObject({
-      payment_ttl_minutes: 15,
-      enabled_providers: ["card", "wallet", "cash_on_delivery", "bank_transfer"],
-    });
-    const s = await shopperOf(8204);
-    expect(await read(await s.as("/order/v1/checkout/config/"))).toEqual(changed);
-    const item = await stocked(8204, 1000, 5);
-    const r = await checkedOut(s, (await cartOf(s, { items: [{ item_id: item.id, qty: 1 }] })).id, {
-      payment_provider: "card",
-    });
-    expect(ttlMinutes(r.order)).toBe(15);
   });
 });

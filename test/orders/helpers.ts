@@ -146,6 +146,9 @@ export async function rowsOf<T = Record<string, any>>(sql: string, ...binds: unk
   ).results;
 }
 
+/** The order row as stored. */
+export const orderRow = (id: number) => rowOf("SELECT * FROM orders WHERE id = ?", id);
+
 export const stockOf = async (itemId: number) =>
   (await rowOf<{ stock_qty: number }>("SELECT stock_qty FROM items WHERE id = ?", itemId)).stock_qty;
 

@@ -66,3 +66,24 @@ export const CONNECTION_EVENTS = ["sales_channel.connection_requested", ...Objec
 
 /** The store's `sales_channel.connection_*` events of connection `id`, oldest first. */
 export const connectionEvents = (appId: number, id: number) => eventsWhere(appId, CONNECTION_EVENTS, "id", id);
+
+/**
+ * Channel stores of the test file's own, from store `first` on (a fresh one for each pair a test needs:
+ * one live connection per channel and provider), and connections to `provider()` put in a state.
+ */
+export function channelsFrom(first: number, provider: () => Shop) {
+  let nextChannel = first;
+  const newChannel = () => storeOf(nextChannel++);
+
+  /** Puts a fresh connection in `state` and returns it with the stores on each side. */
+  async function inState(state: "pending" | "active" | "inactive" | "rejected") {
+    const channel = await newChannel();
+    const req = await sent(channel, { provider_app_id: provider().appId });
+    if (state === "active" || state === "inactive") await acted(provider(), req.id, "accept");
+    if (state === "rejected") await acted(provider(), req.id, "reject");
+    if (state === "inactive") await acted(channel, req.id, "deactivate");
+    return { id: req.id as number, channel };
+  }
+
+  return { newChannel, inState };
+}

@@ -1,11 +1,8 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../src/index";
-import { couriers, pickupLocations, shipments } from "../../src/modules/shipping/tables";
-import { db, tokenFor } from "../helpers/factories";
+import { tokenFor } from "../helpers/factories";
 import { BASE, call, json, problem } from "../helpers/request";
-import { eventsWhere, orderOf, rowOf, rowsOf, type Store, shopperOf, stocked, storeFor } from "../orders/helpers";
+import { eventsWhere, rowOf, rowsOf, type Store } from "../orders/helpers";
+import { balanceOf, credit, drawnText, getPdf, LABELS, type LabelStores, labelStoresOf, labelsIn } from "./helpers";
 
 /**
  * MH2/MH3 and the label PDF. Couriers, pickup locations and shipments are written as rows (the
@@ -14,133 +11,20 @@ import { eventsWhere, orderOf, rowOf, rowsOf, type Store, shopperOf, stocked, st
 
 const A = 9741;
 const B = 9742;
-const LABELS = "/order/v1/merchant/shipments/labels/";
+let fx: LabelStores;
 let store: Store;
 let other: Store;
 let orderId: number;
 let courierId: number;
 let otherCourierId: number;
-let pickupId: number;
 let foreignShipment: number;
 
-/**
- * A GET through the Worker with the ASSETS binding (the PDF's font), which the test pool gives the
- * static assets only as TEST_ASSETS (vitest.config.ts).
- */
-async function getPdf(path: string, token: string, appId: number): Promise<Response> {
-  const e = env as unknown as Env & { TEST_ASSETS: Fetcher };
-  const ctx = createExecutionContext();
-  const headers = { authorization: `Bearer ${token}`, "app-id": String(appId) };
-  const res = await worker.fetch(new Request(new URL(path, BASE), { headers }), { ...e, ASSETS: e.TEST_ASSETS }, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
-
-const purchase = (body: unknown, headers: Record<string, string> = {}, s = store) =>
-  s.as(LABELS, { method: "POST", body, headers });
-
-/** Credits the store wallet by `minor` (an adjustment row, as the ledger keeps them). */
-async function credit(appId: number, minor: number) {
-  const { b } = await rowOf<{ b: number }>(
-    "SELECT coalesce((SELECT balance_after_minor FROM store_wallet_entries WHERE app_id = ? ORDER BY id DESC LIMIT 1), 0) AS b",
-    appId,
-  );
-  await rowOf(
-    `INSERT INTO store_wallet_entries (app_id, type, source, amount_minor, balance_after_minor, order_id, reference, created_at)
-     VALUES (?, 'credit', 'adjustment', ?, ?, NULL, 'test', strftime('%Y-%m-%dT%H:%M:%fZ','now')) RETURNING id`,
-    appId,
-    minor,
-    b + minor,
-  );
-}
-
-const balanceOf = async (appId: number) =>
-  (
-    await rowOf<{ b: number }>(
-      "SELECT coalesce((SELECT balance_after_minor FROM store_wallet_entries WHERE app_id = ? ORDER BY id DESC LIMIT 1), 0) AS b",
-      appId,
-    )
-  ).b;
-
-let tracking = 0;
-/** A shipment of the store in status `created`, costing `costMinor`. */
-async function shipmentOf(appId: number, costMinor: number, overrides: Partial<typeof shipments.$inferInsert> = {}) {
-  tracking += 1;
-  const [row] = await db()
-    .insert(shipments)
-    .values({
-      appId,
-      orderId,
-      courierId: appId === A ? courierId : otherCourierId,
-      service: "standard",
-      originPickupLocationId: appId === A ? pickupId : null,
-      origin: {
-        pickup_location_id: appId === A ? pickupId : null,
-        name: "Olaya branch",
-        address1: "King Fahd Road, Building 12",
-        city_id: 1,
-        district_id: 1,
-        lat: 24.7,
-        lng: 46.7,
-        phone: "+966112345678",
-      },
-      destination: {
-        location_id: null,
-        name: "سارة القحطاني",
-        address1: "شارع الأمير سلطان، مبنى ٤",
-        city_id: 2,
-        district_id: null,
-        lat: 21.5,
-        lng: 39.2,
-        phone: "+966534501056",
-      },
-      packages: [{ weight_g: 1500, length_cm: 30, width_cm: 20, height_cm: 10 }],
-      weightG: 1500,
-      codAmountMinor: 11500,
-      costMinor,
-      currency: "SAR",
-      trackingNumber: `TR${String(900000 + tracking).padStart(12, "0")}`,
-      ...overrides,
-    })
-    .returning();
-  return row!;
-}
-
 beforeAll(async () => {
-  [store, other] = await Promise.all([storeFor(A), storeFor(B)]);
-  const item = await stocked(A, 10000, 50);
-  orderId = (await orderOf(await shopperOf(A), [{ item_id: item.id, qty: 1 }])).order.id;
-  const courier = (appId: number) =>
-    db()
-      .insert(couriers)
-      .values({
-        appId,
-        type: "custom",
-        nameEn: "Fast Riders Delivery",
-        nameAr: "توصيل فاست رايدرز",
-        codSupported: true,
-      })
-      .returning();
-  const [[mine], [theirs]] = await Promise.all([courier(A), courier(B)]);
-  courierId = mine!.id;
-  otherCourierId = theirs!.id;
-  const [pickup] = await db()
-    .insert(pickupLocations)
-    .values({
-      appId: A,
-      nameEn: "Olaya branch",
-      nameAr: "فرع العليا",
-      address1: "King Fahd Road, Building 12",
-      lat: 24.7,
-      lng: 46.7,
-      cityId: 1,
-      districtId: 1,
-    })
-    .returning();
-  pickupId = pickup!.id;
-  foreignShipment = (await shipmentOf(B, 100)).id;
-  await credit(B, 100_000);
+  fx = await labelStoresOf(A, B);
+  ({ store, other, orderId, courierId, otherCourierId, foreignShipment } = fx);
 });
+
+const { purchase, shipmentOf } = labelsIn(() => fx);
 
 describe("MH3 Purchase Shipment Labels", () => {
   it("buys labels with the store wallet: 201, the labels, the debits, the status, the history, the events", async () => {
@@ -368,103 +252,3 @@ describe("MH2 Shipping Labels and the label PDF", () => {
     expect((await getPdf(`${LABELS}${label.id}/pdf/`, token, A)).status).toBe(403);
   });
 });
-
-describe("MH5 on a labelled shipment voids its label (issue 27)", () => {
-  const cancel = (id: number) => store.as(`/order/v1/merchant/shipments/${id}/cancel/`, { method: "POST" });
-  const ledgerOf = (shipmentId: number) =>
-    rowsOf(
-      "SELECT type, source, amount_minor, order_id, reference FROM store_wallet_entries WHERE app_id = ? AND reference = ? ORDER BY id",
-      A,
-      `shipment:${shipmentId}`,
-    );
-  let voided: { id: number; shipment_id: number; label_url: string };
-
-  it("gives the label's cost back to the store wallet with the cancellation, linked to the order; once", async () => {
-    await credit(A, 1500);
-    const s = await shipmentOf(A, 1500);
-    voided = (await json(await purchase({ shipment_ids: [s.id] }))).results[0];
-    const before = await balanceOf(A);
-    const res = await cancel(s.id);
-    expect(res.status).toBe(200);
-    expect((await json(res)).status).toBe("cancelled");
-    expect(await balanceOf(A)).toBe(before + 1500);
-    const ref = `shipment:${s.id}`;
-    expect(await ledgerOf(s.id)).toEqual([
-      { type: "debit", source: "label", amount_minor: -1500, order_id: orderId, reference: ref },
-      { type: "credit", source: "label", amount_minor: 1500, order_id: orderId, reference: ref },
-    ]);
-    const listed = await json(await store.as(`${LABELS}?shipment_id=${s.id}`));
-    expect(listed.results[0]).toMatchObject({ id: voided.id, cost: 15, voided_at: expect.any(String), refund: 15 });
-    const events = await eventsWhere(A, ["shipment.label_voided"], "id", s.id);
-    expect(events.map((e) => e.data)).toEqual([
-      {
-        id: s.id,
-        order_id: orderId,
-        courier_id: courierId,
-        direction: "forward",
-        status: "cancelled",
-        label_id: voided.id,
-        tracking_number: s.trackingNumber,
-        refund: 15,
-        wallet_balance: (before + 1500) / 100,
-      },
-    ]);
-    expect(await eventsWhere(A, ["shipment.cancelled"], "id", s.id)).toHaveLength(1);
-    // A second cancel is refused by the machine and refunds nothing.
-    const again = await cancel(s.id);
-    expect(again.status).toBe(409);
-    expect((await problem(again)).code).toBe("invalid_state_transition");
-    expect(await balanceOf(A)).toBe(before + 1500);
-    expect(await ledgerOf(s.id)).toHaveLength(2);
-    expect(await eventsWhere(A, ["shipment.label_voided"], "id", s.id)).toHaveLength(1);
-  });
-
-  it("the fake carrier's label comes back too: the carrier voids it and says it refunds", async () => {
-    const fake = (await json(await store.as("/order/v1/merchant/shipments/couriers/?code=fake"))).results[0];
-    await credit(A, 1500);
-    const s = await shipmentOf(A, 1500, { courierId: fake.id, carrierReference: "fk_void_test" });
-    expect((await purchase({ shipment_ids: [s.id] })).status).toBe(201);
-    const before = await balanceOf(A);
-    expect((await cancel(s.id)).status).toBe(200);
-    expect(await balanceOf(A)).toBe(before + 1500);
-    expect((await ledgerOf(s.id)).map((e) => [e.type, e.amount_minor, e.order_id])).toEqual([
-      ["debit", -1500, orderId],
-      ["credit", 1500, orderId],
-    ]);
-  });
-
-  it("the voided label's PDF is marked VOID in both languages; a usable one is not", async () => {
-    const drawn = drawnText(
-      new TextDecoder("latin1").decode(
-        new Uint8Array(await (await getPdf(voided.label_url, store.token, A)).arrayBuffer()),
-      ),
-    );
-    expect(drawn).toContain("VOID");
-    expect(drawn).toContain([..."ملغاة"].reverse().join(""));
-    await credit(A, 100);
-    const live = (await json(await purchase({ shipment_ids: [(await shipmentOf(A, 100)).id] }))).results[0];
-    const usable = drawnText(
-      new TextDecoder("latin1").decode(
-        new Uint8Array(await (await getPdf(live.label_url, store.token, A)).arrayBuffer()),
-      ),
-    );
-    expect(usable).not.toContain("VOID");
-  });
-});
-
-/** The text the page draws, from its glyph codes and the ToUnicode map. */
-function drawnText(pdf: string): string {
-  const map = new Map<string, string>();
-  for (const m of pdf.matchAll(/<([0-9A-F]{4})> <([0-9A-F]+)>/g)) {
-    const chars = m[2]!.match(/.{4}/g)!.map((h) => String.fromCharCode(Number.parseInt(h, 16)));
-    map.set(m[1]!, chars.join(""));
-  }
-  return [...pdf.matchAll(/<([0-9A-F]+)> Tj/g)]
-    .map((m) =>
-      m[1]!
-        .match(/.{4}/g)!
-        .map((code) => map.get(code) ?? "?")
-        .join(""),
-    )
-    .join("\n");
-}

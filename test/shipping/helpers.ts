@@ -5,7 +5,7 @@ import { signFakeCallback } from "../../src/modules/shipping/carriers/fake";
 import { deliveryItem, paidOrderOf } from "../fulfillments/helpers";
 import { db } from "../helpers/factories";
 import { call, json } from "../helpers/request";
-import { rowsOf, type Store, shopperOf } from "../orders/helpers";
+import { rowsOf, type Store, shopperOf, storeFor } from "../orders/helpers";
 
 export const SHIP = "/order/v1/merchant/shipments/";
 export const COURIERS = `${SHIP}couriers/`;
@@ -94,4 +94,28 @@ export async function fakeCallback(
     headers["X-Fake-Carrier-Signature"] = how === "wrong" ? `${signature.slice(0, -2)}xx` : signature;
   }
   return call(WEBHOOK, { method: "POST", rawBody: body, headers, appId: null });
+}
+
+/** A store of the test file's own that ships: a custom courier (`vans`), a default pickup location and the fake carrier's id. */
+export async function shippingStoreOf(appId: number) {
+  const store = await storeFor(appId);
+  const vans: { id: number } = await created(store, COURIERS, courierBody());
+  const origin: { id: number } = await created(store, PICKUPS, pickupBody({ is_default: true }));
+  const fakeId: number = (await json(await store.as(`${COURIERS}?code=fake`))).results[0].id;
+  return { store, vans, origin, fakeId };
+}
+
+/** MH4 and the status route on `at().store`; `shipped` ships a new paid order (by `at().vans` unless told). */
+export function shipmentsIn(at: () => { store: Store; vans: { id: number } }) {
+  const ship = (body: Record<string, unknown>) => at().store.as(SHIP, { method: "POST", body });
+  const status = (id: number, s: string) =>
+    at().store.as(`${SHIP}${id}/status/`, { method: "POST", body: { status: s } });
+  async function shipped(courierId = at().vans.id) {
+    const o = await shippableOrder(at().store);
+    const res = await ship({ fulfillment_ids: o.fulfillmentIds, courier_id: courierId });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(201);
+    return { ...o, shipment: body };
+  }
+  return { ship, status, shipped };
 }

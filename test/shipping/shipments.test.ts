@@ -1,10 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { abortUnless, isGuardAbort } from "../../src/core/guards";
-import { fulfillmentsOpenSql } from "../../src/modules/orders";
-import { serviceCtx } from "../helpers/factories";
 import { json, problem } from "../helpers/request";
 import { eventsWhere, rowOf, rowsOf, type Store, storeFor } from "../orders/helpers";
-import { COURIERS, courierBody, created, fakeCallback, PICKUPS, pickupBody, SHIP, shippableOrder } from "./helpers";
+import {
+  COURIERS,
+  courierBody,
+  created,
+  fakeCallback,
+  SHIP,
+  shipmentsIn,
+  shippableOrder,
+  shippingStoreOf,
+} from "./helpers";
 
 // Stores of this file's own.
 const A = 9721;
@@ -16,23 +22,11 @@ let fakeId: number;
 let origin: { id: number };
 
 beforeAll(async () => {
-  store = await storeFor(A);
+  ({ store, vans, origin, fakeId } = await shippingStoreOf(A));
   other = await storeFor(B);
-  vans = await created(store, COURIERS, courierBody());
-  origin = await created(store, PICKUPS, pickupBody({ is_default: true }));
-  fakeId = (await json(await store.as(`${COURIERS}?code=fake`))).results[0].id;
 });
 
-const ship = (body: Record<string, unknown>) => store.as(SHIP, { method: "POST", body });
-const status = (id: number, s: string) => store.as(`${SHIP}${id}/status/`, { method: "POST", body: { status: s } });
-
-async function shipped(courierId = vans.id) {
-  const o = await shippableOrder(store);
-  const res = await ship({ fulfillment_ids: o.fulfillmentIds, courier_id: courierId });
-  const body = await json(res);
-  expect(res.status, JSON.stringify(body)).toBe(201);
-  return { ...o, shipment: body };
-}
+const { ship, status, shipped } = shipmentsIn(() => ({ store, vans }));
 
 describe("MH4 create shipment", () => {
   it("ships an order's fulfillments with a custom courier: priced by its rules, linked, history, events", async () => {
@@ -260,166 +254,5 @@ describe("fake carrier: signed webhooks", () => {
     expect((await rowOf("SELECT status FROM shipments WHERE id = ?", shipment.id)).status).toBe("delivered");
     const f = await rowsOf("SELECT status FROM fulfillments WHERE order_id = ?", order.id);
     expect(f.every((r) => r.status === "delivered")).toBe(true);
-  });
-});
-
-describe("MH6 return shipment", () => {
-  it("only a delivered forward shipment; a linked return in the other direction; received when delivered back", async () => {
-    const { shipment, fulfillmentIds } = await shipped();
-    const early = await store.as(`${SHIP}${shipment.id}/return/`, { method: "POST", body: {} });
-    expect(early.status).toBe(409);
-    expect((await problem(early)).code).toBe("shipment_not_returnable");
-    for (const s of ["picked_up", "in_transit", "out_for_delivery", "delivered"]) await status(shipment.id, s);
-    const res = await store.as(`${SHIP}${shipment.id}/return/`, {
-      method: "POST",
-      body: { fulfillment_ids: [fulfillmentIds[1]] },
-    });
-    const ret = await json(res);
-    expect(res.status, JSON.stringify(ret)).toBe(201);
-    expect(ret).toMatchObject({
-      direction: "return",
-      return_of_id: shipment.id,
-      return_status: "requested",
-      status: "created",
-      fulfillment_ids: [fulfillmentIds[1]],
-      origin: shipment.destination,
-      destination: shipment.origin,
-      cod_amount: 0,
-    });
-    expect((await eventsWhere(A, ["shipment.return_created"], "id", ret.id))[0]!.data).toMatchObject({
-      return_of_id: shipment.id,
-    });
-    const twice = await store.as(`${SHIP}${shipment.id}/return/`, {
-      method: "POST",
-      body: { fulfillment_ids: [fulfillmentIds[1]] },
-    });
-    expect(twice.status).toBe(409);
-    expect((await problem(twice)).code).toBe("shipment_not_returnable");
-    expect(
-      (await store.as(`${SHIP}${shipment.id}/return/`, { method: "POST", body: { fulfillment_ids: [99999999] } }))
-        .status,
-    ).toBe(400);
-    expect((await store.as(`${SHIP}${ret.id}/return/`, { method: "POST", body: {} })).status).toBe(409);
-    for (const s of ["picked_up", "in_transit", "out_for_delivery", "delivered"])
-      expect((await status(ret.id, s)).status).toBe(200);
-    const done = await json(await store.as(`${SHIP}${ret.id}/`));
-    expect(done).toMatchObject({ status: "delivered", return_status: "received" });
-    // The forward shipment's fulfillments stay delivered: a return does not move them back.
-    expect((await rowOf("SELECT status FROM fulfillments WHERE id = ?", fulfillmentIds[1])).status).toBe("delivered");
-    // Half the order came back: it is still delivered; once the other half is received too, returned.
-    const orderOf = async () =>
-      (await rowOf("SELECT fulfillment_status FROM orders WHERE id = ?", ret.order_id)).fulfillment_status;
-    expect(await orderOf()).toBe("delivered");
-    const rest = await store.as(`${SHIP}${shipment.id}/return/`, {
-      method: "POST",
-      body: { fulfillment_ids: [fulfillmentIds[0]] },
-    });
-    const second = await json(rest);
-    expect(rest.status, JSON.stringify(second)).toBe(201);
-    for (const s of ["picked_up", "in_transit", "out_for_delivery"]) await status(second.id, s);
-    expect(await orderOf()).toBe("delivered");
-    await status(second.id, "delivered");
-    expect(await orderOf()).toBe("returned");
-  });
-});
-
-describe("a cancelled fulfillment and its shipment (issue 27)", () => {
-  const F = "/order/v1/merchant/fulfillments/";
-  const cancelLine = (id: number) => store.as(`${F}${id}/`, { method: "PATCH", body: { status: "cancelled" } });
-  const balance = async () =>
-    (
-      await rowOf<{ b: number }>(
-        "SELECT coalesce((SELECT balance_after_minor FROM store_wallet_entries WHERE app_id = ? ORDER BY id DESC LIMIT 1), 0) AS b",
-        A,
-      )
-    ).b;
-  /** Credits the store wallet (an adjustment row, as the ledger keeps them). */
-  const credit = async (minor: number) =>
-    rowOf(
-      `INSERT INTO store_wallet_entries (app_id, type, source, amount_minor, balance_after_minor, order_id, reference, created_at)
-       VALUES (?, 'credit', 'adjustment', ?, ?, NULL, 'test', strftime('%Y-%m-%dT%H:%M:%fZ','now')) RETURNING id`,
-      A,
-      minor,
-      (await balance()) + minor,
-    );
-  const LABELS = `${SHIP}labels/`;
-
-  it("409 fulfillment_in_shipment naming the shipment while it is created or labelled; cancelled, the line cancels", async () => {
-    const { fulfillmentIds, shipment } = await shipped();
-    const [line] = fulfillmentIds;
-    const res = await cancelLine(line!);
-    expect(res.status).toBe(409);
-    expect(await problem(res)).toMatchObject({
-      code: "fulfillment_in_shipment",
-      shipment_id: shipment.id,
-      detail: expect.stringContaining(`/order/v1/merchant/shipments/${shipment.id}/cancel/`),
-    });
-    // A labelled shipment refuses too.
-    await credit(shipment.cost * 100);
-    expect((await store.as(LABELS, { method: "POST", body: { shipment_ids: [shipment.id] } })).status).toBe(201);
-    const labelled = await cancelLine(line!);
-    expect(labelled.status).toBe(409);
-    expect((await problem(labelled)).code).toBe("fulfillment_in_shipment");
-    expect(await rowOf("SELECT status, shipment_id FROM fulfillments WHERE id = ?", line)).toEqual({
-      status: "processing",
-      shipment_id: shipment.id,
-    });
-    expect(
-      (await eventsWhere(A, ["fulfillment.status_changed"], "id", line!)).filter((e) => e.data.status === "cancelled"),
-    ).toEqual([]);
-    // The way the detail says: cancel the shipment, then the line.
-    expect((await store.as(`${SHIP}${shipment.id}/cancel/`, { method: "POST" })).status).toBe(200);
-    const now = await cancelLine(line!);
-    expect(now.status).toBe(200);
-    expect((await json(now)).status).toBe("cancelled");
-  });
-
-  it("no label for a shipment holding a cancelled line (left by a race or older data): 409, nothing charged", async () => {
-    const { fulfillmentIds, shipment } = await shipped();
-    await rowOf("UPDATE fulfillments SET status = 'cancelled' WHERE id = ? RETURNING id", fulfillmentIds[1]);
-    await credit(shipment.cost * 100);
-    const before = await balance();
-    const res = await store.as(LABELS, { method: "POST", body: { shipment_ids: [shipment.id] } });
-    expect(res.status).toBe(409);
-    expect(await problem(res)).toMatchObject({
-      code: "fulfillment_not_shippable",
-      shipment_id: shipment.id,
-      fulfillment_ids: [fulfillmentIds[1]],
-    });
-    expect(await balance()).toBe(before);
-    expect((await rowOf("SELECT status FROM shipments WHERE id = ?", shipment.id)).status).toBe("created");
-    expect(await eventsWhere(A, ["shipment.label_purchased"], "id", shipment.id)).toEqual([]);
-  });
-
-  it("a cancelled line is not shipped: refused when read, and by the batch's own guard", async () => {
-    const o = await shippableOrder(store);
-    expect((await cancelLine(o.fulfillmentIds[0]!)).status).toBe(200);
-    const res = await ship({ fulfillment_ids: o.fulfillmentIds, courier_id: vans.id });
-    expect(res.status).toBe(409);
-    expect((await problem(res)).code).toBe("fulfillment_not_shippable");
-    // The guard the create batch carries, for a line cancelled between its read and its write.
-    const ctx = serviceCtx(A);
-    const guarded = ctx.db.batch([
-      abortUnless(ctx.db, fulfillmentsOpenSql(ctx, o.fulfillmentIds), "fulfillments no longer open"),
-    ]);
-    await expect(guarded.then(() => "written")).rejects.toSatisfy(isGuardAbort);
-    await ctx.db.batch([abortUnless(ctx.db, fulfillmentsOpenSql(ctx, [o.fulfillmentIds[1]!]), "open")]);
-  });
-
-  it("racing a shipment's creation and a line's cancellation never leaves a live shipment with a cancelled line", async () => {
-    for (let round = 0; round < 4; round++) {
-      const o = await shippableOrder(store);
-      await Promise.all([
-        ship({ fulfillment_ids: o.fulfillmentIds, courier_id: vans.id }),
-        cancelLine(o.fulfillmentIds[0]!),
-      ]);
-      const bad = await rowsOf(
-        `SELECT sf.shipment_id FROM shipment_fulfillments sf JOIN shipments s ON s.id = sf.shipment_id
-           JOIN fulfillments f ON f.id = sf.fulfillment_id
-         WHERE sf.fulfillment_id IN (?, ?) AND s.status <> 'cancelled' AND f.status = 'cancelled'`,
-        ...o.fulfillmentIds,
-      );
-      expect(bad).toEqual([]);
-    }
   });
 });
