@@ -39,14 +39,15 @@ export async function placeOrder(ctx: ServiceContext, q: Quote, o: PlaceOrder, s
     readInvoiceConfig(ctx.db, ctx.appId),
   ]);
   refuseUnplaceable(config, q, o);
-  const pay = paymentOf(config, q, o);
+  // One instant for the order: its payment window and its invoice's due date run from its creation.
+  const at = nowIso();
+  const pay = paymentOf(config, q, o, Date.parse(at));
   if (pay.walletMinor > 0) {
     const balance = o.customerId === null ? 0 : ((await cashbackBalanceOf(ctx, o.customerId)) ?? 0);
     if (balance < pay.walletMinor) throw insufficientBalance(balance, pay.walletMinor);
   }
-  const at = nowIso();
   const dueAt = invoiceConfig.due_days
-    ? new Date(Date.now() + invoiceConfig.due_days * 86400_000).toISOString()
+    ? new Date(Date.parse(at) + invoiceConfig.due_days * 86400_000).toISOString()
     : pay.expiresAt;
   const plan = new BatchPlan(ctx.db);
   const cartId = o.cartId;
@@ -115,14 +116,14 @@ function refuseUnplaceable(config: CheckoutConfigRow, q: Quote, o: PlaceOrder): 
 }
 
 /** Paying with the wallet means all of it; otherwise the cart's partial redemption, if the store allows it. */
-function paymentOf(config: CheckoutConfigRow, q: Quote, o: PlaceOrder): Payment {
+function paymentOf(config: CheckoutConfigRow, q: Quote, o: PlaceOrder, atMs: number): Payment {
   const walletMinor = o.provider === "wallet" ? q.totalMinor : config.isWalletRedeemEnabled ? q.walletRedeemMinor : 0;
   const owed = q.totalMinor - walletMinor;
   const paidNow = owed === 0;
   const provider = paidNow ? (walletMinor > 0 ? "wallet" : "free") : o.provider;
   const ttlMs =
     provider === "bank_transfer" ? config.bankTransferTtlHours * 3600_000 : config.paymentTtlMinutes * 60_000;
-  const expiresAt = paidNow || provider === "cash_on_delivery" ? null : new Date(Date.now() + ttlMs).toISOString();
+  const expiresAt = paidNow || provider === "cash_on_delivery" ? null : new Date(atMs + ttlMs).toISOString();
   return { walletMinor, owed, paidNow, provider, expiresAt };
 }
 
