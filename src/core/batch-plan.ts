@@ -8,7 +8,7 @@ import { abortUnless, isGuardAbort } from "./guards";
 
 /**
  * The ids a batch's inserts took, by the name the plan gave them, while the batch runs: a later
- * statement of the same batch reads its row's id here instead of guessing it (max(id)). The batch
+ * statement of the same batch reads its row's id here instead of guessing it (the largest id of its table). The batch
  * empties it as its last statement, and a batch that fails leaves nothing (it is one transaction,
  * and D1 runs one at a time), so between batches it is empty.
  */
@@ -26,8 +26,17 @@ export type Handle = { readonly name: string; readonly id: SQL };
  */
 export type Refusal = ApiError | (() => Promise<ApiError | null>);
 
-/** What a plan's batch answers: the id each handle's insert took. */
-export type PlanResult = { id(handle: Handle | string): number };
+/** A read of a plan's batch, where it stands among the statements; `run()` answers its rows. */
+export type Read<Row> = { readonly at: number; readonly row?: Row };
+
+/** What a plan's batch answers: the id each handle's insert took, the rows it returned, a read's rows. */
+export type PlanResult = {
+  id(handle: Handle | string): number;
+  /** The rows a handle's insert returned (an insert with `returning()`; none if it wrote none), or a read's. */
+  rows<Row>(of: Handle | Read<Row>): Row[];
+  /** The one row a handle's insert returned. */
+  row<Row>(handle: Handle): Row;
+};
 
 const HANDLE_NAME = /^[a-z][a-z0-9_.:-]{0,62}$/;
 
@@ -41,7 +50,8 @@ export class BatchPlan {
   private readonly statements: BatchItem<"sqlite">[] = [];
   private readonly events: SQL[] = [];
   private readonly refusals: Refusal[] = [];
-  private readonly handles = new Set<string>();
+  /** Each handle's insert, by its place among the statements (none for a row it finds). */
+  private readonly handles = new Map<string, number | undefined>();
 
   constructor(readonly db: Db) {}
 
@@ -49,6 +59,12 @@ export class BatchPlan {
   add(...statements: BatchItem<"sqlite">[]): this {
     this.statements.push(...statements);
     return this;
+  }
+
+  /** A read (a SELECT) where it stands in the batch: it sees the statements before it. */
+  read<Row>(statement: BatchItem<"sqlite">): Read<Row> {
+    this.statements.push(statement);
+    return { at: this.statements.length - 1 };
   }
 
   /** Events (derived SQL: `rowEvent`, `literalEvent`, ...), in outbox order. */
@@ -76,9 +92,7 @@ export class BatchPlan {
    * no row (an INSERT ... SELECT whose WHERE did not hold) leaves the handle unset: its id is NULL.
    */
   insert(name: string, statement: BatchItem<"sqlite">): Handle {
-    if (!HANDLE_NAME.test(name)) throw new Error(`Handle name ${JSON.stringify(name)} is not a plain name.`);
-    if (this.handles.has(name)) throw new Error(`Handle ${name} is already in this plan.`);
-    this.handles.add(name);
+    this.claim(name, this.statements.length);
     this.statements.push(
       statement,
       // last_insert_rowid() is the previous statement's row (triggers restore it); changes() says it wrote one.
@@ -88,6 +102,25 @@ export class BatchPlan {
       ),
     );
     return this.handle(name);
+  }
+
+  /**
+   * A handle to a row the batch finds where it stands: `select` answers its `id` (or no row: the
+   * handle is unset). For a row a later statement changes without inserting it (the account an
+   * UPDATE takes the default from), so that its event names that row and no other.
+   */
+  find(name: string, select: SQL): Handle {
+    this.claim(name, undefined);
+    this.statements.push(
+      batchStatement(this.db, sql`INSERT INTO batch_handles (name, id) SELECT ${name}, id FROM (${select}) LIMIT 1`),
+    );
+    return this.handle(name);
+  }
+
+  private claim(name: string, insertAt: number | undefined): void {
+    if (!HANDLE_NAME.test(name)) throw new Error(`Handle name ${JSON.stringify(name)} is not a plain name.`);
+    if (this.handles.has(name)) throw new Error(`Handle ${name} is already in this plan.`);
+    this.handles.set(name, insertAt);
   }
 
   /** A handle of this plan, by name (a step added by another module finds the order this way). */
@@ -116,14 +149,27 @@ export class BatchPlan {
     }
     const rows = named ? (results.at(-2) as { name: string; id: number }[]) : [];
     const ids = new Map(rows.map((r) => [r.name, r.id]));
-    return {
+    const places = this.handles;
+    const result: PlanResult = {
       id(handle) {
         const name = typeof handle === "string" ? handle : handle.name;
         const id = ids.get(name);
         if (id === undefined) throw new Error(`Handle ${name} took no row.`);
         return id;
       },
+      rows<Row>(of: Handle | Read<Row>): Row[] {
+        const at = "at" in of ? of.at : places.get(of.name);
+        const returned = at === undefined ? undefined : results[at];
+        if (!Array.isArray(returned)) throw new Error("Not a read, nor an insert with returning(), of this plan.");
+        return returned as Row[];
+      },
+      row<Row>(handle: Handle): Row {
+        const [row] = result.rows<Row>(handle);
+        if (!row) throw new Error(`Handle ${handle.name} returned no row.`);
+        return row;
+      },
     };
+    return result;
   }
 
   private async refusalOf(): Promise<ApiError | null> {

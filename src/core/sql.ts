@@ -68,12 +68,3 @@ export function chunkRows<T extends object>(table: Table, rows: T[]): T[][] {
   for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
   return chunks;
 }
-
-/**
- * The id of the row the previous statement of the same D1 batch inserted into `table`. A batch
- * is one transaction and D1 runs one at a time, so right after the insert it is the largest id;
- * the subquery is not correlated, so SQLite evaluates it once even inside a multi-row insert.
- */
-export function insertedId(table: Table): SQL {
-  return sql`(SELECT max(id) FROM ${table})`;
-}

@@ -135,6 +135,37 @@ describe("BatchPlan: one multi-table write, its ids by name", () => {
     expect(await entryOf("plan-never")).toBeUndefined();
   });
 
+  it("answers the row a handle's insert returned, and a read's rows as the batch saw them", async () => {
+    const plan = new BatchPlan(db());
+    const row = plan.insert("returned", entry("plan-returned", 3).returning());
+    const read = plan.read<{ n: number }>(
+      db().select({ n: sql<number>`count(*)` }).from(storeWalletEntries).where(sql`reference = 'plan-returned'`),
+    );
+    const result = await plan.run(serviceCtx(APP).events);
+    expect(result.row<typeof storeWalletEntries.$inferSelect>(row)).toMatchObject({
+      id: result.id(row),
+      reference: "plan-returned",
+      amountMinor: 3,
+    });
+    expect(result.rows(read)).toEqual([{ n: 1 }]);
+  });
+
+  it("a found handle names the row a later UPDATE changes, not the last one changed", async () => {
+    const plan = new BatchPlan(db());
+    plan.add(entry("plan-found-a"), entry("plan-found-b"));
+    const found = plan.find(
+      "found",
+      sql`SELECT id FROM store_wallet_entries WHERE app_id = ${APP} AND reference = 'plan-found-a'`,
+    );
+    plan.add(db().update(storeWalletEntries).set({ amountMinor: 9 }).where(sql`id = ${found.id}`));
+    const result = await plan.run(serviceCtx(APP).events);
+    const a = (await entryOf("plan-found-a"))!;
+    expect(result.id(found)).toBe(a.id);
+    expect(a.amountMinor).toBe(9);
+    expect((await entryOf("plan-found-b"))!.amountMinor).toBe(1);
+    expect(await countRows("batch_handles")).toBe(0);
+  });
+
   it("a handle name is used once per plan, and only a plain one", () => {
     const plan = new BatchPlan(db());
     plan.insert("order", entry("plan-name"));

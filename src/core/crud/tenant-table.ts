@@ -1,5 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteInsertValue, SQLiteTable, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import { BatchPlan } from "../batch-plan";
 import type { ServiceContext } from "../context";
 import { ApiError, type ErrorCode, type NotFoundCode } from "../errors";
 import { emit, insertedRowEvent, newEvent } from "../events/outbox";
@@ -153,13 +154,10 @@ export function tenantTable<T extends TenantTable>(
 
     /** Creates a row and its `created` event in one batch; returns the row. */
     async create(ctx: ServiceContext, values: SQLiteInsertValue<T>): Promise<Row> {
-      const { results } = await emit(
-        ctx.db,
-        ctx.events,
-        [this.insert(ctx, values)],
-        insertedRowEvent(eventsOf().created, table),
-      );
-      return (results[0] as Row[])[0]!;
+      const plan = new BatchPlan(ctx.db);
+      const created = plan.insert("created", this.insert(ctx, values));
+      plan.event(insertedRowEvent(eventsOf().created, table, created));
+      return (await plan.run(ctx.events)).row<Row>(created);
     },
 
     /** Changes the live row `id` (404 if none) with its `updated` event in one batch; returns it as it is now. */

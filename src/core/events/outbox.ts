@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { logTaskFailure } from "../logging";
-import { inList, insertedId } from "../sql";
+import { inList } from "../sql";
 import { nowIso } from "../time";
 import type { EventData, EventType } from "./registry";
 
@@ -174,9 +174,12 @@ export function rowEvent(type: EventType, table: Table, where: SQL, data: SQL): 
     FROM r)`;
 }
 
-/** The `{ id }` event of the row the batch just inserted into `table`, as `emit()` takes derived events. */
-export function insertedRowEvent(type: EventType, table: Table): SQL {
-  return rowEvent(type, table, sql`id = ${insertedId(table)}`, sql`json_object('id', id)`);
+/**
+ * The `{ id }` event of the row a plan's insert wrote into `table`: `inserted` is its handle
+ * (`BatchPlan.insert`), whose `id` the batch reads by name.
+ */
+export function insertedRowEvent(type: EventType, table: Table, inserted: { readonly id: SQL }): SQL {
+  return rowEvent(type, table, sql`id = ${inserted.id}`, sql`json_object('id', id)`);
 }
 
 /** D1 refuses a compound SELECT of more than 5 terms ("too many terms"); a sub-select counts its own. */

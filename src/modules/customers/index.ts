@@ -24,4 +24,4 @@ export {
   loadCustomers,
 } from "./records/service";
 export { sendSms } from "./sms/job";
-export { cashbackBalanceOf, cashbackMovementStatements, expireLapsedBalances } from "./wallets/service";
+export { addCashbackMovement, cashbackBalanceOf, expireLapsedBalances } from "./wallets/service";

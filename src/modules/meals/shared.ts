@@ -1,8 +1,9 @@
-import type { SQL } from "drizzle-orm";
+import type { SQL, Table } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { BatchPlan } from "../../core/batch-plan";
 import type { ServiceContext } from "../../core/context";
 import { ApiError } from "../../core/errors";
-import { type EventMessage, emit, newEvent } from "../../core/events/outbox";
+import { type EventMessage, emit, insertedRowEvent, newEvent } from "../../core/events/outbox";
 import type { mealEvents } from "./events";
 
 /**
@@ -20,6 +21,24 @@ type MealEvent = keyof typeof mealEvents;
  */
 export async function write(ctx: ServiceContext, events: EventMessage[] | SQL, statements: Stmt[]): Promise<unknown[]> {
   return (await emit(ctx.db, ctx.events, statements, events)).results;
+}
+
+/**
+ * Inserts a record (`insert`: an INSERT … RETURNING of one row into `table`) with its `{ id }` event
+ * `type` in one batch, and `then(id)`, the statements that reference its id (its areas, its
+ * nutrition); returns the inserted row.
+ */
+export async function writeCreated<Row>(
+  ctx: ServiceContext,
+  type: MealEvent,
+  table: Table,
+  insert: Stmt,
+  then: (id: SQL) => Stmt[] = () => [],
+): Promise<Row> {
+  const plan = new BatchPlan(ctx.db);
+  const created = plan.insert("created", insert);
+  plan.add(...then(created.id)).event(insertedRowEvent(type, table, created));
+  return (await plan.run(ctx.events)).row<Row>(created);
 }
 
 /** The `{ id }` event of a record that changed. */

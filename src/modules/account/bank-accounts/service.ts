@@ -1,13 +1,13 @@
 import { and, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit, rowEvent, unionEvents } from "../../../core/events/outbox";
+import { rowEvent } from "../../../core/events/outbox";
 import type { EventType } from "../../../core/events/registry";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
-import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import type { Db } from "../../../db/client";
 import { BANK_ACCOUNT_STATUSES, bankAccounts } from "../tables";
@@ -67,23 +67,14 @@ const eventOf = (ctx: ServiceContext, type: EventType, where: SQL): SQL =>
 
 /**
  * Making an account the default takes it from the one before, in the same batch (the unique index
- * allows one a store). `at` marks the account it was taken from, so that its event follows it.
+ * allows one a store). The plan names that account before taking it; returns its event.
  */
-function takeDefault(ctx: ServiceContext, at: string, except?: number) {
+function takeDefault(ctx: ServiceContext, plan: BatchPlan, at: string, except?: number): SQL {
   const where =
     except === undefined ? isLiveDefault(ctx.appId) : and(isLiveDefault(ctx.appId), ne(bankAccounts.id, except));
-  return {
-    statement: ctx.db.update(bankAccounts).set({ isDefault: false, modifiedAt: at }).where(where),
-    event: (self: SQL) =>
-      eventOf(
-        ctx,
-        "bank_account.updated",
-        // At most one row: two requests in the same millisecond may both match here, and the default
-        // this batch took is the newest of them (one event id is for one row).
-        sql`${bankAccounts.id} = (SELECT max(id) FROM bank_accounts WHERE app_id = ${ctx.appId} AND is_default = 0
-          AND modified_at = ${at} AND id <> ${self})`,
-      ),
-  };
+  const previous = plan.find("previous_default", sql`SELECT ${bankAccounts.id} FROM ${bankAccounts} WHERE ${where}`);
+  plan.add(ctx.db.update(bankAccounts).set({ isDefault: false, modifiedAt: at }).where(where));
+  return eventOf(ctx, "bank_account.updated", sql`${bankAccounts.id} = ${previous.id}`);
 }
 
 /** Aborts the batch when another live account of the store has `iban`. */
@@ -140,12 +131,12 @@ export async function createBankAccount(ctx: ServiceContext, input: CreateBankAc
       status,
     })
     .returning();
-  const created = eventOf(ctx, "bank_account.created", sql`${bankAccounts.id} = ${insertedId(bankAccounts)}`);
-  const take = isDefault === true ? takeDefault(ctx, at) : undefined;
-  const changes = [ibanFree(ctx, input.iban), ...(take ? [take.statement] : []), insert];
-  const events = take ? unionEvents([created, take.event(insertedId(bankAccounts))]) : created;
-  const { results } = await withIbanGuard(ctx, input.iban, () => emit(ctx.db, ctx.events, changes, events));
-  return view((results.at(-1) as Row[])[0]!);
+  const plan = new BatchPlan(ctx.db).add(ibanFree(ctx, input.iban));
+  const taken = isDefault === true ? takeDefault(ctx, plan, at) : undefined;
+  const account = plan.insert("account", insert);
+  plan.event(eventOf(ctx, "bank_account.created", sql`${bankAccounts.id} = ${account.id}`), ...(taken ? [taken] : []));
+  const result = await withIbanGuard(ctx, input.iban, () => plan.run(ctx.events));
+  return view(result.row<Row>(account));
 }
 
 /** Changes an account; an inactive account is never the default (making one inactive unsets it). */
@@ -170,11 +161,11 @@ export async function updateBankAccount(
     status: input.status,
     isDefault,
   });
-  const updated = eventOf(ctx, "bank_account.updated", eq(bankAccounts.id, id));
-  const take = isDefault === true && !row.isDefault ? takeDefault(ctx, at, id) : undefined;
-  const changes = [...(input.iban ? [ibanFree(ctx, input.iban, id)] : []), ...(take ? [take.statement] : []), update];
-  const events = take ? unionEvents([updated, take.event(sql`${id}`)]) : updated;
-  await withIbanGuard(ctx, input.iban, () => emit(ctx.db, ctx.events, changes, events));
+  const plan = new BatchPlan(ctx.db);
+  if (input.iban) plan.add(ibanFree(ctx, input.iban, id));
+  const taken = isDefault === true && !row.isDefault ? takeDefault(ctx, plan, at, id) : undefined;
+  plan.add(update).event(eventOf(ctx, "bank_account.updated", eq(bankAccounts.id, id)), ...(taken ? [taken] : []));
+  await withIbanGuard(ctx, input.iban, () => plan.run(ctx.events));
   return view(await records.find(ctx, id));
 }
 

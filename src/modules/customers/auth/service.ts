@@ -1,11 +1,11 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError, type ErrorCode } from "../../../core/errors";
 import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
 import { enqueueJob } from "../../../core/jobs";
 import { logLimitReached, logTaskFailure } from "../../../core/logging";
-import { insertedId } from "../../../core/sql";
 import { parseMobile } from "../phone";
 import type { Customer } from "../records/schemas";
 import { customerView } from "../records/service";
@@ -245,29 +245,26 @@ export async function confirmRegistration(ctx: ServiceContext, deps: AuthDeps, i
     );
   }
   const given = code.payload ?? {};
-  const { token, insert } = await newLogin(ctx, insertedId(customers));
-  const { results } = await emit(
-    ctx.db,
-    ctx.events,
-    [
-      ctx.db
-        .insert(customers)
-        .values({
-          appId: ctx.appId,
-          countryCode: mobile.countryCode,
-          mobileNumber: mobile.e164,
-          username: mobile.national,
-          name: typeof given.name === "string" ? given.name : null,
-          email: typeof given.email === "string" ? given.email : null,
-          lang: given.lang === "en" ? "en" : "ar",
-          isMobileVerified: true,
-        })
-        .returning(),
-      insert,
-    ],
-    insertedRowEvent("customer.created", customers),
+  const plan = new BatchPlan(ctx.db);
+  const customer = plan.insert(
+    "customer",
+    ctx.db
+      .insert(customers)
+      .values({
+        appId: ctx.appId,
+        countryCode: mobile.countryCode,
+        mobileNumber: mobile.e164,
+        username: mobile.national,
+        name: typeof given.name === "string" ? given.name : null,
+        email: typeof given.email === "string" ? given.email : null,
+        lang: given.lang === "en" ? "en" : "ar",
+        isMobileVerified: true,
+      })
+      .returning(),
   );
-  const row = (results[0] as CustomerRow[])[0]!;
+  const { token, insert } = await newLogin(ctx, customer.id);
+  plan.add(insert).event(insertedRowEvent("customer.created", customers, customer));
+  const row = (await plan.run(ctx.events)).row<CustomerRow>(customer);
   return {
     ...(await tokenPair(deps.secret, { appId: ctx.appId, customerId: row.id }, token, Date.now())),
     customer: customerView(row),

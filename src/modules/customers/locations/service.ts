@@ -1,10 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit, eventPayloadSql, newEventId } from "../../../core/events/outbox";
+import { eventPayloadSql, newEventId } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, type Page, searchColumns } from "../../../core/listing";
-import { insertedId } from "../../../core/sql";
 import { customerLocations, LOCATION_TYPES } from "../tables";
 import { checkPlace, placesOf } from "./places";
 import type { CreateLocation, Location } from "./schemas";
@@ -147,24 +147,25 @@ export async function createLocation(
   const eventId = newEventId();
   const type = "customer.location.created";
   const locationData = sql`json_object('id', id, 'customer_id', customer_id)`;
-  const { results } = await emit(
-    ctx.db,
-    ctx.events,
-    [
-      ctx.db
-        .insert(customerLocations)
-        .values({
-          appId: ctx.appId,
-          customerId,
-          ...locationValues(input),
-          latitude: input.latitude,
-          longitude: input.longitude,
-        })
-        .returning(),
-    ],
+  const plan = new BatchPlan(ctx.db);
+  const location = plan.insert(
+    "location",
+    ctx.db
+      .insert(customerLocations)
+      .values({
+        appId: ctx.appId,
+        customerId,
+        ...locationValues(input),
+        latitude: input.latitude,
+        longitude: input.longitude,
+      })
+      .returning(),
+  );
+  plan.event(
     sql`SELECT ${eventId} AS id, app_id, ${type} AS type,
         ${eventPayloadSql(type, sql`${eventId}`, sql`app_id`, locationData)} AS payload
-      FROM ${customerLocations} WHERE id = ${insertedId(customerLocations)}`,
+      FROM ${customerLocations} WHERE id = ${location.id}`,
   );
-  return (await locationViews(ctx, results[0] as LocationRow[]))[0]!;
+  const row = (await plan.run(ctx.events)).row<LocationRow>(location);
+  return (await locationViews(ctx, [row]))[0]!;
 }

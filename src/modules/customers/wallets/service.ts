@@ -1,13 +1,10 @@
 import { and, asc, desc, eq, gte, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { insertSelect } from "../../../core/batch-plan";
+import { BatchPlan, type Handle, insertSelect, type Refusal } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit, eventPayloadSql, newEventId } from "../../../core/events/outbox";
-import { abortUnless } from "../../../core/guards";
+import { eventPayloadSql, newEventId } from "../../../core/events/outbox";
 import { MINOR_PER_MAJOR, toMajor } from "../../../core/money";
-import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { customers, type WALLET_KINDS, walletEntries } from "../tables";
 import { expiringOf, lapsedOf } from "./expiring";
@@ -172,51 +169,42 @@ function entryInsert(ctx: ServiceContext, customerId: number, m: Movement & { or
   );
 }
 
-/**
- * `customer.wallet.updated` for the entry the batch's last wallet statement inserted, if it did:
- * `landed` tells (by default, that the statement just before the event's changed one row).
- */
-function entryEventSql(landed: SQL = sql`changes() = 1`): SQL {
+/** `customer.wallet.updated` for the entry the plan inserted under `entry`, if it did. */
+function entryEventSql(entry: Handle): SQL {
   const eventId = newEventId();
   const data = sql`json_object('customer_id', customer_id, 'kind', kind, 'type', wallet_entries.type,
     'entry_id', id, 'amount', ${shownSql(sql`amount`)}, 'balance_after', ${shownSql(sql`balance_after`)})`;
   return sql`SELECT ${eventId} AS id, app_id, ${WALLET_UPDATED} AS type,
       ${eventPayloadSql(WALLET_UPDATED, sql`${eventId}`, sql`app_id`, data)} AS payload
-    FROM wallet_entries WHERE id = ${insertedId(walletEntries)} AND ${landed}`;
+    FROM wallet_entries WHERE id = ${entry.id}`;
 }
 
 /**
- * A cashback movement inside another module's batch (an order paid from the wallet, given back, or credited):
- * the guarded entry, then a guard that aborts the whole batch when the entry was refused (the
- * balance does not cover it, or the customer is gone). `event` is the `customer.wallet.updated`
- * row for emit's derived events; it must run after `statements`, before any other wallet entry.
+ * A cashback movement inside another module's plan (an order paid from the wallet, given back, or
+ * credited): the guarded entry (handle `cashback_entry`), then a guard that aborts the whole batch
+ * when the entry was refused (the balance does not cover it, or the customer is gone), with
+ * `refusal` saying what that means, and its `customer.wallet.updated` event.
  */
-export function cashbackMovementStatements(
+export function addCashbackMovement(
+  plan: BatchPlan,
   ctx: ServiceContext,
   customerId: number,
   // `deposit`: credit the store gives (a meal complaint's resolution), with a `reference` to what it answers.
   m: { type: "redeem" | "refund" | "deposit"; units: number; orderId: SQL; reason: string; reference?: string },
-): { statements: BatchItem<"sqlite">[]; event: SQL } {
-  const units = m.type === "redeem" ? -m.units : m.units;
-  const insert = entryInsert(ctx, customerId, {
-    kind: "cashback",
-    type: m.type,
-    units,
-    reason: m.reason,
-    reference: m.reference,
-    orderIdSql: m.orderId,
-  });
-  const landed = sql`EXISTS (SELECT 1 FROM wallet_entries WHERE id = ${insertedId(walletEntries)}
-    AND customer_id = ${customerId} AND type = ${m.type} AND order_id = ${m.orderId} AND amount = ${units})`;
-  // The event is read at the end of the caller's batch, after other statements: `changes()` would
-  // tell about the last of those, so the entry is named by what it is (the guard made sure it landed).
-  return {
-    statements: [insert, abortUnless(ctx.db, landed, `wallet:${customerId}`)],
-    event: entryEventSql(
-      sql`wallet_entries.customer_id = ${customerId} AND wallet_entries.type = ${m.type}
-        AND wallet_entries.order_id = ${m.orderId}`,
-    ),
-  };
+  refusal?: Refusal,
+): void {
+  const entry = plan.insert(
+    "cashback_entry",
+    entryInsert(ctx, customerId, {
+      kind: "cashback",
+      type: m.type,
+      units: m.type === "redeem" ? -m.units : m.units,
+      reason: m.reason,
+      reference: m.reference,
+      orderIdSql: m.orderId,
+    }),
+  );
+  plan.guard(sql`${entry.id} IS NOT NULL`, `wallet:${customerId}`, refusal).event(entryEventSql(entry));
 }
 
 /** The store's order `orderId` and its customer (orders belong to another module: read by table name). */
@@ -238,21 +226,15 @@ function orderRefusal(orderId: number | undefined, customerId: number, order: { 
 
 /** Appends one ledger entry and its event in one batch (see `entryInsert`). */
 async function record(ctx: ServiceContext, customerId: number, m: Movement): Promise<WalletUpdate> {
-  const insert = entryInsert(ctx, customerId, m);
-  const event = entryEventSql();
+  const plan = new BatchPlan(ctx.db);
+  const inserted = plan.insert("entry", entryInsert(ctx, customerId, m));
   // The order is read in the same batch, after the insert: what refused the entry is told exactly.
-  const { results } = await emit(
-    ctx.db,
-    ctx.events,
-    // Without an `order_id`, order 0 is read: no order has it.
-    [insert, balancesOf(ctx, customerId), orderOf(ctx, m.orderId ?? 0)],
-    event,
-  );
-  const [rows, balances, order] = results as [
-    EntryRow[],
-    { points: number; cashback: number }[],
-    { customerId: number | null }[],
-  ];
+  const balancesRead = plan.read<{ points: number; cashback: number }>(balancesOf(ctx, customerId));
+  // Without an `order_id`, order 0 is read: no order has it.
+  const orderRead = plan.read<{ customerId: number | null }>(orderOf(ctx, m.orderId ?? 0));
+  plan.event(entryEventSql(inserted));
+  const result = await plan.run(ctx.events);
+  const [rows, balances, order] = [result.rows<EntryRow>(inserted), result.rows(balancesRead), result.rows(orderRead)];
   const b = balances[0];
   if (!b) throw notFound(customerId);
   const entry = rows[0];

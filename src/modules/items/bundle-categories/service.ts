@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -42,24 +43,22 @@ export async function getBundleCategory(ctx: ServiceContext, id: number): Promis
 }
 
 export async function createBundleCategory(ctx: ServiceContext, input: CreateBundleCategory): Promise<BundleCategory> {
-  const { results } = await emit(
-    ctx.db,
-    ctx.events,
-    [
-      records.insert(ctx, {
-        appId: ctx.appId,
-        nameEn: input.name_en,
-        nameAr: input.name_ar,
-        isSelectable: input.is_selectable ?? true,
-        isOptional: input.is_optional ?? false,
-        minSelections: input.min_selections ?? 0,
-        maxSelections: input.max_selections ?? 1,
-        ordering: input.ordering ?? 0,
-      }),
-    ],
-    insertedRowEvent("bundle_category.created", bundleCategories),
+  const plan = new BatchPlan(ctx.db);
+  const category = plan.insert(
+    "category",
+    records.insert(ctx, {
+      appId: ctx.appId,
+      nameEn: input.name_en,
+      nameAr: input.name_ar,
+      isSelectable: input.is_selectable ?? true,
+      isOptional: input.is_optional ?? false,
+      minSelections: input.min_selections ?? 0,
+      maxSelections: input.max_selections ?? 1,
+      ordering: input.ordering ?? 0,
+    }),
   );
-  return bundleCategoryView((results[0] as Row[])[0]!);
+  plan.event(insertedRowEvent("bundle_category.created", bundleCategories, category));
+  return bundleCategoryView((await plan.run(ctx.events)).row<Row>(category));
 }
 
 /** Any fields; `min_selections` must stay at most `max_selections`, against the stored values too (400). */

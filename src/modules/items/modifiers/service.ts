@@ -1,11 +1,12 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, softDeleted, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, namedListSpec, type Page } from "../../../core/listing";
-import { chunkRows, inList, insertedId } from "../../../core/sql";
+import { chunkRows, inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { items, modifierCategories, modifierValues, variantModifierValues } from "../tables";
 import type { CreateModifierCategory, ModifierCategory, UpdateModifierCategory } from "./schemas";
@@ -66,29 +67,26 @@ export async function createModifierCategory(
   ctx: ServiceContext,
   input: CreateModifierCategory,
 ): Promise<ModifierCategory> {
+  const plan = new BatchPlan(ctx.db);
+  const category = plan.insert(
+    "category",
+    categories.insert(ctx, {
+      appId: ctx.appId,
+      nameEn: input.name_en,
+      nameAr: input.name_ar,
+      ordering: input.ordering ?? 0,
+    }),
+  );
   const values = input.values.map((v, i) => ({
     appId: ctx.appId,
-    categoryId: insertedId(modifierCategories),
+    categoryId: category.id,
     nameEn: v.name_en,
     nameAr: v.name_ar,
     ordering: v.ordering ?? i + 1,
   }));
-  const { results } = await emit(
-    ctx.db,
-    ctx.events,
-    [
-      categories.insert(ctx, {
-        appId: ctx.appId,
-        nameEn: input.name_en,
-        nameAr: input.name_ar,
-        ordering: input.ordering ?? 0,
-      }),
-      ...chunkRows(modifierValues, values).map((chunk) => ctx.db.insert(modifierValues).values(chunk)),
-    ],
-    insertedRowEvent("modifier_category.created", modifierCategories),
-  );
-  const [created] = results[0] as CategoryRow[];
-  return getModifierCategory(ctx, created!.id);
+  plan.add(...chunkRows(modifierValues, values).map((chunk) => ctx.db.insert(modifierValues).values(chunk)));
+  plan.event(insertedRowEvent("modifier_category.created", modifierCategories, category));
+  return getModifierCategory(ctx, (await plan.run(ctx.events)).id(category));
 }
 
 /** Variants (live items) that use any of `valueIds`. */

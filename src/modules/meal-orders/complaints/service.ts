@@ -1,14 +1,15 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit, literalEvent, rowEvent, unionEvents } from "../../../core/events/outbox";
+import { literalEvent, rowEvent } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
 import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
 import { toMajor } from "../../../core/money";
-import { inList, insertedId } from "../../../core/sql";
+import { inList } from "../../../core/sql";
 import { nowIso, todayIn } from "../../../core/time";
-import { cashbackMovementStatements } from "../../customers";
+import { addCashbackMovement } from "../../customers";
 import { addDays, restaurantTimeZones } from "../../meals";
 import { mealSubscriptions, suborders } from "../tables";
 import { complaintMachine } from "./machine";
@@ -149,23 +150,22 @@ export async function createComplaint(
     .where(and(eq(k.appId, ctx.appId), eq(k.suborderId, suborderId)))
     .get();
   if (existing) throw exists(suborderId, existing.id);
+  const plan = new BatchPlan(ctx.db);
+  const complaint = plan.insert(
+    "complaint",
+    ctx.db.insert(k).values({
+      appId: ctx.appId,
+      suborderId,
+      subscriptionId: sub.subscriptionId,
+      customerId,
+      reason: input.reason,
+      description: input.description ?? null,
+      images: input.images ?? [],
+    }),
+  );
+  plan.event(rowEvent("complaint.created", k, sql`id = ${complaint.id}`, eventData));
   try {
-    await emit(
-      ctx.db,
-      ctx.events,
-      [
-        ctx.db.insert(k).values({
-          appId: ctx.appId,
-          suborderId,
-          subscriptionId: sub.subscriptionId,
-          customerId,
-          reason: input.reason,
-          description: input.description ?? null,
-          images: input.images ?? [],
-        }),
-      ],
-      rowEvent("complaint.created", k, sql`id = ${insertedId(k)}`, eventData),
-    );
+    await plan.run(ctx.events);
   } catch (error) {
     // Two complaints at once: the unique index lets one in.
     const winner = await ctx.db.select({ id: k.id }).from(k).where(eq(k.suborderId, suborderId)).get();
@@ -208,30 +208,24 @@ export async function updateComplaint(ctx: ServiceContext, id: number, input: Up
       .where(same),
   ];
   const credit = input.wallet_credit;
-  const wallet =
-    credit === undefined
-      ? undefined
-      : cashbackMovementStatements(ctx, row.customerId, {
-          type: "deposit",
-          units: credit,
-          orderId: sql`(SELECT ${mealSubscriptions.orderId} FROM ${mealSubscriptions}
-            WHERE ${mealSubscriptions.id} = ${row.subscriptionId})`,
-          reason: `Complaint ${id} resolved`,
-          reference: `complaint:${id}`,
-        });
   const type = to === "resolved" ? "complaint.resolved" : "complaint.updated";
   const base = { id, suborder_id: row.suborderId, status: to ?? row.status, reason: row.reason };
   const event =
     type === "complaint.resolved"
       ? literalEvent(ctx.appId, type, { ...base, wallet_credit: credit === undefined ? null : toMajor(credit) })
       : literalEvent(ctx.appId, type, base);
+  const plan = new BatchPlan(ctx.db).add(...statements).event(event);
+  if (credit !== undefined)
+    addCashbackMovement(plan, ctx, row.customerId, {
+      type: "deposit",
+      units: credit,
+      orderId: sql`(SELECT ${mealSubscriptions.orderId} FROM ${mealSubscriptions}
+        WHERE ${mealSubscriptions.id} = ${row.subscriptionId})`,
+      reason: `Complaint ${id} resolved`,
+      reference: `complaint:${id}`,
+    });
   try {
-    await emit(
-      ctx.db,
-      ctx.events,
-      [...statements, ...(wallet?.statements ?? [])],
-      unionEvents([event, ...(wallet ? [wallet.event] : [])]),
-    );
+    await plan.run(ctx.events);
   } catch (error) {
     if (!isGuardAbort(error)) throw error;
     const now = await findComplaint(ctx, id);

@@ -1,10 +1,9 @@
 import type { z } from "@hono/zod-openapi";
 import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
-import { insertedRowEvent } from "../../../core/events/outbox";
 import { type ListQuery, listPage, mapPage, namedListSpec } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { changed, insertedRow, write } from "../shared";
+import { changed, write, writeCreated } from "../shared";
 import { ALLERGEN_KINDS, allergens } from "../tables";
 import { auditView } from "../views";
 import type { CreateAllergenSchema, UpdateAllergenSchema } from "./schemas";
@@ -46,7 +45,10 @@ const allergenColumns = (b: AllergenFields) => ({
 });
 
 export async function createAllergen(ctx: ServiceContext, body: z.infer<typeof CreateAllergenSchema>) {
-  const [inserted] = await write(ctx, insertedRowEvent("allergen.created", allergens), [
+  const inserted = await writeCreated<AllergenRow>(
+    ctx,
+    "allergen.created",
+    allergens,
     allergenRows.insert(ctx, {
       ...allergenColumns(body),
       appId: ctx.appId,
@@ -54,8 +56,8 @@ export async function createAllergen(ctx: ServiceContext, body: z.infer<typeof C
       nameEn: body.name_en,
       nameAr: body.name_ar,
     }),
-  ]);
-  return allergenView(insertedRow<AllergenRow>(inserted));
+  );
+  return allergenView(inserted);
 }
 
 export async function updateAllergen(ctx: ServiceContext, id: number, body: AllergenFields) {

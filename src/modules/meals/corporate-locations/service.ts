@@ -3,7 +3,6 @@ import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { insertedRowEvent } from "../../../core/events/outbox";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import {
   type ListQuery,
@@ -16,7 +15,7 @@ import {
 import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { liveRestaurant } from "../restaurants/service";
-import { type Audience, bodyError, changed, insertedRow, merchantView, write } from "../shared";
+import { type Audience, bodyError, changed, merchantView, write, writeCreated } from "../shared";
 import { deliveryWindows, restaurants } from "../tables";
 import { auditView } from "../views";
 import type { CorporateLocation, CreateCorporateLocationSchema, UpdateCorporateLocationSchema } from "./schemas";
@@ -168,7 +167,10 @@ async function checkWindows(ctx: ServiceContext, ids: number[] | undefined) {
 
 export async function createCorporateLocation(ctx: ServiceContext, body: CreateBody): Promise<CorporateLocation> {
   await checkWindows(ctx, body.delivery_window_ids);
-  const [inserted] = await write(ctx, insertedRowEvent("corporate_location.created", corporateLocations), [
+  const inserted = await writeCreated<Row>(
+    ctx,
+    "corporate_location.created",
+    corporateLocations,
     rows.insert(ctx, {
       ...columns(body),
       appId: ctx.appId,
@@ -178,8 +180,8 @@ export async function createCorporateLocation(ctx: ServiceContext, body: CreateB
       lat: body.lat,
       lng: body.lng,
     }),
-  ]);
-  return getCorporateLocation(ctx, insertedRow<Row>(inserted).id, merchantView);
+  );
+  return getCorporateLocation(ctx, inserted.id, merchantView);
 }
 
 export async function updateCorporateLocation(

@@ -3,7 +3,6 @@ import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, softDeleted, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { insertedRowEvent } from "../../../core/events/outbox";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import {
   type ListQuery,
@@ -14,11 +13,10 @@ import {
   namedListSpec,
   type Page,
 } from "../../../core/listing";
-import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { liveRestaurant, ownRestaurant } from "../restaurants/service";
 import { restaurantVariantView } from "../restaurants/views";
-import { type Audience, bodyError, changed, insertedRow, merchantView, type Stmt, write } from "../shared";
+import { type Audience, bodyError, changed, merchantView, type Stmt, write, writeCreated } from "../shared";
 import {
   combos,
   menuCategories,
@@ -201,7 +199,10 @@ function nutritionStatements(
 export async function createProduct(ctx: ServiceContext, body: CreateProduct): Promise<ProductDetails> {
   await ownRestaurant(ctx, body.restaurant_id);
   await checkProductCategory(ctx, body.restaurant_id, body.category_id);
-  const [inserted] = await write(ctx, insertedRowEvent("meal_product.created", products), [
+  const inserted = await writeCreated<typeof products.$inferSelect>(
+    ctx,
+    "meal_product.created",
+    products,
     productRows.insert(ctx, {
       ...productColumns(body),
       appId: ctx.appId,
@@ -210,9 +211,9 @@ export async function createProduct(ctx: ServiceContext, body: CreateProduct): P
       nameAr: body.name_ar,
       priceMinor: body.price,
     }),
-    ...nutritionStatements(ctx, insertedId(products), body, false),
-  ]);
-  return getProduct(ctx, insertedRow<typeof products.$inferSelect>(inserted).id, merchantView);
+    (id) => nutritionStatements(ctx, id, body, false),
+  );
+  return getProduct(ctx, inserted.id, merchantView);
 }
 
 export async function updateProduct(ctx: ServiceContext, id: number, body: ProductFields): Promise<ProductDetails> {

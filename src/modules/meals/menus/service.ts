@@ -3,12 +3,11 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, softDeleted, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { insertedRowEvent } from "../../../core/events/outbox";
 import { nowIso } from "../../../core/time";
 import { addDays, type Closures, isOpen, nextMidnight, nextOpenDate, todayIn, weekdayOf } from "../dates";
 import { liveRestaurant, ownRestaurant } from "../restaurants/service";
 import type { RestaurantRow } from "../restaurants/views";
-import { changed, insertedRow, write } from "../shared";
+import { changed, write, writeCreated } from "../shared";
 import { combos, menuCategories, menus, plans, products, restaurants } from "../tables";
 import { nutritionsOf } from "./products";
 import type { CreateMenuSchema, Menu, UpdateMenuSchema } from "./schemas";
@@ -168,7 +167,10 @@ const menuColumns = (b: MenuFields) => ({
 
 export async function createMenu(ctx: ServiceContext, body: z.infer<typeof CreateMenuSchema>) {
   await ownRestaurant(ctx, body.restaurant_id);
-  const [inserted] = await write(ctx, insertedRowEvent("menu.created", menus), [
+  const inserted = await writeCreated<MenuRow>(
+    ctx,
+    "menu.created",
+    menus,
     menuRows.insert(ctx, {
       ...menuColumns(body),
       appId: ctx.appId,
@@ -176,8 +178,8 @@ export async function createMenu(ctx: ServiceContext, body: z.infer<typeof Creat
       nameEn: body.name_en,
       nameAr: body.name_ar,
     }),
-  ]);
-  return menuRecordView(insertedRow<MenuRow>(inserted));
+  );
+  return menuRecordView(inserted);
 }
 
 export async function updateMenu(ctx: ServiceContext, id: number, body: MenuFields) {

@@ -3,12 +3,11 @@ import { and, asc, type Column, eq, inArray, max, type SQL, sql } from "drizzle-
 import type { ServiceContext } from "../../../core/context";
 import { live, softDeleted, type TenantTable, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { insertedRowEvent } from "../../../core/events/outbox";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import { type ListQuery, type ListSpec, listPageWith, type Page, searchColumns } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import { liveRestaurant, ownRestaurant } from "../restaurants/service";
-import { bodyError, changed, insertedRow, write } from "../shared";
+import { bodyError, changed, write, writeCreated } from "../shared";
 import {
   menus,
   planCategories,
@@ -215,7 +214,10 @@ async function checkPlanRefs(
 export async function createPlan(ctx: ServiceContext, body: CreatePlan): Promise<PlanSummary> {
   await ownRestaurant(ctx, body.restaurant_id);
   await checkPlanRefs(ctx, body.restaurant_id, body);
-  const [inserted] = await write(ctx, insertedRowEvent("plan.created", plans), [
+  const inserted = await writeCreated<PlanRow>(
+    ctx,
+    "plan.created",
+    plans,
     planRows.insert(ctx, {
       ...planColumns(body),
       appId: ctx.appId,
@@ -229,8 +231,8 @@ export async function createPlan(ctx: ServiceContext, body: CreatePlan): Promise
       sizeTitle: body.size.title,
       sizeProteinAmount: body.size.protein_amount,
     }),
-  ]);
-  return planRecord(ctx, insertedRow<PlanRow>(inserted).id);
+  );
+  return planRecord(ctx, inserted.id);
 }
 
 export async function updatePlan(ctx: ServiceContext, id: number, body: PlanFields): Promise<PlanSummary> {

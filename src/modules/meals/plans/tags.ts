@@ -2,10 +2,9 @@ import type { z } from "@hono/zod-openapi";
 import { and, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
-import { insertedRowEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, searchColumns } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { changed, insertedRow, write } from "../shared";
+import { changed, write, writeCreated } from "../shared";
 import { plans, planTags } from "../tables";
 import type { CreatePlanTagSchema, UpdatePlanTagSchema } from "./schemas";
 import { planTagView } from "./views";
@@ -48,7 +47,10 @@ const planTagColumns = (b: PlanTagFields) => ({
 });
 
 export async function createPlanTag(ctx: ServiceContext, body: z.infer<typeof CreatePlanTagSchema>) {
-  const [inserted] = await write(ctx, insertedRowEvent("plan_tag.created", planTags), [
+  const inserted = await writeCreated<typeof planTags.$inferSelect>(
+    ctx,
+    "plan_tag.created",
+    planTags,
     planTagRows.insert(ctx, {
       ...planTagColumns(body),
       appId: ctx.appId,
@@ -57,8 +59,8 @@ export async function createPlanTag(ctx: ServiceContext, body: z.infer<typeof Cr
       tagEn: body.tag_en,
       tagAr: body.tag_ar,
     }),
-  ]);
-  return planTagView(insertedRow<typeof planTags.$inferSelect>(inserted));
+  );
+  return planTagView(inserted);
 }
 
 export async function updatePlanTag(ctx: ServiceContext, id: number, body: PlanTagFields) {

@@ -1,11 +1,12 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq, ne, type SQL } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
+import { literalEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, searchColumns } from "../../../core/listing";
-import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
-import { changed, insertedRow, write } from "../shared";
+import { changed, write } from "../shared";
 import { restaurantBranches } from "../tables";
 import type { CreateBranchSchema, UpdateBranchSchema } from "./schemas";
 import { activeRestaurantParent, ownRestaurant, restaurantRows } from "./service";
@@ -101,7 +102,9 @@ const clearMain = (ctx: ServiceContext, restaurantId: number, except: number | S
 
 export async function createBranch(ctx: ServiceContext, restaurantId: number, body: CreateBranch) {
   await restaurantRows.find(ctx, restaurantId);
-  const [inserted] = await write(ctx, changed(ctx, "restaurant.updated", restaurantId), [
+  const plan = new BatchPlan(ctx.db);
+  const branch = plan.insert(
+    "branch",
     branchRows.insert(ctx, {
       ...branchColumns(body),
       appId: ctx.appId,
@@ -112,9 +115,10 @@ export async function createBranch(ctx: ServiceContext, restaurantId: number, bo
       lat: body.lat,
       lng: body.lng,
     }),
-    ...(body.is_main ? [clearMain(ctx, restaurantId, insertedId(restaurantBranches))] : []),
-  ]);
-  return branchView(insertedRow<BranchRow>(inserted));
+  );
+  if (body.is_main) plan.add(clearMain(ctx, restaurantId, branch.id));
+  plan.event(literalEvent(ctx.appId, "restaurant.updated", { id: restaurantId }));
+  return branchView((await plan.run(ctx.events)).row<BranchRow>(branch));
 }
 
 /** Create Branch with the restaurant named in the body: one of the store's, or a 400 on `restaurant_id`. */

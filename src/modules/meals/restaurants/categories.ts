@@ -2,10 +2,9 @@ import type { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
-import { insertedRowEvent } from "../../../core/events/outbox";
 import { type ListQuery, listPage, mapPage, namedListSpec } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { changed, insertedRow, write } from "../shared";
+import { changed, write, writeCreated } from "../shared";
 import { restaurantCategories, restaurants } from "../tables";
 import type { CreateRestaurantCategorySchema, UpdateRestaurantCategorySchema } from "./schemas";
 import { restaurantCategoryView } from "./views";
@@ -41,15 +40,18 @@ export async function createRestaurantCategory(
   ctx: ServiceContext,
   body: z.infer<typeof CreateRestaurantCategorySchema>,
 ) {
-  const [inserted] = await write(ctx, insertedRowEvent("restaurant_category.created", restaurantCategories), [
+  const inserted = await writeCreated<typeof restaurantCategories.$inferSelect>(
+    ctx,
+    "restaurant_category.created",
+    restaurantCategories,
     restaurantCategoryRows.insert(ctx, {
       ...restaurantCategoryColumns(body),
       appId: ctx.appId,
       nameEn: body.name_en,
       nameAr: body.name_ar,
     }),
-  ]);
-  return restaurantCategoryView(insertedRow<typeof restaurantCategories.$inferSelect>(inserted));
+  );
+  return restaurantCategoryView(inserted);
 }
 
 export async function updateRestaurantCategory(ctx: ServiceContext, id: number, body: RestaurantCategoryFields) {

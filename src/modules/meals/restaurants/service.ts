@@ -3,7 +3,6 @@ import { and, type Column, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, softDeleted, type TenantTable, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { insertedRowEvent } from "../../../core/events/outbox";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import {
   type ListParent,
@@ -13,9 +12,8 @@ import {
   type Page,
   searchColumns,
 } from "../../../core/listing";
-import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
-import { type Audience, bodyError, changed, insertedRow, merchantView, type Stmt, write } from "../shared";
+import { type Audience, bodyError, changed, merchantView, type Stmt, write, writeCreated } from "../shared";
 import {
   combos,
   deliveryWindows,
@@ -256,7 +254,10 @@ function areaStatements(
 
 export async function createRestaurant(ctx: ServiceContext, body: CreateRestaurant): Promise<Restaurant> {
   await checkRestaurantRefs(ctx, null, body);
-  const [inserted] = await write(ctx, insertedRowEvent("restaurant.created", restaurants), [
+  const inserted = await writeCreated<RestaurantRow>(
+    ctx,
+    "restaurant.created",
+    restaurants,
     restaurantRows.insert(ctx, {
       ...restaurantColumns(body),
       appId: ctx.appId,
@@ -264,9 +265,9 @@ export async function createRestaurant(ctx: ServiceContext, body: CreateRestaura
       nameAr: body.name_ar,
       restType: body.rest_type,
     }),
-    ...areaStatements(ctx, insertedId(restaurants), body, false),
-  ]);
-  return getRestaurant(ctx, insertedRow<RestaurantRow>(inserted).id, merchantView);
+    (id) => areaStatements(ctx, id, body, false),
+  );
+  return getRestaurant(ctx, inserted.id, merchantView);
 }
 
 export async function updateRestaurant(ctx: ServiceContext, id: number, body: RestaurantFields): Promise<Restaurant> {

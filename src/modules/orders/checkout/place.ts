@@ -6,7 +6,7 @@ import { literalEvent } from "../../../core/events/outbox";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
 import { readStoreSettings } from "../../account";
-import { cashbackBalanceOf, cashbackMovementStatements } from "../../customers";
+import { addCashbackMovement, cashbackBalanceOf } from "../../customers";
 import { availableUnits, takeStockStatements } from "../../items";
 import { useVoucherStatements, voucherUsedEventsSql } from "../../vouchers";
 import { invoiceEventSql, orderEventSql, transactionEventSql } from "../events-sql";
@@ -146,23 +146,19 @@ function addPayments(ctx: ServiceContext, plan: BatchPlan, o: PlaceOrder, pay: P
   const { order } = placed;
   const customerId = o.customerId;
   if (pay.walletMinor > 0 && customerId !== null) {
-    const move = cashbackMovementStatements(ctx, customerId, {
-      type: "redeem",
-      units: pay.walletMinor,
-      orderId: order.id,
-      reason: "Order payment",
-    });
-    plan.guarded(
-      [...move.statements, paymentTransactionInsert(ctx, placed, "wallet", "captured", pay.walletMinor)],
+    addCashbackMovement(
+      plan,
+      ctx,
+      customerId,
+      { type: "redeem", units: pay.walletMinor, orderId: order.id, reason: "Order payment" },
       async () => {
         const balance = (await cashbackBalanceOf(ctx, customerId)) ?? 0;
         return balance < pay.walletMinor ? insufficientBalance(balance, pay.walletMinor) : null;
       },
     );
-    plan.event(
-      move.event,
-      transactionEventSql("transaction.captured", sql`order_id = ${order.id} AND payment_provider = 'wallet'`),
-    );
+    plan
+      .add(paymentTransactionInsert(ctx, placed, "wallet", "captured", pay.walletMinor))
+      .event(transactionEventSql("transaction.captured", sql`order_id = ${order.id} AND payment_provider = 'wallet'`));
   }
   const provider = pay.provider;
   if (!pay.paidNow && (provider === "bank_transfer" || provider === "cash_on_delivery")) {

@@ -1,14 +1,15 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, liveOffIndex } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit, newEvent, unionEvents } from "../../../core/events/outbox";
+import { emit, newEvent } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
 import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { containsText } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
-import { cashbackMovementStatements, findCustomer, getLocation } from "../../customers";
+import { addCashbackMovement, findCustomer, getLocation } from "../../customers";
 import { returnStockStatements } from "../../items";
 import { releaseVoucherStatements, voucherUsedEventsSql } from "../../vouchers";
 import { pricingContext } from "../carts/service";
@@ -217,15 +218,17 @@ export async function createOrder(ctx: ServiceContext, input: CreateOrder, links
 }
 
 /**
- * What gives an unpaid order's holds back (cancel, expire): its stock, its voucher use, the cashback
- * it took, its unpaid invoice (voided) and its open transactions (failed); with their events.
+ * Adds to `plan` what gives an unpaid order's holds back (cancel, expire): its stock, its voucher
+ * use, the cashback it took, its unpaid invoice (voided) and its open transactions (failed); with
+ * their events.
  */
-export async function releaseStatements(
+export async function addOrderRelease(
+  plan: BatchPlan,
   ctx: ServiceContext,
   order: OrderRow,
   to: "cancelled" | "expired",
   at: string,
-): Promise<{ statements: BatchItem<"sqlite">[]; events: SQL[] }> {
+): Promise<void> {
   const lines = await ctx.db
     .select({ itemId: orderItems.itemId, qty: orderItems.qty })
     .from(orderItems)
@@ -270,17 +273,14 @@ export async function releaseStatements(
     invoiceEventSql("invoice.voided", sql`order_id = ${order.id} AND status = 'void'`),
     voucherUsedEventsSql(ctx, { orderId: order.id, action: "release", at }),
   ];
-  if (order.walletRedeemMinor > 0 && order.customerId !== null) {
-    const back = cashbackMovementStatements(ctx, order.customerId, {
+  plan.add(...statements).event(...events);
+  if (order.walletRedeemMinor > 0 && order.customerId !== null)
+    addCashbackMovement(plan, ctx, order.customerId, {
       type: "refund",
       units: order.walletRedeemMinor,
       orderId: id,
       reason: to === "cancelled" ? "Order cancelled" : "Order expired unpaid",
     });
-    statements.push(...back.statements);
-    events.push(back.event);
-  }
-  return { statements, events };
 }
 
 /**
@@ -290,9 +290,10 @@ export async function releaseStatements(
 export async function releaseOrder(ctx: ServiceContext, order: OrderRow, to: "cancelled" | "expired"): Promise<void> {
   const action = to === "cancelled" ? "cancel" : "expire";
   orderMachine.next(order.status, action, `Order ${order.id}`);
-  const { statements, events } = await releaseStatements(ctx, order, to, nowIso());
+  const plan = new BatchPlan(ctx.db);
+  await addOrderRelease(plan, ctx, order, to, nowIso());
   try {
-    await emit(ctx.db, ctx.events, statements, unionEvents(events));
+    await plan.run(ctx.events);
   } catch (error) {
     if (!isGuardAbort(error)) throw error;
     const now = await findOrder(ctx, order.id);
@@ -362,9 +363,10 @@ export async function expireUnpaidOrders(
   let expired = 0;
   for (const order of due) {
     const ctx = contextOf(order.appId);
-    const { statements, events } = await releaseStatements(ctx, order, "expired", now);
+    const plan = new BatchPlan(ctx.db);
+    await addOrderRelease(plan, ctx, order, "expired", now);
     try {
-      await emit(ctx.db, ctx.events, statements, unionEvents(events));
+      await plan.run(ctx.events);
       expired += 1;
       await onStockReturned?.(order.appId);
     } catch (error) {

@@ -85,7 +85,8 @@ async function openPayLink(c: Context<AppEnv>, orderId: number) {
     .values({
       appId,
       orderId,
-      invoiceId: sql`(SELECT max(id) FROM invoices WHERE order_id = ${orderId} AND type = 'invoice')`,
+      // The order's one invoice of type 'invoice' (placeOrder writes it; a refund's is of type 'refund').
+      invoiceId: sql`(SELECT id FROM invoices WHERE order_id = ${orderId} AND type = 'invoice' ORDER BY id LIMIT 1)`,
       type: "payment",
       status: "pending",
       amountMinor: owed,

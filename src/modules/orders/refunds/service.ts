@@ -6,7 +6,7 @@ import { ApiError } from "../../../core/errors";
 import { rowEvent } from "../../../core/events/outbox";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
-import { cashbackMovementStatements } from "../../customers";
+import { addCashbackMovement } from "../../customers";
 import { orderEventSql, transactionEventSql } from "../events-sql";
 import { readInvoiceConfig } from "../invoices/config";
 import { vatSplit } from "../pricing/vat";
@@ -355,15 +355,15 @@ function addRefundTransactions(
     );
   }
   if (refund.walletPart > 0 && order.customerId !== null) {
-    const back = cashbackMovementStatements(ctx, order.customerId, {
+    addCashbackMovement(plan, ctx, order.customerId, {
       type: "refund",
       units: refund.walletPart,
       orderId: sql`${order.id}`,
       reason: `Refund of invoice ${invoice.serial ?? invoice.id}`,
     });
     plan
-      .add(...back.statements, refundTx("wallet", "refunded", refund.walletPart, null))
-      .event(back.event, transactionEventSql("transaction.refunded", ofRefund("wallet")));
+      .add(refundTx("wallet", "refunded", refund.walletPart, null))
+      .event(transactionEventSql("transaction.refunded", ofRefund("wallet")));
   }
   return cardTx;
 }

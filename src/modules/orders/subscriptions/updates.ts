@@ -1,9 +1,9 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
-import { emit, rowEvent, unionEvents } from "../../../core/events/outbox";
-import { abortUnless, isGuardAbort } from "../../../core/guards";
-import { insertedId } from "../../../core/sql";
+import { emit, rowEvent } from "../../../core/events/outbox";
+import { isGuardAbort } from "../../../core/guards";
 import { nowIso, todayIn } from "../../../core/time";
 import { readStoreSettings } from "../../account";
 import { itemsForPricing } from "../../items";
@@ -72,33 +72,29 @@ export async function createSubscriptionUpdate(
     const asRead = sql`EXISTS (SELECT 1 FROM subscriptions WHERE id = ${id} AND status = ${r.status}
       AND modified_at = ${r.modifiedAt})`;
     const noPending = sql`NOT EXISTS (SELECT 1 FROM subscription_updates WHERE subscription_id = ${id} AND status = 'pending')`;
-    const created = insertedId(subscriptionUpdates);
-    const statements = [
-      abortUnless(ctx.db, sql`${asRead} AND ${noPending}`, "subscription update"),
-      ctx.db
-        .insert(subscriptionUpdates)
-        .values({
-          appId: ctx.appId,
-          subscriptionId: id,
-          status: immediate ? "applied" : "pending",
-          effective: body.effective,
-          effectiveAt: immediate ? today : r.nextBillingDate,
-          changes,
-          prorationMinor: proration,
-          appliedAt: immediate ? at : null,
-          createdAt: at,
-          modifiedAt: at,
-        })
-        .returning({ id: subscriptionUpdates.id }),
-    ];
-    const events = [updateEventSql("subscription.update_created", sql`id = ${created}`)];
-    if (immediate) {
-      statements.push(guardedUpdate(ctx, r, immediateSet(r, changes, item, proration, today), newChangeToken(), at));
-      events.push(updateEventSql("subscription.update_applied", sql`id = ${created}`));
-    }
+    const plan = new BatchPlan(ctx.db).guard(sql`${asRead} AND ${noPending}`, "subscription update");
+    const update = plan.insert(
+      "subscription_update",
+      ctx.db.insert(subscriptionUpdates).values({
+        appId: ctx.appId,
+        subscriptionId: id,
+        status: immediate ? "applied" : "pending",
+        effective: body.effective,
+        effectiveAt: immediate ? today : r.nextBillingDate,
+        changes,
+        prorationMinor: proration,
+        appliedAt: immediate ? at : null,
+        createdAt: at,
+        modifiedAt: at,
+      }),
+    );
+    plan.event(updateEventSql("subscription.update_created", sql`id = ${update.id}`));
+    if (immediate)
+      plan
+        .add(guardedUpdate(ctx, r, immediateSet(r, changes, item, proration, today), newChangeToken(), at))
+        .event(updateEventSql("subscription.update_applied", sql`id = ${update.id}`));
     try {
-      const { results } = await emit(ctx.db, ctx.events, statements, unionEvents(events));
-      return (results[1] as { id: number }[])[0]!.id;
+      return (await plan.run(ctx.events)).id(update);
     } catch (error) {
       if (!isGuardAbort(error)) throw error;
       const pending = await ctx.db

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -11,7 +12,7 @@ import { nowIso } from "../../../core/time";
 import { readStoreSettings } from "../../account";
 import { transactionEventSql } from "../events-sql";
 import { readInvoiceConfig } from "../invoices/config";
-import { releaseStatements } from "../orders/service";
+import { addOrderRelease } from "../orders/service";
 import { paidStatements } from "../payments/paid";
 import { orders, PAYMENT_PROVIDERS, TRANSACTION_STATUSES, TRANSACTION_TYPES, transactions } from "../tables";
 import type { Transaction } from "./schemas";
@@ -170,22 +171,18 @@ export async function declineTransaction(ctx: ServiceContext, id: number, reason
   refuseUnlessManual(r, "decline");
   const order = await ctx.db.select().from(orders).where(eq(orders.id, r.orderId)).get();
   const at = nowIso();
-  const release =
-    order?.status === "pending" ? await releaseStatements(ctx, order, "cancelled", at) : { statements: [], events: [] };
+  const plan = new BatchPlan(ctx.db)
+    .add(
+      stillPending(ctx, id),
+      ctx.db
+        .update(transactions)
+        .set({ status: "declined", declineReason: reason, reviewedAt: at, modifiedAt: at })
+        .where(eq(transactions.id, id)),
+    )
+    .event(transactionEventSql("transaction.declined", sql`id = ${id}`));
+  if (order?.status === "pending") await addOrderRelease(plan, ctx, order, "cancelled", at);
   try {
-    await emit(
-      ctx.db,
-      ctx.events,
-      [
-        stillPending(ctx, id),
-        ctx.db
-          .update(transactions)
-          .set({ status: "declined", declineReason: reason, reviewedAt: at, modifiedAt: at })
-          .where(eq(transactions.id, id)),
-        ...release.statements,
-      ],
-      unionEvents([transactionEventSql("transaction.declined", sql`id = ${id}`), ...release.events]),
-    );
+    await plan.run(ctx.events);
   } catch (error) {
     if (!isGuardAbort(error)) throw error;
     throw ApiError.invalidTransition(`Transaction ${id}`, (await findTransaction(ctx, id)).status, "declined", []);

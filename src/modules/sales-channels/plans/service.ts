@@ -1,4 +1,5 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -155,27 +156,26 @@ export async function createPlanListing(ctx: ServiceContext, body: CreatePlanLis
     });
   }
   const now = nowIso();
-  const { results } = await emit(
-    ctx.db,
-    ctx.events,
-    [
-      ctx.db
-        .insert(channelPlanListings)
-        .values({
-          appId: ctx.appId,
-          providerAppId,
-          planId,
-          isActive: body.is_active ?? true,
-          isFeatured: body.is_featured ?? false,
-          ordering: body.ordering ?? 0,
-          createdAt: now,
-          modifiedAt: now,
-        })
-        .returning(),
-    ],
-    insertedRowEvent("sales_channel.plan_listing_created", channelPlanListings),
+  const plan = new BatchPlan(ctx.db);
+  const listing = plan.insert(
+    "listing",
+    ctx.db
+      .insert(channelPlanListings)
+      .values({
+        appId: ctx.appId,
+        providerAppId,
+        planId,
+        isActive: body.is_active ?? true,
+        isFeatured: body.is_featured ?? false,
+        ordering: body.ordering ?? 0,
+        createdAt: now,
+        modifiedAt: now,
+      })
+      .returning(),
   );
-  return (await listingViews(ctx, results[0] as ListingRow[]))[0]!;
+  plan.event(insertedRowEvent("sales_channel.plan_listing_created", channelPlanListings, listing));
+  const row = (await plan.run(ctx.events)).row<ListingRow>(listing);
+  return (await listingViews(ctx, [row]))[0]!;
 }
 
 export async function updatePlanListing(

@@ -1,11 +1,11 @@
 import { and, eq, ne, or, type SQL, sql } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, eventPayloadSql, newEvent } from "../../../core/events/outbox";
 import type { EventType } from "../../../core/events/registry";
 import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
-import { insertedId } from "../../../core/sql";
 import { apps } from "../../../core/tenancy";
 import { nowIso } from "../../../core/time";
 import { storeFaces } from "../stores";
@@ -151,31 +151,26 @@ export async function sendConnectionRequest(
     );
   }
   const now = nowIso();
-  const { results } = await emit(
-    ctx.db,
-    ctx.events,
-    [
-      ctx.db
-        .insert(channelConnections)
-        .values({
-          appId: ctx.appId,
-          channelAppId,
-          providerAppId,
-          status: "pending",
-          commissionBp: body.commission_percentage ?? null,
-          message: body.message || null,
-          requestedAt: now,
-          createdAt: now,
-          modifiedAt: now,
-        })
-        .returning(),
-    ],
-    bothSidesEvents(
-      "sales_channel.connection_requested",
-      sql`${channelConnections.id} = ${insertedId(channelConnections)}`,
-    ),
+  const plan = new BatchPlan(ctx.db);
+  const connection = plan.insert(
+    "connection",
+    ctx.db
+      .insert(channelConnections)
+      .values({
+        appId: ctx.appId,
+        channelAppId,
+        providerAppId,
+        status: "pending",
+        commissionBp: body.commission_percentage ?? null,
+        message: body.message || null,
+        requestedAt: now,
+        createdAt: now,
+        modifiedAt: now,
+      })
+      .returning(),
   );
-  return (await viewsOf(ctx, results[0] as Row[]))[0]!;
+  plan.event(bothSidesEvents("sales_channel.connection_requested", sql`${channelConnections.id} = ${connection.id}`));
+  return (await viewsOf(ctx, [(await plan.run(ctx.events)).row<Row>(connection)]))[0]!;
 }
 
 const EVENT_OF = {

@@ -1,9 +1,9 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
 import { emit, literalEvent, rowEvent, unionEvents } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec, type Page } from "../../../core/listing";
-import { insertedId } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { checkPlace } from "../../customers";
 import { FINAL_STATUSES } from "../shipments/machine";
@@ -81,36 +81,33 @@ async function takeDefault(ctx: ServiceContext, exceptId: number | null) {
 
 export async function createPickupLocation(ctx: ServiceContext, input: CreatePickupLocation): Promise<PickupLocation> {
   await checkPlace(ctx, { cityId: input.city_id, districtId: input.district_id });
-  const insert = pickupLocationRecords.insert(ctx, {
-    appId: ctx.appId,
-    nameEn: input.name_en,
-    nameAr: input.name_ar,
-    address1: input.location.address1,
-    lat: input.location.lat,
-    lng: input.location.lng,
-    cityId: input.city_id,
-    districtId: input.district_id ?? null,
-    phone: input.phone ?? null,
-    workingHours: input.working_hours ?? [],
-    isActive: input.is_active ?? true,
-    isDefault: input.is_default ?? false,
-    ordering: input.ordering ?? 0,
-    customFields: input.custom_fields ?? null,
-  });
-  const created = rowEvent(
-    "pickup_location.created",
-    pickupLocations,
-    sql`id = ${insertedId(pickupLocations)}`,
-    sql`json_object('id', id)`,
-  );
   const swap = input.is_default ? await takeDefault(ctx, null) : null;
-  const { results } = await emit(
-    ctx.db,
-    ctx.events,
-    swap ? [swap.statement, insert] : [insert],
-    swap ? unionEvents([created, swap.event]) : created,
+  const plan = new BatchPlan(ctx.db);
+  if (swap) plan.add(swap.statement);
+  const location = plan.insert(
+    "location",
+    pickupLocationRecords.insert(ctx, {
+      appId: ctx.appId,
+      nameEn: input.name_en,
+      nameAr: input.name_ar,
+      address1: input.location.address1,
+      lat: input.location.lat,
+      lng: input.location.lng,
+      cityId: input.city_id,
+      districtId: input.district_id ?? null,
+      phone: input.phone ?? null,
+      workingHours: input.working_hours ?? [],
+      isActive: input.is_active ?? true,
+      isDefault: input.is_default ?? false,
+      ordering: input.ordering ?? 0,
+      customFields: input.custom_fields ?? null,
+    }),
   );
-  return pickupLocationView((results.at(-1) as Row[])[0]!);
+  plan.event(
+    rowEvent("pickup_location.created", pickupLocations, sql`id = ${location.id}`, sql`json_object('id', id)`),
+    ...(swap ? [swap.event] : []),
+  );
+  return pickupLocationView((await plan.run(ctx.events)).row<Row>(location));
 }
 
 export async function updatePickupLocation(

@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
-import { emit, rowEvent, unionEvents } from "../../../core/events/outbox";
-import { abortUnless, isGuardAbort } from "../../../core/guards";
-import { insertedId } from "../../../core/sql";
+import { rowEvent } from "../../../core/events/outbox";
 import { nowIso } from "../../../core/time";
 import { placesOf } from "../../customers";
 import {
@@ -228,74 +227,72 @@ export async function createShipment(ctx: ServiceContext, env: ShippingEnv, inpu
     dest.cityId,
   );
   const at = nowIso();
-  const newId = insertedId(shipments);
+  const plan = new BatchPlan(ctx.db)
+    .guard(noneShipped(ctx, input.fulfillment_ids), "fulfillments already shipped")
+    // Read open above; cancelled (or moved on) since, they are not shipped.
+    .guard(fulfillmentsOpenSql(ctx, input.fulfillment_ids), "fulfillments no longer open");
+  const shipment = plan.insert(
+    "shipment",
+    ctx.db.insert(shipments).values({
+      appId: ctx.appId,
+      orderId: order.id,
+      courierId: courier.id,
+      service,
+      direction: "forward",
+      originPickupLocationId: loc.id,
+      origin,
+      destination,
+      packages,
+      weightG,
+      codAmountMinor: cod,
+      costMinor: cost,
+      currency: order.currency,
+      carrierReference: carrier?.carrierReference ?? null,
+      trackingNumber,
+      trackingUrl: carrier?.trackingUrl ?? null,
+      notes: input.notes ?? null,
+      createdAt: at,
+      modifiedAt: at,
+    }),
+  );
   const link = await fulfillmentShipmentStatements(ctx, {
     fulfillmentIds: input.fulfillment_ids,
-    shipmentId: newId,
+    shipmentId: shipment.id,
     trackingNumber,
     status: "processing",
     at,
   });
-  try {
-    await emit(
-      ctx.db,
-      ctx.events,
-      [
-        abortUnless(ctx.db, noneShipped(ctx, input.fulfillment_ids), "fulfillments already shipped"),
-        // Read open above; cancelled (or moved on) since, they are not shipped.
-        abortUnless(ctx.db, fulfillmentsOpenSql(ctx, input.fulfillment_ids), "fulfillments no longer open"),
-        ctx.db.insert(shipments).values({
-          appId: ctx.appId,
-          orderId: order.id,
-          courierId: courier.id,
-          service,
-          direction: "forward",
-          originPickupLocationId: loc.id,
-          origin,
-          destination,
-          packages,
-          weightG,
-          codAmountMinor: cod,
-          costMinor: cost,
-          currency: order.currency,
-          carrierReference: carrier?.carrierReference ?? null,
-          trackingNumber,
-          trackingUrl: carrier?.trackingUrl ?? null,
-          notes: input.notes ?? null,
-          createdAt: at,
-          modifiedAt: at,
-        }),
-        ctx.db.insert(shipmentFulfillments).values(
-          fs.map((f) => ({
-            shipmentId: newId,
-            appId: ctx.appId,
-            fulfillmentId: f.id,
-            orderItemId: f.order_item_id,
-            qty: f.qty,
-          })),
-        ),
-        ctx.db
-          .insert(shipmentStatusHistory)
-          .values({ appId: ctx.appId, shipmentId: newId, status: "created", at, source: "merchant" }),
-        ...link.statements,
-      ],
-      unionEvents([
-        rowEvent(
-          "shipment.created",
-          shipments,
-          sql`id = ${newId}`,
-          sql`json_object('id', id, 'order_id', order_id, 'courier_id', courier_id, 'direction', direction,
-            'status', status, 'fulfillment_ids', json(${JSON.stringify(input.fulfillment_ids)}))`,
-        ),
-        ...link.events,
-      ]),
-    );
-  } catch (error) {
-    if (!isGuardAbort(error)) throw error;
-    throw ApiError.conflict(
+  plan.add(
+    ctx.db.insert(shipmentFulfillments).values(
+      fs.map((f) => ({
+        shipmentId: shipment.id,
+        appId: ctx.appId,
+        fulfillmentId: f.id,
+        orderItemId: f.order_item_id,
+        qty: f.qty,
+      })),
+    ),
+    ctx.db
+      .insert(shipmentStatusHistory)
+      .values({ appId: ctx.appId, shipmentId: shipment.id, status: "created", at, source: "merchant" }),
+    ...link.statements,
+  );
+  plan.event(
+    rowEvent(
+      "shipment.created",
+      shipments,
+      sql`id = ${shipment.id}`,
+      sql`json_object('id', id, 'order_id', order_id, 'courier_id', courier_id, 'direction', direction,
+        'status', status, 'fulfillment_ids', json(${JSON.stringify(input.fulfillment_ids)}))`,
+    ),
+    ...link.events,
+  );
+  await plan.run(
+    ctx.events,
+    ApiError.conflict(
       "fulfillment_not_shippable",
       "A fulfillment was shipped or cancelled by another request meanwhile.",
-    );
-  }
+    ),
+  );
   return createdShipment(ctx, trackingNumber);
 }

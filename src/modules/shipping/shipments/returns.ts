@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
-import { emit, rowEvent } from "../../../core/events/outbox";
-import { abortUnless, isGuardAbort } from "../../../core/guards";
-import { insertedId } from "../../../core/sql";
+import { rowEvent } from "../../../core/events/outbox";
 import { nowIso } from "../../../core/time";
 import type { ShippingEnv } from "../carriers";
 import { readConfig } from "../config/service";
@@ -70,62 +69,61 @@ export async function createReturnShipment(
     dest.cityId,
   );
   const at = nowIso();
-  const newId = insertedId(shipments);
-  try {
-    await emit(
-      ctx.db,
-      ctx.events,
-      [
-        abortUnless(ctx.db, noneReturning(ctx, id, ids), "fulfillments already returning"),
-        ctx.db.insert(shipments).values({
+  const plan = new BatchPlan(ctx.db).guard(noneReturning(ctx, id, ids), "fulfillments already returning");
+  const shipment = plan.insert(
+    "shipment",
+    ctx.db.insert(shipments).values({
+      appId: ctx.appId,
+      orderId: fwd.orderId,
+      courierId: courier.id,
+      service,
+      direction: "return",
+      returnOfId: id,
+      returnStatus: "requested",
+      originPickupLocationId: null,
+      origin: fwd.destination,
+      destination: fwd.origin,
+      packages,
+      weightG,
+      codAmountMinor: 0,
+      costMinor: cost,
+      currency: fwd.currency,
+      carrierReference: carrier?.carrierReference ?? null,
+      trackingNumber,
+      trackingUrl: carrier?.trackingUrl ?? null,
+      notes: input.notes ?? null,
+      createdAt: at,
+      modifiedAt: at,
+    }),
+  );
+  plan.add(
+    ctx.db.insert(shipmentFulfillments).values(
+      links
+        .filter((l) => ids.includes(l.fulfillmentId))
+        .map((l) => ({
+          shipmentId: shipment.id,
           appId: ctx.appId,
-          orderId: fwd.orderId,
-          courierId: courier.id,
-          service,
-          direction: "return",
-          returnOfId: id,
-          returnStatus: "requested",
-          originPickupLocationId: null,
-          origin: fwd.destination,
-          destination: fwd.origin,
-          packages,
-          weightG,
-          codAmountMinor: 0,
-          costMinor: cost,
-          currency: fwd.currency,
-          carrierReference: carrier?.carrierReference ?? null,
-          trackingNumber,
-          trackingUrl: carrier?.trackingUrl ?? null,
-          notes: input.notes ?? null,
-          createdAt: at,
-          modifiedAt: at,
-        }),
-        ctx.db.insert(shipmentFulfillments).values(
-          links
-            .filter((l) => ids.includes(l.fulfillmentId))
-            .map((l) => ({
-              shipmentId: newId,
-              appId: ctx.appId,
-              fulfillmentId: l.fulfillmentId,
-              orderItemId: l.orderItemId,
-              qty: l.qty,
-            })),
-        ),
-        ctx.db
-          .insert(shipmentStatusHistory)
-          .values({ appId: ctx.appId, shipmentId: newId, status: "created", at, source: "merchant" }),
-      ],
-      rowEvent(
-        "shipment.return_created",
-        shipments,
-        sql`id = ${newId}`,
-        sql`json_object('id', id, 'order_id', order_id, 'courier_id', courier_id, 'direction', direction,
-          'status', status, 'return_of_id', return_of_id, 'fulfillment_ids', json(${JSON.stringify(ids)}))`,
-      ),
-    );
-  } catch (error) {
-    if (!isGuardAbort(error)) throw error;
-    throw ApiError.conflict("shipment_not_returnable", `A fulfillment of shipment ${id} is already being returned.`);
-  }
+          fulfillmentId: l.fulfillmentId,
+          orderItemId: l.orderItemId,
+          qty: l.qty,
+        })),
+    ),
+    ctx.db
+      .insert(shipmentStatusHistory)
+      .values({ appId: ctx.appId, shipmentId: shipment.id, status: "created", at, source: "merchant" }),
+  );
+  plan.event(
+    rowEvent(
+      "shipment.return_created",
+      shipments,
+      sql`id = ${shipment.id}`,
+      sql`json_object('id', id, 'order_id', order_id, 'courier_id', courier_id, 'direction', direction,
+        'status', status, 'return_of_id', return_of_id, 'fulfillment_ids', json(${JSON.stringify(ids)}))`,
+    ),
+  );
+  await plan.run(
+    ctx.events,
+    ApiError.conflict("shipment_not_returnable", `A fulfillment of shipment ${id} is already being returned.`),
+  );
   return createdShipment(ctx, trackingNumber);
 }

@@ -57,7 +57,7 @@ export const bumpUsage = (ctx: ServiceContext, voucherId: number): BatchItem<"sq
 /**
  * Batch statements for checkout: abort the batch unless the voucher is live, in its window and
  * under both limits; then insert the use and bump `usage_count`. `orderId` is SQL: the order
- * inserted earlier in the same batch, e.g. `(SELECT max(id) FROM orders)`. Events are the
+ * inserted earlier in the same batch, by its plan's handle (`order.id`). Events are the
  * caller's: `voucherUsedEventsSql(ctx, { orderId, action: "use", at })` with the same `at`.
  */
 export function useVoucherStatements(
