@@ -1,30 +1,15 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
-import { tokenFor } from "../helpers/factories";
-import { schemaErrors, seedMealsFor } from "../helpers/meals";
-import { type Call, call, json, problem } from "../helpers/request";
+import { describe, expect, it } from "vitest";
+import { schemaErrors } from "../helpers/meals";
+import { call, json, problem } from "../helpers/request";
+import { MERCHANT_MEALS, mealsMerchantOf, rowOf } from "./helpers";
 
 // Stores and meals ids of this file's own (the other merchant files have stores 55, 56 and 67, 68).
 const A = 65;
 const B = 66;
-const M = "/order/v1/merchant/meals/";
-type Fx = Awaited<ReturnType<typeof seedMealsFor>>;
-let a: Fx;
-let b: Fx;
-let token: string;
-
-beforeAll(async () => {
-  a = await seedMealsFor(A, 650_000);
-  b = await seedMealsFor(B, 660_000);
-  token = await tokenFor(A, ["can_write_item"]);
-});
-
-const as = (path: string, opts: Call = {}) => call(path, { token, appId: A, ...opts });
-const post = (path: string, body: unknown) => as(path, { method: "POST", body });
-const patch = (path: string, body: unknown) => as(path, { method: "PATCH", body });
-const del = (path: string) => as(path, { method: "DELETE" });
-const row = (table: string, id: number) =>
-  env.DB.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(id).first<Record<string, unknown>>();
+const M = MERCHANT_MEALS;
+const { fx, post, patch, del } = mealsMerchantOf(A, B);
+const row = rowOf;
 
 describe("menus, categories and products", () => {
   it("builds a menu that Restaurant Menu and Menu Details serve", async () => {
@@ -71,7 +56,7 @@ describe("menus, categories and products", () => {
     ).toBe(1);
 
     // A category of another restaurant's menu is refused.
-    const wrong = await patch(`${M}products/${product.id}/`, { category_id: a.id(1) });
+    const wrong = await patch(`${M}products/${product.id}/`, { category_id: fx.a.id(1) });
     expect(wrong.status).toBe(400);
     expect((await problem(wrong)).errors).toHaveProperty("category_id");
 
@@ -84,17 +69,17 @@ describe("menus, categories and products", () => {
   });
 
   it("combos: made of the restaurant's products, offered by Restaurant Menu", async () => {
-    const lunch = a.id(2);
+    const lunch = fx.a.id(2);
     const res = await post(`${M}menu-categories/${lunch}/combos/`, {
       name_en: "Lunch for two",
       name_ar: "غداء لشخصين",
       price: 60,
-      product_ids: [a.id(11), a.id(11), a.id(12)],
+      product_ids: [fx.a.id(11), fx.a.id(11), fx.a.id(12)],
     });
     expect(res.status).toBe(201);
     const combo = await json(res);
     expect(schemaErrors("createCombo", combo, "201")).toEqual([]);
-    expect(combo).toMatchObject({ restaurant_id: a.green, category_id: lunch, original_price: 60 });
+    expect(combo).toMatchObject({ restaurant_id: fx.a.green, category_id: lunch, original_price: 60 });
     expect(combo.products.map((p: { name_en: string }) => p.name_en)).toEqual([
       "Chicken kabsa",
       "Chicken kabsa",
@@ -104,12 +89,12 @@ describe("menus, categories and products", () => {
       name_en: "X",
       name_ar: "س",
       price: 1,
-      product_ids: [b.oatBowl],
+      product_ids: [fx.b.oatBowl],
     });
     expect(foreign.status).toBe(400);
-    expect((await problem(foreign)).errors?.product_ids?.[0]).toContain(String(b.oatBowl));
+    expect((await problem(foreign)).errors?.product_ids?.[0]).toContain(String(fx.b.oatBowl));
     const combosOnMenu = async () =>
-      (await json(await call(`/api/v1/restaurants/menus/${a.green}/`, { appId: A }))).categories[1].combos.map(
+      (await json(await call(`/api/v1/restaurants/menus/${fx.a.green}/`, { appId: A }))).categories[1].combos.map(
         (k: { name_en: string }) => k.name_en,
       );
     expect(await combosOnMenu()).toEqual(["Lunch for two"]);
@@ -120,8 +105,8 @@ describe("menus, categories and products", () => {
   });
 
   it("refuses to delete a product that plans offer, naming the plans", async () => {
-    const res = await del(`${M}products/${a.oatBowl}/`);
+    const res = await del(`${M}products/${fx.a.oatBowl}/`);
     expect(res.status).toBe(409);
-    expect(await problem(res)).toMatchObject({ code: "product_in_use", plans: [a.balanced] });
+    expect(await problem(res)).toMatchObject({ code: "product_in_use", plans: [fx.a.balanced] });
   });
 });

@@ -1,42 +1,27 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
-import { tokenFor } from "../helpers/factories";
-import { schemaErrors, seedMealsFor } from "../helpers/meals";
-import { type Call, call, json, problem } from "../helpers/request";
+import { describe, expect, it } from "vitest";
+import { schemaErrors } from "../helpers/meals";
+import { call, json, problem } from "../helpers/request";
+import { MERCHANT_MEALS, mealsMerchantOf, rowOf } from "./helpers";
 
 // Stores and meals ids of this file's own (the other merchant files have stores 55, 56 and 65, 66).
 const A = 67;
 const B = 68;
-const M = "/order/v1/merchant/meals/";
-type Fx = Awaited<ReturnType<typeof seedMealsFor>>;
-let a: Fx;
-let b: Fx;
-let token: string;
-
-beforeAll(async () => {
-  a = await seedMealsFor(A, 670_000);
-  b = await seedMealsFor(B, 680_000);
-  token = await tokenFor(A, ["can_write_item"]);
-});
-
-const as = (path: string, opts: Call = {}) => call(path, { token, appId: A, ...opts });
-const post = (path: string, body: unknown) => as(path, { method: "POST", body });
-const patch = (path: string, body: unknown) => as(path, { method: "PATCH", body });
-const del = (path: string) => as(path, { method: "DELETE" });
-const row = (table: string, id: number) =>
-  env.DB.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(id).first<Record<string, unknown>>();
+const M = MERCHANT_MEALS;
+const { fx, post, patch, del } = mealsMerchantOf(A, B);
+const row = rowOf;
 
 describe("plans with versions, days, categories and options", () => {
   it("builds a plan that Plan Details serves, level by level", async () => {
     const created = await post(`${M}plans/`, {
-      restaurant_id: a.green,
-      menu_id: a.greenMenu,
+      restaurant_id: fx.a.green,
+      menu_id: fx.a.greenMenu,
       name_en: "Two-day trial",
       name_ar: "تجربة يومين",
       daily_num_of_items: 1,
       subscription_type: "custom",
       repetition: 2,
-      tag_ids: [a.tags[0]],
+      tag_ids: [fx.a.tags[0]],
       size: { title: "Small", protein_amount: 90 },
     });
     expect(created.status).toBe(201);
@@ -47,7 +32,7 @@ describe("plans with versions, days, categories and options", () => {
       size: { id: plan.id, title: "Small", protein_amount: 90, carb_amount: null, unit: "g" },
       versions: [],
     });
-    expect(plan.plan_tags.map((t: { id: number }) => t.id)).toEqual([a.tags[0]]);
+    expect(plan.plan_tags.map((t: { id: number }) => t.id)).toEqual([fx.a.tags[0]]);
 
     const announced = await env.DB.prepare(
       "SELECT payload FROM outbox_events WHERE app_id = ? AND type = 'plan.created' ORDER BY rowid DESC LIMIT 1",
@@ -90,13 +75,13 @@ describe("plans with versions, days, categories and options", () => {
     expect(schemaErrors("createPlanCategory", category, "201")).toEqual([]);
     expect(category.plan_date).toBe(day1.id);
     const option = await json(
-      await post(`${M}plan-categories/${category.id}/options/`, { product_id: a.oatBowl, is_recommended: true }),
+      await post(`${M}plan-categories/${category.id}/options/`, { product_id: fx.a.oatBowl, is_recommended: true }),
     );
     expect(schemaErrors("createPlanOption", option, "201")).toEqual([]);
-    expect(option).toMatchObject({ product: a.oatBowl, plan_category: category.id, is_recommended: true });
-    const twice = await post(`${M}plan-categories/${category.id}/options/`, { product_id: a.oatBowl });
+    expect(option).toMatchObject({ product: fx.a.oatBowl, plan_category: category.id, is_recommended: true });
+    const twice = await post(`${M}plan-categories/${category.id}/options/`, { product_id: fx.a.oatBowl });
     expect(twice.status).toBe(409);
-    const foreign = await post(`${M}plan-categories/${category.id}/options/`, { product_id: b.oatBowl });
+    const foreign = await post(`${M}plan-categories/${category.id}/options/`, { product_id: fx.b.oatBowl });
     expect(foreign.status).toBe(400);
     expect((await problem(foreign)).errors).toHaveProperty("product_id");
 
@@ -105,7 +90,7 @@ describe("plans with versions, days, categories and options", () => {
     expect(details.dates).toHaveLength(2);
     expect(details.masters).toHaveLength(1);
     expect(details.masters[0].plan_categories[0].options[0].product).toMatchObject({
-      id: a.oatBowl,
+      id: fx.a.oatBowl,
       name_en: "Oat bowl",
     });
 
@@ -128,15 +113,15 @@ describe("plans with versions, days, categories and options", () => {
   });
 
   it("refuses a repetition below a day's place in the cycle", async () => {
-    const res = await patch(`${M}plans/${a.keto}/`, { repetition: 5 });
+    const res = await patch(`${M}plans/${fx.a.keto}/`, { repetition: 5 });
     expect(res.status).toBe(409);
     expect((await problem(res)).code).toBe("plan_days_beyond_repetition");
-    expect(await row("plans", a.keto)).toMatchObject({ repetition: 7 });
+    expect(await row("plans", fx.a.keto)).toMatchObject({ repetition: 7 });
   });
 
   it("refuses a menu of another restaurant and unknown tags", async () => {
     const base = {
-      restaurant_id: a.green,
+      restaurant_id: fx.a.green,
       name_en: "X",
       name_ar: "س",
       daily_num_of_items: 1,
@@ -144,11 +129,11 @@ describe("plans with versions, days, categories and options", () => {
       repetition: 1,
       size: { title: "S", protein_amount: 1 },
     };
-    const wrongMenu = await post(`${M}plans/`, { ...base, menu_id: a.kabsaMenu });
+    const wrongMenu = await post(`${M}plans/`, { ...base, menu_id: fx.a.kabsaMenu });
     expect(wrongMenu.status).toBe(400);
     expect((await problem(wrongMenu)).errors).toHaveProperty("menu_id");
-    const tags = await post(`${M}plans/`, { ...base, menu_id: a.greenMenu, tag_ids: [b.tags[0]] });
+    const tags = await post(`${M}plans/`, { ...base, menu_id: fx.a.greenMenu, tag_ids: [fx.b.tags[0]] });
     expect(tags.status).toBe(400);
-    expect((await problem(tags)).errors?.tag_ids?.[0]).toContain(String(b.tags[0]));
+    expect((await problem(tags)).errors?.tag_ids?.[0]).toContain(String(fx.b.tags[0]));
   });
 });

@@ -1,29 +1,14 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
-import { tokenFor } from "../helpers/factories";
-import { schemaErrors, seedMealsFor } from "../helpers/meals";
-import { type Call, call, json, problem } from "../helpers/request";
+import { describe, expect, it } from "vitest";
+import { schemaErrors } from "../helpers/meals";
+import { call, json, problem } from "../helpers/request";
+import { MERCHANT_MEALS, mealsMerchantOf, rowOf } from "./helpers";
 
 const A = 55;
 const B = 56;
-const M = "/order/v1/merchant/meals/";
-type Fx = Awaited<ReturnType<typeof seedMealsFor>>;
-let a: Fx;
-let b: Fx;
-let token: string;
-
-beforeAll(async () => {
-  a = await seedMealsFor(A, 550_000);
-  b = await seedMealsFor(B, 560_000);
-  token = await tokenFor(A, ["can_write_item"]);
-});
-
-const as = (path: string, opts: Call = {}) => call(path, { token, appId: A, ...opts });
-const post = (path: string, body: unknown) => as(path, { method: "POST", body });
-const patch = (path: string, body: unknown) => as(path, { method: "PATCH", body });
-const del = (path: string) => as(path, { method: "DELETE" });
-const row = (table: string, id: number) =>
-  env.DB.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(id).first<Record<string, unknown>>();
+const M = MERCHANT_MEALS;
+const { fx, as, post, patch, del } = mealsMerchantOf(A, B);
+const row = rowOf;
 
 describe("restaurants and branches", () => {
   it("creates a restaurant with its delivery areas, served by the public reads at once", async () => {
@@ -31,7 +16,7 @@ describe("restaurants and branches", () => {
       name_en: "Falafel Corner",
       name_ar: "ركن الفلافل",
       rest_type: "on_demand",
-      category_id: a.id(2),
+      category_id: fx.a.id(2),
       off_days: ["friday"],
       closed_dates: ["2027-01-01"],
       primary_color: "#FFAA00",
@@ -129,9 +114,9 @@ describe("restaurants and branches", () => {
         { name_en: "X", name_ar: "س", rest_type: "both", delivery_windows: [{ from_time: "15:00", to_time: "14:00" }] },
         "delivery_windows.0.to_time",
       ],
-      [{ name_en: "X", name_ar: "س", rest_type: "both", category_id: b.id(1) }, "category_id"],
+      [{ name_en: "X", name_ar: "س", rest_type: "both", category_id: fx.b.id(1) }, "category_id"],
       [{ name_en: " ", name_ar: "س", rest_type: "both" }, "name_en"],
-      [{ name_en: "X", name_ar: "س", rest_type: "both", menu_id: a.greenMenu }, "menu_id"],
+      [{ name_en: "X", name_ar: "س", rest_type: "both", menu_id: fx.a.greenMenu }, "menu_id"],
     ] as const) {
       const res = await post(`${M}restaurants/`, body);
       expect(res.status, field).toBe(400);
@@ -140,14 +125,14 @@ describe("restaurants and branches", () => {
     expect(
       await env.DB.prepare("SELECT count(*) AS n FROM restaurants WHERE app_id = ?").bind(A).first<{ n: number }>(),
     ).toEqual(before);
-    const wrongMenu = await patch(`${M}restaurants/${a.kabsa}/`, { menu_id: a.greenMenu });
+    const wrongMenu = await patch(`${M}restaurants/${fx.a.kabsa}/`, { menu_id: fx.a.greenMenu });
     expect(wrongMenu.status).toBe(400);
     expect((await problem(wrongMenu)).errors?.menu_id).toEqual(["Must be a menu of this restaurant."]);
-    expect((await patch(`${M}restaurants/${a.kabsa}/`, {})).status).toBe(400);
+    expect((await patch(`${M}restaurants/${fx.a.kabsa}/`, {})).status).toBe(400);
   });
 
   it("making a branch main moves the restaurant's main location", async () => {
-    const res = await post(`${M}restaurants/${a.green}/branches/`, {
+    const res = await post(`${M}restaurants/${fx.a.green}/branches/`, {
       name_en: "Malqa",
       name_ar: "الملقا",
       city_id: 1,
@@ -159,49 +144,56 @@ describe("restaurants and branches", () => {
     expect(res.status).toBe(201);
     const branch = await json(res);
     expect(schemaErrors("createRestaurantBranch", branch, "201")).toEqual([]);
-    expect(await row("restaurant_branches", a.id(1))).toMatchObject({ is_main: 0 });
-    const details = await json(await call(`/api/v1/restaurants/${a.green}/`, { appId: A }));
+    expect(await row("restaurant_branches", fx.a.id(1))).toMatchObject({ is_main: 0 });
+    const details = await json(await call(`/api/v1/restaurants/${fx.a.green}/`, { appId: A }));
     expect(details.main_branch_location).toEqual({ address1: "Malqa, Riyadh", lat: "24.8", lng: "46.6" });
     expect(
-      (await post(`${M}restaurants/${b.green}/branches/`, { name_en: "X", name_ar: "س", city_id: 1, lat: 1, lng: 1 }))
-        .status,
+      (
+        await post(`${M}restaurants/${fx.b.green}/branches/`, {
+          name_en: "X",
+          name_ar: "س",
+          city_id: 1,
+          lat: 1,
+          lng: 1,
+        })
+      ).status,
     ).toBe(404);
     expect((await del(`${M}branches/${branch.id}/`)).status).toBe(204);
     expect(await row("restaurant_branches", branch.id)).toMatchObject({ is_deleted: 1 });
   });
 
   it("refuses to delete a restaurant whose plans are live, then deletes it with what it owns", async () => {
-    const refused = await del(`${M}restaurants/${a.green}/`);
+    const refused = await del(`${M}restaurants/${fx.a.green}/`);
     expect(refused.status).toBe(409);
-    expect(await problem(refused)).toMatchObject({ code: "restaurant_in_use", plans: [a.balanced, a.keto] });
-    expect(await row("restaurants", a.green)).toMatchObject({ is_deleted: 0 });
+    expect(await problem(refused)).toMatchObject({ code: "restaurant_in_use", plans: [fx.a.balanced, fx.a.keto] });
+    expect(await row("restaurants", fx.a.green)).toMatchObject({ is_deleted: 0 });
 
-    const res = await del(`${M}restaurants/${a.kabsa}/`);
+    const res = await del(`${M}restaurants/${fx.a.kabsa}/`);
     expect(res.status).toBe(204);
-    expect(await row("restaurants", a.kabsa)).toMatchObject({ is_deleted: 1 });
+    expect(await row("restaurants", fx.a.kabsa)).toMatchObject({ is_deleted: 1 });
     expect(
       await env.DB.prepare(
         "SELECT count(*) AS n FROM outbox_events WHERE app_id = ? AND type = 'restaurant.deleted' " +
           "AND payload ->> '$.data.id' = ?",
       )
-        .bind(A, a.kabsa)
+        .bind(A, fx.a.kabsa)
         .first(),
     ).toEqual({ n: 1 });
-    expect(await row("meal_products", a.lambKabsa)).toMatchObject({ is_deleted: 1 });
-    expect(await row("combos", a.combo)).toMatchObject({ is_deleted: 1 });
-    expect((await call(`/api/v1/restaurants/${a.kabsa}/`, { appId: A })).status).toBe(404);
-    expect((await del(`${M}restaurants/${a.kabsa}/`)).status).toBe(404);
+    expect(await row("meal_products", fx.a.lambKabsa)).toMatchObject({ is_deleted: 1 });
+    expect(await row("combos", fx.a.combo)).toMatchObject({ is_deleted: 1 });
+    expect((await call(`/api/v1/restaurants/${fx.a.kabsa}/`, { appId: A })).status).toBe(404);
+    expect((await del(`${M}restaurants/${fx.a.kabsa}/`)).status).toBe(404);
   });
 
   it("another tenant's records are 404 and stay unchanged", async () => {
     for (const [method, path, body] of [
-      ["PATCH", `${M}restaurants/${b.green}/`, { name_en: "Taken" }],
-      ["DELETE", `${M}menus/${b.greenMenu}/`, undefined],
-      ["PATCH", `${M}products/${b.oatBowl}/`, { price: 0 }],
-      ["DELETE", `${M}plans/${b.balanced}/`, undefined],
+      ["PATCH", `${M}restaurants/${fx.b.green}/`, { name_en: "Taken" }],
+      ["DELETE", `${M}menus/${fx.b.greenMenu}/`, undefined],
+      ["PATCH", `${M}products/${fx.b.oatBowl}/`, { price: 0 }],
+      ["DELETE", `${M}plans/${fx.b.balanced}/`, undefined],
       [
         "POST",
-        `${M}plans/${b.balanced}/versions/`,
+        `${M}plans/${fx.b.balanced}/versions/`,
         {
           min_start_date: "2027-01-01",
           max_start_date: "2027-02-01",
@@ -213,9 +205,9 @@ describe("restaurants and branches", () => {
     ] as const) {
       expect((await as(path, { method, body })).status, `${method} ${path}`).toBe(404);
     }
-    expect(await row("restaurants", b.green)).toMatchObject({ name_en: "Green Bowl", is_deleted: 0 });
-    expect(await row("meal_products", b.oatBowl)).toMatchObject({ price_minor: 1800 });
-    expect(await row("plans", b.balanced)).toMatchObject({ is_deleted: 0 });
+    expect(await row("restaurants", fx.b.green)).toMatchObject({ name_en: "Green Bowl", is_deleted: 0 });
+    expect(await row("meal_products", fx.b.oatBowl)).toMatchObject({ price_minor: 1800 });
+    expect(await row("plans", fx.b.balanced)).toMatchObject({ is_deleted: 0 });
   });
 });
 
@@ -229,11 +221,11 @@ describe("restaurant categories, variants, allergens and plan tags", () => {
     expect(listed.results.map((x: { name_en: string }) => x.name_en)).toContain("Seafood");
 
     const variant = await json(
-      await post(`${M}restaurants/${a.green}/variants/`, { name_en: "Paleo", name_ar: "باليو" }),
+      await post(`${M}restaurants/${fx.a.green}/variants/`, { name_en: "Paleo", name_ar: "باليو" }),
     );
     expect(schemaErrors("createRestaurantVariant", variant, "201")).toEqual([]);
-    expect(variant).toMatchObject({ restaurant_id: a.green, name_en: "Paleo" });
-    expect((await post(`${M}restaurants/${b.green}/variants/`, { name_en: "X", name_ar: "س" })).status).toBe(404);
+    expect(variant).toMatchObject({ restaurant_id: fx.a.green, name_en: "Paleo" });
+    expect((await post(`${M}restaurants/${fx.b.green}/variants/`, { name_en: "X", name_ar: "س" })).status).toBe(404);
 
     const allergen = await json(
       await post(`${M}allergens-dislikes/`, { kind: "allergy", name_en: "Sesame", name_ar: "سمسم" }),
@@ -265,12 +257,12 @@ describe("restaurant categories, variants, allergens and plan tags", () => {
   });
 
   it("refuses to delete a category restaurants are filed under, or a tag plans carry, naming them", async () => {
-    const category = await del(`${M}restaurant-categories/${a.id(1)}/`);
+    const category = await del(`${M}restaurant-categories/${fx.a.id(1)}/`);
     expect(category.status).toBe(409);
-    expect(await problem(category)).toMatchObject({ code: "restaurant_category_in_use", restaurants: [a.green] });
-    const tag = await del(`${M}plan-tags/${a.tags[0]}/`);
+    expect(await problem(category)).toMatchObject({ code: "restaurant_category_in_use", restaurants: [fx.a.green] });
+    const tag = await del(`${M}plan-tags/${fx.a.tags[0]}/`);
     expect(tag.status).toBe(409);
-    expect(await problem(tag)).toMatchObject({ code: "plan_tag_in_use", plans: [a.balanced] });
-    expect(await row("plan_tags", a.tags[0]!)).toMatchObject({ is_deleted: 0 });
+    expect(await problem(tag)).toMatchObject({ code: "plan_tag_in_use", plans: [fx.a.balanced] });
+    expect(await row("plan_tags", fx.a.tags[0]!)).toMatchObject({ is_deleted: 0 });
   });
 });
