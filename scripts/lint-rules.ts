@@ -27,8 +27,10 @@ const LIMITS: { dir: string; max: number }[] = [
   { dir: "test", max: 400 },
 ];
 
-/** Generated files inside those folders: none today; a generator's output is listed here with its generator. */
-const GENERATED = new Set<string>([]);
+/** Generated files inside those folders, each with its generator. */
+const GENERATED = new Set<string>([
+  "src/route-table.ts", // npm run route-table (scripts/route-table.ts)
+]);
 
 /**
  * Soft-delete filters as services write them by hand: `eq(t.isDeleted, false)`, `${t.isDeleted} = 0`,

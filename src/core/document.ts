@@ -3,6 +3,8 @@
  * operations use. The document's lint test fails on a tag used without a description here.
  */
 
+export const API_TITLE = "Commerce and Meals API";
+
 export const API_INTRODUCTION = `Multi-tenant commerce and meal-subscription API.
 
 Every request names its store with the \`app-id\` header (an integer). Errors are RFC 9457 problem details

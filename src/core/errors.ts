@@ -144,7 +144,12 @@ export type ProblemBody = {
 
 export const PROBLEM_TYPE_BASE = "https://docs.commerce-meals.dev/problems/";
 
-export function problemBody(err: ApiError, instance?: string, requestId?: string): ProblemBody {
+/** The body of a problem: an `ApiError`'s, or a plain one's (the document's examples build no Error and its stack). */
+export function problemBody(
+  err: Pick<ApiError, "status" | "code" | "detail" | "extra">,
+  instance?: string,
+  requestId?: string,
+): ProblemBody {
   const { headers: _headers, ...extra } = err.extra;
   return {
     type: PROBLEM_TYPE_BASE + err.code.replaceAll("_", "-"),

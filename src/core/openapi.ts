@@ -90,13 +90,14 @@ export function problemResponsesFor(errors: ErrorsByStatus) {
 function problemExample(status: ProblemStatus, codes: readonly ErrorCode[]) {
   // Every operation reads `app-id`: its 400 shows `errors`. Otherwise the last code, the operation's own.
   if (status === 400 && codes.includes("invalid_header")) {
-    return problemBody(
-      new ApiError(400, "invalid_header", "The `app-id` header must be a positive integer.", {
-        errors: { "app-id": ["Must be a positive integer."] },
-      }),
-    );
+    return problemBody({
+      status: 400,
+      code: "invalid_header",
+      detail: "The `app-id` header must be a positive integer.",
+      extra: { errors: { "app-id": ["Must be a positive integer."] } },
+    });
   }
-  return problemBody(new ApiError(status, codes[codes.length - 1]!, PROBLEM_DESCRIPTIONS[status]));
+  return problemBody({ status, code: codes[codes.length - 1]!, detail: PROBLEM_DESCRIPTIONS[status], extra: {} });
 }
 
 export function jsonContent<T extends z.ZodType>(schema: T, description: string) {

@@ -12,7 +12,7 @@ import { call } from "../helpers/request";
 // This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
 // records of theirs, as fixed ids.
 
-const doc = openApiDocument();
+const doc = await openApiDocument();
 let ip = 0;
 
 /** The operation's path with each parameter at its schema's example or simplest value. */

@@ -37,14 +37,14 @@ it("gives every operation of the suite its probes in exactly one module, the one
   }
 });
 
-it("has a contract file for every module that serves an operation, running that module's", () => {
-  const serving = new Set(operations(openApiDocument()).map((o) => moduleOf(o.op.operationId)));
+it("has a contract file for every module that serves an operation, running that module's", async () => {
+  const serving = new Set(operations(await openApiDocument()).map((o) => moduleOf(o.op.operationId)));
   for (const module of MODULE_NAMES.filter((m) => serving.has(m))) {
     const text = contractFiles[`../${module}/contract.test.ts`];
     expect(text, `test/${module}/contract.test.ts`).toContain(`contractSuite("${module}"`);
   }
   console.info(
-    `contract suite: ${operations(openApiDocument()).length} operations in the document, ${inSuite.length} tried, ` +
+    `contract suite: ${operations(await openApiDocument()).length} operations in the document, ${inSuite.length} tried, ` +
       `in ${Object.keys(contractFiles).length} files`,
   );
 });

@@ -14,7 +14,7 @@ import { APP_1, createCustomerFor, customerTokenFor, tokenFor } from "../helpers
 import { deref, type JsonSchema, minimalValue, type Operation, openApiDocument, operations } from "../helpers/openapi";
 import { call } from "../helpers/request";
 
-const doc = openApiDocument();
+const doc = await openApiDocument();
 
 type Value = { label: string; value: unknown; inRange: boolean };
 type Case = Value & {

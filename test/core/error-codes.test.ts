@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES } from "../../src/app";
+import { ERROR_CODES } from "../../src/openapi-document";
 import { deref, openApiDocument, operations } from "../helpers/openapi";
 
 /** The codes of each operation's problem responses, per status, as the document declares them. */
-function declaredCodes() {
-  const doc = openApiDocument();
+async function declaredCodes() {
+  const doc = await openApiDocument();
   const out: { where: string; status: string; codes: string[] }[] = [];
   for (const { path, method, op } of operations(doc)) {
     for (const [status, response] of Object.entries(op.responses)) {
@@ -18,15 +18,15 @@ function declaredCodes() {
   return { doc, out };
 }
 
-describe("error codes", () => {
-  it("every problem response of every operation narrows `code` to an enum", () => {
-    const { out } = declaredCodes();
+describe("error codes", async () => {
+  it("every problem response of every operation narrows `code` to an enum", async () => {
+    const { out } = await declaredCodes();
     expect(out.length).toBeGreaterThan(300);
     for (const { where, status, codes } of out) expect(codes.length, `${where} ${status}`).toBeGreaterThan(0);
   });
 
-  it("404 codes name their resource, and every code is snake_case", () => {
-    const { out } = declaredCodes();
+  it("404 codes name their resource, and every code is snake_case", async () => {
+    const { out } = await declaredCodes();
     for (const { where, status, codes } of out) {
       for (const code of codes) {
         expect(code, where).toMatch(/^[a-z]+(_[a-z]+)*$/);
@@ -35,8 +35,8 @@ describe("error codes", () => {
     }
   });
 
-  it("every code of the catalogue is answered by some operation, and the document lists the catalogue", () => {
-    const { doc, out } = declaredCodes();
+  it("every code of the catalogue is answered by some operation, and the document lists the catalogue", async () => {
+    const { doc, out } = await declaredCodes();
     // A bulk operation answers 200 with one result per id: the codes an id can be refused with are the
     // enum of `code` in its error objects, in the component schemas.
     const perId = JSON.stringify((doc as { components?: unknown }).components ?? {}).matchAll(

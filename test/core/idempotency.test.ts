@@ -6,7 +6,7 @@ import { createApp } from "../../src/app";
 import { sha256Hex } from "../../src/core/crypto";
 import { ApiError } from "../../src/core/errors";
 import { purgeExpiredIdempotencyKeys } from "../../src/core/idempotency";
-import { jsonContent, z } from "../../src/core/openapi";
+import { createRouter, jsonContent, z } from "../../src/core/openapi";
 import { merchantRoute } from "../../src/core/routes";
 import { observeStatements } from "../../src/db/client";
 import { APP_1, APP_2, countRows, createPlainItem, db, tokenFor } from "../helpers/factories";
@@ -255,7 +255,7 @@ describe("Idempotency-Key: failures release the key", () => {
   let itemId = 0;
   let runs = 0;
   const app = createApp();
-  app.openapi(
+  const testRouter = createRouter().openapi(
     merchantRoute({
       method: "post",
       path: "/test/idempotent/",
@@ -281,6 +281,7 @@ describe("Idempotency-Key: failures release the key", () => {
       return c.json({ runs }, 201);
     },
   );
+  app.route("/", testRouter);
   const send = async (key: string) => {
     const ctx = createExecutionContext();
     const res = await app.fetch(

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { EventType } from "../../src/core/events/registry";
 import { EVENT_CATALOGUE, eventEnvelopeSchema } from "../../src/modules/webhooks/catalogue";
 import { APP_1, createPlainItem, createTicketsFor, tokenFor } from "../helpers/factories";
-import { call, json } from "../helpers/request";
+import { openApiDocument } from "../helpers/openapi";
+import { BASE, call, json } from "../helpers/request";
 
 type Operation = {
   operationId?: string;
@@ -29,6 +30,14 @@ function operations(doc: Awaited<ReturnType<typeof document>>) {
 }
 
 describe("OpenAPI document", () => {
+  it("is served as the routers build it, whichever routers earlier requests loaded", async () => {
+    // Routers load on their first request: one loaded first must not change the document's order.
+    expect((await call("/api/v1/restaurants/1/", { appId: APP_1 })).status).toBeLessThan(500);
+    const served = await call("/openapi.json", { appId: null });
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe(JSON.stringify({ ...(await openApiDocument()), servers: [{ url: BASE }] }));
+  });
+
   it("declares the merchant and customer bearer schemes", async () => {
     const schemes = (await document()).components.securitySchemes;
     expect(schemes.merchantToken).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));

@@ -81,7 +81,9 @@ describe("Register Customer: the store's SMS budget (registration codes per 10 m
   });
 
   it("the document declares 429 register_budget_reached on Register Customer", async () => {
-    const refused = JSON.stringify(openApiDocument().paths["/api/v1/customer/register/"]!.post!.responses["429"]);
+    const refused = JSON.stringify(
+      (await openApiDocument()).paths["/api/v1/customer/register/"]!.post!.responses["429"],
+    );
     expect(refused).toContain("register_budget_reached");
     expect(refused).toContain("Retry-After");
   });

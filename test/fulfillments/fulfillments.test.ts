@@ -132,7 +132,7 @@ describe("MF2/MF3 list and details", () => {
 
   // Every declared filter at once was a 500 (D1: "Expression tree is too large").
   it("takes every filter it declares at once, for the merchant and the customer, and answers the rows that meet them all", async () => {
-    const doc = openApiDocument();
+    const doc = await openApiDocument();
     const s = await shopperOf(A);
     const loc = await locationOf(A, s.id);
     const order = await paidOrderOf(store, s, [{ item_id: (await deliveryItem(A)).id, qty: 2 }], {

@@ -38,7 +38,7 @@ export async function seedMealsFor(appId: number, base: number) {
   };
 }
 
-const doc = openApiDocument();
+const doc = await openApiDocument();
 
 /** Errors of `body` against the 200 schema of the operation, as the document declares it. */
 export function schemaErrors(operationId: string, body: unknown, status = "200"): string[] {

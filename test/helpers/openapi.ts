@@ -1,5 +1,5 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
-import { createApp, OPENAPI_INFO } from "../../src/app";
+import { createDocumentApp, OPENAPI_INFO } from "../../src/openapi-document";
 
 export type JsonSchema = Record<string, any>;
 export type Operation = {
@@ -22,8 +22,8 @@ export type Doc = {
 };
 
 /** The document the Worker serves, built the same way, without a request. */
-export function openApiDocument(): Doc {
-  return createApp().getOpenAPI31Document({
+export async function openApiDocument(): Promise<Doc> {
+  return (await createDocumentApp()).getOpenAPI31Document({
     ...OPENAPI_INFO,
     servers: [{ url: "https://api.test" }],
   }) as unknown as Doc;

@@ -26,7 +26,7 @@ describe("List Channel Providers (2.6, 4.6)", () => {
 
   // The server took numbers the document refused (`"lng": 0`): the document now says both.
   it("takes lat and lng as strings or numbers, as the document declares them", async () => {
-    const doc = openApiDocument();
+    const doc = await openApiDocument();
     const schema = deref(
       doc,
       doc.paths["/api/v1/sales-channels/providers/"]!.post!.requestBody!.content["application/json"]!.schema,

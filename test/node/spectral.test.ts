@@ -7,9 +7,9 @@ import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 
 // As in openapi-document.test.ts: not a literal, so that the Node type check leaves the Worker's sources out.
-const appModule = "../../src/app";
-const { createApp, OPENAPI_INFO } = (await import(appModule)) as {
-  createApp: () => { getOpenAPI31Document: (config: object) => Document };
+const documentModule = "../../src/openapi-document";
+const { createDocumentApp, OPENAPI_INFO } = (await import(documentModule)) as {
+  createDocumentApp: () => Promise<{ getOpenAPI31Document: (config: object) => Document }>;
   OPENAPI_INFO: object;
 };
 
@@ -47,8 +47,11 @@ function lint(doc: Document): Finding[] {
 
 const where = (f: Finding) => `${SEVERITY[f.severity]} ${f.code} at ${f.path.join(".")}: ${f.message}`;
 
-it("the OpenAPI document lints with no errors and no warnings under spectral:oas", () => {
-  const doc = createApp().getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: "https://api.test" }] });
+it("the OpenAPI document lints with no errors and no warnings under spectral:oas", async () => {
+  const doc = (await createDocumentApp()).getOpenAPI31Document({
+    ...OPENAPI_INFO,
+    servers: [{ url: "https://api.test" }],
+  });
   const findings = lint(doc);
   const failing = findings.filter((f) => f.severity <= 1);
   const errors = failing.filter((f) => f.severity === 0).length;
@@ -56,8 +59,11 @@ it("the OpenAPI document lints with no errors and no warnings under spectral:oas
   expect(failing.map(where), report).toEqual([]);
 });
 
-it("describes every tag the operations and events use, and no other", () => {
-  const doc = createApp().getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: "https://api.test" }] });
+it("describes every tag the operations and events use, and no other", async () => {
+  const doc = (await createDocumentApp()).getOpenAPI31Document({
+    ...OPENAPI_INFO,
+    servers: [{ url: "https://api.test" }],
+  });
   const used = new Set(
     [...Object.values(doc.paths), ...Object.values(doc.webhooks ?? {})].flatMap((methods) =>
       Object.values(methods).flatMap((op) => op.tags ?? []),

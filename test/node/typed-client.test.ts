@@ -20,11 +20,12 @@ const SCHEMA = join(EXAMPLE, "schema.d.ts");
 // Not literal paths, so that the Node type check pulls in neither the Worker's sources nor the example.
 const appModule = "../../src/app";
 const clientModule = "../../examples/typed-client/client";
-const { createApp, OPENAPI_INFO } = (await import(appModule)) as {
-  createApp: () => {
-    getOpenAPI31Document: (config: object) => object;
-    fetch: (req: Request, env: object, ctx: object) => Promise<Response>;
-  };
+const documentModule = "../../src/openapi-document";
+const { createApp } = (await import(appModule)) as {
+  createApp: () => { fetch: (req: Request, env: object, ctx: object) => Promise<Response> };
+};
+const { createDocumentApp, OPENAPI_INFO } = (await import(documentModule)) as {
+  createDocumentApp: () => Promise<{ getOpenAPI31Document: (config: object) => object }>;
   OPENAPI_INFO: object;
 };
 type Client = { GET: (path: string, init?: object) => Promise<{ data?: any; error?: any; response: Response }> };
@@ -48,7 +49,10 @@ let platform: PlatformProxy;
 let token = "";
 
 beforeAll(async () => {
-  const doc = createApp().getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: "https://api.test" }] });
+  const doc = (await createDocumentApp()).getOpenAPI31Document({
+    ...OPENAPI_INFO,
+    servers: [{ url: "https://api.test" }],
+  });
   const types = BANNER + astToString(await openapiTS(structuredClone(doc) as never));
   let current = "";
   try {

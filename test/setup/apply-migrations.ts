@@ -1,6 +1,11 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { wireModules } from "../../src/wiring";
 import { seedTenants, useStoresOfThisFile } from "../helpers/factories";
+
+// What the Worker registers between modules before its first request, batch or cron run; tests
+// that call services directly get it too.
+wireModules();
 
 // Setup files run before each test file; applying migrations is idempotent.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

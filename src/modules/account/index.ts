@@ -3,7 +3,6 @@
 export { defaultBankAccount } from "./bank-accounts/service";
 export { accountErrorCodes } from "./errors";
 export { accountEvents } from "./events";
-export { accountMerchantRouter } from "./merchant";
 export { type StoreIdentity, storeIdentitiesOf, storeIdentitiesQuery } from "./settings/identities";
 export {
   readStoreSettings,

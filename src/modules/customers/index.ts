@@ -1,7 +1,6 @@
 /** What the app and other modules may use of the customers module. */
 export { customerStanding } from "./auth/standing";
 export { revokeCustomerSessions } from "./auth/tokens";
-export { customerAccountRouter } from "./customer";
 export { customerErrorCodes } from "./errors";
 export { customerEvents } from "./events";
 export { type CityName, citiesByIds } from "./geography/lookup";
@@ -10,7 +9,6 @@ export { CITY_LIST, listCitiesAmong } from "./geography/service";
 export { checkPlace, placesOf } from "./locations/places";
 export { type Location, LocationSchema } from "./locations/schemas";
 export { getLocation } from "./locations/service";
-export { customersMerchantRouter } from "./merchant";
 export { fanOutPush, sendPushes } from "./notifications/delivery";
 export { type ParsedMobile, parseMobile, tryParseMobile } from "./phone";
 export { customerForMobileOf } from "./records/by-mobile";

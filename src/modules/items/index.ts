@@ -9,7 +9,5 @@ export {
   takeStockStatements,
 } from "./catalogue-items/stock";
 export { assembleItems, itemsJson, loadItems } from "./catalogue-items/views";
-export { catalogueCustomerRouter } from "./customer";
 export { itemErrorCodes } from "./errors";
 export { itemEvents } from "./events";
-export { catalogueMerchantRouter } from "./merchant";

@@ -31,7 +31,6 @@ export {
   windowsAndBranchesByIds,
 } from "./management";
 export { priceAfterDiscountMinor } from "./menus-app/service";
-export { mealsMerchantRouter } from "./merchant";
 export {
   listOfferedPlans,
   OFFERED_PLAN_LIST,
@@ -40,9 +39,7 @@ export {
 } from "./plans/marketplace";
 export { type PlanSummary, PlanSummarySchema } from "./plans/schemas";
 export { deliveryClosures, earliestStartDate, type StartTerms } from "./plans/start";
-export { plansV3PublicRouter } from "./plans-v3/public";
 export { findStorePlan } from "./plans-v3/service";
-export { plansPublicRouter, restaurantsPublicRouter } from "./public";
 export {
   type DeliveryWindowDetail,
   type DeliveryZoneView,

@@ -4,7 +4,6 @@ export { CHECKOUT_PROVIDERS, type CheckoutProvider } from "./checkout/config";
 export { type OrderStep, type PlacedOrder, type PlaceOrder, placeOrder } from "./checkout/place";
 export { type CheckoutResult, CheckoutResultSchema } from "./checkout/schemas";
 export { checkoutResult } from "./checkout/service";
-export { ordersCustomerRouter } from "./customer";
 export { orderErrorCodes } from "./errors";
 export { orderEvents } from "./events";
 export {
@@ -18,13 +17,11 @@ export {
 export { linksOf } from "./http";
 export { InvoiceListSchema } from "./invoices/schemas";
 export { INVOICE_LIST, listInvoicesOfOrders } from "./invoices/service";
-export { ordersMerchantRouter } from "./merchant";
 export { OrderSchema } from "./orders/schemas";
 export { expireUnpaidOrders } from "./orders/service";
 export { type LinkContext, loadOrders } from "./orders/views";
 export { onOrderPaid, type PaidHook } from "./payments/paid";
 export { type Quote, quoteServiceLines, type ServiceLineInput } from "./pricing/quote";
-export { ordersPublicRouter } from "./public";
 export { chargeDueRecurringPurchases } from "./recurring/charge";
 export { storeWalletBalanceSql, storeWalletEntryStatement } from "./store-wallet/service";
 export { renewSubscriptionsJob } from "./subscriptions/job";

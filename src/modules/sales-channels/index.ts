@@ -2,4 +2,3 @@
 export { connectedProviderAppIds, isConnectionActive } from "./connections";
 export { salesChannelErrorCodes } from "./errors";
 export { salesChannelEvents } from "./events";
-export { salesChannelsMerchantRouter } from "./merchant";

@@ -2,5 +2,4 @@
 export { ticketErrorCodes } from "./errors";
 export { ticketEvents } from "./events";
 export { ticketFulfillmentRowsSql } from "./fulfillment-rows";
-export { ticketsMerchantRouter } from "./merchant";
 export { createTickets, type NewTicket } from "./service";

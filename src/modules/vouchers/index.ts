@@ -1,10 +1,7 @@
-/** What the app and other modules may use of vouchers. */
-export { vouchersCustomerRouter } from "./customer";
 export { voucherErrorCodes } from "./errors";
 export { voucherEvents } from "./events";
 export { type FeaturedVoucher, FeaturedVoucherListSchema, FeaturedVoucherSchema } from "./featured/schemas";
 export { FEATURED_VOUCHER_LIST, listFeaturedVouchers } from "./featured/service";
-export { vouchersMerchantRouter } from "./merchant";
 export type { VoucherLine, VoucherQuote } from "./quote/price";
 export { type VoucherResult, VoucherResultSchema } from "./quote/schemas";
 export { quoteVoucher, voucherResultView } from "./quote/service";

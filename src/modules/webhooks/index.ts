@@ -4,6 +4,5 @@ export { consumeDeadLetters, consumeDeliveries } from "./consumer";
 export { webhookErrorCodes } from "./errors";
 export { webhookEvents } from "./events";
 export { recordDeliveries } from "./ledger";
-export { webhooksMerchantRouter } from "./merchant";
 export type { QueueMessage } from "./messages";
 export { reconcileDeliveries } from "./reconcile";

@@ -55,7 +55,7 @@ export type Probe = (f: Fixtures) => { query?: string; body?: unknown; path?: Re
  */
 export type ModuleProbes = { tenant: Record<string, Probe>; otherCustomer?: Record<string, Probe> };
 
-const doc = openApiDocument();
+const doc = await openApiDocument();
 
 /** The operations the suite tries: the protected ones, and the public ones of the interface. */
 export function operationsInSuite(module?: ModuleName) {

@@ -1,0 +1,117 @@
+import { API_TAGS, API_TITLE, apiDescription } from "./core/document";
+import { CORE_ERROR_CODES, type ErrorCode } from "./core/errors";
+import type { EventType } from "./core/events/registry";
+import { createRoute, createRouter, jsonContent, problemResponsesFor, z } from "./core/openapi";
+import { accountErrorCodes } from "./modules/account/errors";
+import { customerErrorCodes } from "./modules/customers/errors";
+import { itemErrorCodes } from "./modules/items/errors";
+import { mealOrderErrorCodes } from "./modules/meal-orders/errors";
+import { mealErrorCodes } from "./modules/meals/errors";
+import { orderErrorCodes } from "./modules/orders/errors";
+import { salesChannelErrorCodes } from "./modules/sales-channels/errors";
+import { shippingErrorCodes } from "./modules/shipping/errors";
+import { ticketErrorCodes } from "./modules/tickets/errors";
+import { voucherErrorCodes } from "./modules/vouchers/errors";
+import { EVENT_CATALOGUE, eventEnvelopeSchema } from "./modules/webhooks/catalogue";
+import { webhookErrorCodes } from "./modules/webhooks/errors";
+import { ROUTERS } from "./routers";
+
+/**
+ * The OpenAPI document: every router's operations, the events, the error codes. Built on the first
+ * request to /openapi.json (and by the tests and scripts that read it), never at start-up: it needs
+ * every router loaded and every schema converted.
+ */
+
+/**
+ * Every problem `code` with what it means: core's and each module's. `satisfies` makes a code
+ * added to the typed union without its meaning here a compile error.
+ */
+export const ERROR_CODES = {
+  ...CORE_ERROR_CODES,
+  ...ticketErrorCodes,
+  ...itemErrorCodes,
+  ...mealErrorCodes,
+  ...webhookErrorCodes,
+  ...customerErrorCodes,
+  ...accountErrorCodes,
+  ...voucherErrorCodes,
+  ...orderErrorCodes,
+  ...shippingErrorCodes,
+  ...mealOrderErrorCodes,
+  ...salesChannelErrorCodes,
+} satisfies Record<ErrorCode, string>;
+
+export const OPENAPI_INFO = {
+  openapi: "3.1.0",
+  info: {
+    title: API_TITLE,
+    version: "1.0.0",
+    description: apiDescription(ERROR_CODES),
+  },
+  tags: API_TAGS,
+  /** The same codes, for tools: code → meaning. */
+  "x-error-codes": ERROR_CODES,
+};
+
+/** Documented here; served by the app (app.ts) without loading any router. */
+const healthRoute = createRoute({
+  method: "get",
+  path: "/health",
+  operationId: "health",
+  summary: "Health",
+  tags: ["Meta"],
+  description: "Liveness and D1 reachability. Needs no token and no `app-id`.",
+  security: [],
+  responses: {
+    200: jsonContent(z.object({ status: z.literal("ok") }).openapi("Health"), "The Worker and its database answer."),
+    ...problemResponsesFor({ 500: ["internal_error"] }),
+  },
+});
+
+/** Every router mounted in one app, as the document sees them (its registry is the document's source). */
+export async function createDocumentApp() {
+  const app = createRouter();
+  const routers = await Promise.all(ROUTERS.map((r) => r.load()));
+  for (const [i, r] of ROUTERS.entries()) app.route(r.prefix, routers[i]!);
+  app.openAPIRegistry.registerPath(healthRoute);
+  app.openAPIRegistry.registerComponent("securitySchemes", "merchantToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "A merchant API token (`cmk_…`), with the permissions each operation names.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "customerToken", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description:
+      "A customer's access token (a JWT of 15 minutes) from the customer login; refresh it with its refresh token.",
+  });
+  for (const type of Object.keys(EVENT_CATALOGUE) as EventType[]) {
+    app.openAPIRegistry.registerWebhook({
+      method: "post",
+      path: type,
+      operationId: `event.${type}`,
+      summary: type,
+      description:
+        `${EVENT_CATALOGUE[type].description} Signed per Standard Webhooks: headers \`webhook-id\` ` +
+        "(stable across retries), `webhook-timestamp`, `webhook-signature`.",
+      tags: ["Events"],
+      request: { body: { content: { "application/json": { schema: eventEnvelopeSchema(type) } } } },
+      responses: {
+        200: { description: "Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried." },
+      },
+    });
+  }
+  return app;
+}
+
+let documentApp: ReturnType<typeof createDocumentApp> | undefined;
+
+/** The document as /openapi.json serves it, its server the request's origin. */
+export async function openApiDocument(origin: string) {
+  documentApp ??= createDocumentApp().catch((error) => {
+    documentApp = undefined;
+    throw error;
+  });
+  return (await documentApp).getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: origin }] });
+}
