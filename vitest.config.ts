@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig, type TestProjectInlineConfiguration, type ViteUserConfig } from "vitest/config";
@@ -54,6 +54,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               // `npm run test:deep` (test/helpers/depth.ts): the random fuzz and the full-size scenarios.
               ...(process.env.TEST_DEEP && { TEST_DEEP: process.env.TEST_DEEP }),
               ...(process.env.TEST_SEED && { TEST_SEED: process.env.TEST_SEED }),
+              // `npm run bench -- --only waits` (scripts/bench/waits.ts): each request's D1 waits.
+              ...(process.env.TEST_D1_WAITS && { TEST_D1_WAITS: "1" }),
             },
             assets: { binding: "TEST_ASSETS", directory: ASSETS_DIR },
           },
@@ -77,6 +79,13 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       // time, and with 2 the second core stood idle (npm test: 6 min 14 s with 2, 4 min 24 s with 3,
       // the same with 4).
       maxWorkers: 3,
+      // The D1 waits each request printed (TEST_D1_WAITS names the file) go to the file, not the terminal.
+      onConsoleLog(log) {
+        const file = process.env.TEST_D1_WAITS;
+        if (!file || !log.startsWith("d1-waits ")) return;
+        appendFileSync(file, `${log.slice("d1-waits ".length).trim()}\n`);
+        return false;
+      },
       projects: [
         // Files in stores of their own: one runtime and database per worker, files one after another.
         ...halves.map((include, h) => inWorkerd(`worker-${h + 1}`, { include, exclude: [], isolate: false })),

@@ -11,6 +11,7 @@ import { orders } from "./bench/orders";
 import { reads } from "./bench/reads";
 import { bundle, middleware } from "./bench/startup";
 import { subscriptions } from "./bench/subscriptions";
+import { waits } from "./bench/waits";
 import { webhooks } from "./bench/webhooks";
 import { year } from "./bench/year";
 
@@ -25,6 +26,7 @@ const SCENARIOS = [
   events,
   webhooks,
   subscriptions,
+  waits,
   year,
 ];
 

@@ -10,6 +10,8 @@ declare global {
       SIM_SUBSCRIPTIONS?: string;
       /** `npm run test:deep`: the random fuzz and the scale scenarios at full size (test/helpers/depth.ts). */
       TEST_DEEP?: string;
+      /** `npm run bench -- --only waits`: every `call()` prints the D1 round trips it waited for. */
+      TEST_D1_WAITS?: string;
       /** The random fuzz's seed under `npm run test:deep` (test/helpers/depth.ts). */
       TEST_SEED?: string;
     }

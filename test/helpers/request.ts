@@ -1,6 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
+import { waitsMeter } from "./d1-waits";
 import { APP_1 } from "./factories";
 
 export const BASE = "https://api.test";
@@ -36,12 +37,21 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   const ctx = createExecutionContext();
+  const bindings = opts.env ?? env;
+  // `npm run bench -- --only waits`: the D1 round trips the request waits for (test/helpers/d1-waits.ts).
+  const meter = env.TEST_D1_WAITS ? waitsMeter(bindings.DB) : undefined;
+  const method = opts.method ?? "GET";
   const res = await worker.fetch(
-    new Request(BASE + path, { method: opts.method ?? "GET", headers, body, ...(opts.cf && { cf: opts.cf }) }),
-    opts.env ?? env,
+    new Request(BASE + path, { method, headers, body, ...(opts.cf && { cf: opts.cf }) }),
+    meter ? new Proxy(bindings, { get: (t, p) => (p === "DB" ? meter.db : Reflect.get(t, p)) }) : bindings,
     ctx,
   );
+  const waits = meter?.stop();
   await waitOnExecutionContext(ctx);
+  if (meter) {
+    const line = { method, path: path.split("?")[0], status: res.status, ...waits, ...meter.after() };
+    console.info(`d1-waits ${JSON.stringify(line)}`);
+  }
   return res;
 }
 

@@ -1,0 +1,76 @@
+/**
+ * The D1 round trips a request waits for, one after another (`npm run bench -- --only waits`, which
+ * runs the suite with TEST_D1_WAITS set): `call()` hands the Worker a D1 binding that gives each
+ * statement or batch a depth, one more than the deepest that had come back when it was sent. Calls
+ * sent together (Promise.all) share a depth; the request's waits are the deepest depth back before
+ * its response. Work deferred with waitUntil whose calls come back after the response is counted
+ * apart; a deferred call back before it (rare: the response is built in the same turn) would count.
+ * The token check (merchant token, customer standing) is told apart: it is cached per isolate.
+ */
+export type Waits = { total: number; beyondAuth: number; deferred: number; statements: number };
+
+const RUNS = ["all", "raw", "first", "run"] as const;
+const AUTH = /"merchant_api_tokens"|select "is_blocked" from "customers"/i;
+
+export function waitsMeter(d1: D1Database) {
+  let deepest = { total: 0, beyondAuth: 0 };
+  let stopped = false;
+  let deferred = 0;
+  let statements = 0;
+  /** Runs one round trip at the depth its start gives, and records its depth when it comes back. */
+  const trip = async <T>(auth: boolean, run: () => Promise<T>): Promise<T> => {
+    const depth = { total: deepest.total + 1, beyondAuth: deepest.beyondAuth + (auth ? 0 : 1) };
+    const back = () => {
+      if (stopped) deferred++;
+      else
+        deepest = {
+          total: Math.max(deepest.total, depth.total),
+          beyondAuth: Math.max(deepest.beyondAuth, depth.beyondAuth),
+        };
+    };
+    try {
+      return await run();
+    } finally {
+      back();
+    }
+  };
+  const sqlOf = new WeakMap<D1PreparedStatement, string>();
+  const metered = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    sqlOf.set(stmt, sql);
+    const s = stmt as unknown as Record<string, unknown>;
+    for (const name of RUNS) {
+      const run = stmt[name].bind(stmt) as (...a: unknown[]) => Promise<unknown>;
+      s[name] = (...a: unknown[]) => {
+        statements++;
+        return trip(AUTH.test(sql), () => run(...a));
+      };
+    }
+    const bind = stmt.bind.bind(stmt);
+    s.bind = (...values: unknown[]) => metered(bind(...values), sql);
+    return stmt;
+  };
+  const database = <T extends D1Database | D1DatabaseSession>(target: T): T =>
+    new Proxy(target, {
+      get(t, prop) {
+        if (prop === "prepare") return (sql: string) => metered(t.prepare(sql), sql);
+        if (prop === "batch")
+          return (list: D1PreparedStatement[]) => {
+            statements += list.length;
+            return trip(false, () => t.batch(list));
+          };
+        if (prop === "withSession") return (constraint?: string) => database((t as D1Database).withSession(constraint));
+        const v = Reflect.get(t, prop, t);
+        return typeof v === "function" ? v.bind(t) : v;
+      },
+    });
+  return {
+    db: database(d1),
+    /** The waits so far: called when the response is back; later calls are deferred work. */
+    stop(): Omit<Waits, "deferred" | "statements"> {
+      stopped = true;
+      return deepest;
+    },
+    /** The deferred calls and all statements, once the deferred work is done. */
+    after: () => ({ deferred, statements }),
+  };
+}
