@@ -83,7 +83,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       onConsoleLog(log) {
         const file = process.env.TEST_D1_WAITS;
         if (!file || !log.startsWith("d1-waits ")) return;
-        appendFileSync(file, `${log.slice("d1-waits ".length).trim()}\n`);
+        // Lines printed close together may come as one log.
+        const lines = log.split("\n").filter((l) => l.startsWith("d1-waits "));
+        appendFileSync(file, lines.map((l) => `${l.slice("d1-waits ".length).trim()}\n`).join(""));
         return false;
       },
       projects: [

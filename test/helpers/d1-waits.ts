@@ -3,23 +3,39 @@
  * runs the suite with TEST_D1_WAITS set): `call()` hands the Worker a D1 binding that gives each
  * statement or batch a depth, one more than the deepest that had come back when it was sent. Calls
  * sent together (Promise.all) share a depth; the request's waits are the deepest depth back before
- * its response. Work deferred with waitUntil whose calls come back after the response is counted
- * apart; a deferred call back before it (rare: the response is built in the same turn) would count.
- * The token check (merchant token, customer standing) is told apart: it is cached per isolate.
+ * its response. Work deferred with waitUntil (the events' send, below) is counted apart. The checks held per isolate (merchant token, customer standing, the store's existence) are told
+ * apart: a warm isolate makes none of them.
  */
 export type Waits = { total: number; beyondAuth: number; deferred: number; statements: number };
 
 const RUNS = ["all", "raw", "first", "run"] as const;
-const AUTH = /"merchant_api_tokens"|select "is_blocked" from "customers"/i;
+/**
+ * The statements of the events' send, which runs after the response (core/events/outbox.ts
+ * `publish`, ctx.waitUntil): the webhook deliveries recorded before the send, the outbox rows
+ * marked sent. Deferred work starts while the handler still runs, so it is told apart by what it
+ * runs: it never counts as a wait, whenever it comes back.
+ */
+const DEFERRED = /^update "outbox_events" set "enqueued_at"|^batch of 1: INSERT INTO "webhook_deliveries" .* FROM json_each/is;
+
+/** The checks held per isolate: the merchant token, the customer's standing, the store's existence (core/tenancy). */
+const AUTH =
+  /"merchant_api_tokens"|select "is_blocked" from "customers"|^select "id" from "apps" where "apps"\."id" = \?$/i;
 
 export function waitsMeter(d1: D1Database) {
   let deepest = { total: 0, beyondAuth: 0 };
   let stopped = false;
   let deferred = 0;
   let statements = 0;
+  /** Each round trip's depth and SQL, for finding which ones a request could fold. */
+  const trace: { depth: number; sql: string }[] = [];
   /** Runs one round trip at the depth its start gives, and records its depth when it comes back. */
-  const trip = async <T>(auth: boolean, run: () => Promise<T>): Promise<T> => {
+  const trip = async <T>(auth: boolean, run: () => Promise<T>, sql: string): Promise<T> => {
+    if (DEFERRED.test(sql)) {
+      deferred++;
+      return run();
+    }
     const depth = { total: deepest.total + 1, beyondAuth: deepest.beyondAuth + (auth ? 0 : 1) };
+    trace.push({ depth: depth.total, sql });
     const back = () => {
       if (stopped) deferred++;
       else
@@ -42,7 +58,7 @@ export function waitsMeter(d1: D1Database) {
       const run = stmt[name].bind(stmt) as (...a: unknown[]) => Promise<unknown>;
       s[name] = (...a: unknown[]) => {
         statements++;
-        return trip(AUTH.test(sql), () => run(...a));
+        return trip(AUTH.test(sql), () => run(...a), sql);
       };
     }
     const bind = stmt.bind.bind(stmt);
@@ -56,7 +72,11 @@ export function waitsMeter(d1: D1Database) {
         if (prop === "batch")
           return (list: D1PreparedStatement[]) => {
             statements += list.length;
-            return trip(false, () => t.batch(list));
+            return trip(
+              false,
+              () => t.batch(list),
+              `batch of ${list.length}: ${list.map((x) => sqlOf.get(x)).join(" ; ")}`,
+            );
           };
         if (prop === "withSession") return (constraint?: string) => database((t as D1Database).withSession(constraint));
         const v = Reflect.get(t, prop, t);
@@ -72,5 +92,6 @@ export function waitsMeter(d1: D1Database) {
     },
     /** The deferred calls and all statements, once the deferred work is done. */
     after: () => ({ deferred, statements }),
+    trace: () => trace,
   };
 }
