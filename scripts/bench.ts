@@ -1,10 +1,12 @@
 /**
  * `npm run bench`: every scenario below in turn, each on a fresh local database, against the floors
  * of its own run (bench/harness.ts); each writes its section of docs/benchmarks.md. One scenario:
- * `npm run bench -- --only NAME`. The order is the document's.
+ * `npm run bench -- --only NAME`. The order is the document's. `--d1-rtt MS`: the D1 round trip of
+ * the latency model (bench/latency.ts), 60 unless given.
  */
 import { events } from "./bench/events";
 import { runScenarios } from "./bench/harness";
+import { latency } from "./bench/latency";
 import { mealOrders } from "./bench/meal-orders";
 import { items, tickets } from "./bench/merchant-lists";
 import { orders } from "./bench/orders";
@@ -27,6 +29,7 @@ const SCENARIOS = [
   webhooks,
   subscriptions,
   waits,
+  latency,
   year,
 ];
 

@@ -2,8 +2,9 @@
  * The API's entry under the benchmark, written into .bench/ (the Worker is built from there): the
  * Worker itself, plus the app without its app-wide middleware (header `x-bench-app: none`), the
  * cache bypassed (`x-bench-uncached: 1`), a request's D1 statements and round trips counted
- * (`x-bench-count: 1`: answered in headers, see countedFetch), and the cron's run
- * (`/__bench/scan`).
+ * (`x-bench-count: 1`: answered in headers, see countedFetch), every D1 round trip of a request
+ * delayed by a fixed time (`x-bench-d1-rtt: MS`, bench/latency.ts: a primary that far away), and
+ * the cron's run (`/__bench/scan`).
  */
 import { writeFileSync } from "node:fs";
 import { writeD1Counter } from "./d1-counter";
@@ -25,7 +26,13 @@ const withoutMiddleware = createApp({ without: APP_MIDDLEWARE });
  * before they are read, so that it is counted: it runs beside the handler, and when it runs says
  * nothing of whose it is.
  */
-async function countedFetch(app: { fetch: typeof worker.fetch }, request: Request, env: Env, ctx: ExecutionContext) {
+async function countedFetch(
+  app: { fetch: typeof worker.fetch },
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  delayMs: number,
+) {
   const counts: Counts = { statements: 0, roundTrips: 0 };
   const deferred: Promise<unknown>[] = [];
   const c = new Proxy(ctx, {
@@ -39,7 +46,7 @@ async function countedFetch(app: { fetch: typeof worker.fetch }, request: Reques
       return typeof v === "function" ? v.bind(target) : v;
     },
   });
-  const res = await app.fetch(request, { ...env, DB: counted(env.DB, counts) }, c);
+  const res = await app.fetch(request, { ...env, DB: counted(env.DB, counts, delayMs) }, c);
   const body = await res.arrayBuffer();
   // Deferred work can defer more: the list grows while it is walked.
   for (let i = 0; i < deferred.length; i++) await deferred[i]!.catch(() => undefined);
@@ -61,7 +68,13 @@ export default {
     }
     const app = request.headers.get("x-bench-app") === "none" ? withoutMiddleware : undefined;
     const e = request.headers.get("x-bench-uncached") === null ? env : { ...env, CACHE_BYPASS: true };
-    if (request.headers.get("x-bench-count") !== null) return countedFetch(app ?? worker, request, e, ctx);
+    // The delay goes with every round trip the request makes, its deferred work's too. Sent with 0,
+    // the request takes the same wrapped binding without a delay: the two differ only by it.
+    const rtt = request.headers.get("x-bench-d1-rtt");
+    const delayMs = rtt === null ? 0 : Math.max(0, Number(rtt) || 0);
+    if (request.headers.get("x-bench-count") !== null) return countedFetch(app ?? worker, request, e, ctx, delayMs);
+    if (rtt !== null)
+      return (app ?? worker).fetch(request, { ...e, DB: counted(e.DB, { statements: 0, roundTrips: 0 }, delayMs) }, ctx);
     return (app ?? worker).fetch(request, e, ctx);
   },
 };

@@ -142,8 +142,9 @@ function apiConfig(): string {
   return `${BENCH_DIR}/wrangler.toml`;
 }
 
-/** The API under test, on the bench's entry unless `config` names another. */
-export const startApi = (config = apiConfig()) => served(["-c", config, ...API_ARGS], API_PORT);
+/** The API under test, on the bench's entry unless `config` names another; `vars` (NAME:VALUE) beside the run's. */
+export const startApi = (config = apiConfig(), vars: readonly string[] = []) =>
+  served(["-c", config, ...API_ARGS, ...vars.flatMap((v) => ["--var", v])], API_PORT);
 /** The baseline Worker (bench/bare-worker.ts): the floors, served by the same runtime. */
 export const startBare = () => served(["-c", "scripts/bench/wrangler.bare.toml"], BARE_PORT);
 

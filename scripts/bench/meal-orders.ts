@@ -31,7 +31,7 @@ import {
 } from "./harness";
 import { CONNECTIONS, load, median, type Result } from "./load";
 
-const APP = 31;
+export const APP = 31;
 /** The demo's ids start here, clear of app 1's (base 0). */
 const BASE = 31_000;
 const NOW = "2026-11-01T09:00:00.000Z";
@@ -42,14 +42,14 @@ const WALLET_MINOR = 100_000_000;
 const WARMUP = 20;
 /** Place Orders counted one at a time before the load, per plan. */
 const COUNTED = 5;
-const PATH = "/api/v1/orders/";
+export const PATH = "/api/v1/orders/";
 
 /** The plans measured, as the demo numbers them: plan 2 (version 3) and plan 1 (version 1). */
-const PLANS = [
+export const PLANS = [
   { name: "Keto week (7 days x 3 courses)", planId: BASE + 2, versionId: BASE + 3 },
   { name: "Balanced 30 (30 days x 5 courses)", planId: BASE + 1, versionId: BASE + 1 },
 ] as const;
-type Plan = (typeof PLANS)[number];
+export type Plan = (typeof PLANS)[number];
 
 /** What a placement writes in the store; each run's rows are deleted after it (children first). */
 const WRITTEN = [
@@ -101,7 +101,7 @@ INSERT INTO wallet_entries (app_id, customer_id, kind, type, amount, balance_aft
   FROM customers WHERE app_id = ${A} ORDER BY id;`;
 }
 
-type Customer = { id: number; location_id: number };
+export type Customer = { id: number; location_id: number };
 type MealStore = { customers: Customer[]; last: Record<string, number> };
 
 const lastIds = () =>
@@ -110,7 +110,7 @@ const lastIds = () =>
   )[0]!;
 
 /** Writes the store to local D1; its customers (with their homes) and the last row of each table a placement writes. */
-function seedMealStore(): MealStore {
+export function seedMealStore(): MealStore {
   const started = Date.now();
   executeLocal(storeSql());
   const customers = queryLocal<Customer>(
@@ -146,7 +146,7 @@ function trim(s: MealStore) {
 }
 
 /** The Place Order body of `plan`, as a client builds it from Plan Details: every date, the first option of each course. */
-async function bodyOf(api: string, plan: Plan) {
+export async function bodyOf(api: string, plan: Plan) {
   const res = await sendFresh(`${api}/public-api/v1/plans/${plan.planId}/?plan_version_id=${plan.versionId}`, {
     headers: { "app-id": String(APP) },
   });
