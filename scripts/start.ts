@@ -1,10 +1,12 @@
 /**
  * `npm start`: applies the local D1 migrations, seeds the demo data, mints a token, starts
- * `wrangler dev` on port 8787 and, once it answers, prints ready-to-paste curl commands.
+ * `wrangler dev` on port 8787 (the API, and the webhooks' consumer beside it) and, once it answers,
+ * prints ready-to-paste curl commands.
  * No Cloudflare account is needed: D1, KV and Queues are wrangler's local ones.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { queryLocal } from "./d1";
+import { writeLocalWebhooksConfig } from "./local-webhooks-config";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -39,12 +41,18 @@ const [ticket] = queryLocal<{ token: string }>(
 const TEST_MOBILE = "0534501056";
 const TEST_NUMBER = "966534501056:123456";
 
-// Webhooks may target a receiver on this machine (http://localhost) in local development only.
+// The API and the webhooks' consumer in one process, sharing the local queues and D1. Webhooks may
+// target a receiver on this machine (http://localhost) in local development only: both Workers check.
+const consumer = writeLocalWebhooksConfig({ WEBHOOKS_ALLOW_LOCALHOST: "true" });
 const dev = spawn(
   "npx",
   [
     "wrangler",
     "dev",
+    "-c",
+    "wrangler.toml",
+    "-c",
+    consumer,
     "--port",
     String(PORT),
     "--ip",

@@ -13,7 +13,6 @@ import {
   renewSubscriptionsJob,
 } from "./modules/orders";
 import { pollCarrierTracking } from "./modules/shipping";
-import { consumeDeadLetters, consumeDeliveries, type QueueMessage, reconcileDeliveries } from "./modules/webhooks";
 import { wireModules } from "./wiring";
 
 /** Every background job's handler, from the modules that declare them. */
@@ -25,31 +24,20 @@ const JOB_HANDLERS: JobHandlers = {
 };
 
 /**
- * The Worker's queue consumers and its cron: loaded by their first batch or run (index.ts), so
- * that an isolate serving only requests never evaluates them.
+ * The Worker's queue consumers (background jobs) and its cron: loaded by their first batch or run
+ * (index.ts), so that an isolate serving only requests never evaluates them. Webhook deliveries and
+ * their reconciler run in a Worker of their own (webhooks-worker.ts).
  */
 export const background = {
-  async queue(batch: MessageBatch<QueueMessage | JobMessage>, env: Env, ctx: ExecutionContext): Promise<void> {
+  async queue(batch: MessageBatch<JobMessage>, env: Env, ctx: ExecutionContext): Promise<void> {
     wireModules();
-    switch (batch.queue) {
-      case "commerce-jobs":
-        return runJobs(batch as MessageBatch<JobMessage>, env, ctx, JOB_HANDLERS);
-      case "commerce-jobs-dlq":
-        return deadLetterJobs(batch as MessageBatch<JobMessage>);
-      case "commerce-events-dlq":
-        return consumeDeadLetters(batch as MessageBatch<QueueMessage>, env, ctx);
-      case "commerce-webhooks-slow":
-        return consumeDeliveries(batch as MessageBatch<QueueMessage>, env, ctx, "slow");
-      default:
-        return consumeDeliveries(batch as MessageBatch<QueueMessage>, env, ctx, "fast");
-    }
+    if (batch.queue === "commerce-jobs-dlq") return deadLetterJobs(batch);
+    return runJobs(batch, env, ctx, JOB_HANDLERS);
   },
   async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
     wireModules();
     // The outbox rows stay un-enqueued on failure, so the next run retries; the log is the trace.
     ctx.waitUntil(resendStale(createDb(env.DB), env.EVENTS).catch((error) => logTaskFailure("resend outbox", error)));
-    // Deliveries whose message was lost are sent again; the ledger's rows stay open until then.
-    ctx.waitUntil(reconcileDeliveries(env).catch((error) => logTaskFailure("reconcile deliveries", error)));
     const purge = purgeExpiredIdempotencyKeys(createDb(env.DB));
     ctx.waitUntil(purge.catch((error) => logTaskFailure("purge idempotency keys", error)));
     // Wallet amounts past their expiry leave the balance through an `expiry` entry.
@@ -71,4 +59,4 @@ export const background = {
     const tracking = pollCarrierTracking({ db: createDb(env.DB), env, waitUntil: (p) => ctx.waitUntil(p) });
     ctx.waitUntil(tracking.catch((error) => logTaskFailure("poll carrier tracking", error)));
   },
-} satisfies ExportedHandler<Env, QueueMessage | JobMessage>;
+} satisfies ExportedHandler<Env, JobMessage>;

@@ -1,11 +1,11 @@
 import { createApp } from "./app";
 import { beforeEventsSent } from "./core/events/outbox";
 import type { JobMessage } from "./core/jobs";
-import type { QueueMessage } from "./modules/webhooks/messages";
 
 /**
- * The Worker. A cold isolate evaluates only the app's middleware and route table: each router,
- * the queue consumers and the cron are loaded when first needed (docs/benchmarks.md, start-up).
+ * The API's Worker. A cold isolate evaluates only the app's middleware and route table: each router,
+ * the jobs' queue consumer and the cron are loaded when first needed (docs/benchmarks.md, start-up).
+ * Webhook deliveries are consumed by a Worker of their own (webhooks-worker.ts).
  */
 const app = createApp();
 
@@ -20,4 +20,4 @@ export default {
   async scheduled(controller, env, ctx) {
     return (await import("./background")).background.scheduled(controller, env, ctx);
   },
-} satisfies ExportedHandler<Env, QueueMessage | JobMessage>;
+} satisfies ExportedHandler<Env, JobMessage>;

@@ -18,7 +18,7 @@ import {
   STRING_FILTER_MAX,
   TERM_MAX,
 } from "./list-spec";
-import { allOf, containsText, inList, inlineValue } from "./sql";
+import { allOf, containsText, inList, inlineValue, offIndex } from "./sql";
 import { isIsoDate, isIsoDateTime, normaliseTime } from "./time";
 
 export { listQuerySchema } from "./list-document";
@@ -33,8 +33,7 @@ export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TERM_MAX } from "./list-spec";
  * `field__gte`/`__lte`/`__gt`/`__lt` on ordered kinds, `field__isnull` on nullable fields.
  */
 
-/** `+column`: the same value, but SQLite will not use an index for it. */
-export const offIndex = (column: Column): SQL => sql`+${column}`;
+export { offIndex } from "./sql";
 
 function allowedParams(spec: ListSpec): string[] {
   const names = ["page", "page_size", "order_by", ...(spec.search ? ["search"] : [])];

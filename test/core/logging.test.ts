@@ -7,8 +7,8 @@ import { ApiError, renderProblem } from "../../src/core/errors";
 import { emit, newEvent } from "../../src/core/events/outbox";
 import { errorText, type LogLine, requestLog } from "../../src/core/logging";
 import type { AppEnv } from "../../src/env";
-import worker from "../../src/index";
 import type { DeliveryMessage, QueueMessage } from "../../src/modules/webhooks/consumer";
+import webhooksWorker from "../../src/webhooks-worker";
 import { APP_1, createWebhookFor, db, tokenFor } from "../helpers/factories";
 import { fakeReceiver } from "../helpers/receiver";
 import { call } from "../helpers/request";
@@ -179,7 +179,7 @@ async function consume(body: QueueMessage, e = consumerEnv()) {
     { id: "m1", timestamp: new Date(), attempts: 1, body },
   ]);
   const ctx = createExecutionContext();
-  await worker.queue(batch, e, ctx);
+  await webhooksWorker.queue(batch, e, ctx);
   return getQueueResult(batch, ctx);
 }
 

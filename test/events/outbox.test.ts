@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { EventMessage } from "../../src/core/events/outbox";
 import worker from "../../src/index";
+import webhooksWorker from "../../src/webhooks-worker";
 import { APP_1, createPlainItem, createTicketsFor } from "../helpers/factories";
 
 afterEach(() => vi.useRealTimers());
@@ -70,7 +71,7 @@ describe("events outbox", () => {
     expect((await row(fresh))!.enqueued_at).toBeNull();
   });
 
-  it("the queue consumer acknowledges every event", async () => {
+  it("the webhooks' consumer acknowledges every event", async () => {
     const messages = ["evt_a", "evt_b"].map((id, i) => ({
       id,
       timestamp: new Date(),
@@ -86,7 +87,7 @@ describe("events outbox", () => {
     }));
     const batch = createMessageBatch<EventMessage>("commerce-events", messages);
     const ctx = createExecutionContext();
-    await worker.queue(batch, env, ctx);
+    await webhooksWorker.queue(batch, env, ctx);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks.sort()).toEqual(["evt_a", "evt_b"]);
     expect(result.retryMessages).toEqual([]);

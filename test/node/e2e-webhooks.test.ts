@@ -1,5 +1,6 @@
 /**
- * End to end: the Worker under `wrangler dev` (local D1 and Queues) delivers webhooks to a real
+ * End to end: the API and the webhooks' consumer Worker under one `wrangler dev` (local D1 and
+ * Queues, shared by both), as deployed side by side, deliver webhooks to a real
  * HTTP receiver on this machine, which verifies every delivery with the `standardwebhooks`
  * library and fails the first attempts. Every event must end delivered exactly once per
  * webhook-id, or dead-lettered: none lost.
@@ -12,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { writeLocalWebhooksConfig } from "../../scripts/local-webhooks-config";
 import { randomToken, sha256Hex } from "../../src/core/crypto";
 import { TOKEN_PREFIX } from "../../src/core/permissions";
 
@@ -78,17 +80,29 @@ function configWithoutAssets(): string {
   return file;
 }
 
-/** Starts the Worker under `wrangler dev` on the test's own state (again, after a crash), and waits until it serves. */
-async function startWrangler() {
+/** The consumer's configuration with the test's variables (`wrangler dev` gives `--var` to the first Worker only). */
+const consumerConfig = () =>
+  writeLocalWebhooksConfig(
+    { WEBHOOKS_ALLOW_LOCALHOST: "true", WEBHOOK_RETRY_DELAYS: "1,1,1" },
+    join(state, "wrangler.webhooks.toml"),
+  );
+
+/**
+ * Starts both Workers under `wrangler dev` on the test's own state (again, after a crash), and waits
+ * until the first one answers. The API comes first, serving requests; with `consumerFirst` the
+ * consumer does, so that `/cdn-cgi/handler/scheduled` (the only way to run a cron locally, and only
+ * the first Worker's) runs its reconciler: the wait then ends on the run.
+ */
+async function startWrangler({ consumerFirst = false } = {}) {
   const port = await freePort();
   api = `http://127.0.0.1:${port}`;
+  const configs = consumerFirst ? [consumerConfig(), configWithoutAssets()] : [configWithoutAssets(), consumerConfig()];
   wrangler = spawn(
     "npx",
     [
       "wrangler",
       "dev",
-      "-c",
-      configWithoutAssets(),
+      ...configs.flatMap((c) => ["-c", c]),
       "--port",
       String(port),
       "--ip",
@@ -106,7 +120,7 @@ async function startWrangler() {
   await vi.waitUntil(async () => {
     if (started.exitCode !== null || started.signalCode !== null)
       throw new Error("wrangler dev exited before it served");
-    return fetch(`${api}/health`).then(
+    return fetch(`${api}${consumerFirst ? "/cdn-cgi/handler/scheduled" : "/health"}`).then(
       (res) => res.ok,
       () => false, // not up yet
     );
@@ -221,6 +235,27 @@ it("delivers every event once per webhook-id after failures, or dead-letters it;
   expect(logs.filter((l) => l.status === "failed").map((l) => l.attempt)).toEqual([4, 4, 4]);
 }, 300_000);
 
+/** The webhook's deliveries as the ledger has them (local D1, read beside the running Workers). */
+function ledger(webhookId: number): { status: string }[] {
+  const out = execFileSync(
+    "npx",
+    [
+      "wrangler",
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--persist-to",
+      state,
+      "--json",
+      "--command",
+      `SELECT status FROM webhook_deliveries WHERE webhook_id = ${webhookId} ORDER BY id`,
+    ],
+    { env, stdio: ["ignore", "pipe", "ignore"] },
+  );
+  return (JSON.parse(out.toString()) as { results: { status: string }[] }[])[0]!.results;
+}
+
 it("a crash with deliveries in flight delays them: after the restart the reconciler sends them again", async () => {
   // From here on only this test's webhook takes events.
   for (const id of webhookIds) expect((await request(`${HOOKS}${id}/`, { method: "DELETE" })).status).toBe(204);
@@ -264,14 +299,13 @@ it("a crash with deliveries in flight delays them: after the restart the reconci
     ],
     { env, stdio: "ignore" },
   );
-  const before = await startWrangler().then(() => request(`${HOOKS}deliveries/?webhook=${hook}`));
-  const open = before.body.results.filter((d: { status: string }) => ["pending", "retrying"].includes(d.status));
+  const open = ledger(hook).filter((d) => ["pending", "retrying"].includes(d.status));
   expect(open).toHaveLength(3); // open, not lost
-  expect((await fetch(`${api}/cdn-cgi/handler/scheduled`)).status).toBeLessThan(300);
+  // The consumer's cron runs as the restart's first request; the API is not served on the port meanwhile.
+  await startWrangler({ consumerFirst: true });
 
-  type Delivery = { status: string; attempts: number };
-  const deliveries: Delivery[] = await vi.waitUntil(async () => {
-    const all: Delivery[] = (await request(`${HOOKS}deliveries/?webhook=${hook}`)).body.results;
+  const deliveries = await vi.waitUntil(() => {
+    const all = ledger(hook);
     return all.filter((d) => d.status === "delivered").length === 3 && all;
   }, WAIT);
   expect(deliveries.map((d) => d.status)).toEqual(["delivered", "delivered", "delivered"]);

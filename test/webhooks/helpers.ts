@@ -2,10 +2,10 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import { type EventMessage, newEvent } from "../../src/core/events/outbox";
-import worker from "../../src/index";
 import { deliveryIdOf } from "../../src/modules/webhooks/ledger";
 import type { DeliveryMessage, QueueMessage } from "../../src/modules/webhooks/messages";
 import { type DeliveryRow, webhookDeliveries } from "../../src/modules/webhooks/tables";
+import webhooksWorker from "../../src/webhooks-worker";
 import { APP_1, db } from "../helpers/factories";
 
 /** What the consumer sent, per queue, instead of sending it. */
@@ -24,7 +24,7 @@ export function recordingEnv(vars: Partial<Env> = {}) {
   return { env: e as unknown as Env, sent };
 }
 
-/** Runs a batch of one or more messages through the Worker's queue handler, on `queue`. */
+/** Runs a batch of one or more messages through the webhooks' consumer Worker's queue handler, on `queue`. */
 export async function consume(
   bodies: QueueMessage | QueueMessage[],
   opts: { queue?: string; vars?: Partial<Env>; onAck?: (messageId: string) => void } = {},
@@ -53,7 +53,7 @@ export async function consume(
     deferred.push(p);
     waitUntil(p);
   };
-  await worker.queue(batch, e, ctx);
+  await webhooksWorker.queue(batch, e, ctx);
   const delays = retries.flatMap((r) => r.mock.calls.map(([o]) => o?.delaySeconds));
   return { result: await getQueueResult(batch, ctx), sent, delays, deferred };
 }

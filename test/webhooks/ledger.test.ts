@@ -2,9 +2,9 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { emit } from "../../src/core/events/outbox";
-import worker from "../../src/index";
 import type { QueueMessage } from "../../src/modules/webhooks/messages";
 import { reconcileDeliveries } from "../../src/modules/webhooks/reconcile";
+import webhooksWorker from "../../src/webhooks-worker";
 import { APP_1, countRows, createWebhookFor, db, tokenFor } from "../helpers/factories";
 import { fakeReceiver } from "../helpers/receiver";
 import { call } from "../helpers/request";
@@ -118,14 +118,14 @@ describe("the reconciler", () => {
     expect(await deliveryRow(b, gone.id)).toMatchObject({ status: "skipped", skip_reason: "webhook_deleted" });
   });
 
-  it("runs on the Worker's schedule", async () => {
+  it("runs on the webhooks' consumer Worker's schedule", async () => {
     const w = await createWebhookFor(APP_1);
     const event = ticketEvent();
     await inOutbox(event);
     await ledgerRow(w, event, { nextAttemptAt: ago(300_000), createdAt: ago(300_000) });
     const { env: e, sent } = recordingEnv();
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController(), e, ctx);
+    await webhooksWorker.scheduled(createScheduledController(), e, ctx);
     await waitOnExecutionContext(ctx);
     expect(sent.fast.filter(ofWebhook(w.id))).toEqual([deliveryOf(event, w.id)]);
   });

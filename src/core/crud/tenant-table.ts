@@ -5,8 +5,7 @@ import type { ServiceContext } from "../context";
 import { ApiError, type ErrorCode, type NotFoundCode } from "../errors";
 import { emit, insertedRowEvent, newEvent } from "../events/outbox";
 import type { EventData, EventType } from "../events/registry";
-import { offIndex } from "../listing";
-import { inList } from "../sql";
+import { inList, offIndex } from "../sql";
 
 /** The event types whose payload is just `{ id }`: what the generic create, change and remove emit. */
 type IdEvent = { [K in EventType]: { id: number } extends EventData<K> ? K : never }[EventType];

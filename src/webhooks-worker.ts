@@ -1,0 +1,34 @@
+import { beforeEventsSent } from "./core/events/outbox";
+import { logTaskFailure } from "./core/logging";
+import { consumeDeadLetters, consumeDeliveries } from "./modules/webhooks/consumer";
+import { recordDeliveries } from "./modules/webhooks/ledger";
+import type { QueueMessage } from "./modules/webhooks/messages";
+import { reconcileDeliveries } from "./modules/webhooks/reconcile";
+
+/**
+ * The webhooks' consumer Worker (wrangler.webhooks.toml), deployed beside the API: it signs and
+ * makes the deliveries, retries them and keeps their ledger, on the events' queues and the API's D1.
+ * A script of its own, so that a deploy of the API never cuts a batch of deliveries short, and a
+ * delivery's isolate loads none of the API's routers. It imports the webhooks module's delivery files
+ * directly, not its index.ts, whose event catalogue would bring every module's events into the bundle.
+ */
+
+// An event emitted here (`webhook.disabled`) has its deliveries on the ledger before it leaves, as the API's do.
+beforeEventsSent(recordDeliveries);
+
+export default {
+  async queue(batch, env, ctx) {
+    switch (batch.queue) {
+      case "commerce-events-dlq":
+        return consumeDeadLetters(batch, env, ctx);
+      case "commerce-webhooks-slow":
+        return consumeDeliveries(batch, env, ctx, "slow");
+      default:
+        return consumeDeliveries(batch, env, ctx, "fast");
+    }
+  },
+  async scheduled(_controller, env, ctx) {
+    // Deliveries whose message was lost are sent again; the ledger's rows stay open until then.
+    ctx.waitUntil(reconcileDeliveries(env).catch((error) => logTaskFailure("reconcile deliveries", error)));
+  },
+} satisfies ExportedHandler<Env, QueueMessage>;
