@@ -86,12 +86,17 @@ export function deployedWorker(
  * assets' router has no scheduled handler).
  */
 export function benchWranglerToml(main: string): string {
+  // The webhooks' consumer Worker (wrangler.webhooks.toml) is served inside the bench's one Worker:
+  // its queue consumers join the API's, and the bench entry hands those batches to its handler.
+  const consumers = readFileSync("wrangler.webhooks.toml", "utf8").match(
+    /^\[\[queues\.consumers\]\]\n(?:[^[\n].*\n|\n)*/gm,
+  );
   return (
     readFileSync("wrangler.toml", "utf8")
       .replace(/^main = "(.*)"$/m, () => `main = "${main}"`)
       .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../$1"')
       // The bundle's zod (src/core/zod), as deployed: wrangler resolves the alias from the config's folder.
       .replace(/^alias = \{ "zod" = "\.\/(.*)" \}$/m, 'alias = { "zod" = "../$1" }')
-      .replace(/^\[assets\]\n(?:.*\n)*?binding = .*\n/m, "")
+      .replace(/^\[assets\]\n(?:.*\n)*?binding = .*\n/m, "") + `\n${(consumers ?? []).join("\n")}`
   );
 }

@@ -15,6 +15,7 @@ export function writeBenchEntry(dir: string): string {
     `${dir}/entry.ts`,
     `import { APP_MIDDLEWARE, createApp } from "../src/app";
 import worker from "../src/index";
+import webhooksWorker from "../src/webhooks-worker";
 import { type Counts, counted } from "./${writeD1Counter(dir)}";
 
 /** The app without its app-wide middleware: what they cost a read (bench/middleware.ts). */
@@ -56,8 +57,14 @@ async function countedFetch(
   return out;
 }
 
+/** The webhooks consumer's queues (wrangler.webhooks.toml): served here by its handler, as deployed beside the API. */
+const WEBHOOK_QUEUES = new Set(["commerce-events", "commerce-webhooks-slow", "commerce-events-dlq"]);
+
 export default {
   ...worker,
+  async queue(batch: MessageBatch<never>, env: Env, ctx: ExecutionContext) {
+    return WEBHOOK_QUEUES.has(batch.queue) ? webhooksWorker.queue(batch, env, ctx) : worker.queue(batch, env, ctx);
+  },
   async fetch(request: Request, env: Env, ctx: ExecutionContext) {
     // The cron's run, as the scheduled event starts it: the local runtime's own trigger
     // (/cdn-cgi/handler/scheduled) fails before the handler runs (DataCloneError on the controller).
