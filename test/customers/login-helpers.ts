@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import type { JobMessage } from "../../src/core/jobs";
 import worker from "../../src/index";
+import type { waitsMeter } from "../helpers/d1-waits";
 import { BASE } from "../helpers/request";
 
 /** The customer login's paths, under /api/v1/customer. */
@@ -47,7 +48,13 @@ export function worldWith(overrides: Partial<Env> = {}) {
   async function post(
     path: string,
     body: unknown,
-    opts: { appId?: number | null; ip?: string; headers?: Record<string, string> } = {},
+    opts: {
+      appId?: number | null;
+      ip?: string;
+      headers?: Record<string, string>;
+      /** Counts the D1 round trips the response waited for (test/helpers/d1-waits.ts), not the deferred work. */
+      meter?: ReturnType<typeof waitsMeter>;
+    } = {},
   ): Promise<Response> {
     const headers = new Headers({ "content-type": "application/json", ...opts.headers });
     if (opts.appId !== null) headers.set("app-id", String(opts.appId ?? 1));
@@ -55,9 +62,10 @@ export function worldWith(overrides: Partial<Env> = {}) {
     const ctx = createExecutionContext();
     const res = await worker.fetch(
       new Request(BASE + path, { method: "POST", headers, body: JSON.stringify(body) }),
-      world,
+      opts.meter ? { ...world, DB: opts.meter.db } : world,
       ctx,
     );
+    opts.meter?.stop();
     await waitOnExecutionContext(ctx);
     return res;
   }
