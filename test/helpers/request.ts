@@ -18,6 +18,11 @@ export type Call = {
   cf?: Record<string, unknown>;
   /** The bindings the Worker gets (the test's own by default): the contract suite records D1's statements. */
   env?: Env;
+  /**
+   * Counts the D1 round trips the response waits for (test/helpers/d1-waits.ts): the Worker gets its
+   * binding, and it is stopped when the response is back, before the deferred work is awaited.
+   */
+  meter?: ReturnType<typeof waitsMeter>;
 };
 
 /**
@@ -39,7 +44,7 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
   const ctx = createExecutionContext();
   const bindings = opts.env ?? env;
   // `npm run bench -- --only waits`: the D1 round trips the request waits for (test/helpers/d1-waits.ts).
-  const meter = env.TEST_D1_WAITS ? waitsMeter(bindings.DB) : undefined;
+  const meter = opts.meter ?? (env.TEST_D1_WAITS ? waitsMeter(bindings.DB) : undefined);
   const method = opts.method ?? "GET";
   const res = await worker.fetch(
     new Request(BASE + path, { method, headers, body, ...(opts.cf && { cf: opts.cf }) }),
@@ -48,7 +53,7 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
   );
   const waits = meter?.stop();
   await waitOnExecutionContext(ctx);
-  if (meter) {
+  if (meter && env.TEST_D1_WAITS) {
     const line = { method, path: path.split("?")[0], status: res.status, ...waits, ...meter.after() };
     console.info(`d1-waits ${JSON.stringify(line)}`);
   }
