@@ -1,9 +1,7 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { JobMessage } from "../../src/core/jobs";
-import worker from "../../src/index";
 import type { waitsMeter } from "../helpers/d1-waits";
-import { BASE } from "../helpers/request";
+import { BASE, fetchWorker } from "../helpers/request";
 
 /** The customer login's paths, under /api/v1/customer. */
 export const P = {
@@ -59,15 +57,11 @@ export function worldWith(overrides: Partial<Env> = {}) {
     const headers = new Headers({ "content-type": "application/json", ...opts.headers });
     if (opts.appId !== null) headers.set("app-id", String(opts.appId ?? 1));
     if (opts.ip) headers.set("cf-connecting-ip", opts.ip);
-    const ctx = createExecutionContext();
-    const res = await worker.fetch(
+    return fetchWorker(
       new Request(BASE + path, { method: "POST", headers, body: JSON.stringify(body) }),
-      opts.meter ? { ...world, DB: opts.meter.db } : world,
-      ctx,
+      world,
+      opts.meter,
     );
-    opts.meter?.stop();
-    await waitOnExecutionContext(ctx);
-    return res;
   }
   /** The code of the last SMS queued to `e164`. */
   const codeFor = (e164: string) => {
