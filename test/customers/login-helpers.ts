@@ -1,8 +1,7 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { JobMessage } from "../../src/core/jobs";
-import worker from "../../src/index";
-import { BASE } from "../helpers/request";
+import type { waitsMeter } from "../helpers/d1-waits";
+import { BASE, fetchWorker } from "../helpers/request";
 
 /** The customer login's paths, under /api/v1/customer. */
 export const P = {
@@ -47,19 +46,22 @@ export function worldWith(overrides: Partial<Env> = {}) {
   async function post(
     path: string,
     body: unknown,
-    opts: { appId?: number | null; ip?: string; headers?: Record<string, string> } = {},
+    opts: {
+      appId?: number | null;
+      ip?: string;
+      headers?: Record<string, string>;
+      /** Counts the D1 round trips the response waited for (test/helpers/d1-waits.ts), not the deferred work. */
+      meter?: ReturnType<typeof waitsMeter>;
+    } = {},
   ): Promise<Response> {
     const headers = new Headers({ "content-type": "application/json", ...opts.headers });
     if (opts.appId !== null) headers.set("app-id", String(opts.appId ?? 1));
     if (opts.ip) headers.set("cf-connecting-ip", opts.ip);
-    const ctx = createExecutionContext();
-    const res = await worker.fetch(
+    return fetchWorker(
       new Request(BASE + path, { method: "POST", headers, body: JSON.stringify(body) }),
       world,
-      ctx,
+      opts.meter,
     );
-    await waitOnExecutionContext(ctx);
-    return res;
   }
   /** The code of the last SMS queued to `e164`. */
   const codeFor = (e164: string) => {

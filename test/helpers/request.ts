@@ -18,6 +18,11 @@ export type Call = {
   cf?: Record<string, unknown>;
   /** The bindings the Worker gets (the test's own by default): the contract suite records D1's statements. */
   env?: Env;
+  /**
+   * Counts the D1 round trips the response waits for (test/helpers/d1-waits.ts): the Worker gets its
+   * binding, and it is stopped when the response is back, before the deferred work is awaited.
+   */
+  meter?: ReturnType<typeof waitsMeter>;
 };
 
 /**
@@ -36,20 +41,42 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
     body = JSON.stringify(opts.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
+  const request = new Request(BASE + path, {
+    method: opts.method ?? "GET",
+    headers,
+    body,
+    ...(opts.cf && { cf: opts.cf }),
+  });
+  return fetchWorker(request, opts.env ?? env, opts.meter);
+}
+
+/**
+ * Hands a request to the Worker's fetch handler and waits for the work it deferred (events sent to
+ * the queue). With a meter, or under `npm run bench -- --only waits` (TEST_D1_WAITS), the Worker's
+ * D1 is metered (test/helpers/d1-waits.ts), the meter stopped when the response is back, and the
+ * request's line printed for the bench.
+ */
+export async function fetchWorker(
+  request: Request,
+  bindings: Env,
+  meter = env.TEST_D1_WAITS ? waitsMeter(bindings.DB) : undefined,
+): Promise<Response> {
   const ctx = createExecutionContext();
-  const bindings = opts.env ?? env;
-  // `npm run bench -- --only waits`: the D1 round trips the request waits for (test/helpers/d1-waits.ts).
-  const meter = env.TEST_D1_WAITS ? waitsMeter(bindings.DB) : undefined;
-  const method = opts.method ?? "GET";
   const res = await worker.fetch(
-    new Request(BASE + path, { method, headers, body, ...(opts.cf && { cf: opts.cf }) }),
+    request,
     meter ? new Proxy(bindings, { get: (t, p) => (p === "DB" ? meter.db : Reflect.get(t, p)) }) : bindings,
     ctx,
   );
   const waits = meter?.stop();
   await waitOnExecutionContext(ctx);
-  if (meter) {
-    const line = { method, path: path.split("?")[0], status: res.status, ...waits, ...meter.after() };
+  if (meter && env.TEST_D1_WAITS) {
+    const line = {
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status: res.status,
+      ...waits,
+      ...meter.after(),
+    };
     console.info(`d1-waits ${JSON.stringify(line)}`);
   }
   return res;

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { otpCodes } from "../tables";
 import {
@@ -115,15 +115,18 @@ export async function budgetWait(db: Db, appId: number, budget: number, now: num
 
 export type StoredCode = typeof otpCodes.$inferSelect;
 
-/** The newest code of the number for this purpose: the only one that can be live. */
-export async function newestCode(db: Db, s: CodeScope): Promise<StoredCode | undefined> {
-  return db
+/** The newest code of the number for this purpose: the only one that can be live (a query, to batch). */
+export const newestCodeQuery = (db: Db, s: CodeScope) =>
+  db
     .select()
     .from(otpCodes)
     .where(and(eq(otpCodes.appId, s.appId), eq(otpCodes.phone, s.phone), eq(otpCodes.purpose, s.purpose)))
     .orderBy(desc(otpCodes.id))
-    .limit(1)
-    .get();
+    .limit(1);
+
+/** The newest code of the number for this purpose: the only one that can be live. */
+export async function newestCode(db: Db, s: CodeScope): Promise<StoredCode | undefined> {
+  return newestCodeQuery(db, s).get();
 }
 
 /** Checks of the number within the hour, as a SQL count. */
@@ -131,19 +134,13 @@ const checksThisHour = (s: CodeScope, now: number) =>
   sql`(SELECT coalesce(sum(attempts), 0) FROM ${otpCodes} WHERE ${sentSince(s, iso(now - OTP_CHECK_WINDOW_S * 1000))})`;
 
 /**
- * Spends one try of a live code before its comparison, in one guarded statement (the code is
- * unused, unexpired, under its 5 tries, and the number under 10 checks an hour), so that
- * concurrent guesses can never get more comparisons than tries. Returns the tries used, or null.
+ * Spends one try of a live code before its comparison is answered, in one guarded statement (the
+ * code is unused, unexpired, under its 5 tries, and the number under 10 checks an hour), so that
+ * concurrent guesses can never get more answers than tries. Returns the tries used, or no row.
  * Test numbers skip the hourly count: their code is fixed and known, there is nothing to guess.
  */
-export async function spendTry(
-  db: Db,
-  s: CodeScope,
-  id: number,
-  now: number,
-  opts: { hourly: boolean } = { hourly: true },
-): Promise<number | null> {
-  const row = await db
+export function spendTry(db: Db, s: CodeScope, id: number, now: number, opts: { hourly: boolean }) {
+  return db
     .update(otpCodes)
     .set({ attempts: sql`${otpCodes.attempts} + 1` })
     .where(
@@ -155,9 +152,7 @@ export async function spendTry(
         opts.hourly ? sql`${checksThisHour(s, now)} < ${OTP_MAX_CHECKS_PER_HOUR}` : undefined,
       ),
     )
-    .returning({ attempts: otpCodes.attempts })
-    .get();
-  return row?.attempts ?? null;
+    .returning({ attempts: otpCodes.attempts });
 }
 
 /** Seconds until the number is under its hourly checks again; null if it is under them now. */
@@ -174,12 +169,10 @@ export async function checkWait(db: Db, s: CodeScope, now: number): Promise<numb
   return secondsUntil(Date.parse(row.oldest) + OTP_CHECK_WINDOW_S * 1000, now);
 }
 
-/** Uses the code up (single use); returns its row, or undefined if another request used it first. */
-export async function consumeCode(db: Db, id: number, now: number): Promise<StoredCode | undefined> {
+/** Uses the code up (single use) when `when` holds (a good code), if no other request used it first. */
+export function consumeCode(db: Db, id: number, now: number, when: SQL) {
   return db
     .update(otpCodes)
     .set({ consumedAt: iso(now) })
-    .where(and(eq(otpCodes.id, id), sql`${otpCodes.consumedAt} IS NULL`))
-    .returning()
-    .get();
+    .where(and(eq(otpCodes.id, id), sql`${otpCodes.consumedAt} IS NULL`, when));
 }

@@ -1,35 +1,25 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import { BatchPlan } from "../../../core/batch-plan";
+import { BatchPlan, insertSelect } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
-import { ApiError, type ErrorCode } from "../../../core/errors";
+import { ApiError } from "../../../core/errors";
 import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
+import { isGuardAbort } from "../../../core/guards";
 import { enqueueJob } from "../../../core/jobs";
 import { logLimitReached, logTaskFailure } from "../../../core/logging";
 import { parseMobile } from "../phone";
 import type { Customer } from "../records/schemas";
 import { customerView } from "../records/service";
 import { customerSettings, customers } from "../tables";
-import {
-  budgetWait,
-  type CodeScope,
-  checkWait,
-  consumeCode,
-  newestCode,
-  type StoredCode,
-  sendWait,
-  spendTry,
-  storeCode,
-} from "./codes";
+import { compareCode, expired, tooMany, triesRefusal, tryStatements, whenGood, wrongCode } from "./check";
+import { budgetWait, type CodeScope, newestCodeQuery, sendWait, storeCode } from "./codes";
 import {
   generateCode,
   hashCode,
   OTP_DEFAULT_LENGTH,
-  OTP_MAX_ATTEMPTS,
   OTP_RESEND_AFTER_S,
   OTP_TTL_S,
   REGISTER_BUDGET_DEFAULT,
-  sameHash,
   type TestNumbers,
   unsendableHash,
 } from "./otp";
@@ -56,16 +46,6 @@ type CustomerRow = typeof customers.$inferSelect;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const tooMany = (code: ErrorCode, detail: string, seconds: number) =>
-  new ApiError(429, code, detail, { headers: { "Retry-After": String(seconds) } });
-
-const expired = () =>
-  new ApiError(
-    400,
-    "otp_expired",
-    "No live code for this number: it expired, was used, or a newer one was sent. Request a new code.",
-  );
-
 /** The store's live customer with this number (at most one: the unique index covers live rows). */
 const byPhone = (ctx: ServiceContext, e164: string) =>
   ctx.db
@@ -75,6 +55,17 @@ const byPhone = (ctx: ServiceContext, e164: string) =>
     .limit(1);
 
 const findByPhone = (ctx: ServiceContext, e164: string) => byPhone(ctx, e164).get();
+
+/** A new login: a refresh token of a new family, and the statement that stores it where `when` holds. */
+async function newLogin(ctx: ServiceContext, customerId: number | SQL, when: SQL) {
+  const { token, hash } = await newRefreshToken();
+  const insert = refreshTokenInsert(
+    ctx.db,
+    { appId: ctx.appId, customerId, familyId: newFamilyId(), hash, now: Date.now() },
+    when,
+  );
+  return { token, insert };
+}
 
 type Lookup = { customer?: CustomerRow; length: number; budget: number };
 
@@ -178,79 +169,26 @@ export async function requestOtp(
   });
 }
 
-/**
- * Checks a code: its try is spent before the comparison (codes.ts), the comparison is in constant
- * time, and a match uses the code up. Wrong: 400 `invalid_otp` with the tries left; none left:
- * 429; no live code: 400 `otp_expired`.
- */
-async function verify(ctx: ServiceContext, deps: AuthDeps, s: CodeScope, otp: string): Promise<StoredCode> {
-  const now = Date.now();
-  const row = await newestCode(ctx.db, s);
-  if (!row || row.consumedAt || row.expiresAt <= iso(now)) throw expired();
-  const used = await spendTry(ctx.db, s, row.id, now, { hourly: !deps.tests.has(s.phone) });
-  if (used === null) {
-    // Why the try was refused, read after it: another request may have used the code meanwhile.
-    const fresh = await newestCode(ctx.db, s);
-    if (!fresh || fresh.id !== row.id || fresh.consumedAt || fresh.expiresAt <= iso(now)) throw expired();
-    if (fresh.attempts >= OTP_MAX_ATTEMPTS) {
-      throw tooMany(
-        "otp_attempts_exceeded",
-        "This code had 5 tries and is dead; request a new code (after `Retry-After` seconds).",
-        (await sendWait(ctx.db, s, now))?.seconds ?? 1,
-      );
-    }
-    throw tooMany(
-      "otp_attempts_exceeded",
-      "Too many codes were tried for this number in the last hour; retry after `Retry-After` seconds.",
-      (await checkWait(ctx.db, s, now)) ?? 1,
-    );
-  }
-  if (!sameHash(await hashCode(deps.secret, s, otp), row.codeHash)) {
-    const left = OTP_MAX_ATTEMPTS - used;
-    throw new ApiError(
-      400,
-      "invalid_otp",
-      left > 0
-        ? `The code is wrong; ${left} tries left.`
-        : "The code is wrong and has no tries left; request a new code.",
-      { attempts_left: left },
-    );
-  }
-  const consumed = await consumeCode(ctx.db, row.id, now);
-  if (!consumed) throw expired();
-  return consumed;
-}
-
-/** A new login: a refresh token of a new family, and the statement that stores it. */
-async function newLogin(ctx: ServiceContext, customerId: number | SQL) {
-  const { token, hash } = await newRefreshToken();
-  const insert = refreshTokenInsert(ctx.db, {
-    appId: ctx.appId,
-    customerId,
-    familyId: newFamilyId(),
-    hash,
-    now: Date.now(),
-  });
-  return { token, insert };
-}
-
 /** CA2: creates the customer the code's registration named, verified, and logs them in. */
 export async function confirmRegistration(ctx: ServiceContext, deps: AuthDeps, input: VerifyOtp): Promise<Login> {
   const mobile = parseMobile(input.country_code, input.mobile_number);
-  const code = await verify(ctx, deps, { appId: ctx.appId, phone: mobile.e164, purpose: "register" }, input.otp);
-  if (await findByPhone(ctx, mobile.e164)) {
-    throw ApiError.conflict(
-      "customer_already_registered",
-      "This number was registered since the code was sent; log in with Request OTP.",
-    );
-  }
-  const given = code.payload ?? {};
+  const scope: CodeScope = { appId: ctx.appId, phone: mobile.e164, purpose: "register" };
+  const [codes, registered] = await ctx.db.batch([newestCodeQuery(ctx.db, scope), byPhone(ctx, mobile.e164)]);
+  const code = await compareCode(deps, scope, codes[0], input.otp);
+  // A good code of a number registered since it was sent is used up all the same, and answered 409.
+  const creates = sql`${whenGood(code)} AND ${registered[0] ? 0 : 1} = 1
+    AND NOT EXISTS (SELECT 1 FROM ${customers} WHERE ${and(live(customers, ctx.appId), eq(customers.mobileNumber, mobile.e164))})`;
+  const given = code.row.payload ?? {};
   const plan = new BatchPlan(ctx.db);
+  const [spend, ...used] = tryStatements(ctx.db, code);
+  const spent = plan.read<{ attempts: number }>(spend);
+  plan.guarded(used, () => triesRefusal(ctx.db, code));
   const customer = plan.insert(
     "customer",
-    ctx.db
-      .insert(customers)
-      .values({
+    insertSelect(
+      ctx.db,
+      customers,
+      {
         appId: ctx.appId,
         countryCode: mobile.countryCode,
         mobileNumber: mobile.e164,
@@ -259,12 +197,22 @@ export async function confirmRegistration(ctx: ServiceContext, deps: AuthDeps, i
         email: typeof given.email === "string" ? given.email : null,
         lang: given.lang === "en" ? "en" : "ar",
         isMobileVerified: true,
-      })
-      .returning(),
+      },
+      sql`WHERE ${creates}`,
+      { returning: true },
+    ),
   );
-  const { token, insert } = await newLogin(ctx, customer.id);
+  const { token, insert } = await newLogin(ctx, customer.id, sql`${customer.id} IS NOT NULL`);
   plan.add(insert).event(insertedRowEvent("customer.created", customers, customer));
-  const row = (await plan.run(ctx.events)).row<CustomerRow>(customer);
+  const result = await plan.run(ctx.events);
+  if (!code.good) throw wrongCode(result.rows(spent)[0]!.attempts);
+  const [row] = result.rows<CustomerRow>(customer);
+  if (!row) {
+    throw ApiError.conflict(
+      "customer_already_registered",
+      "This number was registered since the code was sent; log in with Request OTP.",
+    );
+  }
   return {
     ...(await tokenPair(deps.secret, { appId: ctx.appId, customerId: row.id }, token, Date.now())),
     customer: customerView(row),
@@ -274,31 +222,51 @@ export async function confirmRegistration(ctx: ServiceContext, deps: AuthDeps, i
 const blocked = () =>
   ApiError.forbidden("This customer is blocked by the store and cannot log in.", "customer_blocked");
 
-/** CA4: logs a customer in with a code; their number is verified by it. */
+/**
+ * CA4: logs a customer in with a code; their number is verified by it. Two round trips: the code and
+ * the customer read together, then one batch (the code's try, check.ts) that for a good code of a
+ * live, unblocked customer also marks the number verified and stores the refresh token.
+ */
 export async function getAccessToken(ctx: ServiceContext, deps: AuthDeps, input: VerifyOtp): Promise<Login> {
   const mobile = parseMobile(input.country_code, input.mobile_number);
-  await verify(ctx, deps, { appId: ctx.appId, phone: mobile.e164, purpose: "login" }, input.otp);
-  // Deleted since the code was sent: as if the code were no longer good.
-  const customer = await findByPhone(ctx, mobile.e164);
-  if (!customer) throw expired();
-  if (customer.isBlocked) throw blocked();
-  const { token, insert } = await newLogin(ctx, customer.id);
-  const at = new Date().toISOString();
-  const unverified = sql`EXISTS (SELECT 1 FROM ${customers} WHERE ${customers.id} = ${customer.id}
+  const scope: CodeScope = { appId: ctx.appId, phone: mobile.e164, purpose: "login" };
+  const [codes, found] = await ctx.db.batch([newestCodeQuery(ctx.db, scope), byPhone(ctx, mobile.e164)]);
+  const code = await compareCode(deps, scope, codes[0], input.otp);
+  const customer = found[0];
+  // The batch repeats that the customer is live and not blocked: either may have changed since the read.
+  const mine = and(live(customers, ctx.appId), eq(customers.id, customer?.id ?? 0), eq(customers.isBlocked, false));
+  const logsIn = sql`${whenGood(code)} AND EXISTS (SELECT 1 FROM ${customers} WHERE ${mine})`;
+  const unverified = sql`${whenGood(code)} AND EXISTS (SELECT 1 FROM ${customers} WHERE ${mine}
       AND ${customers.isMobileVerified} = 0)`;
-  const { applied } = await emit(
-    ctx.db,
-    ctx.events,
-    [
-      ctx.db
-        .update(customers)
-        .set({ isMobileVerified: true, modifiedAt: at })
-        .where(and(live(customers, ctx.appId), eq(customers.id, customer.id), eq(customers.isMobileVerified, false))),
-      insert,
-    ],
-    [newEvent(ctx.appId, "customer.updated", { id: customer.id })],
-    { guard: unverified },
-  );
+  const { token, insert } = await newLogin(ctx, customer?.id ?? 0, logsIn);
+  const at = new Date().toISOString();
+  let outcome: Awaited<ReturnType<typeof emit>>;
+  try {
+    outcome = await emit(
+      ctx.db,
+      ctx.events,
+      [
+        ...tryStatements(ctx.db, code),
+        ctx.db
+          .update(customers)
+          .set({ isMobileVerified: true, modifiedAt: at })
+          .where(and(mine, eq(customers.isMobileVerified, false), whenGood(code))),
+        insert,
+      ],
+      [newEvent(ctx.appId, "customer.updated", { id: customer?.id ?? 0 })],
+      { guard: unverified },
+    );
+  } catch (error) {
+    if (!isGuardAbort(error)) throw error;
+    throw await triesRefusal(ctx.db, code);
+  }
+  const { results, applied } = outcome;
+  if (!code.good) throw wrongCode((results[0] as { attempts: number }[])[0]!.attempts);
+  if (!customer || (results.at(-1) as unknown[]).length === 0) {
+    // The code is used up. Deleted since it was sent: as if the code were no longer good.
+    const now = customer && !customer.isBlocked ? await findByPhone(ctx, mobile.e164) : customer;
+    throw now?.isBlocked ? blocked() : expired();
+  }
   const changed = applied && !customer.isMobileVerified ? { isMobileVerified: true, modifiedAt: at } : {};
   return {
     ...(await tokenPair(deps.secret, { appId: ctx.appId, customerId: customer.id }, token, Date.now())),

@@ -36,20 +36,28 @@ export async function newRefreshToken(): Promise<{ token: string; hash: string }
 export const newFamilyId = () => crypto.randomUUID();
 
 /**
- * The INSERT of a refresh token row; `customerId` may be SQL (the customer the same batch creates).
+ * The INSERT of a refresh token row, where `when` holds (a login's conditions, checked in its batch);
+ * `customerId` may be SQL (the customer the same batch creates). Its RETURNING says whether it wrote.
  */
 export function refreshTokenInsert(
   db: Db,
   row: { appId: number; customerId: number | SQL; familyId: string; hash: string; now: number },
+  when: SQL,
 ) {
-  return db.insert(refreshTokens).values({
-    appId: row.appId,
-    customerId: row.customerId,
-    familyId: row.familyId,
-    tokenHash: row.hash,
-    expiresAt: iso(row.now + REFRESH_TOKEN_TTL_S * 1000),
-    createdAt: iso(row.now),
-  });
+  return insertSelect(
+    db,
+    refreshTokens,
+    {
+      appId: row.appId,
+      customerId: row.customerId,
+      familyId: row.familyId,
+      tokenHash: row.hash,
+      expiresAt: iso(row.now + REFRESH_TOKEN_TTL_S * 1000),
+      createdAt: iso(row.now),
+    },
+    sql`WHERE ${when}`,
+    { returning: true },
+  );
 }
 
 /** The pair a login or a refresh answers with, around a refresh token already stored. */

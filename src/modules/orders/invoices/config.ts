@@ -23,10 +23,17 @@ const view = (r: typeof invoiceConfig.$inferSelect): InvoiceConfig => ({
   is_zatca_qr_enabled: r.isZatcaQrEnabled,
 });
 
-/** The store's invoice settings (one row per store, keyed by `app_id`); the defaults until changed. */
+/** The store's invoice settings row (one per store, keyed by `app_id`), as a query to batch. */
+export const invoiceConfigQuery = (db: Db, appId: number) =>
+  db.select().from(invoiceConfig).where(eq(invoiceConfig.appId, appId));
+
+/** The settings of a row `invoiceConfigQuery` read; the defaults until changed. */
+export const invoiceConfigOf = (row: typeof invoiceConfig.$inferSelect | undefined): InvoiceConfig =>
+  row ? view(row) : { ...INVOICE_CONFIG_DEFAULTS };
+
+/** The store's invoice settings; the defaults until changed. */
 export async function readInvoiceConfig(db: Db, appId: number): Promise<InvoiceConfig> {
-  const row = await db.select().from(invoiceConfig).where(eq(invoiceConfig.appId, appId)).get();
-  return row ? view(row) : { ...INVOICE_CONFIG_DEFAULTS };
+  return invoiceConfigOf(await invoiceConfigQuery(db, appId).get());
 }
 
 /** Changes some settings (an empty footer clears it); the others keep their values. Emits `invoice_config.updated`. */

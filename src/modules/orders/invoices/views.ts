@@ -1,11 +1,14 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
+import { decodeRows, intLiteral, rowsJson } from "../../../core/json-rows";
 import { toMajor } from "../../../core/money";
-import { inList } from "../../../core/sql";
-import { loadCustomers } from "../../customers";
-import { loadItems } from "../../items";
-import { invoiceConfig, invoiceItems, invoices, transactions } from "../tables";
+import { apps } from "../../../core/tenancy";
+import { nowIso } from "../../../core/time";
+import type { Db } from "../../../db/client";
+import { customersFromJson, customersJson } from "../../customers";
+import { assembleItems, itemsJson } from "../../items";
+import { invoiceItems, invoices, transactions } from "../tables";
 import { invoicePdfLink } from "./links";
 import type { Invoice, InvoiceDetails, InvoiceItem, InvoiceTransaction } from "./schemas";
 import { zatcaQr } from "./zatca";
@@ -168,11 +171,58 @@ function invoiceView(
   };
 }
 
+/** The parts of an invoice view, as the columns of ONE statement (core/json-rows). */
+const PARTS = ["rows", "refunded", "qr", "lines", "transactions", "customers"] as const;
+type ItemPart = keyof ReturnType<typeof itemsJson>;
+export type InvoiceParts = Record<(typeof PARTS)[number] | `item_${ItemPart}`, string | number | null>;
+
+/**
+ * The store's invoices that `ids` selects (a subquery: a list, or the id a batch's insert took), the
+ * invoices they refund, the store's QR setting, and with `withItems` their lines, transactions and
+ * full items, with their customers: scalar subqueries of ONE statement, to run alone or in a batch.
+ */
+export function invoicePartsRead(db: Db, appId: number, ids: SQL, withItems: boolean, now: string) {
+  const app = intLiteral(appId);
+  // Nothing matches `0`: the lines and transactions only when the details are wanted.
+  const detailed = withItems ? sql`1` : sql`0`;
+  const items = withItems
+    ? itemsJson(
+        appId,
+        sql`(SELECT item_id FROM invoice_items WHERE app_id = ${app} AND invoice_id IN ${ids} AND item_id IS NOT NULL)`,
+        now,
+      )
+    : {};
+  const parts: Record<string, SQL> = {
+    rows: rowsJson(invoices, and(live(invoices, appId), sql`${invoices.id} IN ${ids}`)!),
+    refunded: rowsJson(
+      invoices,
+      and(
+        eq(invoices.appId, appId),
+        sql`${invoices.id} IN (SELECT refunded_invoice_id FROM invoices WHERE app_id = ${app} AND id IN ${ids})`,
+      )!,
+    ),
+    qr: sql`(SELECT is_zatca_qr_enabled FROM invoice_config WHERE app_id = ${app})`,
+    lines: rowsJson(
+      invoiceItems,
+      and(eq(invoiceItems.appId, appId), sql`${invoiceItems.invoiceId} IN ${ids}`, detailed)!,
+      [asc(invoiceItems.id)],
+    ),
+    transactions: rowsJson(
+      transactions,
+      and(live(transactions, appId), sql`${transactions.invoiceId} IN ${ids}`, detailed)!,
+      [asc(transactions.id)],
+    ),
+    customers: customersJson(appId, sql`(SELECT customer_id FROM invoices WHERE app_id = ${app} AND id IN ${ids})`),
+    ...Object.fromEntries(Object.entries(items).map(([k, v]) => [`item_${k}`, v])),
+  };
+  const fields = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, sql<string | number | null>`${v}`]));
+  return db.select(fields).from(apps).where(eq(apps.id, appId));
+}
+
 /**
  * The store's invoices of `ids` as the API shows them (with `items` and `transactions` when
- * `withItems`): one D1 batch of five statements (the invoices, the invoices they refund, the
- * store's invoice config, the lines, the transactions), then the customers and the items in two
- * parallel queries, whatever the number of ids. Ids of other stores are absent from the map.
+ * `withItems`): one D1 statement (`invoicePartsRead`), whatever the number of ids. Ids of other
+ * stores are absent from the map.
  */
 export async function loadInvoices(
   ctx: ServiceContext,
@@ -189,44 +239,35 @@ export async function loadInvoices(
   ids: readonly number[],
   opts: InvoiceViewOptions,
 ): Promise<Map<number, Invoice | InvoiceDetails>> {
+  if (ids.length === 0) return new Map();
+  const now = nowIso();
+  const wanted = sql`(SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])}))`;
+  const [parts] = await invoicePartsRead(ctx.db, ctx.appId, wanted, opts.withItems, now);
+  return assembleInvoices(ctx.appId, parts as InvoiceParts | undefined, opts, now);
+}
+
+/** The invoices of the parts `invoicePartsRead` fetched, as the API shows them, by id. */
+export async function assembleInvoices(
+  appId: number,
+  parts: InvoiceParts | undefined,
+  opts: InvoiceViewOptions,
+  now: string,
+): Promise<Map<number, Invoice | InvoiceDetails>> {
   const out = new Map<number, Invoice | InvoiceDetails>();
-  if (ids.length === 0) return out;
-  const { db, appId } = ctx;
-  const wanted = [...new Set(ids)];
-  const mine = and(live(invoices, appId), inList(invoices.id, wanted));
-  // Nothing matches `0`: the lines and transactions only when the details are wanted.
-  const detailed = opts.withItems ? sql`1` : sql`0`;
-  const [rows, refundedRows, configRows, lineRows, txRows] = await db.batch([
-    db.select().from(invoices).where(mine),
-    db
-      .select()
-      .from(invoices)
-      .where(
-        and(
-          eq(invoices.appId, appId),
-          sql`${invoices.id} IN (SELECT refunded_invoice_id FROM invoices WHERE app_id = ${appId}
-              AND ${inList(sql`id`, wanted)})`,
-        ),
-      ),
-    db.select({ qr: invoiceConfig.isZatcaQrEnabled }).from(invoiceConfig).where(eq(invoiceConfig.appId, appId)),
-    db
-      .select()
-      .from(invoiceItems)
-      .where(and(eq(invoiceItems.appId, appId), inList(invoiceItems.invoiceId, wanted), detailed))
-      .orderBy(asc(invoiceItems.id)),
-    db
-      .select()
-      .from(transactions)
-      .where(and(live(transactions, appId), inList(transactions.invoiceId, wanted), detailed))
-      .orderBy(asc(transactions.id)),
-  ]);
-  const qrEnabled = configRows[0]?.qr ?? true;
-  const customerIds = rows.flatMap((r) => (r.customerId === null ? [] : [r.customerId]));
+  const json = (k: keyof InvoiceParts) => (parts?.[k] ? JSON.parse(String(parts[k])) : []);
+  const rows = decodeRows(invoices, json("rows"));
+  const refundedRows = decodeRows(invoices, json("refunded"));
+  const qrEnabled = parts?.qr === null || parts?.qr === undefined ? true : Boolean(parts.qr);
+  const lineRows = decodeRows(invoiceItems, json("lines"));
+  const txRows = decodeRows(transactions, json("transactions"));
+  const customers = customersFromJson(json("customers"));
   const itemIds = lineRows.flatMap((l) => (l.itemId === null ? [] : [l.itemId]));
-  const [customers, items] = await Promise.all([
-    loadCustomers(ctx, customerIds),
-    opts.withItems ? loadItems(db, appId, itemIds) : Promise.resolve(new Map()),
-  ]);
+  const itemParts = Object.fromEntries(
+    Object.keys(parts ?? {})
+      .filter((k) => k.startsWith("item_"))
+      .map((k) => [k.slice(5), json(k as keyof InvoiceParts)]),
+  ) as Record<ItemPart, unknown>;
+  const items = opts.withItems ? assembleItems(itemParts, itemIds, now) : new Map();
   const refundedById = new Map(refundedRows.map((r) => [r.id, r]));
   const linesOf = groupBy(lineRows, (l) => l.invoiceId);
   const txOf = groupBy(txRows, (t) => t.invoiceId);

@@ -5,6 +5,7 @@ import { ApiError } from "../../../core/errors";
 import { emit } from "../../../core/events/outbox";
 import { nowIso } from "../../../core/time";
 import { transactionEventSql } from "../events-sql";
+import type { InvoiceParts } from "../invoices/views";
 import { cardGatewayById } from "../payments/gateways/index";
 import { GatewayRefused, GatewayUnavailable } from "../payments/provider";
 import { invoiceItems, invoices, orders, transactions } from "../tables";
@@ -13,7 +14,8 @@ import type { RefundLine } from "./lines";
 /**
  * The card part, after the refund is reserved: the gateway refunds it (the transaction refunded),
  * refuses (everything the refund reserved is given back and its invoice voided), or does not
- * answer (the refund stays pending, blocking another of the order until it is settled).
+ * answer (the refund stays pending, blocking another of the order until it is settled). `shown`, a
+ * read of the answer, runs in the batch that records the gateway's refund: its row is returned.
  */
 export async function refundThroughGateway(
   ctx: ServiceContext,
@@ -29,7 +31,8 @@ export async function refundThroughGateway(
     providerPart: number;
     reason: string;
   },
-) {
+  shown?: BatchItem<"sqlite">,
+): Promise<InvoiceParts | undefined> {
   const gateway = cardGatewayById(env, r.card.gateway ?? "");
   const at = nowIso();
   try {
@@ -40,7 +43,7 @@ export async function refundThroughGateway(
       reason: r.reason,
     });
     if (result.status === "failed") throw new GatewayRefused("The gateway refused the refund.");
-    await emit(
+    const { results } = await emit(
       ctx.db,
       ctx.events,
       [
@@ -55,7 +58,9 @@ export async function refundThroughGateway(
           .where(eq(transactions.id, r.txId)),
       ],
       transactionEventSql("transaction.refunded", sql`id = ${r.txId} AND status = 'refunded'`),
+      { after: shown ? [shown] : [] },
     );
+    return shown ? (results[1] as InvoiceParts[])[0] : undefined;
   } catch (error) {
     if (error instanceof GatewayUnavailable)
       throw new ApiError(503, "provider_unavailable", "The card gateway did not answer; the refund is pending.", {

@@ -3,7 +3,6 @@ import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/open
 import { merchantRoute } from "../../../core/routes";
 import { linksOf } from "../http";
 import { InvoiceDetailsSchema } from "../invoices/schemas";
-import { loadInvoices } from "../invoices/views";
 import { PROVIDER_UNAVAILABLE_RESPONSE } from "../payments/public";
 import { RefundInvoiceSchema } from "./schemas";
 import { refundInvoice } from "./service";
@@ -39,9 +38,17 @@ export const refundInvoiceRoute = merchantRoute({
 
 export const refundsRouter = createRouter();
 refundsRouter.openapi(refundInvoiceRoute, async (c) => {
-  const ctx = serviceContext(c);
-  const id = await refundInvoice(ctx, c.env, c.req.valid("param").invoice_id, c.req.valid("json"));
   const links = linksOf(c);
-  const loaded = await loadInvoices(ctx, [id], { origin: links.origin, secret: links.secret, withItems: true });
-  return c.json(loaded.get(id)!, 201);
+  const { details } = await refundInvoice(
+    serviceContext(c),
+    c.env,
+    c.req.valid("param").invoice_id,
+    c.req.valid("json"),
+    {
+      origin: links.origin,
+      secret: links.secret,
+      withItems: true,
+    },
+  );
+  return c.json(details!, 201);
 });

@@ -1,22 +1,29 @@
 import { and, eq, sql } from "drizzle-orm";
 import { BatchPlan, type Handle, insertSelect } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
-import { live } from "../../../core/crud/tenant-table";
+import { live, liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { rowEvent } from "../../../core/events/outbox";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
 import { addCashbackMovement } from "../../customers";
 import { orderEventSql, transactionEventSql } from "../events-sql";
-import { readInvoiceConfig } from "../invoices/config";
+import { invoiceConfigOf, invoiceConfigQuery } from "../invoices/config";
+import type { InvoiceDetails } from "../invoices/schemas";
+import { assembleInvoices, type InvoiceParts, type InvoiceViewOptions, invoicePartsRead } from "../invoices/views";
 import { vatSplit } from "../pricing/vat";
 import { invoiceCounters, invoiceItems, invoices, orders, type PAYMENT_PROVIDERS, transactions } from "../tables";
 import { refundThroughGateway } from "./gateway";
 import { type RefundLine, refundLines } from "./lines";
 import type { RefundInvoice } from "./schemas";
 
+/**
+ * The invoice, its lines, what earlier refunds gave back of each, its order, the order's captured
+ * card payment and the store's invoice settings: ONE batch of reads (the order's by a subquery).
+ */
 async function load(ctx: ServiceContext, invoiceId: number) {
-  const [rows, lines, refundedByLine] = await ctx.db.batch([
+  const orderOfInvoice = sql`(SELECT order_id FROM invoices WHERE id = ${invoiceId} AND ${liveRow(ctx.appId)})`;
+  const [rows, lines, refundedByLine, orderRows, cards, config] = await ctx.db.batch([
     ctx.db
       .select()
       .from(invoices)
@@ -34,11 +41,31 @@ async function load(ctx: ServiceContext, invoiceId: number) {
           AND status <> 'void')`,
       )
       .groupBy(invoiceItems.parentInvoiceItemId),
+    ctx.db.select().from(orders).where(sql`${orders.id} = ${orderOfInvoice}`),
+    ctx.db
+      .select()
+      .from(transactions)
+      .where(
+        and(
+          sql`${transactions.orderId} = ${orderOfInvoice}`,
+          eq(transactions.type, "payment"),
+          eq(transactions.paymentProvider, "card"),
+          eq(transactions.status, "captured"),
+        ),
+      )
+      .limit(1),
+    invoiceConfigQuery(ctx.db, ctx.appId),
   ]);
   const invoice = rows[0];
   if (!invoice) throw ApiError.notFound("invoice_not_found", `Invoice ${invoiceId}`);
-  const order = (await ctx.db.select().from(orders).where(eq(orders.id, invoice.orderId)).get())!;
-  return { invoice, order, lines, refunded: new Map(refundedByLine.map((r) => [r.parent, r.total])) };
+  return {
+    invoice,
+    order: orderRows[0]!,
+    lines,
+    refunded: new Map(refundedByLine.map((r) => [r.parent, r.total])),
+    capturedCard: cards[0],
+    config: invoiceConfigOf(config[0]),
+  };
 }
 
 type Loaded = Awaited<ReturnType<typeof load>>;
@@ -71,15 +98,15 @@ export async function refundInvoice(
   env: Env,
   invoiceId: number,
   input: RefundInvoice,
-): Promise<number> {
-  const { invoice, order, lines, refunded } = await load(ctx, invoiceId);
+  view?: InvoiceViewOptions,
+): Promise<{ id: number; details: InvoiceDetails | undefined }> {
+  const { invoice, order, lines, refunded, capturedCard, config } = await load(ctx, invoiceId);
   refuseUnrefundable(invoice, order);
   const parts = refundLines(input, lines, refunded).filter((p) => p.totalMinor > 0 || p.qty > 0);
-  const refund = await refundOf(ctx, input, invoiceId, order, parts);
+  const refund = refundOf(input, invoiceId, order, parts, capturedCard);
   const at = nowIso();
   const plan = new BatchPlan(ctx.db);
   reserveRefund(ctx, plan, invoice, order, refund, at);
-  const config = await readInvoiceConfig(ctx.db, ctx.appId);
   const refundInvoiceRow = plan.insert("refund_invoice", refundInvoiceInsert(ctx, invoice, refund, input, config, at));
   plan.add(refundItemsInsert(ctx, refundInvoiceRow, refund, input.refund_reason, at));
   plan.event(
@@ -92,6 +119,9 @@ export async function refundInvoice(
     orderEventSql("order.refunded", sql`${order.id}`, sql` AND status = 'refunded'`),
   );
   const cardTx = addRefundTransactions(ctx, plan, { invoice, order, refund, refundInvoice: refundInvoiceRow, at });
+  // The refund invoice as the answer shows it, read in the batch that writes it; a card's once its gateway answered.
+  const shown = view && invoicePartsRead(ctx.db, ctx.appId, sql`(${refundInvoiceRow.id})`, true, at);
+  const read = shown && !cardTx ? plan.read<InvoiceParts>(shown) : undefined;
   const result = await plan.run(
     ctx.events,
     ApiError.conflict(
@@ -99,20 +129,27 @@ export async function refundInvoice(
       "Another refund of this order ran meanwhile (or is waiting on its provider); read the invoice again.",
     ),
   );
-  const refundInvoiceId = result.id(refundInvoiceRow);
+  const id = result.id(refundInvoiceRow);
+  let shownParts = read && result.rows(read)[0];
   if (refund.card && cardTx)
-    await refundThroughGateway(ctx, env, {
-      txId: result.id(cardTx),
-      orderId: order.id,
-      refundInvoiceId,
-      parts: refund.parts,
-      amount: refund.amount,
-      full: order.refundedMinor + refund.amount >= order.capturedMinor,
-      card: refund.card,
-      providerPart: refund.providerPart,
-      reason: input.refund_reason,
-    });
-  return refundInvoiceId;
+    shownParts = await refundThroughGateway(
+      ctx,
+      env,
+      {
+        txId: result.id(cardTx),
+        orderId: order.id,
+        refundInvoiceId: id,
+        parts: refund.parts,
+        amount: refund.amount,
+        full: order.refundedMinor + refund.amount >= order.capturedMinor,
+        card: refund.card,
+        providerPart: refund.providerPart,
+        reason: input.refund_reason,
+      },
+      view && invoicePartsRead(ctx.db, ctx.appId, sql`(${id})`, true, at),
+    );
+  const details = view && (await assembleInvoices(ctx.appId, shownParts, view, at)).get(id);
+  return { id, details: details as InvoiceDetails | undefined };
 }
 
 function refuseUnrefundable(invoice: InvoiceRow, order: OrderRow): void {
@@ -131,13 +168,13 @@ function refuseUnrefundable(invoice: InvoiceRow, order: OrderRow): void {
 }
 
 /** The amount of `parts` within what is left to refund, split the provider's part first, then the wallet's. */
-async function refundOf(
-  ctx: ServiceContext,
+function refundOf(
   input: RefundInvoice,
   invoiceId: number,
   order: OrderRow,
   parts: RefundLine[],
-): Promise<Refund> {
+  capturedCard: CardPayment | undefined,
+): Refund {
   const refundable = order.capturedMinor - order.refundedMinor;
   const amount = parts.reduce((s, p) => s + p.totalMinor, 0);
   if (amount === 0) throw ApiError.conflict("nothing_to_refund", `Nothing of invoice ${invoiceId} is left to refund.`);
@@ -150,21 +187,7 @@ async function refundOf(
     );
   const providerPaid = order.totalMinor - order.walletRedeemMinor;
   const providerPart = Math.min(amount, Math.max(0, providerPaid - Math.min(order.refundedMinor, providerPaid)));
-  const card =
-    order.paymentProvider === "card" && providerPart > 0
-      ? await ctx.db
-          .select()
-          .from(transactions)
-          .where(
-            and(
-              eq(transactions.orderId, order.id),
-              eq(transactions.type, "payment"),
-              eq(transactions.paymentProvider, "card"),
-              eq(transactions.status, "captured"),
-            ),
-          )
-          .get()
-      : undefined;
+  const card = order.paymentProvider === "card" && providerPart > 0 ? capturedCard : undefined;
   return { parts, amount, providerPart, walletPart: amount - providerPart, card };
 }
 

@@ -52,10 +52,16 @@ export async function statusChangeStatements(
   const at = change.at ?? nowIso();
   const guard = and(eq(shipments.appId, ctx.appId), eq(shipments.id, row.id), eq(shipments.status, row.status))!;
   const forward = row.direction === "forward";
-  const links = await ctx.db
-    .select({ id: shipmentFulfillments.fulfillmentId })
-    .from(shipmentFulfillments)
-    .where(eq(shipmentFulfillments.shipmentId, row.id));
+  // Only these moves change the shipment's fulfillments: the others (a label bought) read no links.
+  const movesFulfillments = forward
+    ? to === "picked_up" || to === "delivered" || to === "cancelled"
+    : to === "delivered";
+  const links = movesFulfillments
+    ? await ctx.db
+        .select({ id: shipmentFulfillments.fulfillmentId })
+        .from(shipmentFulfillments)
+        .where(eq(shipmentFulfillments.shipmentId, row.id))
+    : [];
   const fulfillmentIds = links.map((l) => l.id);
   const fulfillment =
     forward && fulfillmentIds.length
