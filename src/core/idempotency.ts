@@ -4,6 +4,7 @@ import { clientOf, createDb, type Db } from "../db/client";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "./crypto";
 import { ApiError, type ErrorCode } from "./errors";
+import { logTaskFailure } from "./logging";
 import { idempotencyKeys } from "./idempotency-table";
 import { z } from "./openapi";
 import { nowIso } from "./time";
@@ -199,7 +200,7 @@ export const idempotent = (): MiddlewareHandler<AppEnv> => async (c, next) => {
     const v = res.headers.get(name);
     if (v !== null) headers[name] = v;
   }
-  await db
+  const store = db
     .update(idempotencyKeys)
     .set({
       state: "done",
@@ -209,7 +210,26 @@ export const idempotent = (): MiddlewareHandler<AppEnv> => async (c, next) => {
       expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS).toISOString(),
     })
     .where(mine);
+  // Stored after the response, not before it: the answer waits for D1 once less. A retry that comes
+  // before the store lands is told the request is in flight (retry in a second); a store that never
+  // lands leaves the key committed, as a Worker dying after the write does: never run twice.
+  afterResponse(
+    c,
+    store.then(
+      () => undefined,
+      (error) => logTaskFailure("store idempotent response", error, { app_id: values.appId }),
+    ),
+  );
 };
+
+/** Work after the response (ctx.waitUntil); awaited where the request has no execution context (a test's app.request). */
+function afterResponse(c: Context<AppEnv>, work: Promise<unknown>): void {
+  try {
+    c.executionCtx.waitUntil(work);
+  } catch {
+    void work;
+  }
+}
 
 const WRITE = /^\s*(insert|update|delete|replace)\b/i;
 
@@ -237,8 +257,11 @@ function claimOutcome(db: Db, id: number, createdAt: string): { db: Db; settle: 
       .bind(new Date(Date.now() + IDEMPOTENCY_TTL_MS).toISOString(), id, createdAt),
   ];
   const alone = (stmt: D1PreparedStatement) => async () => (await session.batch([...outcome(), stmt]))[2]!;
-  const write = (stmt: D1PreparedStatement): D1PreparedStatement =>
-    new Proxy(stmt, {
+  // A batch of reads only (one round trip for several reads) commits nothing: only a batch with a
+  // write carries the outcome, else a request refused after its reads would leave the key committed.
+  const writes = new WeakSet<D1PreparedStatement>();
+  const write = (stmt: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(stmt, {
       get(target, prop) {
         if (prop === "bind") return (...values: unknown[]) => write(target.bind(...values));
         if (!settled && (prop === "run" || prop === "all")) return alone(target);
@@ -257,12 +280,17 @@ function claimOutcome(db: Db, id: number, createdAt: string): { db: Db; settle: 
         return typeof v === "function" ? v.bind(target) : v;
       },
     });
+    writes.add(proxy);
+    return proxy;
+  };
   const wrapped = new Proxy(session, {
     get(target, prop) {
       if (prop === "prepare") return (q: string) => (WRITE.test(q) ? write(target.prepare(q)) : target.prepare(q));
       if (prop === "batch")
         return async (statements: D1PreparedStatement[]) =>
-          settled ? target.batch(statements) : (await target.batch([...outcome(), ...statements])).slice(2);
+          settled || !statements.some((s) => writes.has(s))
+            ? target.batch(statements)
+            : (await target.batch([...outcome(), ...statements])).slice(2);
       const v = Reflect.get(target, prop, target);
       return typeof v === "function" ? v.bind(target) : v;
     },

@@ -66,6 +66,7 @@ export type BackgroundTask =
   | "resend outbox"
   | "reconcile deliveries"
   | "purge idempotency keys"
+  | "store idempotent response"
   | "expire wallet balances"
   | "expire unpaid orders"
   | "charge recurring purchases"
