@@ -1,5 +1,5 @@
 /** What the app and other modules may use of orders and money. */
-export { pricingContext } from "./carts/service";
+export { pricingContext } from "./carts/pricing";
 export { CHECKOUT_PROVIDERS, type CheckoutProvider } from "./checkout/config";
 export { type OrderStep, type PlacedOrder, type PlaceOrder, placeOrder } from "./checkout/place";
 export { type CheckoutResult, CheckoutResultSchema } from "./checkout/schemas";
