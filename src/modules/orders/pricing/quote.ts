@@ -2,7 +2,7 @@ import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
 import { nowIso, todayIn } from "../../../core/time";
 import { itemsForPricing, type PricedItem } from "../../items";
-import { type FoundVoucher, findVoucher, priceFoundVoucher, quoteVoucher, type VoucherQuote } from "../../vouchers";
+import { type FoundVoucher, findVoucher, priceFoundVoucher, type VoucherQuote } from "../../vouchers";
 import type { BundleSelection } from "../tables";
 import { vatSplit } from "./vat";
 
@@ -180,14 +180,15 @@ export type ServiceQuoteInput = Omit<QuoteInput, "lines" | "timeZone"> & { lines
 /**
  * Prices service lines as `quote` prices catalogue lines: the voucher (a code scoped to items or
  * categories finds none of them eligible), the delivery fee, VAT per line, the wallet. The quote's
- * `lines` are empty; `serviceLines` carry them, and `placeOrder` writes them as order lines.
+ * `lines` are empty; `serviceLines` carry them, and `placeOrder` writes them as order lines. The
+ * voucher is the one the caller read (`findVoucher`) beside its other reads: no query here.
  */
-export async function quoteServiceLines(ctx: ServiceContext, input: ServiceQuoteInput): Promise<Quote> {
+export function quoteServiceLinesOf(found: FoundVoucher, input: ServiceQuoteInput): Quote {
   const shippingMinor = input.shippingMinor ?? 0;
   const priced = input.lines.map((l) => ({ ...l, amountMinor: l.unitPriceMinor * l.qty }));
   // Item id 0 is no item: a voucher scoped to items never matches a service line.
   const voucher = input.voucherCode
-    ? await quoteVoucher(ctx, {
+    ? priceFoundVoucher(found, {
         code: input.voucherCode,
         customerId: input.customerId,
         lines: priced.map((l) => ({ key: l.key, itemId: 0, categoryIds: [], amountMinor: l.amountMinor })),
