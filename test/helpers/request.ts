@@ -18,6 +18,8 @@ export type Call = {
   cf?: Record<string, unknown>;
   /** The bindings the Worker gets (the test's own by default): the contract suite records D1's statements. */
   env?: Env;
+  /** Called when the response is back, before the work it deferred: a test's `waitsMeter` stops there. */
+  onResponse?: () => void;
 };
 
 /**
@@ -46,6 +48,7 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
     meter ? new Proxy(bindings, { get: (t, p) => (p === "DB" ? meter.db : Reflect.get(t, p)) }) : bindings,
     ctx,
   );
+  opts.onResponse?.();
   const waits = meter?.stop();
   await waitOnExecutionContext(ctx);
   if (meter) {
@@ -53,6 +56,24 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
     console.info(`d1-waits ${JSON.stringify(line)}`);
   }
   return res;
+}
+
+/**
+ * `call()`, and the D1 round trips its response waited for, one after another (test/helpers/d1-waits.ts):
+ * counted when the response is back, the work it deferred apart. Counted, never timed.
+ */
+export async function callWaits(path: string, opts: Call = {}) {
+  const bindings = opts.env ?? env;
+  const meter = waitsMeter(bindings.DB);
+  let waits: ReturnType<typeof meter.stop> | undefined;
+  const res = await call(path, {
+    ...opts,
+    env: new Proxy(bindings, { get: (t, p) => (p === "DB" ? meter.db : Reflect.get(t, p)) }),
+    onResponse: () => {
+      waits = meter.stop();
+    },
+  });
+  return { res, waits: waits! };
 }
 
 export async function json<T = any>(res: Response): Promise<T> {
