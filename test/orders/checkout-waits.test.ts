@@ -6,6 +6,7 @@ import {
   cashbackOf,
   depositCashback,
   locationOf,
+  MY_ORDERS,
   type Shopper,
   type Store,
   shopperOf,
@@ -54,6 +55,8 @@ describe("D1 round trips of the order-placing writes", () => {
     expect(created.res.status, JSON.stringify(cart)).toBe(201);
     expect(cart).toMatchObject({ voucher_code: voucher.code, voucher_error: null, location_id: home.id });
     expect(created.waits.beyondAuth).toBeLessThanOrEqual(2);
+    // The answer is Cart Details' own, though the batch read the cart back instead of a read after it.
+    expect(await json(await s.as(`${CARTS}${cart.id}/`))).toEqual(cart);
 
     const placed = await post(s, `${CARTS}${cart.id}/checkout/`, { payment_provider: "cash_on_delivery" });
     const result = await json(placed.res);
@@ -68,5 +71,7 @@ describe("D1 round trips of the order-placing writes", () => {
     });
     expect(await cashbackOf(A, s.id)).toBe(0);
     expect(placed.waits.beyondAuth).toBeLessThanOrEqual(2);
+    // The order as the batch read it back is Order Details' own.
+    expect(await json(await s.as(`${MY_ORDERS}${result.order.id}/`))).toEqual(result.order);
   });
 });
