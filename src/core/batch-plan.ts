@@ -230,7 +230,7 @@ export function insertSelect<T extends Table>(
   );
 }
 
-type Field = { path: string[]; field: Column };
+type Field = { path: string[]; field: Column | SQL };
 type Internals = {
   session: {
     prepareQuery(query: Query, fields: Field[] | undefined, method: "run" | "all", arrayMode: boolean): unknown;
@@ -241,12 +241,17 @@ type Internals = {
 /**
  * A statement of any SQL that can stand in a D1 batch. drizzle's `db.run()` cannot once it binds a
  * parameter (it brings no prepared statement to the batch), so this prepares it as drizzle's own
- * builders do, when the batch is sent; with `returning`, its rows are mapped as those columns'.
+ * builders do, when the batch is sent; with `returning`, its rows are mapped as those columns' (or,
+ * for a SELECT of its own, as those SQL expressions': `selectColumns`).
  */
-export function batchStatement(db: Db, query: SQL, returning?: Record<string, Column>): BatchItem<"sqlite"> {
+export function batchStatement(db: Db, query: SQL, returning?: Record<string, Column | SQL>): BatchItem<"sqlite"> {
   const { session, dialect } = db as unknown as Internals;
   const fields = returning && Object.entries(returning).map(([key, field]) => ({ path: [key], field }));
   return {
     _prepare: () => session.prepareQuery(dialect.sqlToQuery(query), fields, fields ? "all" : "run", !!fields),
   } as unknown as BatchItem<"sqlite">;
 }
+
+/** The `returning` of `batchStatement` for a SELECT whose columns are `names`: each value as SQLite gives it. */
+export const selectColumns = (names: readonly string[]): Record<string, SQL> =>
+  Object.fromEntries(names.map((name) => [name, sql`${sql.identifier(name)}`]));

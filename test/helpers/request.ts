@@ -82,6 +82,16 @@ export async function fetchWorker(
   return res;
 }
 
+/**
+ * `call()`, and the D1 round trips its response waited for, one after another (test/helpers/d1-waits.ts):
+ * counted when the response is back, the work it deferred apart. Counted, never timed.
+ */
+export async function callWaits(path: string, opts: Call = {}) {
+  const meter = waitsMeter((opts.env ?? env).DB);
+  const res = await call(path, { ...opts, meter });
+  return { res, waits: meter.stop() };
+}
+
 export async function json<T = any>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }

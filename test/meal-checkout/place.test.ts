@@ -4,7 +4,7 @@ import { setClock } from "../../src/core/clock";
 import { expireUnpaidOrders } from "../../src/modules/orders";
 import { countRows, db, serviceCtx } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
-import { call, json, problem } from "../helpers/request";
+import { call, callWaits, json, problem } from "../helpers/request";
 import {
   cashbackOf,
   depositCashback,
@@ -336,5 +336,28 @@ describe("who may call the customer routes", () => {
       const res = await shop.store.as(path, { method, body: method === "POST" ? {} : undefined });
       expect(await problem(res), path).toMatchObject({ status: 403, code: "wrong_principal" });
     }
+  });
+});
+
+describe("Place Order's D1 round trips", () => {
+  it("waits for D1 at most twice beyond the token check: every read at once, then the order's batch", async () => {
+    const c = await mealCustomerOf(shop);
+    const { term, body } = await orderBody(shop, c.locationId);
+    const voucher = await voucherOf(shop.store);
+    await depositCashback(shop.store, c.shopper.id, (term.priceMinor + term.deliveryMinor) / 100);
+    // A customer's first request in an isolate checks that the store exists, once per isolate, as
+    // the token check is cached: the isolate sees one before the request counted here.
+    expect((await c.shopper.as(ORDERS)).status).toBe(200);
+    const { res, waits } = await callWaits(ORDERS, {
+      method: "POST",
+      body: { ...body, voucher: voucher.code },
+      token: c.shopper.token,
+      appId: A,
+    });
+    const result = await json(res);
+    expect(res.status, JSON.stringify(result)).toBe(201);
+    expect(result.vouchers).toMatchObject([{ code: voucher.code, is_success: true }]);
+    expect(result.order).toMatchObject({ kind: "meal", status: "completed", payment_provider: "wallet" });
+    expect(waits.beyondAuth).toBeLessThanOrEqual(2);
   });
 });

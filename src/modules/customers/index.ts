@@ -8,7 +8,7 @@ export { type City, CitySchema } from "./geography/schemas";
 export { CITY_LIST, listCitiesAmong } from "./geography/service";
 export { checkPlace, placesOf } from "./locations/places";
 export { type Location, LocationSchema } from "./locations/schemas";
-export { getLocation } from "./locations/service";
+export { getLocation, readLocation } from "./locations/service";
 export { fanOutPush, sendPushes } from "./notifications/delivery";
 export { type ParsedMobile, parseMobile, tryParseMobile } from "./phone";
 export { customerForMobileOf } from "./records/by-mobile";

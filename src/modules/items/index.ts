@@ -1,6 +1,6 @@
 /** What other modules (and the app) may use of the catalogue. */
 
-export { itemsForPricing, type PricedItem } from "./catalogue-items/pricing";
+export { type CatalogueFacts, itemsForPricing, type PricedItem, readCatalogueFacts } from "./catalogue-items/pricing";
 export { type Item, ItemSchema, type Variant, VariantSchema } from "./catalogue-items/schemas";
 export {
   availableUnits,

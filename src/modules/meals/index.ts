@@ -50,7 +50,8 @@ export {
   WINDOW_TYPES,
   type WindowType,
   windowsAtPoint,
-  zonesAtPoint,
+  type ZoneAtPoint,
+  zonesAround,
   zonesInCities,
 } from "./restaurants/areas";
 export {

@@ -1,7 +1,15 @@
 /** What the app and other modules may use of orders and money. */
-export { pricingContext } from "./carts/service";
+export { pricingOf } from "./carts/pricing";
 export { CHECKOUT_PROVIDERS, type CheckoutProvider } from "./checkout/config";
-export { type OrderStep, type PlacedOrder, type PlaceOrder, placeOrder } from "./checkout/place";
+export {
+  type OrderInputs,
+  type OrderStep,
+  type PlacedOrder,
+  type PlaceOrder,
+  placeOrder,
+  placeOrderShown,
+  readOrderInputs,
+} from "./checkout/place";
 export { type CheckoutResult, CheckoutResultSchema } from "./checkout/schemas";
 export { checkoutResult } from "./checkout/service";
 export { orderErrorCodes } from "./errors";
@@ -21,7 +29,7 @@ export { OrderSchema } from "./orders/schemas";
 export { expireUnpaidOrders } from "./orders/service";
 export { type LinkContext, loadOrders } from "./orders/views";
 export { onOrderPaid, type PaidHook } from "./payments/paid";
-export { type Quote, quoteServiceLines, type ServiceLineInput } from "./pricing/quote";
+export { type Quote, quoteServiceLinesOf, type ServiceLineInput } from "./pricing/quote";
 export { chargeDueRecurringPurchases } from "./recurring/charge";
 export { storeWalletBalanceSql, storeWalletEntryStatement } from "./store-wallet/service";
 export { renewSubscriptionsJob } from "./subscriptions/job";

@@ -4,5 +4,12 @@ export { type FeaturedVoucher, FeaturedVoucherListSchema, FeaturedVoucherSchema 
 export { FEATURED_VOUCHER_LIST, listFeaturedVouchers } from "./featured/service";
 export type { VoucherLine, VoucherQuote } from "./quote/price";
 export { type VoucherResult, VoucherResultSchema } from "./quote/schemas";
-export { quoteVoucher, voucherResultView } from "./quote/service";
+export {
+  type FoundVoucher,
+  findVoucher,
+  findVoucherOfCode,
+  priceFoundVoucher,
+  quoteVoucher,
+  voucherResultView,
+} from "./quote/service";
 export { releaseVoucherStatements, useVoucherStatements, voucherUsedEventsSql } from "./usage/statements";

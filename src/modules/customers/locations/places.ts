@@ -1,4 +1,4 @@
-import { and } from "drizzle-orm";
+import { and, type Column, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
@@ -18,16 +18,19 @@ export type CityRef = {
 export type DistrictRef = { id: number; cityId: number; name_en: string; name_ar: string };
 
 /**
- * The cities and districts of the given ids, in one round trip; `is_supported` says whether the
+ * The cities and districts of the given ids (or of a subquery's), in one round trip; `is_supported` says whether the
  * store serves the city. Unknown ids are simply absent from the maps.
  */
 export async function placesOf(
   ctx: ServiceContext,
-  cityIds: readonly number[],
-  districtIds: readonly number[],
+  cityIds: readonly number[] | SQL,
+  districtIds: readonly number[] | SQL,
 ): Promise<{ cities: Map<number, CityRef>; districts: Map<number, DistrictRef> }> {
-  if (!cityIds.length && !districtIds.length) return { cities: new Map(), districts: new Map() };
-  const cityList = [...new Set(cityIds)];
+  if (Array.isArray(cityIds) && !cityIds.length && Array.isArray(districtIds) && !districtIds.length)
+    return { cities: new Map(), districts: new Map() };
+  // A subquery (the city of a location read in the same round trip) or the ids themselves.
+  const among = (column: Column, ids: readonly number[] | SQL) =>
+    Array.isArray(ids) ? inList(column, [...new Set(ids)]) : sql`${column} IN ${ids}`;
   // Three plain reads rather than a join: D1 returns joined columns by name, and both tables have `id`.
   const [cityRows, supportedRows, districtRows] = await ctx.db.batch([
     ctx.db
@@ -39,15 +42,15 @@ export async function placesOf(
         keywords: cities.keywords,
       })
       .from(cities)
-      .where(inList(cities.id, cityList)),
+      .where(among(cities.id, cityIds)),
     ctx.db
       .select({ cityId: supportedCities.cityId })
       .from(supportedCities)
-      .where(and(live(supportedCities, ctx.appId), inList(supportedCities.cityId, cityList))),
+      .where(and(live(supportedCities, ctx.appId), among(supportedCities.cityId, cityIds))),
     ctx.db
       .select({ id: districts.id, cityId: districts.cityId, name_en: districts.nameEn, name_ar: districts.nameAr })
       .from(districts)
-      .where(inList(districts.id, [...new Set(districtIds)])),
+      .where(among(districts.id, districtIds)),
   ]);
   const supported = new Set(supportedRows.map((r) => r.cityId));
   return {

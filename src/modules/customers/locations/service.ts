@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { tenantTable } from "../../../core/crud/tenant-table";
@@ -33,39 +33,63 @@ export async function locationViews(ctx: ServiceContext, rows: readonly Location
     ids((r) => r.cityId),
     ids((r) => r.districtId),
   );
-  return rows.map((r) => {
-    const city = r.cityId === null ? null : (places.cities.get(r.cityId) ?? null);
-    const district = r.districtId === null ? null : (places.districts.get(r.districtId) ?? null);
-    return {
-      id: r.id,
-      customer_id: r.customerId,
-      type: r.type,
-      name_en: r.nameEn,
-      name_ar: r.nameAr,
-      latitude: String(r.latitude),
-      longitude: String(r.longitude),
-      city_id: r.cityId,
-      city,
-      city_name_en: city?.name_en ?? null,
-      city_name_ar: city?.name_ar ?? null,
-      district_id: r.districtId,
-      district: district?.name_en ?? null,
-      district_ar: district?.name_ar ?? null,
-      address1: r.address1,
-      address2: r.address2,
-      postal_code: r.postalCode,
-      formatted_address: r.formattedAddress,
-      place_id: r.placeId,
-      route: r.route,
-      street_number: r.streetNumber,
-      location_url: r.locationUrl,
-      image: r.image,
-      description: r.description,
-      ordering: r.ordering,
-      created_at: r.createdAt,
-      modified_at: r.modifiedAt,
-    };
-  });
+  return rows.map((r) => locationView(r, places));
+}
+
+/**
+ * The customer's live location whose id `id` selects (an id, or a subquery: a cart's location, read
+ * in the round trip of the cart itself), with its city and district, in ONE round trip; null when
+ * there is none.
+ */
+export async function readLocation(
+  ctx: ServiceContext,
+  customerId: number,
+  id: number | SQL,
+): Promise<Location | null> {
+  const of = (column: string) => sql`(SELECT ${sql.raw(column)} FROM customer_locations WHERE id = ${id})`;
+  const [[row], places] = await Promise.all([
+    ctx.db
+      .select()
+      .from(customerLocations)
+      .where(and(ofCustomer(ctx, customerId), sql`${customerLocations.id} = ${id}`))
+      .limit(1),
+    placesOf(ctx, of("city_id"), of("district_id")),
+  ]);
+  return row ? locationView(row, places) : null;
+}
+
+function locationView(r: LocationRow, places: Awaited<ReturnType<typeof placesOf>>): Location {
+  const city = r.cityId === null ? null : (places.cities.get(r.cityId) ?? null);
+  const district = r.districtId === null ? null : (places.districts.get(r.districtId) ?? null);
+  return {
+    id: r.id,
+    customer_id: r.customerId,
+    type: r.type,
+    name_en: r.nameEn,
+    name_ar: r.nameAr,
+    latitude: String(r.latitude),
+    longitude: String(r.longitude),
+    city_id: r.cityId,
+    city,
+    city_name_en: city?.name_en ?? null,
+    city_name_ar: city?.name_ar ?? null,
+    district_id: r.districtId,
+    district: district?.name_en ?? null,
+    district_ar: district?.name_ar ?? null,
+    address1: r.address1,
+    address2: r.address2,
+    postal_code: r.postalCode,
+    formatted_address: r.formattedAddress,
+    place_id: r.placeId,
+    route: r.route,
+    street_number: r.streetNumber,
+    location_url: r.locationUrl,
+    image: r.image,
+    description: r.description,
+    ordering: r.ordering,
+    created_at: r.createdAt,
+    modified_at: r.modifiedAt,
+  };
 }
 
 export const LOCATION_LIST: ListSpec = {

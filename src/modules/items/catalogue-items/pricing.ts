@@ -1,10 +1,12 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { notDeletedRow } from "../../../core/crud/tenant-table";
 import { minorOfMajor } from "../../../core/money";
 import { inList } from "../../../core/sql";
+import { nowIso } from "../../../core/time";
 import { itemBundleCategories, items } from "../tables";
-import { loadItems } from "./views";
+import type { Item } from "./schemas";
+import { assembleItems, fetchItemParts } from "./views";
 
 /** What an order needs to know of an item (or variant) to price and validate a cart line. */
 export type PricedItem = {
@@ -32,21 +34,30 @@ export type PricedItem = {
   bundleCategories: { id: number; isOptional: boolean; min: number; max: number; memberIds: Set<number> }[];
 };
 
+/** The items of a line list: each one's pricing facts, and its full record (a cart's view shows it). */
+export type CatalogueFacts = { priced: Map<number, PricedItem>; items: Map<number, Item> };
+
 /**
- * The items of a cart, for pricing: their full records (one batch through `loadItems`), the flags
- * a customer view leaves out (deleted, parent), and which items each bundle category offers.
- * Two round trips whatever the number of lines.
+ * The items of a cart, for pricing: their full records (`loadItems`' statement), the flags a
+ * customer view leaves out (deleted, parent), and which items each bundle category offers, in ONE
+ * round trip whatever the number of lines. `ids` may be a subquery (the lines of a cart read in the
+ * same round trip): the answer then takes the ids the caller read beside it.
  */
-export async function itemsForPricing(ctx: ServiceContext, ids: readonly number[]): Promise<Map<number, PricedItem>> {
-  const out = new Map<number, PricedItem>();
-  if (ids.length === 0) return out;
-  const [loaded, [rows, members]] = await Promise.all([
-    loadItems(ctx.db, ctx.appId, ids),
+export async function readCatalogueFacts(
+  ctx: ServiceContext,
+  ids: readonly number[] | SQL,
+): Promise<(wanted: readonly number[]) => CatalogueFacts> {
+  const now = nowIso();
+  const selected = Array.isArray(ids) ? inList(sql`item_id`, ids) : sql`item_id IN ${ids}`;
+  const [parts, [rows, members]] = await Promise.all([
+    fetchItemParts(ctx.db, ctx.appId, ids, now),
     ctx.db.batch([
       ctx.db
         .select({ id: items.id, parentId: items.parentId, isDeleted: items.isDeleted })
         .from(items)
-        .where(and(eq(items.appId, ctx.appId), inList(items.id, ids))),
+        .where(
+          and(eq(items.appId, ctx.appId), Array.isArray(ids) ? inList(items.id, ids) : sql`${items.id} IN ${ids}`),
+        ),
       ctx.db
         .select({ categoryId: itemBundleCategories.bundleCategoryId, itemId: itemBundleCategories.itemId })
         .from(itemBundleCategories)
@@ -54,12 +65,31 @@ export async function itemsForPricing(ctx: ServiceContext, ids: readonly number[
           and(
             eq(itemBundleCategories.appId, ctx.appId),
             sql`${itemBundleCategories.bundleCategoryId} IN (SELECT bundle_category_id FROM item_bundle_categories
-              WHERE ${inList(sql`item_id`, ids)})`,
+              WHERE ${selected})`,
             sql`${itemBundleCategories.itemId} IN (SELECT id FROM items WHERE ${notDeletedRow()})`,
           ),
         ),
     ]),
   ]);
+  return (wanted) => {
+    const loaded = assembleItems(parts, [...new Set(wanted)], now);
+    return { priced: pricedItems(wanted, loaded, rows, members), items: loaded };
+  };
+}
+
+/** The items of a cart, for pricing (`readCatalogueFacts`' pricing facts). */
+export async function itemsForPricing(ctx: ServiceContext, ids: readonly number[]): Promise<Map<number, PricedItem>> {
+  if (ids.length === 0) return new Map();
+  return (await readCatalogueFacts(ctx, ids))(ids).priced;
+}
+
+function pricedItems(
+  ids: readonly number[],
+  loaded: Map<number, Item>,
+  rows: { id: number; parentId: number | null; isDeleted: boolean }[],
+  members: { categoryId: number; itemId: number }[],
+): Map<number, PricedItem> {
+  const out = new Map<number, PricedItem>();
   const flags = new Map(rows.map((r) => [r.id, r]));
   const membersOf = new Map<number, Set<number>>();
   for (const m of members) {

@@ -132,15 +132,22 @@ export function itemsJson(appId: number, ids: SQL, now: string): Record<keyof It
   };
 }
 
-/** The statement of `itemsJson` alone, for `ids` (and `extra` scalar columns), and its parsed columns. */
-async function fetchItemParts(
+/**
+ * The statement of `itemsJson` alone, for `ids` (a list, or a subquery: the items of a cart read in
+ * the same round trip as the cart), and `extra` scalar columns, and its parsed columns.
+ */
+export async function fetchItemParts(
   db: Db,
   appId: number,
-  ids: readonly number[],
+  ids: readonly number[] | SQL,
   now: string,
   extra: Record<string, SQL> = {},
 ): Promise<ItemParts & { extra: Record<string, unknown> }> {
-  const parts = itemsJson(appId, sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`, now);
+  const parts = itemsJson(
+    appId,
+    Array.isArray(ids) ? sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))` : (ids as SQL),
+    now,
+  );
   const row = await db.get<Record<string, string | number | null>>(
     sql`SELECT ${sql.join(
       [

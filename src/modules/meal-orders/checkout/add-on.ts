@@ -124,7 +124,7 @@ export async function placeAddOnOrder(
   body: AddOnOrder,
   links: LinkContext,
 ): Promise<CheckoutResult> {
-  const { sub, dates, quote } = await pricedAddOns(ctx, buyer.customerId, body);
+  const { sub, dates, quote, inputs } = await pricedAddOns(ctx, buyer.customerId, body);
   requireVoucher(quote, body.voucher);
   return placeMeal(
     ctx,
@@ -148,5 +148,6 @@ export async function placeAddOnOrder(
     },
     body,
     links,
+    inputs,
   );
 }

@@ -1,7 +1,8 @@
+import { sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { ApiError, addFieldError, type FieldErrors } from "../../../core/errors";
-import { getLocation, type Location } from "../../customers";
-import { earliestStartDate, type PlanForOrder, planVersionForOrder, zonesAtPoint } from "../../meals";
+import { type Location, readLocation } from "../../customers";
+import { earliestStartDate, type PlanForOrder, planVersionForOrder, type ZoneAtPoint, zonesAround } from "../../meals";
 import type { ServiceLineInput } from "../../orders";
 import { deliveryDates, planDayFor, restaurantToday, startProblem } from "../schedule";
 import type { MealChoice } from "../tables";
@@ -166,28 +167,52 @@ export function mealsOfDeliveries(
   return deliveries;
 }
 
-/** The customer's location `id` (of their store: a channel customer's are the channel's), or a 400 on `field`. */
-async function locationOf(buyer: Buyer, id: number, field: string): Promise<Location> {
-  try {
-    return await getLocation(buyer.locations.ctx, buyer.locations.customerId, id);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw bad(field, `Location ${id} is not one of yours.`);
-    throw error;
-  }
+/**
+ * A location the body names, read with the delivery zones around it (delivery only) in ONE round
+ * trip: null when it is not one of the customer's (of their store: a channel customer's are the
+ * channel's).
+ */
+type Place = { location: Location | null; zonesAt: ((point: { lat: number; lng: number }) => ZoneAtPoint[]) | null };
+
+async function readPlace(ctx: ServiceContext, buyer: Buyer, id: number, delivery: boolean): Promise<Place> {
+  const of = (column: string) => sql`(SELECT ${sql.raw(column)} FROM customer_locations WHERE id = ${id})`;
+  const [location, zonesAt] = await Promise.all([
+    readLocation(buyer.locations.ctx, buyer.locations.customerId, id),
+    delivery
+      ? zonesAround(ctx, {
+          lat: of("latitude"),
+          lng: of("longitude"),
+          ...(buyer.cityId !== null && { cityId: buyer.cityId }),
+        })
+      : null,
+  ]);
+  return { location, zonesAt };
+}
+
+/** The location a place holds, or a 400 on `field`. */
+function locationOf(place: Place, id: number, field: string): Location {
+  if (!place.location) throw bad(field, `Location ${id} is not one of yours.`);
+  return place.location;
 }
 
 /** Whether a delivery zone of the restaurant (in the city named, when one is) contains the location. */
-async function served(ctx: ServiceContext, p: PlanForOrder, l: Location, cityId: number | null): Promise<boolean> {
-  const zones = await zonesAtPoint(ctx, {
-    lat: Number(l.latitude),
-    lng: Number(l.longitude),
-    ...(cityId !== null && { cityId }),
-  });
+function served(p: PlanForOrder, l: Location, place: Place | null): boolean {
+  const zones = place?.zonesAt?.({ lat: Number(l.latitude), lng: Number(l.longitude) }) ?? [];
   return zones.some((z) => z.restaurantId === p.restaurant.id);
 }
 
+type Places = { primary: Place | null; secondary: Place | null };
+
 /** Delivery: the window of the restaurant for subscriptions, and the locations it serves; or the pickup branch. */
-async function handOver(ctx: ServiceContext, buyer: Buyer, p: PlanForOrder, body: MealCart) {
+function handOver(p: PlanForOrder, body: MealCart, places: Places) {
+  const locations = () => ({
+    primary: body.primary_location_id
+      ? locationOf(places.primary!, body.primary_location_id, "primary_location_id")
+      : null,
+    secondary: body.secondary_location_id
+      ? locationOf(places.secondary!, body.secondary_location_id, "secondary_location_id")
+      : null,
+  });
   if (body.is_pickup) {
     if (!p.restaurant.supportsPickup)
       throw ApiError.conflict("pickup_not_supported", `Restaurant ${p.restaurant.id} does not take pickups.`);
@@ -198,10 +223,7 @@ async function handOver(ctx: ServiceContext, buyer: Buyer, p: PlanForOrder, body
       throw ApiError.conflict("pickup_not_supported", `Branch ${branch.id} does not take pickups.`, {
         branch_id: branch.id,
       });
-    const [primary, secondary] = await Promise.all([
-      body.primary_location_id ? locationOf(buyer, body.primary_location_id, "primary_location_id") : null,
-      body.secondary_location_id ? locationOf(buyer, body.secondary_location_id, "secondary_location_id") : null,
-    ]);
+    const { primary, secondary } = locations();
     return { pickupBranchId: branch.id, windowId: null, primary: primary?.id ?? null, location: primary, secondary };
   }
   if (!p.restaurant.supportsDelivery)
@@ -220,15 +242,13 @@ async function handOver(ctx: ServiceContext, buyer: Buyer, p: PlanForOrder, body
           .join(", ") || "none"
       }.`,
     );
-  const [location, secondary] = await Promise.all([
-    locationOf(buyer, body.primary_location_id!, "primary_location_id"),
-    body.secondary_location_id ? locationOf(buyer, body.secondary_location_id, "secondary_location_id") : null,
-  ]);
-  for (const [l, field] of [
-    [location, "primary_location_id"],
-    [secondary, "secondary_location_id"],
+  const { primary, secondary } = locations();
+  const location = primary!;
+  for (const [l, place, field] of [
+    [location, places.primary, "primary_location_id"],
+    [secondary, places.secondary, "secondary_location_id"],
   ] as const) {
-    if (l && !(await served(ctx, p, l, buyer.cityId)))
+    if (l && !served(p, l, place))
       throw ApiError.conflict(
         "location_not_served",
         `Window ${window.id} of restaurant ${p.restaurant.id} does not serve location ${l.id} (${field}): no delivery zone of the restaurant contains it.`,
@@ -251,12 +271,22 @@ export function planLine(p: PlanForOrder): ServiceLineInput {
   };
 }
 
+/**
+ * The order a meal cart describes, checked, in ONE round trip: the plan version, and the locations
+ * with the zones around them, read together; the checks then run in their order.
+ */
 export async function resolveMealCart(ctx: ServiceContext, buyer: Buyer, body: MealCart): Promise<ResolvedMealCart> {
-  const p = await planOnSale(ctx, body.plan_version_id);
+  const place = (id: number | undefined | null) => (id ? readPlace(ctx, buyer, id, !body.is_pickup) : null);
+  const [plan, primary, secondary] = await Promise.allSettled([
+    planOnSale(ctx, body.plan_version_id),
+    place(body.primary_location_id),
+    place(body.secondary_location_id),
+  ]);
+  const p = settled(plan);
   checkStart(p, body.start_date, firstStart(p));
   const dates = deliveryDates(p, body.start_date);
   const deliveries = mealsOfDeliveries(p, dates, body.dates);
-  const h = await handOver(ctx, buyer, p, body);
+  const h = handOver(p, body, { primary: settled(primary), secondary: settled(secondary) });
   return {
     p,
     startDate: dates[0]!,
@@ -272,4 +302,10 @@ export async function resolveMealCart(ctx: ServiceContext, buyer: Buyer, body: M
     deliveryFeeMinor: body.is_pickup ? 0 : p.version.deliveryPriceMinor,
     lines: [planLine(p)],
   };
+}
+
+/** A read's value, or its failure thrown where the checks reach it (as when the reads ran one after another). */
+function settled<T>(r: PromiseSettledResult<T>): T {
+  if (r.status === "rejected") throw r.reason;
+  return r.value;
 }

@@ -6,9 +6,9 @@ import {
   type CheckoutResult,
   checkoutResult,
   type LinkContext,
-  loadOrders,
+  type OrderInputs,
   type OrderStep,
-  placeOrder,
+  placeOrderShown,
   type Quote,
 } from "../../orders";
 import { mealOrders } from "../tables";
@@ -53,7 +53,10 @@ export function requireVoucher(q: Quote, code: string | undefined): void {
     throw ApiError.validation({ voucher: [q.voucher?.errorReason ?? "The voucher does not apply."] });
 }
 
-/** Places the meal order (pending, or paid at once when free or paid by the wallet) and answers the checkout result. */
+/**
+ * Places the meal order (pending, or paid at once when free or paid by the wallet) and answers the
+ * checkout result, read back by the order's own batch; `inputs` were read with the price (`priceMeal`).
+ */
 export async function placeMeal(
   ctx: ServiceContext,
   buyer: Buyer,
@@ -61,6 +64,7 @@ export async function placeMeal(
   values: MealOrderValues,
   payment: Payment,
   links: LinkContext,
+  inputs: OrderInputs,
 ): Promise<CheckoutResult> {
   const at = nowIso();
   const mealOrderRow: OrderStep = (plan, { order }) =>
@@ -76,7 +80,7 @@ export async function placeMeal(
         modifiedAt: at,
       }),
     );
-  const orderId = await placeOrder(
+  const order = await placeOrderShown(
     ctx,
     q,
     {
@@ -91,6 +95,8 @@ export async function placeMeal(
       location: values.location ?? null,
     },
     [mealOrderRow],
+    inputs,
+    links,
   ).catch((error: unknown) => {
     if (
       error instanceof Error &&
@@ -99,6 +105,5 @@ export async function placeMeal(
       throw ApiError.conflict("conflict", `Another order of the store has the reference ${payment.reference}.`);
     throw error;
   });
-  const order = (await loadOrders(ctx, [orderId], links)).get(orderId)!;
-  return checkoutResult(ctx, q, order, { priceUpdated: false, links, input: payment });
+  return checkoutResult(ctx, q, order, { priceUpdated: false, links, input: payment, config: inputs.config });
 }

@@ -1,9 +1,15 @@
 import type { ServiceContext } from "../../../core/context";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
-import { cashbackBalanceOf } from "../../customers";
-import { pricingContext, type Quote, quoteServiceLines, type ServiceLineInput } from "../../orders";
-import { voucherResultView } from "../../vouchers";
+import {
+  type OrderInputs,
+  pricingOf,
+  type Quote,
+  quoteServiceLinesOf,
+  readOrderInputs,
+  type ServiceLineInput,
+} from "../../orders";
+import { type FoundVoucher, findVoucher, voucherResultView } from "../../vouchers";
 import type { MealPrice } from "./schemas";
 
 /**
@@ -34,27 +40,46 @@ export type MealPriceInput = {
   isRedeeming: boolean;
 };
 
-/** The quote and the customer's cashback balance. */
-export async function priceMeal(
+/** What a meal price reads, in ONE round trip: the store's rules, the customer's cashback, the voucher. */
+export type MealPricingFacts = { inputs: OrderInputs; voucher: FoundVoucher };
+
+export async function readMealPricing(
   ctx: ServiceContext,
-  input: MealPriceInput,
-): Promise<{ quote: Quote; balance: number }> {
-  const [pricing, balance] = await Promise.all([
-    pricingContext(ctx),
-    input.isRedeeming ? cashbackBalanceOf(ctx, input.customerId) : Promise.resolve(0),
+  customerId: number,
+  voucher: string | undefined,
+): Promise<MealPricingFacts> {
+  const [inputs, found] = await Promise.all([
+    readOrderInputs(ctx, customerId),
+    voucher ? findVoucher(ctx, voucher, customerId) : undefined,
   ]);
-  const quote = await quoteServiceLines(ctx, {
+  return { inputs, voucher: found };
+}
+
+/** The quote and the customer's cashback balance; `inputs` are what placing the order needs (read already). */
+export async function priceMeal(ctx: ServiceContext, input: MealPriceInput) {
+  return priceMealWith(await readMealPricing(ctx, input.customerId, input.voucher), input);
+}
+
+/** `priceMeal` from the facts read beside the cart (`readMealPricing`): no query. */
+export function priceMealWith(
+  facts: MealPricingFacts,
+  input: MealPriceInput,
+): { quote: Quote; balance: number; inputs: OrderInputs } {
+  const { inputs } = facts;
+  const pricing = pricingOf(inputs.settings, inputs.config);
+  const balance = input.isRedeeming ? inputs.cashbackMinor : 0;
+  const quote = quoteServiceLinesOf(facts.voucher, {
     lines: input.lines,
     customerId: input.customerId,
     voucherCode: input.voucher ?? null,
-    walletRedeemMinor: balance ?? 0,
+    walletRedeemMinor: balance,
     shippingMinor: input.deliveryFeeMinor,
     currency: pricing.currency,
     vatBp: pricing.vatBp,
     walletRedeemEnabled: pricing.walletRedeemEnabled,
     at: nowIso(),
   });
-  return { quote, balance: balance ?? 0 };
+  return { quote, balance, inputs };
 }
 
 export type PriceContext = {

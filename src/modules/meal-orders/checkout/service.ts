@@ -3,7 +3,7 @@ import type { CheckoutResult, LinkContext } from "../../orders";
 import { initialCredits } from "../rules";
 import { type Buyer, type ResolvedMealCart, resolveMealCart } from "./cart";
 import { checkChannel, placeMeal, requireVoucher } from "./place";
-import { mealPriceView, priceMeal } from "./pricing";
+import { mealPriceView, priceMealWith, readMealPricing } from "./pricing";
 import type { MealCart, MealPrice, PlaceMealOrder } from "./schemas";
 
 /**
@@ -12,17 +12,22 @@ import type { MealCart, MealPrice, PlaceMealOrder } from "./schemas";
  */
 export type Discounts = { voucher: boolean; wallet: "always" | "asked" | "never" };
 
+/** The cart and its price in ONE round trip: the cart's reads and the pricing's go together. */
 async function priced(ctx: ServiceContext, buyer: Buyer, body: MealCart, d: Discounts) {
   checkChannel(buyer, body.channel_app_id);
-  const cart = await resolveMealCart(ctx, buyer, body);
-  const { quote, balance } = await priceMeal(ctx, {
+  const voucher = d.voucher ? body.voucher : undefined;
+  const [cart, facts] = await Promise.all([
+    resolveMealCart(ctx, buyer, body),
+    readMealPricing(ctx, buyer.customerId, voucher),
+  ]);
+  const { quote, balance, inputs } = priceMealWith(facts, {
     customerId: buyer.customerId,
     lines: cart.lines,
     deliveryFeeMinor: cart.deliveryFeeMinor,
-    voucher: d.voucher ? body.voucher : undefined,
+    voucher,
     isRedeeming: d.wallet === "always" || (d.wallet === "asked" && body.is_redeeming),
   });
-  return { cart, quote, balance };
+  return { cart, quote, balance, inputs };
 }
 
 const priceContext = (cart: ResolvedMealCart) => ({
@@ -54,7 +59,7 @@ export async function placeMealOrder(
   body: PlaceMealOrder,
   links: LinkContext,
 ): Promise<CheckoutResult> {
-  const { cart, quote } = await priced(ctx, buyer, body, { voucher: true, wallet: "asked" });
+  const { cart, quote, inputs } = await priced(ctx, buyer, body, { voucher: true, wallet: "asked" });
   requireVoucher(quote, body.voucher);
   const { p } = cart;
   return placeMeal(
@@ -81,5 +86,6 @@ export async function placeMealOrder(
     },
     body,
     links,
+    inputs,
   );
 }

@@ -110,7 +110,7 @@ export async function renewMealSubscription(
     .orderBy(suborders.date);
   const byDay = new Map<number, MealChoice[]>();
   for (const s of previous) if (s.planDayId !== null && !byDay.has(s.planDayId)) byDay.set(s.planDayId, s.meals);
-  const { quote } = await priceMeal(ctx, {
+  const { quote, inputs } = await priceMeal(ctx, {
     customerId,
     lines: [planLine(p)],
     deliveryFeeMinor: sub.isPickup ? 0 : p.version.deliveryPriceMinor,
@@ -148,5 +148,6 @@ export async function renewMealSubscription(
     },
     body,
     links,
+    inputs,
   );
 }

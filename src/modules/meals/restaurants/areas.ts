@@ -89,14 +89,18 @@ export async function zonesInCities(ctx: ServiceContext, cityIds: readonly numbe
 const bound = (fn: "min" | "max", axis: 0 | 1): SQL =>
   sql`(SELECT ${sql.raw(fn)}(json_extract(value, ${`$[${axis}]`})) FROM json_each(${deliveryZones.polygon}))`;
 
+export type ZoneAtPoint = { id: number; restaurantId: number; cityId: number };
+
 /**
  * The live zones of the store (in `cityId` when given) that contain the point: the database keeps
- * those whose bounding box holds it, the exact test is the ray casting of geometry.ts.
+ * those whose bounding box holds it, the exact test is the ray casting of geometry.ts. The point may
+ * be SQL (a location's coordinates, read in the same round trip as the location): the answer then
+ * takes the point read beside it.
  */
-export async function zonesAtPoint(
+export async function zonesAround(
   ctx: ServiceContext,
-  at: { lat: number; lng: number; cityId?: number },
-): Promise<{ id: number; restaurantId: number; cityId: number }[]> {
+  at: { lat: number | SQL; lng: number | SQL; cityId?: number },
+): Promise<(point: { lat: number; lng: number }) => ZoneAtPoint[]> {
   const rows = await ctx.db
     .select({
       id: deliveryZones.id,
@@ -115,7 +119,8 @@ export async function zonesAtPoint(
         sql`${deliveryZones.restaurantId} IN (SELECT id FROM ${restaurants} WHERE ${live(restaurants, ctx.appId)} AND ${restaurants.isActive} = 1)`,
       ),
     );
-  return rows.filter((z) => insidePolygon([at.lat, at.lng], z.polygon)).map(({ polygon: _p, ...z }) => z);
+  return (point) =>
+    rows.filter((z) => insidePolygon([point.lat, point.lng], z.polygon)).map(({ polygon: _p, ...z }) => z);
 }
 
 /** The window list's fields; `type` is the operation's own parameter (what the window serves). */
@@ -144,7 +149,7 @@ export async function windowsAtPoint(
   q: ListQuery,
   at: { lat: number; lng: number; cityId?: number; type?: WindowType },
 ): Promise<Page<DeliveryWindowDetail>> {
-  const restaurantIds = [...new Set((await zonesAtPoint(ctx, at)).map((z) => z.restaurantId))];
+  const restaurantIds = [...new Set((await zonesAround(ctx, at))(at).map((z) => z.restaurantId))];
   const page = await listPage(ctx.db, q, {
     table: deliveryWindows,
     scope: () =>

@@ -6,14 +6,14 @@ import { ApiError } from "../../../core/errors";
 import { emit, newEvent, rowEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
 import { toMajor } from "../../../core/money";
-import { nowIso, todayIn } from "../../../core/time";
-import { readStoreSettings } from "../../account";
-import { getLocation, loadCustomers } from "../../customers";
-import { itemsForPricing, loadItems } from "../../items";
-import { readCheckoutConfig } from "../checkout/config";
-import { type LineInput, lineProblem, type Quote, quote } from "../pricing/quote";
+import { nowIso } from "../../../core/time";
+import { getLocation, loadCustomers, readLocation } from "../../customers";
+import { loadItems, readCatalogueFacts } from "../../items";
+import { findVoucher } from "../../vouchers";
+import { type Quote, quote, quoteOf } from "../pricing/quote";
 import { linesOf, totalsView } from "../shared";
 import { CART_PROVIDERS, CART_STATUSES, cartItems, carts } from "../tables";
+import { priceCart, priceCartWith, pricingContext } from "./pricing";
 import type { Cart, CreateCart, UpdateCart } from "./schemas";
 
 type CartRow = typeof carts.$inferSelect;
@@ -57,54 +57,12 @@ export async function findCart(ctx: ServiceContext, id: number, customerId?: num
   return { cart, lines };
 }
 
-const lineInputs = (lines: LineRow[]): LineInput[] =>
-  lines.map((l) => ({
-    key: l.id,
-    itemId: l.itemId,
-    qty: l.qty,
-    modifierValueIds: l.modifierValueIds,
-    bundleSelections: l.bundleSelections,
-  }));
-
-/** The store's pricing context: its currency, VAT, calendar, and whether carts may spend cashback. */
-export async function pricingContext(ctx: ServiceContext) {
-  const [s, config] = await Promise.all([readStoreSettings(ctx.db, ctx.appId), readCheckoutConfig(ctx.db, ctx.appId)]);
-  return {
-    currency: s.currency,
-    vatBp: s.vatPercentageBp,
-    timeZone: s.timezone,
-    walletRedeemEnabled: config.isWalletRedeemEnabled,
-  };
-}
-
-/**
- * Prices a cart now. Lines that cannot be ordered any more (an item deleted or out of its dates)
- * are left out of the totals and flagged, so that a cart can always be shown; checkout refuses them.
- */
-export async function priceCart(ctx: ServiceContext, cart: CartRow, lines: LineRow[]) {
-  const inputs = lineInputs(lines);
-  const items = await itemsForPricing(
-    ctx,
-    inputs.map((l) => l.itemId),
-  );
-  const pricing = await pricingContext(ctx);
-  const today = todayIn(pricing.timeZone);
-  const problems = new Map(inputs.map((l) => [l.key, lineProblem(l, items.get(l.itemId), today)]));
-  const orderable = inputs.filter((l) => problems.get(l.key) === null);
-  const q = await quote(ctx, {
-    lines: orderable,
-    customerId: cart.customerId,
-    voucherCode: cart.voucherCode,
-    walletRedeemMinor: cart.walletRedeemMinor,
-    ...pricing,
-  });
-  return { quote: q, problems };
-}
+type Priced = { quote: Quote; problems: Map<number, string | null> };
 
 function cartView(
   cart: CartRow,
   lines: LineRow[],
-  priced: { quote: Quote; problems: Map<number, string | null> },
+  priced: Priced,
   extras: { items: Map<number, Cart["cart_items"][number]["item"]>; customer: Cart["customer"] },
 ): Cart {
   const q = priced.quote;
@@ -165,9 +123,22 @@ export async function cartDetails(ctx: ServiceContext, id: number, opts: { custo
     ),
     loadCustomers(ctx, [cart.customerId]),
   ]);
-  const view = cartView(cart, lines, priced, { items, customer: customers.get(cart.customerId) ?? null });
+  const extras = { items, customer: customers.get(cart.customerId) ?? null };
+  return shownCart(ctx, cart, lines, priced, extras, opts.customerId !== undefined);
+}
+
+/** The cart's view; when its customer sees it (`seen`), a total that moved is kept as the one they saw. */
+async function shownCart(
+  ctx: ServiceContext,
+  cart: CartRow,
+  lines: LineRow[],
+  priced: Priced,
+  extras: Parameters<typeof cartView>[3],
+  seen: boolean,
+): Promise<Cart> {
+  const view = cartView(cart, lines, priced, extras);
   // The customer has now seen this total: a later checkout flags a move from it.
-  if (opts.customerId !== undefined && cart.status === "open" && view.cart_price_updated) {
+  if (seen && cart.status === "open" && view.cart_price_updated) {
     await ctx.db
       .update(carts)
       .set({ quotedTotalMinor: priced.quote.totalWithRedeemMinor })
@@ -176,13 +147,15 @@ export async function cartDetails(ctx: ServiceContext, id: number, opts: { custo
   return view;
 }
 
+const locationRefused = (locationId: number) =>
+  ApiError.validation({ location_id: [`Location ${locationId} is not one of the customer's locations.`] });
+
 async function checkLocation(ctx: ServiceContext, customerId: number, locationId: number | null | undefined) {
   if (locationId == null) return;
   try {
     await getLocation(ctx, customerId, locationId);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404)
-      throw ApiError.validation({ location_id: [`Location ${locationId} is not one of the customer's locations.`] });
+    if (error instanceof ApiError && error.status === 404) throw locationRefused(locationId);
     throw error;
   }
 }
@@ -215,10 +188,30 @@ async function quoteLines(ctx: ServiceContext, customerId: number, input: Create
   );
 }
 
-/** CA14 Create Cart: the lines are validated and priced now; the total is what the customer saw. */
+/**
+ * CA14 Create Cart: the lines are validated and priced now; the total is what the customer saw. Two
+ * round trips: every read at once (the location, the items, the voucher, the store's context, the
+ * customer), then the batch, which reads the stored cart back for the answer.
+ */
 export async function createCart(ctx: ServiceContext, customerId: number, input: CreateCart): Promise<Cart> {
-  await checkLocation(ctx, customerId, input.location_id);
-  const q = await quoteLines(ctx, customerId, input);
+  const lines = linesOf(input.items ?? []);
+  const itemIds = lines.map((l) => l.itemId);
+  const [location, catalogue, voucher, pricing, customers] = await Promise.all([
+    input.location_id == null ? undefined : readLocation(ctx, customerId, input.location_id),
+    readCatalogueFacts(ctx, itemIds),
+    input.voucher_code ? findVoucher(ctx, input.voucher_code, customerId) : undefined,
+    pricingContext(ctx),
+    loadCustomers(ctx, [customerId]),
+  ]);
+  if (location === null) throw locationRefused(input.location_id!);
+  const facts = catalogue(itemIds);
+  const quoteInput = {
+    customerId,
+    voucherCode: input.voucher_code ?? null,
+    walletRedeemMinor: input.wallet_redeem_amount ?? 0,
+    ...pricing,
+  };
+  const q = quoteOf({ items: facts.priced, voucher }, { lines, ...quoteInput }, "items");
   const at = nowIso();
   const plan = new BatchPlan(ctx.db);
   const cart = plan.insert(
@@ -262,8 +255,16 @@ export async function createCart(ctx: ServiceContext, customerId: number, input:
     .event(
       rowEvent("cart.created", carts, sql`id = ${cart.id}`, sql`json_object('id', id, 'customer_id', customer_id)`),
     );
-  const id = (await plan.run(ctx.events)).id(cart);
-  return cartDetails(ctx, id, { customerId });
+  const storedCart = plan.read<CartRow>(ctx.db.select().from(carts).where(sql`${carts.id} = ${cart.id}`));
+  const storedLines = plan.read<LineRow>(
+    ctx.db.select().from(cartItems).where(sql`${cartItems.cartId} = ${cart.id}`).orderBy(asc(cartItems.id)),
+  );
+  const result = await plan.run(ctx.events);
+  const [row] = result.rows(storedCart);
+  const rows = result.rows(storedLines);
+  // Cart Details' answer, priced as it prices (by the stored lines) from the facts read above.
+  const priced = priceCartWith(row!, rows, { items: facts.priced, voucher }, pricing);
+  return shownCart(ctx, row!, rows, priced, { items: facts.items, customer: customers.get(customerId) ?? null }, true);
 }
 
 /** CA14 Update Cart: only an open cart of the customer's; `items` replaces the lines. */

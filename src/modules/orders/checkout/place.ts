@@ -1,16 +1,19 @@
 import { sql } from "drizzle-orm";
-import { BatchPlan } from "../../../core/batch-plan";
+import { BatchPlan, batchStatement, selectColumns } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
 import { literalEvent } from "../../../core/events/outbox";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
-import { readStoreSettings } from "../../account";
+import { readStoreSettings, type StoreSettings } from "../../account";
 import { addCashbackMovement, cashbackBalanceOf } from "../../customers";
 import { availableUnits, takeStockStatements } from "../../items";
 import { useVoucherStatements, voucherUsedEventsSql } from "../../vouchers";
 import { invoiceEventSql, orderEventSql, transactionEventSql } from "../events-sql";
 import { readInvoiceConfig } from "../invoices/config";
+import type { InvoiceConfig } from "../invoices/schemas";
+import type { Order } from "../orders/schemas";
+import { type LinkContext, ordersOfRow, ordersStatement } from "../orders/views";
 import { paidStatements } from "../payments/paid";
 import type { Quote } from "../pricing/quote";
 import { carts } from "../tables";
@@ -26,24 +29,84 @@ import type { OrderStep, Payment, PlacedOrder, PlaceOrder } from "./order-step";
 
 export type { OrderStep, PlacedOrder, PlaceOrder };
 
+/** What placing an order reads before its batch: the store's rules and the customer's cashback. */
+export type OrderInputs = {
+  config: CheckoutConfigRow;
+  settings: StoreSettings;
+  invoiceConfig: InvoiceConfig;
+  /** The customer's spendable cashback (0 without a customer). */
+  cashbackMinor: number;
+};
+
+/** `placeOrder`'s reads in ONE round trip: a caller sends them beside its own first reads. */
+export async function readOrderInputs(ctx: ServiceContext, customerId: number | null): Promise<OrderInputs> {
+  const [config, settings, invoiceConfig, cashback] = await Promise.all([
+    readCheckoutConfig(ctx.db, ctx.appId),
+    readStoreSettings(ctx.db, ctx.appId),
+    readInvoiceConfig(ctx.db, ctx.appId),
+    customerId === null ? 0 : cashbackBalanceOf(ctx, customerId),
+  ]);
+  return { config, settings, invoiceConfig, cashbackMinor: cashback ?? 0 };
+}
+
 /**
  * Places an order from a quote in ONE guarded D1 batch: the cart still open, every line's stock
  * taken, the voucher under its limits, the wallet covering its part, the order, its lines, its
  * invoice and transactions, the callers' steps, and all their events, or nothing at all. A free
  * order (or one the wallet pays whole) is paid in the same batch. Returns the new order's id.
+ * `inputs`, when the caller read them beside its own reads (`readOrderInputs`), saves their round trip.
  */
-export async function placeOrder(ctx: ServiceContext, q: Quote, o: PlaceOrder, steps: OrderStep[] = []) {
-  const [config, settings, invoiceConfig] = await Promise.all([
-    readCheckoutConfig(ctx.db, ctx.appId),
-    readStoreSettings(ctx.db, ctx.appId),
-    readInvoiceConfig(ctx.db, ctx.appId),
-  ]);
+export async function placeOrder(
+  ctx: ServiceContext,
+  q: Quote,
+  o: PlaceOrder,
+  steps: OrderStep[] = [],
+  inputs?: OrderInputs,
+): Promise<number> {
+  const { plan, order } = planOrder(ctx, q, o, steps, inputs ?? (await readOrderInputs(ctx, o.customerId)));
+  return (await runOrder(ctx, plan)).id(order);
+}
+
+/**
+ * `placeOrder`, answering the placed order in full, read at the end of its own batch (no round trip
+ * after the write): what a checkout shows.
+ */
+export async function placeOrderShown(
+  ctx: ServiceContext,
+  q: Quote,
+  o: PlaceOrder,
+  steps: OrderStep[],
+  inputs: OrderInputs,
+  links: LinkContext,
+): Promise<Order> {
+  const { plan, order } = planOrder(ctx, q, o, steps, inputs);
+  const now = nowIso();
+  const { query, columns } = ordersStatement(
+    ctx.appId,
+    sql`(SELECT id FROM batch_handles WHERE name = ${order.name})`,
+    now,
+  );
+  const shown = plan.read<Record<string, unknown>>(batchStatement(ctx.db, query, selectColumns(columns)));
+  const result = await runOrder(ctx, plan);
+  const id = result.id(order);
+  return (await ordersOfRow(result.rows(shown)[0], columns, links, now)).get(id)!;
+}
+
+const runOrder = (ctx: ServiceContext, plan: BatchPlan) =>
+  plan.run(
+    ctx.events,
+    ApiError.conflict("concurrent_update", "The cart changed while it was checked out; nothing was written, retry."),
+  );
+
+/** The order's batch: its refusals are thrown before anything is sent. */
+function planOrder(ctx: ServiceContext, q: Quote, o: PlaceOrder, steps: OrderStep[], inputs: OrderInputs) {
+  const { config, settings, invoiceConfig } = inputs;
   refuseUnplaceable(config, q, o);
   // One instant for the order: its payment window and its invoice's due date run from its creation.
   const at = nowIso();
   const pay = paymentOf(config, q, o, Date.parse(at));
   if (pay.walletMinor > 0) {
-    const balance = o.customerId === null ? 0 : ((await cashbackBalanceOf(ctx, o.customerId)) ?? 0);
+    const balance = o.customerId === null ? 0 : inputs.cashbackMinor;
     if (balance < pay.walletMinor) throw insufficientBalance(balance, pay.walletMinor);
   }
   const dueAt = invoiceConfig.due_days
@@ -92,11 +155,7 @@ export async function placeOrder(ctx: ServiceContext, q: Quote, o: PlaceOrder, s
     });
     plan.add(...paid.statements).event(...paid.events);
   }
-  const result = await plan.run(
-    ctx.events,
-    ApiError.conflict("concurrent_update", "The cart changed while it was checked out; nothing was written, retry."),
-  );
-  return result.id(order);
+  return { plan, order };
 }
 
 /** The store's checkout rules, for a customer's order (a top-up is the merchant paying for their own balance). */

@@ -1,15 +1,19 @@
+import { sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
-import { getLocation } from "../../customers";
-import { voucherResultView } from "../../vouchers";
-import { findCart, priceCart } from "../carts/service";
+import { readLocation } from "../../customers";
+import { readCatalogueFacts } from "../../items";
+import { findVoucherOfCode, voucherResultView } from "../../vouchers";
+import { priceCartWith, pricingOf } from "../carts/pricing";
+import { findCart } from "../carts/service";
 import type { Order } from "../orders/schemas";
-import { type LinkContext, loadOrders, payLink } from "../orders/views";
-import { enabledProviderGroups } from "../payment-methods/service";
+import { type LinkContext, payLink } from "../orders/views";
+import { enabledProviderGroups, providerGroupsOf } from "../payment-methods/service";
 import type { Quote } from "../pricing/quote";
 import { recurringPurchaseStep } from "../recurring/create";
 import { subscriptionsStep } from "../subscriptions/plan";
-import { placeOrder } from "./place";
+import type { CheckoutConfigRow } from "./config";
+import { placeOrderShown, readOrderInputs } from "./place";
 import type { Checkout, CheckoutResult } from "./schemas";
 
 /** The FOUND checkout body around a placed order. */
@@ -17,7 +21,7 @@ export async function checkoutResult(
   ctx: ServiceContext,
   q: Quote,
   order: Order,
-  opts: { priceUpdated: boolean; links: LinkContext; input?: Checkout },
+  opts: { priceUpdated: boolean; links: LinkContext; input?: Checkout; config?: CheckoutConfigRow },
 ): Promise<CheckoutResult> {
   return {
     cart_price_updated: opts.priceUpdated,
@@ -26,7 +30,7 @@ export async function checkoutResult(
       : [],
     ...pickTotals(order),
     cashback_amount: 0,
-    payment_methods: await enabledProviderGroups(ctx.db, ctx.appId),
+    payment_methods: opts.config ? providerGroupsOf(opts.config) : await enabledProviderGroups(ctx.db, ctx.appId),
     payment_url: order.payment_url
       ? await payLink(opts.links, ctx.appId, order.id, {
           successUrl: opts.input?.success_url,
@@ -60,7 +64,9 @@ function pickTotals(o: Order) {
 /**
  * CA14 Checkout: re-prices the cart now, refuses lines that can no longer be ordered, and places the
  * order in one guarded batch (stock, voucher, wallet, cart). `cart_price_updated` tells the client
- * that the total moved since the customer last saw it.
+ * that the total moved since the customer last saw it. Two round trips: every read at once (what
+ * depends on the cart, its items, voucher and location, by subqueries on it), then the batch, which
+ * reads the placed order back.
  */
 export async function checkoutCart(
   ctx: ServiceContext,
@@ -69,16 +75,28 @@ export async function checkoutCart(
   input: Checkout,
   links: LinkContext,
 ): Promise<CheckoutResult> {
-  const { cart, lines } = await findCart(ctx, cartId, customerId);
+  const ofCart = (column: string) =>
+    sql`(SELECT ${sql.raw(column)} FROM carts WHERE id = ${cartId} AND app_id = ${ctx.appId})`;
+  const [{ cart, lines }, catalogue, voucherOf, cartLocation, inputs] = await Promise.all([
+    findCart(ctx, cartId, customerId),
+    readCatalogueFacts(ctx, sql`(SELECT item_id FROM cart_items WHERE cart_id = ${cartId} AND app_id = ${ctx.appId})`),
+    findVoucherOfCode(ctx, ofCart("voucher_code"), customerId),
+    readLocation(ctx, customerId, ofCart("location_id")).catch(() => null),
+    readOrderInputs(ctx, customerId),
+  ]);
   if (cart.status !== "open")
     throw ApiError.conflict("cart_checked_out", `Cart ${cartId} was already checked out.`, { order_id: cart.orderId });
   if (lines.length === 0) throw ApiError.conflict("cart_empty", `Cart ${cartId} has no lines.`);
-  const { quote: q, problems } = await priceCart(ctx, cart, lines);
+  const facts = {
+    items: catalogue(lines.map((l) => l.itemId)).priced,
+    voucher: cart.voucherCode ? await voucherOf(cart.voucherCode) : undefined,
+  };
+  const { quote: q, problems } = priceCartWith(cart, lines, facts, pricingOf(inputs.settings, inputs.config));
   for (const line of lines) {
     const problem = problems.get(line.id);
     if (problem) throw ApiError.conflict("item_unavailable", problem, { item_id: line.itemId });
   }
-  const location = cart.locationId ? await getLocation(ctx, customerId, cart.locationId).catch(() => null) : null;
+  const location = cart.locationId ? cartLocation : null;
   const recurring =
     cart.isRecurring && cart.duration !== null && cart.durationUnit !== null
       ? recurringPurchaseStep(ctx, {
@@ -90,7 +108,7 @@ export async function checkoutCart(
           cartProvider: cart.cartProvider,
         })
       : null;
-  const orderId = await placeOrder(
+  const order = await placeOrderShown(
     ctx,
     q,
     {
@@ -106,11 +124,13 @@ export async function checkoutCart(
       customFields: cart.customFields ?? null,
     },
     [...(recurring ? [recurring] : []), subscriptionsStep(ctx, q.lines, customerId)],
+    inputs,
+    links,
   );
-  const order = (await loadOrders(ctx, [orderId], links)).get(orderId)!;
   return checkoutResult(ctx, q, order, {
     priceUpdated: q.totalWithRedeemMinor !== cart.quotedTotalMinor,
     links,
     input,
+    config: inputs.config,
   });
 }

@@ -12,7 +12,7 @@ import { nowIso } from "../../../core/time";
 import { addCashbackMovement, findCustomer, getLocation } from "../../customers";
 import { returnStockStatements } from "../../items";
 import { releaseVoucherStatements, voucherUsedEventsSql } from "../../vouchers";
-import { pricingContext } from "../carts/service";
+import { pricingContext } from "../carts/pricing";
 import { placeOrder } from "../checkout/place";
 import { invoiceEventSql, orderEventSql } from "../events-sql";
 import { quote } from "../pricing/quote";

@@ -72,6 +72,37 @@ export function orderPartsJson(appId: number, ids: SQL, now: string): Record<key
 }
 
 /**
+ * The ONE statement of full orders for `wanted` (a subquery; those meeting `only`, when given): a
+ * single row, the orders and each nested level a JSON column named in `columns` (`ordersOfRow`
+ * reads it). A batch that places an order reads it after its inserts (`wanted`: the order's handle).
+ */
+export function ordersStatement(
+  appId: number,
+  wanted: SQL,
+  now: string,
+  only?: SQL,
+): { query: SQL; columns: string[] } {
+  const parts = orderPartsJson(appId, wanted, now);
+  const query = sql`SELECT ${rowsJson(orders, and(eq(orders.appId, appId), sql`${orders.id} IN ${wanted}`, only)!)} AS "rows", ${sql.join(
+    Object.entries(parts).map(([k, v]) => sql`${v} AS ${sql.identifier(k)}`),
+    sql`, `,
+  )}`;
+  return { query, columns: ["rows", ...Object.keys(parts)] };
+}
+
+/** Full orders, by id, from the row of `ordersStatement` (none when the row is missing). */
+export function ordersOfRow(
+  row: Record<string, unknown> | undefined,
+  columns: readonly string[],
+  links: LinkContext,
+  now: string,
+): Promise<Map<number, Order>> {
+  const parsed: Record<string, unknown> = {};
+  for (const k of columns) if (k !== "rows") parsed[k] = JSON.parse(String(row?.[k] ?? "[]"));
+  return assembleOrders(decodeRows(orders, row?.rows ?? "[]"), parsed as OrderParts, links, now);
+}
+
+/**
  * Full orders for `ids` (those meeting `only`, when given): their lines, invoices, customers and
  * items, in ONE statement whatever the number of orders.
  */
@@ -84,16 +115,8 @@ export async function loadOrders(
   if (!ids.length) return new Map();
   const now = nowIso();
   const wanted = sql`(SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])}))`;
-  const parts = orderPartsJson(ctx.appId, wanted, now);
-  const row = await ctx.db.get<Record<string, string | null>>(
-    sql`SELECT ${rowsJson(orders, and(eq(orders.appId, ctx.appId), sql`${orders.id} IN ${wanted}`, only)!)} AS "rows", ${sql.join(
-      Object.entries(parts).map(([k, v]) => sql`${v} AS ${sql.identifier(k)}`),
-      sql`, `,
-    )}`,
-  );
-  const parsed: Record<string, unknown> = {};
-  for (const k of Object.keys(parts)) parsed[k] = JSON.parse(row?.[k] ?? "[]");
-  return assembleOrders(decodeRows(orders, row?.rows ?? "[]"), parsed as OrderParts, links, now);
+  const { query, columns } = ordersStatement(ctx.appId, wanted, now, only);
+  return ordersOfRow(await ctx.db.get<Record<string, string | null>>(query), columns, links, now);
 }
 
 /** Full orders of `rows` from the parts `orderPartsJson` fetched (parsed JSON), by id. */

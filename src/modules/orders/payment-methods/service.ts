@@ -6,7 +6,12 @@ import { emit, newEvent } from "../../../core/events/outbox";
 import type { ListQuery, ListSpec, Page } from "../../../core/listing";
 import { listPage, mapPage } from "../../../core/listing";
 import type { Db } from "../../../db/client";
-import { CHECKOUT_PROVIDERS, type CheckoutProvider, readCheckoutConfig } from "../checkout/config";
+import {
+  CHECKOUT_PROVIDERS,
+  type CheckoutConfigRow,
+  type CheckoutProvider,
+  readCheckoutConfig,
+} from "../checkout/config";
 import type { PaymentProviderView, SavedPaymentMethod } from "./schemas";
 import { savedPaymentMethods } from "./tables";
 
@@ -55,9 +60,16 @@ const isProvider = (p: string): p is CheckoutProvider => (CHECKOUT_PROVIDERS as 
 
 /** The providers the store offers (`checkout_config.enabled_providers`, its defaults without a row), in its order. */
 export async function enabledProviders(db: Db, appId: number): Promise<CheckoutProvider[]> {
-  const config = await readCheckoutConfig(db, appId);
-  return [...new Set(config.enabledProviders.filter(isProvider))];
+  return providersOf(await readCheckoutConfig(db, appId));
 }
+
+const providersOf = (config: CheckoutConfigRow): CheckoutProvider[] => [
+  ...new Set(config.enabledProviders.filter(isProvider)),
+];
+
+/** `enabledProviderGroups` of a configuration already read. */
+export const providerGroupsOf = (config: CheckoutConfigRow): PaymentProviderView[] =>
+  providerViews(providersOf(config));
 
 /** Providers as the customer app and the checkout result show them. */
 export const providerViews = (ids: readonly CheckoutProvider[]): PaymentProviderView[] =>

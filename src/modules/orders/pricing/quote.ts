@@ -2,7 +2,7 @@ import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
 import { nowIso, todayIn } from "../../../core/time";
 import { itemsForPricing, type PricedItem } from "../../items";
-import { quoteVoucher, type VoucherQuote } from "../../vouchers";
+import { type FoundVoucher, findVoucher, priceFoundVoucher, type VoucherQuote } from "../../vouchers";
 import type { BundleSelection } from "../tables";
 import { vatSplit } from "./vat";
 
@@ -86,18 +86,38 @@ export function lineProblem(line: LineInput, item: PricedItem | undefined, today
   return null;
 }
 
+/** What a quote reads: the lines' items and the voucher of the code (none without a code). */
+export type QuoteFacts = { items: Map<number, PricedItem>; voucher: FoundVoucher };
+
+/** A quote's reads in ONE round trip: the items and the voucher do not wait for each other. */
+export async function readQuoteFacts(
+  ctx: ServiceContext,
+  input: Pick<QuoteInput, "lines" | "voucherCode" | "customerId">,
+): Promise<QuoteFacts> {
+  const [items, voucher] = await Promise.all([
+    itemsForPricing(
+      ctx,
+      input.lines.map((l) => l.itemId),
+    ),
+    input.voucherCode ? findVoucher(ctx, input.voucherCode, input.customerId) : undefined,
+  ]);
+  return { items, voucher };
+}
+
 /**
  * Prices lines as of now: the items' prices after their own discounts, the voucher (allocated to
  * the lines it covers, so each line's VAT split is exact), the delivery fee, the wallet. Totals are
  * sums of the lines. A line that cannot be ordered is a 400 naming its position (`field`).
  */
 export async function quote(ctx: ServiceContext, input: QuoteInput, field = "items"): Promise<Quote> {
+  return quoteOf(await readQuoteFacts(ctx, input), input, field);
+}
+
+/** `quote` from the facts `readQuoteFacts` read (or a caller read beside its own): no query. */
+export function quoteOf(facts: QuoteFacts, input: QuoteInput, field = "items"): Quote {
   const at = input.at ?? new Date().toISOString();
   const today = input.timeZone ? todayIn(input.timeZone, new Date(at)) : at.slice(0, 10);
-  const items = await itemsForPricing(
-    ctx,
-    input.lines.map((l) => l.itemId),
-  );
+  const items = facts.items;
   const errors: Record<string, string[]> = {};
   input.lines.forEach((line, i) => {
     const problem = lineProblem(line, items.get(line.itemId), today);
@@ -111,7 +131,7 @@ export async function quote(ctx: ServiceContext, input: QuoteInput, field = "ite
   });
   const shippingMinor = input.shippingMinor ?? 0;
   const voucher = input.voucherCode
-    ? await quoteVoucher(ctx, {
+    ? priceFoundVoucher(facts.voucher, {
         code: input.voucherCode,
         customerId: input.customerId,
         lines: priced.map((p) => ({
@@ -160,14 +180,15 @@ export type ServiceQuoteInput = Omit<QuoteInput, "lines" | "timeZone"> & { lines
 /**
  * Prices service lines as `quote` prices catalogue lines: the voucher (a code scoped to items or
  * categories finds none of them eligible), the delivery fee, VAT per line, the wallet. The quote's
- * `lines` are empty; `serviceLines` carry them, and `placeOrder` writes them as order lines.
+ * `lines` are empty; `serviceLines` carry them, and `placeOrder` writes them as order lines. The
+ * voucher is the one the caller read (`findVoucher`) beside its other reads: no query here.
  */
-export async function quoteServiceLines(ctx: ServiceContext, input: ServiceQuoteInput): Promise<Quote> {
+export function quoteServiceLinesOf(found: FoundVoucher, input: ServiceQuoteInput): Quote {
   const shippingMinor = input.shippingMinor ?? 0;
   const priced = input.lines.map((l) => ({ ...l, amountMinor: l.unitPriceMinor * l.qty }));
   // Item id 0 is no item: a voucher scoped to items never matches a service line.
   const voucher = input.voucherCode
-    ? await quoteVoucher(ctx, {
+    ? priceFoundVoucher(found, {
         code: input.voucherCode,
         customerId: input.customerId,
         lines: priced.map((l) => ({ key: l.key, itemId: 0, categoryIds: [], amountMinor: l.amountMinor })),

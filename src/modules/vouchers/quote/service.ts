@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, liveRow } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
@@ -37,8 +37,12 @@ export function voucherResultView(
 /** Codes are stored in upper case; what a customer typed is matched the same way. */
 export const normalCode = (code: string) => code.trim().toUpperCase();
 
-/** The live voucher of the store with this code, and the customer's unreleased uses of it. */
-const voucherByCode = (ctx: ServiceContext, code: string, customerId: number | null) =>
+/**
+ * The live voucher of the store with this code, and the customer's unreleased uses of it. The code
+ * may be SQL (a cart's code, read in the same round trip as the cart): SQLite upper-cases only
+ * ASCII, so `voucherOfCode` checks the match against `normalCode` before it trusts it.
+ */
+const voucherByCode = (ctx: ServiceContext, code: string | SQL, customerId: number | null) =>
   ctx.db
     .select({
       voucher: vouchers,
@@ -48,24 +52,60 @@ const voucherByCode = (ctx: ServiceContext, code: string, customerId: number | n
       ).as("customer_uses"),
     })
     .from(vouchers)
-    .where(and(live(vouchers, ctx.appId), eq(vouchers.code, normalCode(code))))
+    .where(
+      and(
+        live(vouchers, ctx.appId),
+        typeof code === "string" ? eq(vouchers.code, normalCode(code)) : sql`${vouchers.code} = upper(trim(${code}))`,
+      ),
+    )
     .limit(1);
+
+/** What a voucher quote reads: the voucher of a code and the customer's uses of it (undefined: no such voucher). */
+export type FoundVoucher = { voucher: typeof vouchers.$inferSelect; customerUses: number } | undefined;
+
+/** Reads the voucher of `code` (one query), to price later with `priceFoundVoucher`. */
+export async function findVoucher(ctx: ServiceContext, code: string, customerId: number | null): Promise<FoundVoucher> {
+  const [row] = await voucherByCode(ctx, code, customerId);
+  return row;
+}
+
+/**
+ * Reads the voucher of the code `codeSql` selects (a cart's), in the round trip of the cart itself;
+ * the answer takes the code read beside it, and reads again in the rare case the SQL match differs.
+ */
+export async function findVoucherOfCode(
+  ctx: ServiceContext,
+  codeSql: SQL,
+  customerId: number | null,
+): Promise<(code: string) => Promise<FoundVoucher>> {
+  const [row] = await voucherByCode(ctx, codeSql, customerId);
+  return async (code) => (row?.voucher.code === normalCode(code) ? row : findVoucher(ctx, code, customerId));
+}
+
+export type VoucherQuoteInput = {
+  code: string;
+  customerId: number | null;
+  lines: VoucherLine[];
+  deliveryFeeMinor: number;
+  at?: string;
+};
+
+/** The voucher's discount on a cart, from the voucher `findVoucher` read: no query. */
+export function priceFoundVoucher(found: FoundVoucher, input: VoucherQuoteInput): VoucherQuote {
+  return priceVoucher(found?.voucher, {
+    ...input,
+    code: normalCode(input.code),
+    at: input.at ?? nowIso(),
+    customerUses: found?.customerUses ?? 0,
+  });
+}
 
 /**
  * The voucher's discount on a cart, as of `at` (now by default): one query. A code that does not
  * apply is a quote with `isSuccess: false` and the reason, never an error.
  */
-export async function quoteVoucher(
-  ctx: ServiceContext,
-  input: { code: string; customerId: number | null; lines: VoucherLine[]; deliveryFeeMinor: number; at?: string },
-): Promise<VoucherQuote> {
-  const [row] = await voucherByCode(ctx, input.code, input.customerId);
-  return priceVoucher(row?.voucher, {
-    ...input,
-    code: normalCode(input.code),
-    at: input.at ?? nowIso(),
-    customerUses: row?.customerUses ?? 0,
-  });
+export async function quoteVoucher(ctx: ServiceContext, input: VoucherQuoteInput): Promise<VoucherQuote> {
+  return priceFoundVoucher(await findVoucher(ctx, input.code, input.customerId), input);
 }
 
 /**
