@@ -4,8 +4,8 @@ import { clientOf, createDb, type Db } from "../db/client";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "./crypto";
 import { ApiError, type ErrorCode } from "./errors";
-import { logTaskFailure } from "./logging";
 import { idempotencyKeys } from "./idempotency-table";
+import { logTaskFailure } from "./logging";
 import { z } from "./openapi";
 import { nowIso } from "./time";
 

@@ -15,7 +15,8 @@ const RUNS = ["all", "raw", "first", "run"] as const;
  * marked sent. Deferred work starts while the handler still runs, so it is told apart by what it
  * runs: it never counts as a wait, whenever it comes back.
  */
-const DEFERRED = /^update "outbox_events" set "enqueued_at"|^batch of 1: INSERT INTO "webhook_deliveries" .* FROM json_each/is;
+const DEFERRED =
+  /^update "outbox_events" set "enqueued_at"|^batch of 1: INSERT INTO "webhook_deliveries" .* FROM json_each/is;
 
 /** The checks held per isolate: the merchant token, the customer's standing, the store's existence (core/tenancy). */
 const AUTH =
