@@ -1,12 +1,13 @@
-import { and, or, sql } from "drizzle-orm";
+import { and, or, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { containsText, inList } from "../../../core/sql";
+import { nowIso } from "../../../core/time";
 import { INVOICE_STATUSES, INVOICE_TYPES, invoices, PAYMENT_PROVIDERS } from "../tables";
 import type { Invoice, InvoiceDetails } from "./schemas";
-import { type InvoiceViewOptions, loadInvoices } from "./views";
+import { assembleInvoices, type InvoiceViewOptions, invoicePartsJson, loadInvoices } from "./views";
 
 type Links = Omit<InvoiceViewOptions, "withItems">;
 
@@ -57,13 +58,7 @@ export const INVOICE_LIST: ListSpec = {
 
 /** A page of the store's invoices (MO7), each as the Invoice object. */
 export async function listInvoices(ctx: ServiceContext, q: ListQuery, links: Links): Promise<Page<Invoice>> {
-  const page = await listPage(ctx.db, q, { table: invoices, scope: () => live(invoices, ctx.appId) });
-  const views = await loadInvoices(
-    ctx,
-    page.results.map((r) => r.id),
-    { ...links, withItems: false },
-  );
-  return { ...page, results: page.results.flatMap((r) => views.get(r.id) ?? []) };
+  return listInvoicePage(ctx, q, live(invoices, ctx.appId), links);
 }
 
 /** A page of the store's invoices of the orders `orderIds` (a meal subscription's, MM3), each as the Invoice object. */
@@ -73,15 +68,16 @@ export async function listInvoicesOfOrders(
   q: ListQuery,
   links: Links,
 ): Promise<Page<Invoice>> {
-  const page = await listPage(ctx.db, q, {
-    table: invoices,
-    scope: () => and(live(invoices, ctx.appId), inList(invoices.orderId, orderIds))!,
-  });
-  const views = await loadInvoices(
-    ctx,
-    page.results.map((r) => r.id),
-    { ...links, withItems: false },
+  return listInvoicePage(ctx, q, and(live(invoices, ctx.appId), inList(invoices.orderId, orderIds))!, links);
+}
+
+/** A page of the invoices under `scope` as Invoice objects: the page and what they show in ONE statement. */
+async function listInvoicePage(ctx: ServiceContext, q: ListQuery, scope: SQL, links: Links): Promise<Page<Invoice>> {
+  const now = nowIso();
+  const { page, nested } = await listPageWith(ctx.db, q, { table: invoices, scope: () => scope }, (rows) =>
+    invoicePartsJson(ctx.appId, sql`(SELECT id FROM ${rows})`, false, now),
   );
+  const views = await assembleInvoices(ctx.appId, page.results, nested, { ...links, withItems: false }, now);
   return { ...page, results: page.results.flatMap((r) => views.get(r.id) ?? []) };
 }
 

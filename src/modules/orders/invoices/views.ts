@@ -1,10 +1,11 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
+import { decodeRows, intLiteral, rowsJson } from "../../../core/json-rows";
 import { toMajor } from "../../../core/money";
-import { inList } from "../../../core/sql";
-import { loadCustomers } from "../../customers";
-import { loadItems } from "../../items";
+import { nowIso } from "../../../core/time";
+import { customersFromJson, customersJson } from "../../customers";
+import { assembleItems, itemsJson } from "../../items";
 import { invoiceConfig, invoiceItems, invoices, transactions } from "../tables";
 import { invoicePdfLink } from "./links";
 import type { Invoice, InvoiceDetails, InvoiceItem, InvoiceTransaction } from "./schemas";
@@ -168,11 +169,51 @@ function invoiceView(
   };
 }
 
+/** The nested levels of invoices, as parts of one statement (core/json-rows). */
+type InvoiceParts = Record<string, unknown>;
+
+/**
+ * What the invoices that `ids` selects (a subquery) show beside their own row: the invoices they
+ * refund, the store's invoice config and the customers, and with `withItems` their lines, their
+ * transactions and the lines' full items, as scalar subqueries of ONE statement: a list puts them
+ * beside its page (`listPageWith`).
+ */
+export function invoicePartsJson(appId: number, ids: SQL, withItems: boolean, now: string): Record<string, SQL> {
+  const app = intLiteral(appId);
+  const parts: Record<string, SQL> = {
+    // The store's column off its index (`+`): by it, SQLite would walk all the store's invoices.
+    refunded: rowsJson(
+      invoices,
+      and(
+        eq(invoices.appId, appId),
+        sql`${invoices.id} IN (SELECT refunded_invoice_id FROM invoices WHERE +app_id = ${app} AND id IN ${ids})`,
+      )!,
+    ),
+    config: rowsJson(invoiceConfig, eq(invoiceConfig.appId, appId)),
+    customers: customersJson(appId, sql`(SELECT customer_id FROM invoices WHERE +app_id = ${app} AND id IN ${ids})`),
+  };
+  if (!withItems) return parts;
+  const items = itemsJson(
+    appId,
+    sql`(SELECT item_id FROM invoice_items WHERE app_id = ${app} AND invoice_id IN ${ids} AND item_id IS NOT NULL)`,
+    now,
+  );
+  return {
+    ...parts,
+    lines: rowsJson(invoiceItems, and(eq(invoiceItems.appId, appId), sql`${invoiceItems.invoiceId} IN ${ids}`)!, [
+      asc(invoiceItems.id),
+    ]),
+    transactions: rowsJson(transactions, and(live(transactions, appId), sql`${transactions.invoiceId} IN ${ids}`)!, [
+      asc(transactions.id),
+    ]),
+    ...Object.fromEntries(Object.entries(items).map(([k, v]) => [`item_${k}`, v])),
+  };
+}
+
 /**
  * The store's invoices of `ids` as the API shows them (with `items` and `transactions` when
- * `withItems`): one D1 batch of five statements (the invoices, the invoices they refund, the
- * store's invoice config, the lines, the transactions), then the customers and the items in two
- * parallel queries, whatever the number of ids. Ids of other stores are absent from the map.
+ * `withItems`): ONE statement (the invoices and `invoicePartsJson`'s parts), whatever the number
+ * of ids. Ids of other stores are absent from the map.
  */
 export async function loadInvoices(
   ctx: ServiceContext,
@@ -189,44 +230,43 @@ export async function loadInvoices(
   ids: readonly number[],
   opts: InvoiceViewOptions,
 ): Promise<Map<number, Invoice | InvoiceDetails>> {
-  const out = new Map<number, Invoice | InvoiceDetails>();
-  if (ids.length === 0) return out;
+  if (ids.length === 0) return new Map();
   const { db, appId } = ctx;
-  const wanted = [...new Set(ids)];
-  const mine = and(live(invoices, appId), inList(invoices.id, wanted));
-  // Nothing matches `0`: the lines and transactions only when the details are wanted.
-  const detailed = opts.withItems ? sql`1` : sql`0`;
-  const [rows, refundedRows, configRows, lineRows, txRows] = await db.batch([
-    db.select().from(invoices).where(mine),
-    db
-      .select()
-      .from(invoices)
-      .where(
-        and(
-          eq(invoices.appId, appId),
-          sql`${invoices.id} IN (SELECT refunded_invoice_id FROM invoices WHERE app_id = ${appId}
-              AND ${inList(sql`id`, wanted)})`,
-        ),
-      ),
-    db.select({ qr: invoiceConfig.isZatcaQrEnabled }).from(invoiceConfig).where(eq(invoiceConfig.appId, appId)),
-    db
-      .select()
-      .from(invoiceItems)
-      .where(and(eq(invoiceItems.appId, appId), inList(invoiceItems.invoiceId, wanted), detailed))
-      .orderBy(asc(invoiceItems.id)),
-    db
-      .select()
-      .from(transactions)
-      .where(and(live(transactions, appId), inList(transactions.invoiceId, wanted), detailed))
-      .orderBy(asc(transactions.id)),
-  ]);
-  const qrEnabled = configRows[0]?.qr ?? true;
-  const customerIds = rows.flatMap((r) => (r.customerId === null ? [] : [r.customerId]));
+  const now = nowIso();
+  const wanted = sql`(SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])}))`;
+  const parts = invoicePartsJson(appId, wanted, opts.withItems, now);
+  const row = await db.get<Record<string, string | null>>(
+    sql`SELECT ${rowsJson(invoices, and(live(invoices, appId), sql`${invoices.id} IN ${wanted}`)!)} AS "rows", ${sql.join(
+      Object.entries(parts).map(([k, v]) => sql`${v} AS ${sql.identifier(k)}`),
+      sql`, `,
+    )}`,
+  );
+  const parsed: InvoiceParts = {};
+  for (const k of Object.keys(parts)) parsed[k] = JSON.parse(row?.[k] ?? "[]");
+  return assembleInvoices(appId, decodeRows(invoices, row?.rows ?? "[]"), parsed, opts, now);
+}
+
+/** The invoices of `rows` as the API shows them, from the parts `invoicePartsJson` fetched (parsed JSON), by id. */
+export async function assembleInvoices(
+  appId: number,
+  rows: InvoiceRow[],
+  parts: InvoiceParts,
+  opts: InvoiceViewOptions,
+  now: string,
+): Promise<Map<number, Invoice | InvoiceDetails>> {
+  const out = new Map<number, Invoice | InvoiceDetails>();
+  const refundedRows = decodeRows(invoices, parts.refunded);
+  const qrEnabled = decodeRows(invoiceConfig, parts.config)[0]?.isZatcaQrEnabled ?? true;
+  const customers = customersFromJson(parts.customers);
+  const lineRows = opts.withItems ? decodeRows(invoiceItems, parts.lines) : [];
+  const txRows = opts.withItems ? decodeRows(transactions, parts.transactions) : [];
+  const itemParts = Object.fromEntries(
+    Object.entries(parts)
+      .filter(([k]) => k.startsWith("item_"))
+      .map(([k, v]) => [k.slice(5), v]),
+  ) as Parameters<typeof assembleItems>[0];
   const itemIds = lineRows.flatMap((l) => (l.itemId === null ? [] : [l.itemId]));
-  const [customers, items] = await Promise.all([
-    loadCustomers(ctx, customerIds),
-    opts.withItems ? loadItems(db, appId, itemIds) : Promise.resolve(new Map()),
-  ]);
+  const items = opts.withItems ? assembleItems(itemParts, itemIds, now) : new Map();
   const refundedById = new Map(refundedRows.map((r) => [r.id, r]));
   const linesOf = groupBy(lineRows, (l) => l.invoiceId);
   const txOf = groupBy(txRows, (t) => t.invoiceId);
