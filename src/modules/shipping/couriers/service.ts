@@ -70,14 +70,21 @@ export const COURIER_LIST: ListSpec = {
  * couriers (a mirror, so that lists filter and page them with the custom ones, and shipments can
  * name them by id). Their profile is the adapter's; the merchant cannot change them.
  */
-export async function mirrorCarriers(ctx: ServiceContext, env: ShippingEnv): Promise<boolean> {
+export async function mirrorCarriers(
+  ctx: ServiceContext,
+  env: ShippingEnv,
+  opts: { someMissing?: boolean } = {},
+): Promise<boolean> {
   const adapters = carriersOf(env);
   if (!adapters.length) return false;
   const codes = adapters.map((a) => a.code);
-  const have = await ctx.db
-    .select({ code: couriers.code })
-    .from(couriers)
-    .where(and(eq(couriers.appId, ctx.appId), isNotNull(couriers.code), inArray(couriers.code, codes)));
+  // A read that counted them (`mirroredSql`) knows some are missing: the insert skips the others.
+  const have = opts.someMissing
+    ? []
+    : await ctx.db
+        .select({ code: couriers.code })
+        .from(couriers)
+        .where(and(eq(couriers.appId, ctx.appId), isNotNull(couriers.code), inArray(couriers.code, codes)));
   const missing = adapters.filter((a) => !have.some((h) => h.code === a.code));
   if (!missing.length) return false;
   await ctx.db
@@ -139,7 +146,7 @@ export async function listCouriers(ctx: ServiceContext, env: ShippingEnv, q: Lis
     return mapPage((await read()).page, courierView);
   }
   if (allMirrored(env, first.nested.mirrored)) return mapPage(first.page, courierView);
-  await mirrorCarriers(ctx, env);
+  await mirrorCarriers(ctx, env, { someMissing: true });
   return mapPage((await read()).page, courierView);
 }
 
@@ -159,7 +166,7 @@ export async function findCourier(ctx: ServiceContext, env: ShippingEnv, id: num
   const first = await read();
   let row = first.row;
   if (!allMirrored(env, first.mirrored)) {
-    await mirrorCarriers(ctx, env);
+    await mirrorCarriers(ctx, env, { someMissing: true });
     row = (await read()).row;
   }
   if (!row) throw ApiError.notFound("courier_not_found", `Courier ${id}`);
