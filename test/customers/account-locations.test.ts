@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../src/core/permissions";
 import { createCustomerFor, customerTokenFor, ensureTenant, tokenFor } from "../helpers/factories";
+import { readWaits } from "../helpers/read-waits";
 import { call, json, problem } from "../helpers/request";
 import { outboxOf } from "./records-fixtures";
 
@@ -103,6 +104,13 @@ describe("CA8 customer locations", () => {
     const one = await as(sara, `/locations/${saraHome}/`);
     expect(one.status).toBe(200);
     expect((await json(one)).id).toBe(saraHome);
+    // The customer's check, the rows and their places: one D1 round trip beyond the token's.
+    const token = await customerTokenFor(S1, sara);
+    for (const path of ["/locations/", `/locations/${saraHome}/`]) {
+      const { res, beyondAuth } = await readWaits(API + path, { token, appId: S1 });
+      expect(res.status).toBe(200);
+      expect(beyondAuth, path).toBe(1);
+    }
   });
 
   it("another customer's location is a 404 for every operation, and stays as it was", async () => {

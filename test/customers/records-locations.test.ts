@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { ensureTenant, tokenFor } from "../helpers/factories";
+import { readWaits } from "../helpers/read-waits";
 import { call, json, problem } from "../helpers/request";
 import { ensureGeography, outboxOf } from "./records-fixtures";
 
@@ -96,7 +97,13 @@ describe("Customer Locations (MC1)", () => {
       created_at: expect.any(String),
       modified_at: expect.any(String),
     });
-    expect(await json(await as(`${locations(sara)}${body.id}/`))).toEqual(body);
+    // The location, or a page of them, with the customer's check and the places: one D1 round trip.
+    const one = await readWaits(`${locations(sara)}${body.id}/`, { token, appId: S1 });
+    expect(await json(one.res)).toEqual(body);
+    expect(one.beyondAuth).toBe(1);
+    const page = await readWaits(locations(sara), { token, appId: S1 });
+    expect((await json(page.res)).results).toEqual([body]);
+    expect(page.beyondAuth).toBe(1);
     const events = await outboxOf(S1, "customer.location.created");
     expect(events.map((e) => e.payload.data)).toEqual([{ id: body.id, customer_id: sara }]);
   });
@@ -168,6 +175,8 @@ describe("Customer Locations (MC1)", () => {
       ["POST", locations(other), HOME],
       ["GET", `${locations(other)}${saras}/`],
       ["GET", `${locations(987654321)}`],
+      // The customer's 404 comes before what is wrong with the query.
+      ["GET", `${locations(other)}?type=castle`],
     ] as const) {
       const res = await as(path, { method, body });
       expect(res.status, `${method} ${path}`).toBe(404);
@@ -195,7 +204,10 @@ describe("Customer Memberships (MC2)", () => {
   const memberships = (id: number) => `${CUSTOMERS}${id}/memberships/`;
 
   it("lists the customer's memberships, newest first, with filters", async () => {
-    const page = await json(await as(memberships(sara)));
+    // The customer's check and the page: one D1 round trip.
+    const { res, beyondAuth } = await readWaits(memberships(sara), { token, appId: S1 });
+    expect(beyondAuth).toBe(1);
+    const page = await json(res);
     expect(page).toEqual({
       count: 2,
       next: null,
@@ -228,6 +240,9 @@ describe("Customer Memberships (MC2)", () => {
     expect(res.status).toBe(404);
     expect(await res.clone().text()).not.toContain("Private");
     expect(await problem(res)).toMatchObject({ code: "customer_not_found" });
+    expect(await problem(await as(`${memberships(other)}?status=paused`))).toMatchObject({
+      code: "customer_not_found",
+    });
   });
 });
 

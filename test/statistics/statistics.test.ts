@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { createCustomerFor, tokenFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
+import { readWaits } from "../helpers/read-waits";
 import { call, json, problem } from "../helpers/request";
 import { depositCashback, M_ORDERS, orderOf, rowOf, type Store, shopperOf, stocked, storeFor } from "../orders/helpers";
 import { recurringOf } from "../recurring/helpers";
@@ -94,6 +95,8 @@ describe("Customer Order Statistics (MC3)", () => {
       active_recurring_purchases_count: 0,
       currency: "SAR",
     });
+    // The customer's check and the aggregate, the store's currency in it: one D1 round trip.
+    expect((await readWaits(statsPath(c.id), { token: store.token, appId: A })).beyondAuth).toBe(1);
   });
 
   it("an unknown customer, or another store's, is a 404 customer_not_found", async () => {

@@ -2,7 +2,7 @@ import { serviceContext } from "../../../core/context";
 import { envelopeOf, listQueryOf, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
 import { merchantRoute } from "../../../core/routes";
-import { findCustomer } from "../records/service";
+import { customerListQuery, findCustomer } from "../records/service";
 import { CreateLocationSchema, LocationListSchema, LocationSchema } from "./schemas";
 import { createLocation, getLocation, LOCATION_LIST, listLocations } from "./service";
 
@@ -61,8 +61,10 @@ Emits \`customer.location.created\`.`,
 export const customerLocationsRouter = createRouter()
   .openapi(listCustomerLocationsRoute, async (c) => {
     const ctx = serviceContext(c);
-    const customer = await findCustomer(ctx, c.req.valid("param").customer_id);
-    return c.json(envelopeOf(c, await listLocations(ctx, customer.id, listQueryOf(c, LOCATION_LIST))), 200);
+    const id = c.req.valid("param").customer_id;
+    const q = await customerListQuery(ctx, id, () => listQueryOf(c, LOCATION_LIST));
+    // The customer is checked in the list's own statement.
+    return c.json(envelopeOf(c, await listLocations(ctx, id, q)), 200);
   })
   .openapi(createCustomerLocationRoute, async (c) => {
     const ctx = serviceContext(c);
@@ -72,6 +74,5 @@ export const customerLocationsRouter = createRouter()
   .openapi(getCustomerLocationRoute, async (c) => {
     const ctx = serviceContext(c);
     const { customer_id, location_id } = c.req.valid("param");
-    const customer = await findCustomer(ctx, customer_id);
-    return c.json(await getLocation(ctx, customer.id, location_id), 200);
+    return c.json(await getLocation(ctx, customer_id, location_id, { liveCustomer: true }), 200);
   });

@@ -2,6 +2,7 @@ import { and, type Column, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
+import { decodeRows, rowsJson } from "../../../core/json-rows";
 import { inList } from "../../../core/sql";
 import { cities, districts, supportedCities } from "../tables";
 
@@ -81,4 +82,52 @@ export async function checkPlace(
     else if (district.cityId !== cityId) errors[fields.district] = [`District ${districtId} is not in city ${cityId}.`];
   }
   if (Object.keys(errors).length) throw ApiError.validation(errors);
+}
+
+/** The parts `placesJson` reads. */
+export type PlaceParts = Record<"cities" | "supported" | "districts", unknown>;
+
+/**
+ * The cities and districts that `cityIds` and `districtIds` select (subqueries), with the store's
+ * supported cities among them, as scalar subqueries of a larger statement (core/json-rows):
+ * `placesFromJson` reads them as `placesOf` answers.
+ */
+export function placesJson(appId: number, cityIds: SQL, districtIds: SQL): Record<keyof PlaceParts, SQL> {
+  return {
+    cities: rowsJson(cities, sql`${cities.id} IN ${cityIds}`),
+    supported: rowsJson(
+      supportedCities,
+      and(live(supportedCities, appId), sql`${supportedCities.cityId} IN ${cityIds}`)!,
+    ),
+    districts: rowsJson(districts, sql`${districts.id} IN ${districtIds}`),
+  };
+}
+
+/** The cities and districts of `placesJson`'s parts (parsed JSON), as `placesOf` answers. */
+export function placesFromJson(parts: PlaceParts): {
+  cities: Map<number, CityRef>;
+  districts: Map<number, DistrictRef>;
+} {
+  const supported = new Set(decodeRows(supportedCities, parts.supported).map((r) => r.cityId));
+  return {
+    cities: new Map(
+      decodeRows(cities, parts.cities).map((c) => [
+        c.id,
+        {
+          id: c.id,
+          name_en: c.nameEn,
+          name_ar: c.nameAr,
+          country_code: c.countryCode,
+          keywords: c.keywords,
+          is_supported: supported.has(c.id),
+        },
+      ]),
+    ),
+    districts: new Map(
+      decodeRows(districts, parts.districts).map((d) => [
+        d.id,
+        { id: d.id, cityId: d.cityId, name_en: d.nameEn, name_ar: d.nameAr },
+      ]),
+    ),
+  };
 }

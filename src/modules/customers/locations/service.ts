@@ -4,9 +4,11 @@ import type { ServiceContext } from "../../../core/context";
 import { tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { eventPayloadSql, newEventId } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, type Page, searchColumns } from "../../../core/listing";
+import { decodeRows, rowsJson } from "../../../core/json-rows";
+import { type ListQuery, type ListSpec, listPageWith, type Page, searchColumns } from "../../../core/listing";
+import { liveCustomerParent } from "../records/service";
 import { customerLocations, LOCATION_TYPES } from "../tables";
-import { checkPlace, placesOf } from "./places";
+import { checkPlace, type PlaceParts, placesFromJson, placesJson, placesOf } from "./places";
 import type { CreateLocation, Location } from "./schemas";
 
 /**
@@ -25,16 +27,12 @@ export const locationRecords = tenantTable(customerLocations, {
 const ofCustomer = (ctx: ServiceContext, customerId: number) =>
   and(locationRecords.live(ctx), eq(customerLocations.customerId, customerId))!;
 
-/** The shape of rows, with their cities and districts read in one round trip. */
-export async function locationViews(ctx: ServiceContext, rows: readonly LocationRow[]): Promise<Location[]> {
-  const ids = (pick: (r: LocationRow) => number | null) => rows.map(pick).filter((id): id is number => id !== null);
-  const places = await placesOf(
-    ctx,
-    ids((r) => r.cityId),
-    ids((r) => r.districtId),
-  );
-  return rows.map((r) => locationView(r, places));
-}
+/** The cities and districts of the locations that `ids` selects (a subquery), as parts of their statement. */
+const placesOfLocations = (ctx: ServiceContext, ids: SQL) => {
+  const of = (column: string) =>
+    sql`(SELECT ${sql.identifier(column)} FROM ${customerLocations} WHERE ${customerLocations.id} IN ${ids})`;
+  return placesJson(ctx.appId, of("city_id"), of("district_id"));
+};
 
 /**
  * The customer's live location whose id `id` selects (an id, or a subquery: a cart's location, read
@@ -55,41 +53,44 @@ export async function readLocation(
       .limit(1),
     placesOf(ctx, of("city_id"), of("district_id")),
   ]);
-  return row ? locationView(row, places) : null;
+  return row ? locationViews([row], places)[0]! : null;
 }
 
-function locationView(r: LocationRow, places: Awaited<ReturnType<typeof placesOf>>): Location {
-  const city = r.cityId === null ? null : (places.cities.get(r.cityId) ?? null);
-  const district = r.districtId === null ? null : (places.districts.get(r.districtId) ?? null);
-  return {
-    id: r.id,
-    customer_id: r.customerId,
-    type: r.type,
-    name_en: r.nameEn,
-    name_ar: r.nameAr,
-    latitude: String(r.latitude),
-    longitude: String(r.longitude),
-    city_id: r.cityId,
-    city,
-    city_name_en: city?.name_en ?? null,
-    city_name_ar: city?.name_ar ?? null,
-    district_id: r.districtId,
-    district: district?.name_en ?? null,
-    district_ar: district?.name_ar ?? null,
-    address1: r.address1,
-    address2: r.address2,
-    postal_code: r.postalCode,
-    formatted_address: r.formattedAddress,
-    place_id: r.placeId,
-    route: r.route,
-    street_number: r.streetNumber,
-    location_url: r.locationUrl,
-    image: r.image,
-    description: r.description,
-    ordering: r.ordering,
-    created_at: r.createdAt,
-    modified_at: r.modifiedAt,
-  };
+/** The shape of rows, with their cities and districts (`placesFromJson` of `placesOfLocations`, or `placesOf`). */
+function locationViews(rows: readonly LocationRow[], places: Awaited<ReturnType<typeof placesOf>>): Location[] {
+  return rows.map((r) => {
+    const city = r.cityId === null ? null : (places.cities.get(r.cityId) ?? null);
+    const district = r.districtId === null ? null : (places.districts.get(r.districtId) ?? null);
+    return {
+      id: r.id,
+      customer_id: r.customerId,
+      type: r.type,
+      name_en: r.nameEn,
+      name_ar: r.nameAr,
+      latitude: String(r.latitude),
+      longitude: String(r.longitude),
+      city_id: r.cityId,
+      city,
+      city_name_en: city?.name_en ?? null,
+      city_name_ar: city?.name_ar ?? null,
+      district_id: r.districtId,
+      district: district?.name_en ?? null,
+      district_ar: district?.name_ar ?? null,
+      address1: r.address1,
+      address2: r.address2,
+      postal_code: r.postalCode,
+      formatted_address: r.formattedAddress,
+      place_id: r.placeId,
+      route: r.route,
+      street_number: r.streetNumber,
+      location_url: r.locationUrl,
+      image: r.image,
+      description: r.description,
+      ordering: r.ordering,
+      created_at: r.createdAt,
+      modified_at: r.modifiedAt,
+    };
+  });
 }
 
 export const LOCATION_LIST: ListSpec = {
@@ -116,10 +117,18 @@ export const LOCATION_LIST: ListSpec = {
   idColumn: customerLocations.id,
 };
 
-/** A page of the customer's live locations. */
+/**
+ * A page of a live customer's live locations (404 `customer_not_found` when the customer is not),
+ * with their places, in one statement.
+ */
 export async function listLocations(ctx: ServiceContext, customerId: number, q: ListQuery): Promise<Page<Location>> {
-  const page = await listPage(ctx.db, q, { table: customerLocations, scope: () => ofCustomer(ctx, customerId) });
-  return { ...page, results: await locationViews(ctx, page.results) };
+  const { page, nested } = await listPageWith(
+    ctx.db,
+    q,
+    { table: customerLocations, scope: () => ofCustomer(ctx, customerId), parent: liveCustomerParent(ctx, customerId) },
+    (rows) => placesOfLocations(ctx, sql`(SELECT id FROM ${rows})`),
+  );
+  return { ...page, results: locationViews(page.results, placesFromJson(nested)) };
 }
 
 /** The customer's live location `id`, or 404 `customer_location_not_found` (another customer's too). */
@@ -133,8 +142,31 @@ export async function findLocation(ctx: ServiceContext, customerId: number, id: 
   return row;
 }
 
-export async function getLocation(ctx: ServiceContext, customerId: number, id: number): Promise<Location> {
-  return (await locationViews(ctx, [await findLocation(ctx, customerId, id)]))[0]!;
+/**
+ * The customer's live location `id` with its places, in one statement: 404
+ * `customer_location_not_found` (another customer's too); with `liveCustomer`, 404
+ * `customer_not_found` first when the customer is not live.
+ */
+export async function getLocation(
+  ctx: ServiceContext,
+  customerId: number,
+  id: number,
+  opts: { liveCustomer?: boolean } = {},
+): Promise<Location> {
+  const mine = and(ofCustomer(ctx, customerId), eq(customerLocations.id, id))!;
+  const parent = opts.liveCustomer ? liveCustomerParent(ctx, customerId) : undefined;
+  const parts = placesOfLocations(ctx, sql`(SELECT ${customerLocations.id} FROM ${customerLocations} WHERE ${mine})`);
+  const row = await ctx.db.get<Record<string, string | number | null>>(
+    sql`SELECT ${rowsJson(customerLocations, mine)} AS "rows", ${parent?.exists ?? sql`1`} AS "parent_found", ${sql.join(
+      Object.entries(parts).map(([k, v]) => sql`${v} AS ${sql.identifier(k)}`),
+      sql`, `,
+    )}`,
+  );
+  if (parent && !row?.parent_found) throw parent.notFound();
+  const found = decodeRows(customerLocations, row?.rows ?? "[]");
+  if (!found.length) throw ApiError.notFound("customer_location_not_found", `Location ${id}`);
+  const parsed = Object.fromEntries(Object.keys(parts).map((k) => [k, JSON.parse(String(row?.[k] ?? "[]"))]));
+  return locationViews(found, placesFromJson(parsed as PlaceParts))[0]!;
 }
 
 /** The columns of the fields a body gives (a create's, or a partial update's). */
@@ -191,5 +223,10 @@ export async function createLocation(
       FROM ${customerLocations} WHERE id = ${location.id}`,
   );
   const row = (await plan.run(ctx.events)).row<LocationRow>(location);
-  return (await locationViews(ctx, [row]))[0]!;
+  const places = await placesOf(
+    ctx,
+    row.cityId === null ? [] : [row.cityId],
+    row.districtId === null ? [] : [row.districtId],
+  );
+  return locationViews([row], places)[0]!;
 }

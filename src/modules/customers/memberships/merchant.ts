@@ -2,7 +2,7 @@ import { serviceContext } from "../../../core/context";
 import { envelopeOf, listQueryOf, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonContent } from "../../../core/openapi";
 import { merchantRoute } from "../../../core/routes";
-import { findCustomer } from "../records/service";
+import { customerListQuery } from "../records/service";
 import { MembershipListSchema } from "./schemas";
 import { listMemberships, MEMBERSHIP_LIST } from "./service";
 
@@ -25,6 +25,8 @@ export const listCustomerMembershipsRoute = merchantRoute({
 /** The merchant's view of a customer's memberships (MC2). */
 export const customerMembershipsRouter = createRouter().openapi(listCustomerMembershipsRoute, async (c) => {
   const ctx = serviceContext(c);
-  const customer = await findCustomer(ctx, c.req.valid("param").customer_id);
-  return c.json(envelopeOf(c, await listMemberships(ctx, customer.id, listQueryOf(c, MEMBERSHIP_LIST))), 200);
+  const id = c.req.valid("param").customer_id;
+  const q = await customerListQuery(ctx, id, () => listQueryOf(c, MEMBERSHIP_LIST));
+  // The customer is checked in the list's own statement.
+  return c.json(envelopeOf(c, await listMemberships(ctx, id, q)), 200);
 });

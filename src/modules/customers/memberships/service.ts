@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
+import { liveCustomerParent } from "../records/service";
 import { customerMemberships, MEMBERSHIP_STATUSES } from "../tables";
 import type { Membership } from "./schemas";
 
@@ -40,12 +41,13 @@ export const MEMBERSHIP_LIST: ListSpec = {
   idColumn: customerMemberships.id,
 };
 
-/** A page of the customer's memberships (the caller checks the customer). */
+/** A page of a live customer's memberships (404 `customer_not_found` when the customer is not), in one statement. */
 export async function listMemberships(
   ctx: ServiceContext,
   customerId: number,
   q: ListQuery,
 ): Promise<Page<Membership>> {
   const scope = () => and(live(customerMemberships, ctx.appId), eq(customerMemberships.customerId, customerId))!;
-  return mapPage(await listPage(ctx.db, q, { table: customerMemberships, scope }), membershipView);
+  const parent = liveCustomerParent(ctx, customerId);
+  return mapPage(await listPage(ctx.db, q, { table: customerMemberships, scope, parent }), membershipView);
 }

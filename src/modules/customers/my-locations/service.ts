@@ -17,14 +17,13 @@ import type { UpdateMyLocation } from "./schemas";
  * their locations, so another customer's location id is a 404 `customer_location_not_found`.
  */
 
+/** The customer's locations: the customer's check is part of the list's statement. */
 export async function listMyLocations(ctx: ServiceContext, customerId: number, q: ListQuery): Promise<Page<Location>> {
-  await findCustomer(ctx, customerId);
   return listLocations(ctx, customerId, q);
 }
 
 export async function getMyLocation(ctx: ServiceContext, customerId: number, id: number): Promise<Location> {
-  await findCustomer(ctx, customerId);
-  return getLocation(ctx, customerId, id);
+  return getLocation(ctx, customerId, id, { liveCustomer: true });
 }
 
 export async function createMyLocation(ctx: ServiceContext, customerId: number, input: CreateLocation) {

@@ -4,7 +4,15 @@ import type { ServiceContext } from "../../../core/context";
 import { tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
-import { type ListQuery, type ListSpec, listPage, mapPage, offIndex, type Page } from "../../../core/listing";
+import {
+  type ListParent,
+  type ListQuery,
+  type ListSpec,
+  listPage,
+  mapPage,
+  offIndex,
+  type Page,
+} from "../../../core/listing";
 import { containsText, inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { revokeCustomerSessions } from "../auth/tokens";
@@ -24,6 +32,29 @@ export const customerRecords = tenantTable(customers, {
 
 /** The live customer `id` of the store (its row), or 404 `customer_not_found`. */
 export const findCustomer = (ctx: ServiceContext, id: number): Promise<CustomerRow> => customerRecords.find(ctx, id);
+
+/**
+ * A live customer of the store as the parent of a list of theirs (core/list-page): checked in the
+ * list's own statement, 404 `customer_not_found` when it is not.
+ */
+export const liveCustomerParent = (ctx: ServiceContext, id: number): ListParent => ({
+  exists: sql`EXISTS (SELECT 1 FROM ${customers} WHERE ${and(customerRecords.live(ctx), eq(customers.id, id))})`,
+  notFound: () => ApiError.notFound("customer_not_found", `Customer ${id}`),
+});
+
+/**
+ * A list's query for a customer's list whose statement checks the customer (`liveCustomerParent`):
+ * a customer that is not the store's is its 404 before anything is said of the query, as when the
+ * customer was read first.
+ */
+export async function customerListQuery(ctx: ServiceContext, id: number, parse: () => ListQuery): Promise<ListQuery> {
+  try {
+    return parse();
+  } catch (error) {
+    await findCustomer(ctx, id);
+    throw error;
+  }
+}
 
 export function customerView(r: CustomerRow): Customer {
   return {

@@ -1,14 +1,21 @@
-import { and, asc, count, desc, eq, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
 import { live, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { type ListQuery, listPage, mapPage, namedListSpec, PAGE_SIZE_DEFAULT, type Page } from "../../../core/listing";
-import { containsText, inList } from "../../../core/sql";
+import { decodeRows, intLiteral, rowsJson } from "../../../core/json-rows";
+import {
+  type ListQuery,
+  listPageWith,
+  mapPage,
+  namedListSpec,
+  PAGE_SIZE_DEFAULT,
+  type Page,
+} from "../../../core/listing";
+import { containsText } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
-import type { Db } from "../../../db/client";
 import type { Item } from "../catalogue-items/schemas";
-import { loadItems } from "../catalogue-items/views";
+import { assembleItems, itemsJson } from "../catalogue-items/views";
 import { itemCategories, itemCategoryLinks, items } from "../tables";
 import type { BrowseItemsQuery, CatalogueCategory } from "./schemas";
 
@@ -124,22 +131,37 @@ function itemsQuery(q: BrowseItemsQuery, at: string): ListQuery {
 }
 
 /**
- * The next instant after `at` when the `discount` or `stock` of items `ids` (and their live
- * variants) changes without a write: a discount starts or ends, a reservation expires.
+ * The next instant after `at` when the `discount` or `stock` of the items `ids` selects (a
+ * subquery) and their live variants changes without a write: a discount starts or ends, a
+ * reservation expires. A scalar subquery (JSON: the instant's text, or null), for the statement that
+ * reads the items.
  */
-async function nextChange(db: Db, appId: number, ids: readonly number[], at: string): Promise<number | undefined> {
-  if (ids.length === 0) return undefined;
-  const row = await db.get<{ t: string | null }>(sql`WITH family AS (
-      SELECT id FROM items WHERE app_id = ${appId}
-        AND (${inList(sql`id`, ids)} OR (${inList(sql`parent_id`, ids)} AND ${notDeletedRow()})))
-    SELECT min(t) AS t FROM (
+function nextChangeSql(appId: number, ids: SQL, at: string): SQL {
+  return sql`(WITH family AS (
+      SELECT id FROM items WHERE app_id = ${intLiteral(appId)}
+        AND (id IN ${ids} OR (parent_id IN ${ids} AND ${notDeletedRow()})))
+    SELECT json_quote(min(t)) FROM (
       SELECT min(expires_at) AS t FROM item_reservations WHERE item_id IN family
         AND consumed_at IS NULL AND expires_at > ${at}
       UNION ALL SELECT min(starts_at) FROM item_discounts WHERE item_id IN family
         AND ${notDeletedRow()} AND starts_at > ${at}
       UNION ALL SELECT min(ends_at) FROM item_discounts WHERE item_id IN family
-        AND ${notDeletedRow()} AND ends_at > ${at})`);
-  return row?.t ? Date.parse(row.t) : undefined;
+        AND ${notDeletedRow()} AND ends_at > ${at}))`;
+}
+
+/** The full items and the next change of the items `ids` selects, as parts of one statement. */
+const itemsAndChangeJson = (appId: number, ids: SQL, at: string) => ({
+  ...itemsJson(appId, ids, at),
+  nextChange: nextChangeSql(appId, ids, at),
+});
+
+/** `itemsAndChangeJson`'s parts (parsed) as the items of `ids` by id, and the next change's instant. */
+function itemsAndChange(parts: Record<string, unknown>, ids: readonly number[], at: string) {
+  const t = parts.nextChange;
+  return {
+    full: assembleItems(parts as Parameters<typeof assembleItems>[0], ids, at),
+    change: typeof t === "string" ? Date.parse(t) : undefined,
+  };
 }
 
 const earliest = (a: number, b: number | undefined) => (b === undefined ? a : Math.min(a, b));
@@ -153,45 +175,49 @@ export async function listActiveItems(
   day = storeDay(),
 ): Promise<Valid<Page<Item>>> {
   const at = nowIso();
-  const page = await listPage(ctx.db, itemsQuery(q, at), {
-    table: items,
-    scope: () => activeItems(ctx.appId, day.date),
-  });
-  const ids = page.results.map((r) => r.id);
-  const [full, change] = await Promise.all([loadItems(ctx.db, ctx.appId, ids), nextChange(ctx.db, ctx.appId, ids, at)]);
+  const { page, nested } = await listPageWith(
+    ctx.db,
+    itemsQuery(q, at),
+    { table: items, scope: () => activeItems(ctx.appId, day.date) },
+    (rows) => itemsAndChangeJson(ctx.appId, sql`(SELECT id FROM ${rows})`, at),
+  );
+  const { full, change } = itemsAndChange(
+    nested,
+    page.results.map((r) => r.id),
+    at,
+  );
   return { value: mapPage(page, (r) => full.get(r.id)!), validUntil: earliest(day.endsAt, change) };
 }
 
 /** Item Details (customer app): one active item, else 404 `item_not_found`. */
 export async function getActiveItem(ctx: ServiceContext, id: number, day = storeDay()): Promise<Valid<Item>> {
   const at = nowIso();
-  const [row, full, change] = await Promise.all([
-    ctx.db
-      .select({ id: items.id })
-      .from(items)
-      .where(and(activeItems(ctx.appId, day.date), eq(items.id, id)))
-      .get(),
-    loadItems(ctx.db, ctx.appId, [id]),
-    nextChange(ctx.db, ctx.appId, [id], at),
-  ]);
+  const parts = itemsAndChangeJson(ctx.appId, sql`(${id})`, at);
+  const row = await ctx.db.get<Record<string, string | number | null>>(
+    sql`SELECT EXISTS (SELECT 1 FROM ${items} WHERE ${and(activeItems(ctx.appId, day.date), eq(items.id, id))}) AS "active", ${sql.join(
+      Object.entries(parts).map(([k, v]) => sql`${v} AS ${sql.identifier(k)}`),
+      sql`, `,
+    )}`,
+  );
+  const parsed = Object.fromEntries(Object.keys(parts).map((k) => [k, JSON.parse(String(row?.[k] ?? "[]"))]));
+  const { full, change } = itemsAndChange(parsed, [id], at);
   const item = full.get(id);
-  if (!row || !item) throw ApiError.notFound("item_not_found", `Item ${id}`);
+  if (!row?.active || !item) throw ApiError.notFound("item_not_found", `Item ${id}`);
   return { value: item, validUntil: earliest(day.endsAt, change) };
 }
 
 export const CATALOGUE_CATEGORY_LIST = namedListSpec(itemCategories);
 
-/** How many active items each category of `ids` has. */
-async function activeCounts(ctx: ServiceContext, ids: readonly number[], today: string) {
-  if (ids.length === 0) return new Map<number, number>();
-  const rows = await ctx.db
-    .select({ categoryId: itemCategoryLinks.categoryId, n: count() })
-    .from(itemCategoryLinks)
-    .innerJoin(items, eq(items.id, itemCategoryLinks.itemId))
-    .where(and(inList(itemCategoryLinks.categoryId, ids), activeItems(ctx.appId, today)))
-    .groupBy(itemCategoryLinks.categoryId);
-  return new Map(rows.map((r) => [r.categoryId, r.n]));
+/** How many active items each category that `ids` selects (a subquery) has: `[category_id, n]` pairs as JSON. */
+function activeCountsJson(ctx: ServiceContext, ids: SQL, today: string): SQL {
+  return sql`(SELECT json_group_array(json_array(category_id, n)) FROM (
+      SELECT ${itemCategoryLinks.categoryId} AS category_id, count(*) AS n FROM ${itemCategoryLinks}
+        INNER JOIN ${items} ON ${items.id} = ${itemCategoryLinks.itemId}
+      WHERE ${itemCategoryLinks.categoryId} IN ${ids} AND ${activeItems(ctx.appId, today)}
+      GROUP BY ${itemCategoryLinks.categoryId}))`;
 }
+
+const countsOf = (json: unknown) => new Map((json as [number, number][] | null) ?? []);
 
 const categoryView = (c: typeof itemCategories.$inferSelect, n: number | undefined): CatalogueCategory => ({
   id: c.id,
@@ -208,12 +234,13 @@ export async function listCatalogueCategories(
   q: ListQuery,
   day = storeDay(),
 ): Promise<Valid<Page<CatalogueCategory>>> {
-  const page = await listPage(ctx.db, q, { table: itemCategories, scope: () => live(itemCategories, ctx.appId) });
-  const counts = await activeCounts(
-    ctx,
-    page.results.map((c) => c.id),
-    day.date,
+  const { page, nested } = await listPageWith(
+    ctx.db,
+    q,
+    { table: itemCategories, scope: () => live(itemCategories, ctx.appId) },
+    (rows) => ({ counts: activeCountsJson(ctx, sql`(SELECT id FROM ${rows})`, day.date) }),
   );
+  const counts = countsOf(nested.counts);
   return { value: mapPage(page, (c) => categoryView(c, counts.get(c.id))), validUntil: day.endsAt };
 }
 
@@ -223,14 +250,11 @@ export async function getCatalogueCategory(
   id: number,
   day = storeDay(),
 ): Promise<Valid<CatalogueCategory>> {
-  const [row, counts] = await Promise.all([
-    ctx.db
-      .select()
-      .from(itemCategories)
-      .where(and(live(itemCategories, ctx.appId), eq(itemCategories.id, id)))
-      .get(),
-    activeCounts(ctx, [id], day.date),
-  ]);
+  const found = await ctx.db.get<{ rows: string | null; counts: string | null }>(
+    sql`SELECT ${rowsJson(itemCategories, and(live(itemCategories, ctx.appId), eq(itemCategories.id, id))!)} AS "rows",
+      ${activeCountsJson(ctx, sql`(${id})`, day.date)} AS "counts"`,
+  );
+  const [row] = decodeRows(itemCategories, found?.rows ?? "[]");
   if (!row) throw ApiError.notFound("item_category_not_found", `Item category ${id}`);
-  return { value: categoryView(row, counts.get(id)), validUntil: day.endsAt };
+  return { value: categoryView(row, countsOf(JSON.parse(found?.counts ?? "[]")).get(id)), validUntil: day.endsAt };
 }

@@ -1,11 +1,12 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, softDeleted, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, namedListSpec, type Page } from "../../../core/listing";
+import { decodeRows, rowsJson } from "../../../core/json-rows";
+import { type ListQuery, type ListSpec, listPageWith, namedListSpec, type Page } from "../../../core/listing";
 import { chunkRows, inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { items, modifierCategories, modifierValues, variantModifierValues } from "../tables";
@@ -28,22 +29,16 @@ export const modifierValueView = (v: ValueRow) => ({
   name_ar: v.nameAr,
 });
 
-/** Categories with their live values: one statement for all the values, whatever the count. */
-async function withValues(ctx: ServiceContext, rows: CategoryRow[]): Promise<ModifierCategory[]> {
-  if (rows.length === 0) return [];
-  const values = await ctx.db
-    .select()
-    .from(modifierValues)
-    .where(
-      and(
-        live(modifierValues, ctx.appId),
-        inList(
-          modifierValues.categoryId,
-          rows.map((r) => r.id),
-        ),
-      ),
-    )
-    .orderBy(asc(modifierValues.ordering), asc(modifierValues.id));
+/** The live values of the categories that `ids` selects (a subquery), as a part of their statement (core/json-rows). */
+const valuesJson = (ctx: ServiceContext, ids: SQL) =>
+  rowsJson(modifierValues, and(live(modifierValues, ctx.appId), sql`${modifierValues.categoryId} IN ${ids}`)!, [
+    asc(modifierValues.ordering),
+    asc(modifierValues.id),
+  ]);
+
+/** Categories with their live values (`valuesJson`'s part, parsed). */
+function withValues(rows: CategoryRow[], valuesPart: unknown): ModifierCategory[] {
+  const values = decodeRows(modifierValues, valuesPart);
   return rows.map((c) => ({
     id: c.id,
     ordering: c.ordering,
@@ -53,13 +48,33 @@ async function withValues(ctx: ServiceContext, rows: CategoryRow[]): Promise<Mod
   }));
 }
 
-export async function listModifierCategories(ctx: ServiceContext, q: ListQuery): Promise<Page<ModifierCategory>> {
-  const page = await listPage(ctx.db, q, { table: modifierCategories, scope: () => categories.live(ctx) });
-  return { ...page, results: await withValues(ctx, page.results) };
+/** Categories with their live values, in one statement whatever their count. */
+async function categoriesWithValues(ctx: ServiceContext, rows: CategoryRow[]): Promise<ModifierCategory[]> {
+  if (rows.length === 0) return [];
+  const ids = sql`(SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.id))}))`;
+  const row = await ctx.db.get<{ values: string | null }>(sql`SELECT ${valuesJson(ctx, ids)} AS "values"`);
+  return withValues(rows, row?.values ?? "[]");
 }
 
+export async function listModifierCategories(ctx: ServiceContext, q: ListQuery): Promise<Page<ModifierCategory>> {
+  const { page, nested } = await listPageWith(
+    ctx.db,
+    q,
+    { table: modifierCategories, scope: () => categories.live(ctx) },
+    (rows) => ({ values: valuesJson(ctx, sql`(SELECT id FROM ${rows})`) }),
+  );
+  return { ...page, results: withValues(page.results, nested.values) };
+}
+
+/** A category with its live values, in one statement; else 404 `modifier_category_not_found`. */
 export async function getModifierCategory(ctx: ServiceContext, id: number): Promise<ModifierCategory> {
-  return (await withValues(ctx, [await categories.find(ctx, id)]))[0]!;
+  const mine = and(categories.live(ctx), eq(modifierCategories.id, id))!;
+  const row = await ctx.db.get<{ rows: string | null; values: string | null }>(
+    sql`SELECT ${rowsJson(modifierCategories, mine)} AS "rows", ${valuesJson(ctx, sql`(${id})`)} AS "values"`,
+  );
+  const found = decodeRows(modifierCategories, row?.rows ?? "[]");
+  if (!found.length) throw ApiError.notFound("modifier_category_not_found", `Modifier category ${id}`);
+  return withValues(found, row?.values ?? "[]")[0]!;
 }
 
 /** Creates the category and its values in one batch, with its `modifier_category.created` event. */
@@ -121,7 +136,7 @@ export async function updateModifierCategory(
   const at = nowIso();
   const changes: BatchItem<"sqlite">[] = [categories.update(ctx, category.id, categoryColumns(input, at))];
   if (input.values) {
-    const current = (await withValues(ctx, [category]))[0]!.values;
+    const current = (await categoriesWithValues(ctx, [category]))[0]!.values;
     const currentIds = new Set(current.map((v) => v.id));
     const unknown = input.values.filter((v) => v.id !== undefined && !currentIds.has(v.id));
     if (unknown.length) {

@@ -3,7 +3,8 @@ import { alias } from "drizzle-orm/sqlite-core";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { toMajor } from "../../../core/money";
-import { loadItems } from "../../items";
+import { nowIso } from "../../../core/time";
+import { assembleItems, type Item, itemsJson } from "../../items";
 import { ticketFulfillmentRowsSql } from "../../tickets";
 import type { Fulfillment } from "./schemas";
 import { fulfillments } from "./tables";
@@ -82,13 +83,42 @@ export function rowsCte(ctx: ServiceContext, customerId?: number): SQL {
 
 const parsed = (s: string | null): Record<string, unknown> | null => (s === null ? null : JSON.parse(s));
 
-/** The responses of raw rows, with their items in one batch. */
-export async function views(ctx: ServiceContext, rows: RawRow[]): Promise<Fulfillment[]> {
-  const items = await loadItems(
-    ctx.db,
-    ctx.appId,
-    rows.map((r) => r.item_id),
+/**
+ * The rows `select` gives (a SELECT over `cte`'s `fulfillment_rows`, in its order) with their full
+ * items, in ONE statement: the items' parts (the items module's `itemsJson`) ride on the first row.
+ */
+export async function readWithItems<T extends RawRow>(
+  ctx: ServiceContext,
+  cte: SQL,
+  select: SQL,
+): Promise<{ rows: T[]; items: Map<number, Item> }> {
+  const now = nowIso();
+  const parts = itemsJson(ctx.appId, sql`(SELECT item_id FROM fulfillment_page)`, now);
+  const names = Object.keys(parts) as (keyof typeof parts)[];
+  const raw = await ctx.db.all<Record<string, unknown>>(
+    sql`${cte}, fulfillment_page AS MATERIALIZED (SELECT p.*, row_number() OVER () AS page_n FROM (${select}) AS p)
+      SELECT *, ${sql.join(
+        names.map((n) => sql`CASE WHEN page_n = 1 THEN ${parts[n]} END AS ${sql.identifier(`item_part_${n}`)}`),
+        sql`, `,
+      )} FROM fulfillment_page ORDER BY page_n`,
   );
+  const first = raw[0] ?? {};
+  const parsed = Object.fromEntries(names.map((n) => [n, JSON.parse(String(first[`item_part_${n}`] ?? "[]"))]));
+  const rows = raw.map((r) => {
+    const row: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(r)) if (k !== "page_n" && !k.startsWith("item_part_")) row[k] = v;
+    return row as T;
+  });
+  const items = assembleItems(
+    parsed as Parameters<typeof assembleItems>[0],
+    rows.map((r) => r.item_id),
+    now,
+  );
+  return { rows, items };
+}
+
+/** The responses of raw rows, with their items (`readWithItems`). */
+export function views(rows: RawRow[], items: Map<number, Item>): Fulfillment[] {
   return rows.map(({ item_id, total_amount_minor, location, custom_fields, ...r }) => ({
     ...r,
     item: items.get(item_id) ?? null,

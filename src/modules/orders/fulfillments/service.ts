@@ -5,7 +5,7 @@ import type { ListQuery, ListSpec, Page } from "../../../core/listing";
 import { searchColumns } from "../../../core/listing";
 import { todayIn } from "../../../core/time";
 import { readStoreSettings } from "../../account";
-import { fulfillmentBranch, type RawRow, rowsCte, rowsOf, views } from "./rows";
+import { fulfillmentBranch, type RawRow, readWithItems, rowsCte, rowsOf, views } from "./rows";
 import { type Fulfillment, type FulfillmentsOverview, LISTED_STATUSES, LISTED_TYPES } from "./schemas";
 
 const r = rowsOf;
@@ -45,8 +45,8 @@ export const FULFILLMENT_LIST: ListSpec = {
 };
 
 /**
- * List Fulfillments: the page and its count in one statement over fulfillments and tickets together
- * (for a customer: their own fulfillments), then their items in one batch.
+ * List Fulfillments: the page, its count and its items in one statement over fulfillments and
+ * tickets together (for a customer: their own fulfillments).
  */
 export async function listFulfillments(
   ctx: ServiceContext,
@@ -55,9 +55,11 @@ export async function listFulfillments(
 ): Promise<Page<Fulfillment>> {
   const cte = rowsCte(ctx, customerId);
   const where = q.where ?? sql`1`;
-  // One statement: the window count is the total before LIMIT (a page past the last counts apart).
-  const rows = await ctx.db.all<RawRow & { total_count: number }>(
-    sql`${cte} SELECT *, count(*) OVER () AS total_count FROM fulfillment_rows WHERE ${where}
+  // The window count is the total before LIMIT (a page past the last counts apart).
+  const { rows, items } = await readWithItems<RawRow & { total_count: number }>(
+    ctx,
+    cte,
+    sql`SELECT *, count(*) OVER () AS total_count FROM fulfillment_rows WHERE ${where}
       ORDER BY ${sql.join(q.orderBy, sql`, `)} LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`,
   );
   const total =
@@ -76,23 +78,32 @@ export async function listFulfillments(
     count: total,
     page: q.page,
     pageSize: q.pageSize,
-    results: await views(
-      ctx,
+    results: views(
       rows.map(({ total_count: _, ...r }) => r),
+      items,
     ),
   };
 }
 
+const mineOnly = (customerId?: number): SQL => (customerId === undefined ? sql`1` : sql`customer_id = ${customerId}`);
+const notFound = (id: number) => ApiError.notFound("fulfillment_not_found", `Fulfillment ${id}`);
+
 /** The raw row of a fulfillment (not a ticket) of the store, of `customerId` when given; else a 404. */
 export async function findFulfillment(ctx: ServiceContext, id: number, customerId?: number): Promise<RawRow> {
-  const mine: SQL = customerId === undefined ? sql`1` : sql`customer_id = ${customerId}`;
-  const [row] = await ctx.db.all<RawRow>(fulfillmentBranch(ctx, sql`id = ${id} AND ${mine}`));
-  if (!row) throw ApiError.notFound("fulfillment_not_found", `Fulfillment ${id}`);
+  const [row] = await ctx.db.all<RawRow>(fulfillmentBranch(ctx, sql`id = ${id} AND ${mineOnly(customerId)}`));
+  if (!row) throw notFound(id);
   return row;
 }
 
+/** A fulfillment (not a ticket) of the store with its item, in one statement; else a 404. */
 export async function fulfillmentDetails(ctx: ServiceContext, id: number, customerId?: number): Promise<Fulfillment> {
-  return (await views(ctx, [await findFulfillment(ctx, id, customerId)]))[0]!;
+  const { rows, items } = await readWithItems(
+    ctx,
+    sql`WITH fulfillment_rows AS (${fulfillmentBranch(ctx, sql`id = ${id} AND ${mineOnly(customerId)}`)})`,
+    sql`SELECT * FROM fulfillment_rows`,
+  );
+  if (!rows.length) throw notFound(id);
+  return views(rows, items)[0]!;
 }
 
 const zeros = <T extends readonly string[]>(keys: T) =>
@@ -107,24 +118,43 @@ function addDays(date: string, days: number): string {
 const UPCOMING_DAYS = 7;
 /** Open statuses, a ticket's included: what is overdue once its date has passed. */
 const OPEN_LISTED = ["pending", "processing", "confirmed"];
+/** How far from UTC's today a store's today can be, in days (UTC-12 to UTC+14), with a margin. */
+const NEAR_DAYS = 2;
+/** A date before (after) the near ones, as the overview query groups it. */
+const BEFORE = "before";
+const AFTER = "after";
 
-/** Fulfillments Overview: one grouped query over fulfillments and tickets, in the store's calendar. */
+/** The overview's bucket and upcoming day of a date (or `BEFORE`/`AFTER`) in the store's calendar. */
+function bucketOf(near: string | null, status: string, today: string, lastDay: string) {
+  if (near === null) return { bucket: "other", day: null };
+  if (near === BEFORE) return { bucket: OPEN_LISTED.includes(status) ? "overdue" : "other", day: null };
+  if (near === AFTER) return { bucket: "upcoming", day: null };
+  const bucket =
+    near === today ? "today" : near > today ? "upcoming" : OPEN_LISTED.includes(status) ? "overdue" : "other";
+  return { bucket, day: near >= today && near <= lastDay ? near : null };
+}
+
+/**
+ * Fulfillments Overview: one grouped query over fulfillments and tickets, sent with the store's
+ * settings (one round trip), then read in the store's calendar. The store's today is within a day
+ * of UTC's, so the query groups by date only near it (`NEAR_DAYS`): an earlier date is before any
+ * today it can be (overdue when open), a later one after any last upcoming day (upcoming).
+ */
 export async function fulfillmentsOverview(ctx: ServiceContext): Promise<FulfillmentsOverview> {
-  const settings = await readStoreSettings(ctx.db, ctx.appId);
+  const utcToday = todayIn("UTC");
+  const first = addDays(utcToday, -NEAR_DAYS);
+  const last = addDays(utcToday, UPCOMING_DAYS + NEAR_DAYS);
+  const [settings, groups] = await Promise.all([
+    readStoreSettings(ctx.db, ctx.appId),
+    ctx.db.all<{ type: string; status: string; near: string | null; n: number }>(
+      sql`${rowsCte(ctx)} SELECT type, status,
+          CASE WHEN date < ${first} THEN ${BEFORE} WHEN date > ${last} THEN ${AFTER} ELSE date END AS near,
+          count(*) AS n
+        FROM fulfillment_rows GROUP BY 1, 2, 3`,
+    ),
+  ]);
   const today = todayIn(settings.timezone);
   const lastDay = addDays(today, UPCOMING_DAYS - 1);
-  const open = sql.join(
-    OPEN_LISTED.map((s) => sql`${s}`),
-    sql`, `,
-  );
-  const groups = await ctx.db.all<{ type: string; status: string; bucket: string; day: string | null; n: number }>(
-    sql`${rowsCte(ctx)} SELECT type, status,
-        CASE WHEN date = ${today} THEN 'today' WHEN date > ${today} THEN 'upcoming'
-          WHEN date < ${today} AND status IN (${open}) THEN 'overdue' ELSE 'other' END AS bucket,
-        CASE WHEN date >= ${today} AND date <= ${lastDay} THEN date END AS day,
-        count(*) AS n
-      FROM fulfillment_rows GROUP BY 1, 2, 3, 4`,
-  );
   const out: FulfillmentsOverview = {
     today,
     total: 0,
@@ -136,7 +166,8 @@ export async function fulfillmentsOverview(ctx: ServiceContext): Promise<Fulfill
     upcoming_days: Array.from({ length: UPCOMING_DAYS }, (_, i) => ({ date: addDays(today, i), count: 0 })),
   };
   const status = (s: string) => s as (typeof LISTED_STATUSES)[number];
-  for (const g of groups) {
+  for (const { near, ...rest } of groups) {
+    const g = { ...rest, ...bucketOf(near, rest.status, today, lastDay) };
     out.total += g.n;
     out.by_status[status(g.status)] += g.n;
     out.by_type[g.type as (typeof LISTED_TYPES)[number]] += g.n;

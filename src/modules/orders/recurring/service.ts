@@ -3,11 +3,11 @@ import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { intLiteral } from "../../../core/json-rows";
+import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { toMajor } from "../../../core/money";
-import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
-import { type Customer, loadCustomers } from "../../customers";
+import { type Customer, customersFromJson, customersJson } from "../../customers";
 import { cartDetails } from "../carts/service";
 import { CART_PROVIDERS, carts, DURATION_UNITS, orders, PAYMENT_PROVIDERS } from "../tables";
 import { recurringMachine } from "./machine";
@@ -96,21 +96,13 @@ export async function listRecurringPurchases(
     live(recurringPurchases, ctx.appId),
     customerId === undefined ? undefined : eq(recurringPurchases.customerId, customerId),
   )!;
-  const page = await listPage(ctx.db, q, { table: recurringPurchases, scope: () => scope });
-  const cartIds = page.results.map((r) => r.cartId);
-  const [customers, totals] = await Promise.all([
-    loadCustomers(
-      ctx,
-      page.results.map((r) => r.customerId),
-    ),
-    cartIds.length
-      ? ctx.db
-          .select({ id: carts.id, total: carts.quotedTotalMinor })
-          .from(carts)
-          .where(and(eq(carts.appId, ctx.appId), inList(carts.id, cartIds)))
-      : Promise.resolve([]),
-  ]);
-  const total = new Map(totals.map((t) => [t.id, t.total]));
+  const { page, nested } = await listPageWith(ctx.db, q, { table: recurringPurchases, scope: () => scope }, (rows) => ({
+    customers: customersJson(ctx.appId, sql`(SELECT customer_id FROM ${rows})`),
+    totals: sql`(SELECT json_group_array(json_array(id, quoted_total_minor)) FROM ${carts}
+      WHERE app_id = ${intLiteral(ctx.appId)} AND id IN (SELECT cart_id FROM ${rows}))`,
+  }));
+  const customers = customersFromJson(nested.customers);
+  const total = new Map((nested.totals as [number, number][]).map(([id, t]) => [id, t]));
   return {
     ...page,
     results: page.results.map((r) => view(r, customers.get(r.customerId) ?? null, total.get(r.cartId) ?? 0)),

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { liveRow } from "../../../core/crud/tenant-table";
 import { toMajor } from "../../../core/money";
-import { readStoreSettings } from "../../account";
+import { storeCurrencySql } from "../../account";
 import { findCustomer } from "../../customers";
 import { ORDER_STATUSES } from "../tables";
 import type { OrderStatistics } from "./schemas";
@@ -12,7 +12,7 @@ type Aggregate = Record<`n_${(typeof ORDER_STATUSES)[number]}`, number> & {
   spent: number;
   first: string | null;
   last: string | null;
-  currency: string | null;
+  currency: string;
   recurring: number;
 };
 
@@ -28,7 +28,8 @@ export async function customerOrderStatistics(ctx: ServiceContext, customerId: n
       SELECT count(*) AS total,
         ${sql.raw(ORDER_STATUSES.map((s) => `coalesce(sum(status = '${s}'), 0) AS n_${s}`).join(", "))},
         coalesce(sum(CASE WHEN status = 'completed' THEN total_minor - refunded_minor END), 0) AS spent,
-        min(created_at) AS first, max(created_at) AS last, max(currency) AS currency,
+        min(created_at) AS first, max(created_at) AS last,
+        coalesce(max(currency), ${storeCurrencySql(ctx.appId)}) AS currency,
         (SELECT count(*) FROM recurring_purchases WHERE ${liveRow(ctx.appId)} AND customer_id = ${customerId}
           AND status = 'active') AS recurring
       FROM orders
@@ -49,6 +50,7 @@ export async function customerOrderStatistics(ctx: ServiceContext, customerId: n
     first_order_at: row.first,
     last_order_at: row.last,
     active_recurring_purchases_count: row.recurring,
-    currency: row.currency ?? (await readStoreSettings(ctx.db, ctx.appId)).currency,
+    // The store's currency when the customer has no orders (in the same statement).
+    currency: row.currency,
   };
 }

@@ -18,7 +18,8 @@ import {
   UsageChangeSchema,
   UsageSchema,
 } from "./schemas";
-import { listSubscriptions, SUBSCRIPTION_LIST, subscriptionDetails, subscriptionStatistics } from "./service";
+import { listSubscriptions, SUBSCRIPTION_LIST, subscriptionDetails } from "./service";
+import { subscriptionStatistics } from "./statistics";
 import { cancelSubscriptionUpdate, createSubscriptionUpdate } from "./updates";
 
 const tags = ["Subscriptions"];

@@ -2,13 +2,11 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { decodeRows, rowsJson } from "../../../core/json-rows";
+import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { toMajor } from "../../../core/money";
-import { containsText, inList } from "../../../core/sql";
-import { todayIn } from "../../../core/time";
-import { readStoreSettings } from "../../account";
-import { type Customer, loadCustomers } from "../../customers";
-import { addDuration } from "../recurring/dates";
+import { containsText } from "../../../core/sql";
+import { type Customer, customersFromJson, customersJson } from "../../customers";
 import { DURATION_UNITS, PAYMENT_PROVIDERS } from "../tables";
 import type { MerchantSubscription, Subscription, SubscriptionInvoice, SubscriptionUpdate } from "./schemas";
 import { SUBSCRIPTION_STATUSES, subscriptions, subscriptionUpdates } from "./tables";
@@ -163,82 +161,109 @@ export function subscriptionView(
   };
 }
 
-type InvoiceRow = {
-  sid: number;
-  id: number;
-  serial: string | null;
-  total_minor: number;
-  status: "unpaid" | "paid" | "void";
-  created_at: string;
-  due_at: string | null;
-  payment_method: string | null;
-  payment_provider: SubscriptionInvoice["payment_provider"];
-};
+/** An invoice a subscription shows, as `nestedJson` reads it: the subscription's id first. */
+type InvoiceTuple = [
+  sid: number,
+  id: number,
+  serial: string | null,
+  totalMinor: number,
+  status: SubscriptionInvoice["status"],
+  createdAt: string,
+  dueAt: string | null,
+  paymentMethod: string | null,
+  paymentProvider: SubscriptionInvoice["payment_provider"],
+];
 
 /**
- * The invoices (the first order's and every renewal order's) and pending updates of several
- * subscriptions: two statements in one batch, whatever their number.
+ * The invoices (the first order's and every renewal order's), the pending updates and, for the
+ * merchant, the customers of the subscriptions that `ids` selects (a subquery): scalar subqueries
+ * of ONE statement, beside a list's page (`listPageWith`) or a subscription's row.
  */
-async function nestedOf(ctx: ServiceContext, ids: number[]) {
-  const out = { invoices: new Map<number, SubscriptionInvoice[]>(), pending: new Map<number, UpdateRow>() };
-  if (!ids.length) return out;
-  const list = JSON.stringify(ids);
-  const [invoiceRows, pending] = await Promise.all([
-    ctx.db.all<InvoiceRow>(sql`WITH so AS (
-        SELECT id AS sid, order_id FROM subscriptions WHERE id IN (SELECT value FROM json_each(${list}))
-        UNION ALL SELECT subscription_id, order_id FROM subscription_renewals
-          WHERE subscription_id IN (SELECT value FROM json_each(${list})) AND order_id IS NOT NULL)
+function nestedJson(appId: number, ids: SQL, withCustomers: boolean): Record<string, SQL> {
+  const invoices = sql`(SELECT json_group_array(json_array(sid, id, serial, total_minor, status, created_at, due_at,
+      payment_method, payment_provider)) FROM (
       SELECT * FROM (SELECT so.sid, i.id, i.serial, i.total_minor, i.status, i.created_at, i.due_at,
           i.payment_method, i.payment_provider, row_number() OVER (PARTITION BY so.sid ORDER BY i.id DESC) AS rn
-        FROM so JOIN invoices i ON i.order_id = so.order_id AND i.type = 'invoice')
-      WHERE rn <= ${INVOICES_MAX} ORDER BY sid, id DESC`),
-    ctx.db
-      .select()
-      .from(subscriptionUpdates)
-      .where(and(inList(subscriptionUpdates.subscriptionId, ids), eq(subscriptionUpdates.status, "pending"))),
-  ]);
-  for (const i of invoiceRows) {
-    const list = out.invoices.get(i.sid) ?? [];
-    list.push({
-      id: i.id,
-      serial: i.serial,
-      amount: toMajor(i.total_minor),
-      status: i.status,
-      payment_url: null,
-      created_at: i.created_at,
-      due_date: i.due_at,
-      payment_method: i.payment_method,
-      payment_provider: i.payment_provider,
-    });
-    out.invoices.set(i.sid, list);
-  }
-  for (const u of pending) out.pending.set(u.subscriptionId, u);
-  return out;
-}
-
-async function viewsOf(ctx: ServiceContext, rows: SubscriptionRow[]): Promise<Subscription[]> {
-  const nested = await nestedOf(
-    ctx,
-    rows.map((r) => r.id),
+        FROM (SELECT id AS sid, order_id FROM subscriptions WHERE id IN ${ids}
+          UNION ALL SELECT subscription_id, order_id FROM subscription_renewals
+            WHERE subscription_id IN ${ids} AND order_id IS NOT NULL) AS so
+        JOIN invoices i ON i.order_id = so.order_id AND i.type = 'invoice')
+      WHERE rn <= ${INVOICES_MAX}))`;
+  const pending = rowsJson(
+    subscriptionUpdates,
+    and(sql`${subscriptionUpdates.subscriptionId} IN ${ids}`, eq(subscriptionUpdates.status, "pending"))!,
   );
-  return rows.map((r) => subscriptionView(r, nested.invoices.get(r.id) ?? [], nested.pending.get(r.id)));
+  if (!withCustomers) return { invoices, pending };
+  return {
+    invoices,
+    pending,
+    customers: customersJson(appId, sql`(SELECT customer_id FROM subscriptions WHERE id IN ${ids})`),
+  };
 }
 
-async function merchantViewsOf(ctx: ServiceContext, rows: SubscriptionRow[]): Promise<MerchantSubscription[]> {
-  const [views, customers] = await Promise.all([
-    viewsOf(ctx, rows),
-    loadCustomers(
-      ctx,
-      rows.map((r) => r.customerId),
-    ),
-  ]);
-  return views.map((v) => ({ ...v, customer: (customers.get(v.customer_id) as Customer | undefined) ?? null }));
+/** The views of `rows` from `nestedJson`'s parts (parsed JSON). */
+function viewsOf(rows: SubscriptionRow[], nested: Record<string, unknown>): Subscription[] {
+  const invoices = new Map<number, SubscriptionInvoice[]>();
+  // Newest first within a subscription: json_group_array's order is not promised.
+  const tuples = ((nested.invoices ?? []) as InvoiceTuple[]).sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  for (const [sid, id, serial, totalMinor, status, createdAt, dueAt, paymentMethod, paymentProvider] of tuples) {
+    const list = invoices.get(sid) ?? [];
+    list.push({
+      id,
+      serial,
+      amount: toMajor(totalMinor),
+      status,
+      payment_url: null,
+      created_at: createdAt,
+      due_date: dueAt,
+      payment_method: paymentMethod,
+      payment_provider: paymentProvider,
+    });
+    invoices.set(sid, list);
+  }
+  const pending = new Map(decodeRows(subscriptionUpdates, nested.pending).map((u) => [u.subscriptionId, u]));
+  return rows.map((r) => subscriptionView(r, invoices.get(r.id) ?? [], pending.get(r.id)));
+}
+
+function merchantViewsOf(rows: SubscriptionRow[], nested: Record<string, unknown>): MerchantSubscription[] {
+  const customers = customersFromJson(nested.customers);
+  return viewsOf(rows, nested).map((v) => ({
+    ...v,
+    customer: (customers.get(v.customer_id) as Customer | undefined) ?? null,
+  }));
+}
+
+/** The subscription (of `customerId` when given) and `nestedJson`'s parts, in one statement; else a 404. */
+async function readSubscription(
+  ctx: ServiceContext,
+  id: number,
+  customerId: number | undefined,
+  withCustomers: boolean,
+) {
+  const mine = and(
+    eq(s.id, id),
+    live(s, ctx.appId),
+    customerId === undefined ? undefined : eq(s.customerId, customerId),
+  )!;
+  const parts = nestedJson(ctx.appId, sql`(SELECT id FROM subscriptions WHERE ${mine})`, withCustomers);
+  const row = await ctx.db.get<Record<string, string | null>>(
+    sql`SELECT ${rowsJson(s, mine)} AS "rows", ${sql.join(
+      Object.entries(parts).map(([k, v]) => sql`${v} AS ${sql.identifier(k)}`),
+      sql`, `,
+    )}`,
+  );
+  const [found] = decodeRows(s, row?.rows ?? "[]");
+  if (!found) throw subscriptionNotFound(id);
+  const nested = Object.fromEntries(Object.keys(parts).map((k) => [k, JSON.parse(row?.[k] ?? "[]")]));
+  return { rows: [found], nested };
 }
 
 /** MS1; U1 with `customerId` (the customer's own, without the embedded customer). */
 export async function listSubscriptions(ctx: ServiceContext, q: ListQuery): Promise<Page<MerchantSubscription>> {
-  const page = await listPage(ctx.db, q, { table: s, scope: () => live(s, ctx.appId) });
-  return { ...page, results: await merchantViewsOf(ctx, page.results) };
+  const { page, nested } = await listPageWith(ctx.db, q, { table: s, scope: () => live(s, ctx.appId) }, (rows) =>
+    nestedJson(ctx.appId, sql`(SELECT id FROM ${rows})`, true),
+  );
+  return { ...page, results: merchantViewsOf(page.results, nested) };
 }
 
 export async function listMySubscriptions(
@@ -247,13 +272,16 @@ export async function listMySubscriptions(
   customerId: number,
 ): Promise<Page<Subscription>> {
   const scope = and(live(s, ctx.appId), eq(s.customerId, customerId))!;
-  const page = await listPage(ctx.db, q, { table: s, scope: () => scope });
-  return { ...page, results: await viewsOf(ctx, page.results) };
+  const { page, nested } = await listPageWith(ctx.db, q, { table: s, scope: () => scope }, (rows) =>
+    nestedJson(ctx.appId, sql`(SELECT id FROM ${rows})`, false),
+  );
+  return { ...page, results: viewsOf(page.results, nested) };
 }
 
 /** MS2. */
 export async function subscriptionDetails(ctx: ServiceContext, id: number): Promise<MerchantSubscription> {
-  return (await merchantViewsOf(ctx, [await findSubscription(ctx, id)]))[0]!;
+  const { rows, nested } = await readSubscription(ctx, id, undefined, true);
+  return merchantViewsOf(rows, nested)[0]!;
 }
 
 /** U2. */
@@ -262,53 +290,6 @@ export async function mySubscriptionDetails(
   id: number,
   customerId: number,
 ): Promise<Subscription> {
-  return (await viewsOf(ctx, [await findSubscription(ctx, id, customerId)]))[0]!;
-}
-
-/** Months of one period, to bring a price to a monthly one (MRR). */
-const monthsOfPeriod = sql`(CASE ${s.durationUnit} WHEN 'month' THEN ${s.duration}
-  WHEN 'week' THEN ${s.duration} * 7 * 12.0 / 365 ELSE ${s.duration} * 12.0 / 365 END)`;
-
-/** MS3: counts by status, new and cancelled in [from, to], renewals due in 7 days, MRR. One statement. */
-export async function subscriptionStatistics(ctx: ServiceContext, q: { from?: string; to?: string }) {
-  const settings = await readStoreSettings(ctx.db, ctx.appId);
-  const today = todayIn(settings.timezone);
-  const to = q.to ?? today;
-  const from = q.from ?? addDuration(to, -30, "day");
-  if (from > to) throw ApiError.validation({ from: ["Must be on or before `to`."] });
-  const count = (cond: SQL) => sql<number>`coalesce(sum(CASE WHEN ${cond} THEN 1 ELSE 0 END), 0)`;
-  const row = await ctx.db
-    .select({
-      total: sql<number>`count(*)`,
-      ...Object.fromEntries(SUBSCRIPTION_STATUSES.map((st) => [st, count(sql`${s.status} = ${st}`)])),
-      auto_renew_on: count(sql`${s.autoRenew} = 1 AND ${s.status} IN ('trialing', 'active', 'suspended', 'paused')`),
-      auto_renew_off: count(sql`${s.autoRenew} = 0 AND ${s.status} IN ('trialing', 'active', 'suspended', 'paused')`),
-      new_in_period: count(sql`substr(${s.createdAt}, 1, 10) BETWEEN ${from} AND ${to}`),
-      cancelled_in_period: count(sql`substr(${s.cancelledAt}, 1, 10) BETWEEN ${from} AND ${to}`),
-      renewals_due_7d: count(
-        sql`${s.status} IN ('trialing', 'active') AND ${s.autoRenew} = 1 AND ${s.nextBillingDate}
-          BETWEEN ${today} AND ${addDuration(today, 7, "day")}`,
-      ),
-      mrr_minor: sql<number>`coalesce(sum(CASE WHEN ${s.status} IN ('active', 'trialing')
-        THEN ${s.unitPriceMinor} * ${s.quantity} / ${monthsOfPeriod} ELSE 0 END), 0)`,
-    })
-    .from(s)
-    .where(live(s, ctx.appId))
-    .get();
-  const r = row as unknown as Record<string, number>;
-  return {
-    from,
-    to,
-    total: Number(r.total),
-    by_status: Object.fromEntries(SUBSCRIPTION_STATUSES.map((st) => [st, Number(r[st])])) as Record<
-      (typeof SUBSCRIPTION_STATUSES)[number],
-      number
-    >,
-    auto_renew_on: Number(r.auto_renew_on),
-    auto_renew_off: Number(r.auto_renew_off),
-    new_in_period: Number(r.new_in_period),
-    cancelled_in_period: Number(r.cancelled_in_period),
-    renewals_due_7d: Number(r.renewals_due_7d),
-    mrr: toMajor(Math.round(Number(r.mrr_minor))),
-  };
+  const { rows, nested } = await readSubscription(ctx, id, customerId, false);
+  return viewsOf(rows, nested)[0]!;
 }

@@ -2,7 +2,8 @@ import { and, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
-import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
+import { decodeRows, rowsJson } from "../../../core/json-rows";
+import { type ListQuery, type ListSpec, listPageWith, mapPage, type Page, searchColumns } from "../../../core/listing";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
 import { placesOf } from "../../customers";
@@ -69,16 +70,23 @@ export const COURIER_LIST: ListSpec = {
  * couriers (a mirror, so that lists filter and page them with the custom ones, and shipments can
  * name them by id). Their profile is the adapter's; the merchant cannot change them.
  */
-export async function mirrorCarriers(ctx: ServiceContext, env: ShippingEnv): Promise<void> {
+export async function mirrorCarriers(
+  ctx: ServiceContext,
+  env: ShippingEnv,
+  opts: { someMissing?: boolean } = {},
+): Promise<boolean> {
   const adapters = carriersOf(env);
-  if (!adapters.length) return;
+  if (!adapters.length) return false;
   const codes = adapters.map((a) => a.code);
-  const have = await ctx.db
-    .select({ code: couriers.code })
-    .from(couriers)
-    .where(and(eq(couriers.appId, ctx.appId), isNotNull(couriers.code), inArray(couriers.code, codes)));
+  // A read that counted them (`mirroredSql`) knows some are missing: the insert skips the others.
+  const have = opts.someMissing
+    ? []
+    : await ctx.db
+        .select({ code: couriers.code })
+        .from(couriers)
+        .where(and(eq(couriers.appId, ctx.appId), isNotNull(couriers.code), inArray(couriers.code, codes)));
   const missing = adapters.filter((a) => !have.some((h) => h.code === a.code));
-  if (!missing.length) return;
+  if (!missing.length) return false;
   await ctx.db
     .insert(couriers)
     .values(
@@ -97,7 +105,23 @@ export async function mirrorCarriers(ctx: ServiceContext, env: ShippingEnv): Pro
     )
     // Two first reads at once: the unique (app, code) index keeps one row each.
     .onConflictDoNothing();
+  return true;
 }
+
+/**
+ * How many of the offered carriers the store's couriers already mirror, as a scalar subquery: a
+ * read asks it in its own statement and calls `mirrorCarriers` only when some are missing (the
+ * store's first read), so that a store's later reads wait for D1 once.
+ */
+function mirroredSql(ctx: ServiceContext, env: ShippingEnv) {
+  const codes = carriersOf(env).map((a) => a.code);
+  if (!codes.length) return sql`0`;
+  return sql`(SELECT count(DISTINCT ${couriers.code}) FROM ${couriers}
+    WHERE ${couriers.appId} = ${ctx.appId} AND ${couriers.code} IN ${codes})`;
+}
+
+/** Whether a read's `mirroredSql` says the store mirrors every offered carrier. */
+const allMirrored = (env: ShippingEnv, mirrored: unknown) => Number(mirrored) >= carriersOf(env).length;
 
 /** The store's couriers a list may show: custom ones and the integrated carriers offered here. */
 const visible = (ctx: ServiceContext, env: ShippingEnv) => {
@@ -109,8 +133,21 @@ const visible = (ctx: ServiceContext, env: ShippingEnv) => {
 };
 
 export async function listCouriers(ctx: ServiceContext, env: ShippingEnv, q: ListQuery): Promise<Page<Courier>> {
-  await mirrorCarriers(ctx, env);
-  return mapPage(await listPage(ctx.db, q, { table: couriers, scope: () => visible(ctx, env) }), courierView);
+  const read = () =>
+    listPageWith(ctx.db, q, { table: couriers, scope: () => visible(ctx, env) }, () => ({
+      mirrored: mirroredSql(ctx, env),
+    }));
+  let first: Awaited<ReturnType<typeof read>>;
+  try {
+    first = await read();
+  } catch (error) {
+    // A page past the last may be one that the carriers not yet mirrored fill.
+    if (!(error instanceof ApiError) || !(await mirrorCarriers(ctx, env))) throw error;
+    return mapPage((await read()).page, courierView);
+  }
+  if (allMirrored(env, first.nested.mirrored)) return mapPage(first.page, courierView);
+  await mirrorCarriers(ctx, env, { someMissing: true });
+  return mapPage((await read()).page, courierView);
 }
 
 /** Every courier of the store a checkout may consider (bounded: a store keeps a handful). */
@@ -120,12 +157,18 @@ export async function allCouriers(ctx: ServiceContext, env: ShippingEnv): Promis
 }
 
 export async function findCourier(ctx: ServiceContext, env: ShippingEnv, id: number): Promise<CourierRow> {
-  await mirrorCarriers(ctx, env);
-  const [row] = await ctx.db
-    .select()
-    .from(couriers)
-    .where(and(visible(ctx, env), eq(couriers.id, id)))
-    .limit(1);
+  const read = async () => {
+    const r = await ctx.db.get<{ rows: string | null; mirrored: number }>(
+      sql`SELECT ${rowsJson(couriers, and(visible(ctx, env), eq(couriers.id, id))!)} AS "rows", ${mirroredSql(ctx, env)} AS "mirrored"`,
+    );
+    return { row: decodeRows(couriers, r?.rows ?? "[]")[0], mirrored: r?.mirrored };
+  };
+  const first = await read();
+  let row = first.row;
+  if (!allMirrored(env, first.mirrored)) {
+    await mirrorCarriers(ctx, env, { someMissing: true });
+    row = (await read()).row;
+  }
   if (!row) throw ApiError.notFound("courier_not_found", `Courier ${id}`);
   return row;
 }

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { decodeRows, rowsJson } from "../../../core/json-rows";
+import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { toMajor } from "../../../core/money";
 import { packageView } from "../fields";
 import {
@@ -46,22 +47,26 @@ export async function findShipment(ctx: ServiceContext, id: number): Promise<Shi
   return row;
 }
 
-/** Shipments as the API shows them, their fulfillments and history read in one round trip. */
-export async function shipmentViews(ctx: ServiceContext, rows: readonly ShipmentRow[]): Promise<Shipment[]> {
-  if (!rows.length) return [];
-  const ids = rows.map((r) => r.id);
-  const [links, history] = await ctx.db.batch([
-    ctx.db
-      .select()
-      .from(shipmentFulfillments)
-      .where(and(eq(shipmentFulfillments.appId, ctx.appId), inArray(shipmentFulfillments.shipmentId, ids)))
-      .orderBy(asc(shipmentFulfillments.fulfillmentId)),
-    ctx.db
-      .select()
-      .from(shipmentStatusHistory)
-      .where(and(eq(shipmentStatusHistory.appId, ctx.appId), inArray(shipmentStatusHistory.shipmentId, ids)))
-      .orderBy(asc(shipmentStatusHistory.id)),
-  ]);
+/** The fulfillments and status history of the shipments that `ids` selects (a subquery), as parts of one statement. */
+function shipmentPartsJson(appId: number, ids: SQL): Record<"links" | "history", SQL> {
+  return {
+    links: rowsJson(
+      shipmentFulfillments,
+      and(eq(shipmentFulfillments.appId, appId), sql`${shipmentFulfillments.shipmentId} IN ${ids}`)!,
+      [asc(shipmentFulfillments.fulfillmentId)],
+    ),
+    history: rowsJson(
+      shipmentStatusHistory,
+      and(eq(shipmentStatusHistory.appId, appId), sql`${shipmentStatusHistory.shipmentId} IN ${ids}`)!,
+      [asc(shipmentStatusHistory.id)],
+    ),
+  };
+}
+
+/** Shipments as the API shows them, from `shipmentPartsJson`'s parts (parsed JSON). */
+function shipmentViews(rows: readonly ShipmentRow[], parts: Record<"links" | "history", unknown>): Shipment[] {
+  const links = decodeRows(shipmentFulfillments, parts.links);
+  const history = decodeRows(shipmentStatusHistory, parts.history);
   return rows.map((r) => ({
     id: r.id,
     order_id: r.orderId,
@@ -95,11 +100,24 @@ export async function shipmentViews(ctx: ServiceContext, rows: readonly Shipment
   }));
 }
 
+/** A shipment of the store with its fulfillments and history, in one statement; else a 404. */
 export async function shipmentDetails(ctx: ServiceContext, id: number): Promise<Shipment> {
-  return (await shipmentViews(ctx, [await findShipment(ctx, id)]))[0]!;
+  const mine = and(live(shipments, ctx.appId), eq(shipments.id, id))!;
+  const parts = shipmentPartsJson(ctx.appId, sql`(${id})`);
+  const row = await ctx.db.get<Record<"rows" | "links" | "history", string | null>>(
+    sql`SELECT ${rowsJson(shipments, mine)} AS "rows", ${parts.links} AS "links", ${parts.history} AS "history"`,
+  );
+  const found = decodeRows(shipments, row?.rows ?? "[]");
+  if (!found.length) throw ApiError.notFound("shipment_not_found", `Shipment ${id}`);
+  return shipmentViews(found, { links: JSON.parse(row?.links ?? "[]"), history: JSON.parse(row?.history ?? "[]") })[0]!;
 }
 
 export async function listShipments(ctx: ServiceContext, q: ListQuery): Promise<Page<Shipment>> {
-  const page = await listPage(ctx.db, q, { table: shipments, scope: () => live(shipments, ctx.appId) });
-  return { ...page, results: await shipmentViews(ctx, page.results) };
+  const { page, nested } = await listPageWith(
+    ctx.db,
+    q,
+    { table: shipments, scope: () => live(shipments, ctx.appId) },
+    (rows) => shipmentPartsJson(ctx.appId, sql`(SELECT id FROM ${rows})`),
+  );
+  return { ...page, results: shipmentViews(page.results, nested) };
 }
