@@ -35,6 +35,7 @@ export {
   listOfferedPlans,
   OFFERED_PLAN_LIST,
   type OfferedPlanRef,
+  type OfferedPlansBeside,
   offeredPlansByIds,
 } from "./plans/marketplace";
 export { type PlanSummary, PlanSummarySchema } from "./plans/schemas";

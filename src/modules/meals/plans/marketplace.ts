@@ -1,7 +1,14 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { live, notDeleted, notDeletedRow } from "../../../core/crud/tenant-table";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
-import { type ListQuery, type ListSpec, listPageWith, type Page, searchColumns } from "../../../core/listing";
+import {
+  type ListParent,
+  type ListQuery,
+  type ListSpec,
+  listPageWith,
+  type Page,
+  searchColumns,
+} from "../../../core/listing";
 import type { Db } from "../../../db/client";
 import { plans, planTags, planVersions, restaurants, SUBSCRIPTION_TYPES } from "../tables";
 import type { PlanSummary } from "./schemas";
@@ -33,13 +40,26 @@ export const OFFERED_PLAN_LIST: ListSpec = {
   idColumn: plans.id,
 };
 
+/**
+ * What the caller reads in the same statement as the page: `parent`, its own check (a channel's
+ * active connection, refused before any page); `of`, a scalar subquery over the page's plan ids
+ * (a subquery), whose value comes back as `beside`.
+ */
+export type OfferedPlansBeside = { parent?: ListParent; of?: (planIds: SQL) => SQL };
+
 /** A page of the plans the provider offers to channels, with their versions, tags and restaurants, in one statement. */
-export async function listOfferedPlans(db: Db, providerAppId: number, q: ListQuery): Promise<Page<PlanSummary>> {
+export async function listOfferedPlans(
+  db: Db,
+  providerAppId: number,
+  q: ListQuery,
+  alongside: OfferedPlansBeside = {},
+): Promise<{ page: Page<PlanSummary>; beside: unknown }> {
   const { page, nested } = await listPageWith(
     db,
     q,
-    { table: plans, scope: () => offeredBy(providerAppId) },
+    { table: plans, scope: () => offeredBy(providerAppId), parent: alongside.parent },
     (rows) => ({
+      beside: alongside.of ? alongside.of(sql`SELECT id FROM ${rows}`) : sql`NULL`,
       versions: rowsJson(
         planVersions,
         and(live(planVersions, providerAppId), sql`${planVersions.planId} IN (SELECT id FROM ${rows})`)!,
@@ -62,14 +82,17 @@ export async function listOfferedPlans(db: Db, providerAppId: number, q: ListQue
   const tags = decodeRows(planTags, nested.tags);
   const rs = decodeRows(restaurants, nested.restaurants);
   return {
-    ...page,
-    results: page.results.map((p) =>
-      planSummaryView(p, {
-        tags,
-        versions: versions.filter((v) => v.planId === p.id),
-        restaurant: rs.find((r) => r.id === p.restaurantId)!,
-      }),
-    ),
+    page: {
+      ...page,
+      results: page.results.map((p) =>
+        planSummaryView(p, {
+          tags,
+          versions: versions.filter((v) => v.planId === p.id),
+          restaurant: rs.find((r) => r.id === p.restaurantId)!,
+        }),
+      ),
+    },
+    beside: nested.beside,
   };
 }
 

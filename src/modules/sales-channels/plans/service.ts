@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, notDeletedRow } from "../../../core/crud/tenant-table";
@@ -7,7 +7,7 @@ import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import { listOfferedPlans, offeredPlansByIds } from "../../meals";
-import { isConnectionActive } from "../connections";
+import { connectionActiveSql, isConnectionActive } from "../connections";
 import { storeFaces } from "../stores";
 import { channelConnections, channelPlanListings } from "../tables";
 import type { CreatePlanListing, PlanListing, ProviderPlan, UpdatePlanListing } from "./schemas";
@@ -33,21 +33,18 @@ export async function listProviderPlans(
   providerAppId: number,
   q: ListQuery,
 ): Promise<Page<ProviderPlan>> {
-  if (!(await isConnectionActive(ctx.db, ctx.appId, providerAppId))) throw notConnected(providerAppId);
-  const page = await listOfferedPlans(ctx.db, providerAppId, q);
-  const ids = page.results.map((p) => p.id);
-  const listed = ids.length
-    ? await ctx.db
-        .select({ id: channelPlanListings.id, planId: channelPlanListings.planId })
-        .from(channelPlanListings)
-        .where(
-          and(
-            live(channelPlanListings, ctx.appId),
-            eq(channelPlanListings.providerAppId, providerAppId),
-            inArray(channelPlanListings.planId, ids),
-          ),
-        )
-    : [];
+  // One statement: the connection, the page, and this channel's listings of the page's plans.
+  const { page, beside } = await listOfferedPlans(ctx.db, providerAppId, q, {
+    parent: { exists: connectionActiveSql(ctx.appId, providerAppId), notFound: () => notConnected(providerAppId) },
+    of: (planIds) =>
+      sql`(SELECT json_group_array(json_array(${channelPlanListings.id}, ${channelPlanListings.planId}))
+        FROM ${channelPlanListings} WHERE ${and(
+          live(channelPlanListings, ctx.appId),
+          eq(channelPlanListings.providerAppId, providerAppId),
+          sql`${channelPlanListings.planId} IN (${planIds})`,
+        )})`,
+  });
+  const listed = ((beside ?? []) as [number, number][]).map(([id, planId]) => ({ id, planId }));
   return {
     ...page,
     results: page.results.map((p) => ({
