@@ -48,11 +48,11 @@ export {
   findDeliveryWindow,
   restaurantTimeZones,
   SUPPORTED_WINDOW_LIST,
+  storeZones,
   WINDOW_TYPES,
   type WindowType,
   windowsAtPoint,
   zonesAtPoint,
-  zonesInCities,
 } from "./restaurants/areas";
 export {
   createStoreBranch,
