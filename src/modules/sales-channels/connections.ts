@@ -24,15 +24,23 @@ const activeConnection = (channelAppId: number, providerAppId: number): SQL =>
 export const connectionActiveSql = (channelAppId: number, providerAppId: number): SQL =>
   sql`EXISTS (SELECT 1 FROM ${channelConnections} WHERE ${activeConnection(channelAppId, providerAppId)})`;
 
+const activeAsChannel = (channelAppId: number): SQL =>
+  sql`${channelConnections.channelAppId} = ${channelAppId} AND ${channelConnections.status} = 'active'
+    AND ${notDeletedRow(channelConnections)}`;
+
 /** The provider stores the channel is actively connected to. */
 export async function connectedProviderAppIds(db: Db, channelAppId: number): Promise<number[]> {
   const rows = await db
     .select({ providerAppId: channelConnections.providerAppId })
     .from(channelConnections)
-    .where(
-      sql`${channelConnections.channelAppId} = ${channelAppId} AND ${channelConnections.status} = 'active'
-        AND ${notDeletedRow(channelConnections)}`,
-    )
+    .where(activeAsChannel(channelAppId))
     .all();
   return [...new Set(rows.map((r) => r.providerAppId))];
 }
+
+/**
+ * `connectedProviderAppIds` as a subquery, for a read across stores that checks the connections in
+ * its own statement (`app_id IN (...)`) rather than in a round trip before it.
+ */
+export const connectedProviderAppIdsSql = (channelAppId: number): SQL =>
+  sql`SELECT ${channelConnections.providerAppId} FROM ${channelConnections} WHERE ${activeAsChannel(channelAppId)}`;

@@ -17,14 +17,15 @@ export type SubscriptionRow = typeof mealSubscriptions.$inferSelect;
  * Who sees which meal subscriptions (every read and change goes through one of these):
  * - `customer`: the customer's own, in the store of the request;
  * - `channel_customer`: a sales channel's customer (CA15): those they bought through the channel
- *   store of the request, at providers it is actively connected to;
+ *   store of the request, at providers it is actively connected to (`providerAppIds`, a subquery of
+ *   the connections read in the same statement);
  * - `channel_merchant` (MX4): a channel store sees what it sold at its active providers; a
  *   provider store sees what it received through any channel.
  */
 export type SubscriptionScope =
   | { kind: "customer"; customerId: number }
-  | { kind: "channel_customer"; customerId: number; providerAppIds: readonly number[] }
-  | { kind: "channel_merchant"; providerAppIds: readonly number[] };
+  | { kind: "channel_customer"; customerId: number; providerAppIds: SQL }
+  | { kind: "channel_merchant"; providerAppIds: SQL };
 
 const s = mealSubscriptions;
 
@@ -34,9 +35,9 @@ export function scopeSql(ctx: ServiceContext, scope: SubscriptionScope): SQL {
       return sql`${liveRow(ctx.appId, s)} AND ${s.customerId} = ${scope.customerId}`;
     case "channel_customer":
       return sql`${s.channelAppId} = ${ctx.appId} AND ${s.channelCustomerId} = ${scope.customerId}
-        AND ${inList(s.appId, scope.providerAppIds)} AND ${notDeletedRow(s)}`;
+        AND ${s.appId} IN (${scope.providerAppIds}) AND ${notDeletedRow(s)}`;
     case "channel_merchant":
-      return sql`((${s.channelAppId} = ${ctx.appId} AND ${inList(s.appId, scope.providerAppIds)})
+      return sql`((${s.channelAppId} = ${ctx.appId} AND ${s.appId} IN (${scope.providerAppIds}))
         OR (${s.appId} = ${ctx.appId} AND ${s.channelAppId} IS NOT NULL)) AND ${notDeletedRow(s)}`;
   }
 }
