@@ -27,8 +27,12 @@ export {
   type RestaurantLogistics,
   restaurantLogisticsOf,
   type SubscriptionTerms,
+  subscriptionTermsFromJson,
+  subscriptionTermsJson,
   subscriptionTermsOf,
   windowsAndBranchesByIds,
+  windowsAndBranchesFromJson,
+  windowsAndBranchesJson,
 } from "./management";
 export { priceAfterDiscountMinor } from "./menus-app/service";
 export {
