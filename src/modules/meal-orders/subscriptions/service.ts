@@ -77,6 +77,9 @@ export const CHANNEL_SUBSCRIPTION_LIST: ListSpec = {
   },
 };
 
+export const subscriptionNotFound = (id: number) =>
+  ApiError.notFound("meal_subscription_not_found", `Meal subscription ${id}`);
+
 /** The subscription `id` in the scope, or 404 `meal_subscription_not_found`. */
 export async function findSubscription(ctx: ServiceContext, id: number, scope: SubscriptionScope) {
   const row = await ctx.db
@@ -84,7 +87,7 @@ export async function findSubscription(ctx: ServiceContext, id: number, scope: S
     .from(s)
     .where(and(eq(s.id, id), scopeSql(ctx, scope)))
     .get();
-  if (!row) throw ApiError.notFound("meal_subscription_not_found", `Meal subscription ${id}`);
+  if (!row) throw subscriptionNotFound(id);
   return row;
 }
 
@@ -292,6 +295,6 @@ export async function subscriptionDetails(
       })
       .from(sql`(SELECT 1)`),
   ]);
-  if (!rows[0]) throw ApiError.notFound("meal_subscription_not_found", `Meal subscription ${id}`);
+  if (!rows[0]) throw subscriptionNotFound(id);
   return viewsFromParts(rows, partRows[0]!)[0]!;
 }
