@@ -212,9 +212,17 @@ describe("Meals Plan Listings (MX2)", () => {
   });
 
   it("the list: the channel's own, in ordering, filtered; a third store sees none of them", async () => {
-    const page = await json(await channel.as(LISTINGS));
+    // The page, its providers' faces and their plans: one round trip beyond the token check.
+    const { res: read, waits } = await meteredCall(LISTINGS, { token: channel.token, appId: CHANNEL });
+    const page = await json(read);
     expect(schemaErrors("listPlanListings", page)).toEqual([]);
     expect(page.results.map((r: { plan_id: number }) => r.plan_id)).toEqual([p.balanced]);
+    expect(page.results[0]).toMatchObject({
+      provider: { app_id: P },
+      plan: { id: p.balanced, name_en: "Balanced 30" },
+    });
+    expect(page.results[0].plan.versions).toHaveLength(2);
+    expect(waits.beyondAuth).toBe(1);
     expect((await json(await channel.as(`${LISTINGS}?is_featured=false`))).count).toBe(0);
     expect((await json(await channel.as(`${LISTINGS}?provider_app_id=${P}`))).count).toBe(1);
     expect((await channel.as(`${LISTINGS}?colour=red`)).status).toBe(400);

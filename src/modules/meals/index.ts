@@ -41,6 +41,8 @@ export {
   type OfferedPlanRef,
   type OfferedPlansBeside,
   offeredPlansByIds,
+  offeredPlansFromJson,
+  offeredPlansJson,
 } from "./plans/marketplace";
 export { type PlanSummary, PlanSummarySchema } from "./plans/schemas";
 export { deliveryClosures, earliestStartDate, type StartTerms } from "./plans/start";
