@@ -27,15 +27,17 @@ export async function listPage<T extends SQLiteTable>(
 /**
  * The resource a list is of (a restaurant's branches): checked in the list's own statement, so
  * that a missing parent is its 404 (before a page out of range) without a round trip of its own.
+ * `exists` is 1 when the parent is there; any other value (0, NULL) is handed to `notFound`, so a
+ * parent reached through another (a plan's menu) can say which one is missing.
  */
-export type ListParent = { exists: SQL; notFound: () => ApiError };
+export type ListParent = { exists: SQL; notFound: (found: unknown) => ApiError };
 
 /** The parent's check as a column of the list's statement (1 when the list has no parent). */
 const parentFound = (parent: ListParent | undefined) => parent?.exists ?? sql`1`;
 
 /** A missing parent is the list's 404, before anything else is said of the page. */
 function checkParent(parent: ListParent | undefined, found: unknown) {
-  if (parent && !found) throw parent.notFound();
+  if (parent && Number(found) !== 1) throw parent.notFound(found);
 }
 
 /** The page's rows inside `listPageWith`'s statement: `SELECT … FROM ${PAGE_ROWS}`. */

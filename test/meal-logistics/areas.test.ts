@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { ensureTenant, tokenFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
+import { meteredCall } from "../helpers/metered-call";
 import { call, problem } from "../helpers/request";
 import { eventsOf, JEDDAH, L, type LStore, logisticsStore, ok, RIYADH, seedCaptain, seedZone } from "./seed";
 
@@ -45,6 +46,12 @@ describe("ML1 Logistics City", () => {
     const searched = await ok(await s.as(`${L}cities/?search=jedd`));
     expect(searched.results.map((c: { id: number }) => c.id)).toEqual([JEDDAH]);
     expect((await problem(await s.as(`${L}cities/?page=3`))).status).toBe(400);
+  });
+
+  it("waits for D1 twice beyond the token check: the cities and zones of the store, then the page of cities", async () => {
+    const { res, waits } = await meteredCall(`${L}cities/?page_size=1`, { token: s.token, appId: A });
+    expect((await ok(res)).results[0].zones).toHaveLength(2);
+    expect(waits.beyondAuth).toBe(2);
   });
 
   it("shows a store only its own zones, and an empty page without any", async () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { tokenFor } from "../helpers/factories";
 import { missingKeys, schemaErrors, seedMealsFor } from "../helpers/meals";
+import { meteredCall } from "../helpers/metered-call";
 import { call, json, problem } from "../helpers/request";
 
 /** Menus (MM6): public reads under /api/v1/menus/, cached in KV. */
@@ -132,6 +133,16 @@ describe("Menu Options", () => {
     expect(ids(kabsa)).toEqual([a.id(6)]);
     expect(ids({ results: kabsa.results[0].products })).toEqual([71, 73].map(a.id));
     expect((await problem(await get(`${b.greenMenu}/options/`))).code).toBe("menu_not_found");
+  });
+});
+
+describe("the menu's lists", () => {
+  it("check the menu and read the page in one round trip beyond the token check", async () => {
+    for (const path of [`${a.greenMenu}/add-ons/`, `${a.greenMenu}/options/`]) {
+      const { res, waits } = await meteredCall(`/api/v1/menus/${path}?page_size=2`, { appId: A });
+      expect(res.status, path).toBe(200);
+      expect(waits.beyondAuth, path).toBe(1);
+    }
   });
 });
 

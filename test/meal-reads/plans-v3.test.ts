@@ -1,8 +1,10 @@
+import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { openDates } from "../../src/modules/meals/dates";
 import { tokenFor } from "../helpers/factories";
 import { missingKeys, schemaErrors, seedMealsFor } from "../helpers/meals";
+import { meteredCall } from "../helpers/metered-call";
 import { call, json, problem } from "../helpers/request";
 
 /** Plans v3 (MM4): public reads under /api/v3/plans/, cached in KV. */
@@ -217,6 +219,23 @@ describe("Plan Menu Categories", () => {
     expect(page.results[0].products[0]).toMatchObject({ name_en: "Oat bowl", is_sub: true, original_price: 18 });
     expect(page.results[0].products[0].nutritions).toMatchObject({ calories: 180 });
     expect((await problem(await get(`${b.balanced}/menu-categories/`))).code).toBe("plan_not_found");
+  });
+
+  it("reads the plan, its menu and the page in one round trip beyond the token check", async () => {
+    const { res, waits } = await meteredCall(`${V3}${a.keto}/menu-categories/?page_size=2`, { appId: A });
+    expect(res.status).toBe(200);
+    expect(waits.beyondAuth).toBe(1);
+  });
+
+  it("is a 404 naming the menu when the plan is shown but its menu is not", async () => {
+    const { menuId } = (await env.DB.prepare("SELECT menu_id AS menuId FROM plans WHERE id = ?")
+      .bind(b.balanced)
+      .first<{ menuId: number }>())!;
+    await env.DB.prepare("UPDATE menus SET is_deleted = 1 WHERE id = ?").bind(menuId).run();
+    const p = await problem(await get(`${b.balanced}/menu-categories/?page=3`, {}, B));
+    expect(p).toMatchObject({ status: 404, code: "menu_not_found" });
+    expect(p.detail).toContain(`Menu ${menuId}`);
+    expect((await problem(await get(`${a.balanced}/menu-categories/`, {}, B))).code).toBe("plan_not_found");
   });
 });
 

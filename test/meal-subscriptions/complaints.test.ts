@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { sharedAuthCases, sharedCustomerAuthCases } from "../helpers/auth-cases";
 import { schemaErrors } from "../helpers/meals";
+import { meteredCall } from "../helpers/metered-call";
 import { problem } from "../helpers/request";
 import {
   clockAt,
@@ -103,8 +104,12 @@ describe("Complain SubOrder and Complaint Details", () => {
       wallet_credit: null,
       suborder: { id: d.id, date: "2026-03-03", status: "delivered" },
     });
-    const read = await ok(await c.as(`/api/v1/complaints/${body.id}/`));
-    expect(read).toEqual(body);
+    // The details, and the merchant's list, read the complaint and its suborder in one round trip.
+    const one = await meteredCall(`/api/v1/complaints/${body.id}/`, { token: c.token, appId: A });
+    expect(await ok(one.res)).toEqual(body);
+    const list = await meteredCall(`${M_COMPLAINTS}?suborder_id=${d.id}`, { token: m.token, appId: A });
+    expect((await ok(list.res)).results).toEqual([body]);
+    expect([one.waits.beyondAuth, list.waits.beyondAuth]).toEqual([1, 1]);
     const [created] = (await eventsOf(A, ["complaint.created"])).filter((e) => e.data.id === body.id);
     expect(created!.data).toEqual({ id: body.id, suborder_id: d.id, status: "open", reason: "wrong_meal" });
     // One complaint a suborder.

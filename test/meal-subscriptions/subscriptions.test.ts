@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { sharedCustomerAuthCases } from "../helpers/auth-cases";
 import { schemaErrors } from "../helpers/meals";
+import { meteredCall } from "../helpers/metered-call";
 import { call, problem } from "../helpers/request";
 import {
   clockAt,
@@ -127,6 +128,16 @@ describe("List Subscriptions and Subscription Details", () => {
     // A token of store A sent with store B's app-id is refused before any read.
     const wrong = await call(`${SUBS}${sub.id}/`, { token: c.token, appId: B });
     expect(wrong.status).toBe(403);
+  });
+
+  it("reads the page or one subscription, with everything its view needs, in one round trip beyond the token check", async () => {
+    clockAt("2026-03-02T09:00:00Z");
+    const list = await meteredCall(SUBS, { token: c.token, appId: A });
+    const one = await meteredCall(`${SUBS}${sub.id}/`, { token: c.token, appId: A });
+    const { upcoming_suborders: upcoming, ...details } = await ok(one.res);
+    expect((await ok(list.res)).results).toEqual([details]);
+    expect(upcoming.map((u: { id: number }) => u.id)).toEqual(sub.suborders.map((x: { id: number }) => x.id));
+    expect([list.waits.beyondAuth, one.waits.beyondAuth]).toEqual([1, 1]);
   });
 
   it("flags: pickup changes the branch, not the location; a plan that skips selection allows no meals; a final status none", async () => {

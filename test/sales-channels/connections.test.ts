@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { connectedProviderAppIds, isConnectionActive } from "../../src/modules/sales-channels";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { db } from "../helpers/factories";
+import { meteredCall } from "../helpers/metered-call";
 import { json, problem } from "../helpers/request";
 import {
   ACTIONS,
@@ -220,6 +221,22 @@ describe("List Connection Requests", () => {
     const page = await json(await channel.as(`${CONNECTIONS}?page_size=1`));
     expect(page).toMatchObject({ count: 2, previous: null });
     expect(page.next).toContain("page=2");
+  });
+
+  it("reads the page or the request with both stores' faces in one round trip beyond the token check", async () => {
+    const channel = await newChannel();
+    await channel.as("/api/v1/sales-channels/profile/", { method: "PATCH", body: { name_en: "Faces Market" } });
+    const out = await sent(channel, { provider_app_id: PROVIDER });
+    expect(out.channel.name_en).toBe("Faces Market");
+    for (const [path, view] of [
+      [CONNECTIONS, (body: { results: unknown[] }) => body.results[0]],
+      [`${CONNECTIONS}${out.id}/`, (body: unknown) => body],
+    ] as const) {
+      const { res, waits } = await meteredCall(path, { token: channel.token, appId: channel.appId });
+      expect(res.status, path).toBe(200);
+      expect(view(await json(res)), path).toEqual(out);
+      expect(waits.beyondAuth, path).toBe(1);
+    }
   });
 
   it("400 for a bad direction, a repeated one, or an unknown parameter, naming the allowed ones", async () => {

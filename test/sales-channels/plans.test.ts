@@ -4,6 +4,7 @@ import { connectedProviderAppIds, isConnectionActive } from "../../src/modules/s
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { db } from "../helpers/factories";
 import { schemaErrors, seedMealsFor } from "../helpers/meals";
+import { meteredCall } from "../helpers/metered-call";
 import { json, problem } from "../helpers/request";
 import { eventsWhere, rowOf } from "../orders/helpers";
 import { acted, connect, LISTINGS, PROVIDER_PLANS, type Shop, sent, storeOf } from "./helpers";
@@ -141,8 +142,15 @@ describe("Meals Plan Listings (MX2)", () => {
     expect(out.plan.versions).toHaveLength(2);
     const events = await eventsWhere(CHANNEL, ["sales_channel.plan_listing_created"], "id", out.id);
     expect(events.map((e) => e.app_id)).toEqual([CHANNEL]);
-    const plans = await json(await providerPlans(channel, `?provider_app_id=${P}`));
+    // The connection, the page and the channel's listings: one round trip beyond the token check.
+    const { res, waits } = await meteredCall(`${PROVIDER_PLANS}?provider_app_id=${P}`, {
+      token: channel.token,
+      appId: CHANNEL,
+    });
+    const plans = await json(res);
     expect(plans.results.find((r: { id: number }) => r.id === p.balanced).listing_id).toBe(out.id);
+    expect(plans.results.find((r: { id: number }) => r.id === p.keto).listing_id).toBeNull();
+    expect(waits.beyondAuth).toBe(1);
 
     const dup = await channel.as(LISTINGS, { method: "POST", body: { provider_app_id: P, plan_id: p.balanced } });
     expect(dup.status).toBe(409);
@@ -204,9 +212,17 @@ describe("Meals Plan Listings (MX2)", () => {
   });
 
   it("the list: the channel's own, in ordering, filtered; a third store sees none of them", async () => {
-    const page = await json(await channel.as(LISTINGS));
+    // The page, its providers' faces and their plans: one round trip beyond the token check.
+    const { res: read, waits } = await meteredCall(LISTINGS, { token: channel.token, appId: CHANNEL });
+    const page = await json(read);
     expect(schemaErrors("listPlanListings", page)).toEqual([]);
     expect(page.results.map((r: { plan_id: number }) => r.plan_id)).toEqual([p.balanced]);
+    expect(page.results[0]).toMatchObject({
+      provider: { app_id: P },
+      plan: { id: p.balanced, name_en: "Balanced 30" },
+    });
+    expect(page.results[0].plan.versions).toHaveLength(2);
+    expect(waits.beyondAuth).toBe(1);
     expect((await json(await channel.as(`${LISTINGS}?is_featured=false`))).count).toBe(0);
     expect((await json(await channel.as(`${LISTINGS}?provider_app_id=${P}`))).count).toBe(1);
     expect((await channel.as(`${LISTINGS}?colour=red`)).status).toBe(400);

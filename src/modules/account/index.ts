@@ -3,7 +3,13 @@
 export { defaultBankAccount } from "./bank-accounts/service";
 export { accountErrorCodes } from "./errors";
 export { accountEvents } from "./events";
-export { type StoreIdentity, storeIdentitiesOf, storeIdentitiesQuery } from "./settings/identities";
+export {
+  type StoreIdentity,
+  storeIdentitiesFromJson,
+  storeIdentitiesJson,
+  storeIdentitiesOf,
+  storeIdentitiesQuery,
+} from "./settings/identities";
 export {
   readStoreSettings,
   type StoreSettings,

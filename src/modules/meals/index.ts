@@ -27,15 +27,22 @@ export {
   type RestaurantLogistics,
   restaurantLogisticsOf,
   type SubscriptionTerms,
+  subscriptionTermsFromJson,
+  subscriptionTermsJson,
   subscriptionTermsOf,
   windowsAndBranchesByIds,
+  windowsAndBranchesFromJson,
+  windowsAndBranchesJson,
 } from "./management";
 export { priceAfterDiscountMinor } from "./menus-app/service";
 export {
   listOfferedPlans,
   OFFERED_PLAN_LIST,
   type OfferedPlanRef,
+  type OfferedPlansBeside,
   offeredPlansByIds,
+  offeredPlansFromJson,
+  offeredPlansJson,
 } from "./plans/marketplace";
 export { type PlanSummary, PlanSummarySchema } from "./plans/schemas";
 export { deliveryClosures, earliestStartDate, type StartTerms } from "./plans/start";
@@ -47,12 +54,12 @@ export {
   findDeliveryWindow,
   restaurantTimeZones,
   SUPPORTED_WINDOW_LIST,
+  storeZones,
   WINDOW_TYPES,
   type WindowType,
   windowsAtPoint,
   type ZoneAtPoint,
   zonesAround,
-  zonesInCities,
 } from "./restaurants/areas";
 export {
   createStoreBranch,

@@ -1,6 +1,7 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { live, liveRow } from "../../core/crud/tenant-table";
 import type { Weekday } from "../../core/fields";
+import { decodeRows, rowsJson } from "../../core/json-rows";
 import { inList } from "../../core/sql";
 import type { Db } from "../../db/client";
 import { distanceKm, insidePolygon } from "./geometry";
@@ -49,6 +50,35 @@ export type SubscriptionTerms = {
   };
 };
 
+/** The columns of a version's terms, each with the table alias (`v`, `p`, `r`) the joined read gives it. */
+const TERM_COLUMNS = {
+  appId: ["v", planVersions.appId],
+  versionId: ["v", planVersions.id],
+  planId: ["p", plans.id],
+  restaurantId: ["r", restaurants.id],
+  numOfDays: ["v", planVersions.numOfDays],
+  versionOffDays: ["v", planVersions.offDays],
+  duration: ["v", planVersions.duration],
+  pauseCredits: ["v", planVersions.pauseCredits],
+  numOfPauseAttempts: ["v", planVersions.numOfPauseAttempts],
+  minOfPauseDays: ["v", planVersions.minOfPauseDays],
+  planNameEn: ["p", plans.nameEn],
+  planNameAr: ["p", plans.nameAr],
+  planImage: ["p", plans.image],
+  skipOptionSelection: ["p", plans.skipOptionSelection],
+  nameEn: ["r", restaurants.nameEn],
+  nameAr: ["r", restaurants.nameAr],
+  logo: ["r", restaurants.logo],
+  timeZone: ["r", restaurants.timeZone],
+  cutoffHours: ["r", restaurants.cutoffHours],
+  offDays: ["r", restaurants.offDays],
+  closedDates: ["r", restaurants.closedDates],
+  supportsPickup: ["r", restaurants.supportsPickup],
+  supportsDelivery: ["r", restaurants.supportsDelivery],
+} as const;
+type TermColumns = typeof TERM_COLUMNS;
+type TermRow = { [K in keyof TermColumns]: TermColumns[K][1]["_"]["data"] };
+
 /** The terms of plan versions `ids` of the stores `appIds`, by version id, in one statement. */
 export async function subscriptionTermsOf(
   db: Db,
@@ -56,36 +86,55 @@ export async function subscriptionTermsOf(
   ids: readonly number[],
 ): Promise<Map<number, SubscriptionTerms>> {
   if (!ids.length) return new Map();
-  const rows = await db
-    .select({
-      appId: planVersions.appId,
-      versionId: planVersions.id,
-      planId: plans.id,
-      restaurantId: restaurants.id,
-      numOfDays: planVersions.numOfDays,
-      versionOffDays: planVersions.offDays,
-      duration: planVersions.duration,
-      pauseCredits: planVersions.pauseCredits,
-      numOfPauseAttempts: planVersions.numOfPauseAttempts,
-      minOfPauseDays: planVersions.minOfPauseDays,
-      planNameEn: plans.nameEn,
-      planNameAr: plans.nameAr,
-      planImage: plans.image,
-      skipOptionSelection: plans.skipOptionSelection,
-      nameEn: restaurants.nameEn,
-      nameAr: restaurants.nameAr,
-      logo: restaurants.logo,
-      timeZone: restaurants.timeZone,
-      cutoffHours: restaurants.cutoffHours,
-      offDays: restaurants.offDays,
-      closedDates: restaurants.closedDates,
-      supportsPickup: restaurants.supportsPickup,
-      supportsDelivery: restaurants.supportsDelivery,
-    })
-    .from(planVersions)
-    .innerJoin(plans, and(eq(plans.id, planVersions.planId), eq(plans.appId, planVersions.appId)))
-    .innerJoin(restaurants, and(eq(restaurants.id, plans.restaurantId), eq(restaurants.appId, plans.appId)))
-    .where(and(inList(planVersions.appId, [...new Set(appIds)]), inList(planVersions.id, [...new Set(ids)])));
+  return termsByVersion(
+    await db.all<Record<string, unknown>>(
+      termsSelect(inList(sql`v.app_id`, [...new Set(appIds)]), inList(sql`v.id`, [...new Set(ids)]), false),
+    ),
+  );
+}
+
+/**
+ * `subscriptionTermsOf` as a scalar subquery (JSON) of a statement that reads more: `appIds` and
+ * `versionIds` are subqueries (the page's rows); `subscriptionTermsFromJson` reads its value.
+ */
+export const subscriptionTermsJson = (appIds: SQL, versionIds: SQL): SQL =>
+  sql`(${termsSelect(sql`v.app_id IN (${appIds})`, sql`v.id IN (${versionIds})`, true)})`;
+
+/** The value of `subscriptionTermsJson` (as text or parsed), by version id. */
+export function subscriptionTermsFromJson(json: unknown): Map<number, SubscriptionTerms> {
+  const keys = Object.keys(TERM_COLUMNS);
+  const rows = (typeof json === "string" ? JSON.parse(json) : (json ?? [])) as unknown[][];
+  return termsByVersion(rows.map((values) => Object.fromEntries(keys.map((k, i) => [k, values[i]]))));
+}
+
+/** The versions joined to their plans and restaurants: rows of TERM_COLUMNS, or one JSON array of them. */
+function termsSelect(apps: SQL, versions: SQL, asJson: boolean): SQL {
+  const cols = Object.entries(TERM_COLUMNS).map(
+    ([key, [alias, column]]) => [key, sql`${sql.raw(alias)}.${sql.identifier(column.name)}`] as const,
+  );
+  const list = asJson
+    ? sql`json_group_array(json_array(${sql.join(
+        cols.map(([, c]) => c),
+        sql`, `,
+      )}))`
+    : sql.join(
+        cols.map(([key, c]) => sql`${c} AS ${sql.identifier(key)}`),
+        sql`, `,
+      );
+  return sql`SELECT ${list} FROM ${planVersions} AS v
+    INNER JOIN ${plans} AS p ON p.id = v.plan_id AND p.app_id = v.app_id
+    INNER JOIN ${restaurants} AS r ON r.id = p.restaurant_id AND r.app_id = p.app_id
+    WHERE ${apps} AND ${versions}`;
+}
+
+/** Rows of driver values (TERM_COLUMNS' keys) → the terms, by version id. */
+function termsByVersion(raw: readonly Record<string, unknown>[]): Map<number, SubscriptionTerms> {
+  const rows = raw.map((v) => {
+    const row: Record<string, unknown> = {};
+    for (const [key, [, column]] of Object.entries(TERM_COLUMNS))
+      row[key] = v[key] === null || v[key] === undefined ? null : column.mapFromDriverValue(v[key] as never);
+    return row as TermRow;
+  });
   return new Map(
     rows.map((r) => [
       r.versionId,
@@ -262,5 +311,35 @@ export async function windowsAndBranchesByIds(
       .from(restaurantBranches)
       .where(and(inList(restaurantBranches.appId, apps), inList(restaurantBranches.id, [...new Set(branchIds)]))),
   ]);
+  return { windows: new Map(windows.map((w) => [w.id, w])), branches: new Map(branches.map((b) => [b.id, b])) };
+}
+
+/**
+ * `windowsAndBranchesByIds` as JSON parts of a statement that reads more (`appIds`, `windowIds`,
+ * `branchIds` subqueries); `windowsAndBranchesFromJson` reads them.
+ */
+export const windowsAndBranchesJson = (appIds: SQL, windowIds: SQL, branchIds: SQL) => ({
+  windows: rowsJson(
+    deliveryWindows,
+    sql`${deliveryWindows.appId} IN (${appIds}) AND ${deliveryWindows.id} IN (${windowIds})`,
+  ),
+  branches: rowsJson(
+    restaurantBranches,
+    sql`${restaurantBranches.appId} IN (${appIds}) AND ${restaurantBranches.id} IN (${branchIds})`,
+  ),
+});
+
+/** The parsed parts of `windowsAndBranchesJson`, as `windowsAndBranchesByIds` answers. */
+export function windowsAndBranchesFromJson(parts: { windows: unknown; branches: unknown }) {
+  const windows = decodeRows(deliveryWindows, parts.windows).map((w) => ({
+    id: w.id,
+    fromTime: w.fromTime,
+    toTime: w.toTime,
+  }));
+  const branches = decodeRows(restaurantBranches, parts.branches).map((b) => ({
+    id: b.id,
+    nameEn: b.nameEn,
+    nameAr: b.nameAr,
+  }));
   return { windows: new Map(windows.map((w) => [w.id, w])), branches: new Map(branches.map((b) => [b.id, b])) };
 }

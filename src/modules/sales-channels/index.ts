@@ -1,4 +1,4 @@
 /** What the app and other modules may use of sales channels. */
-export { connectedProviderAppIds, isConnectionActive } from "./connections";
+export { connectedProviderAppIds, connectedProviderAppIdsSql, isConnectionActive } from "./connections";
 export { salesChannelErrorCodes } from "./errors";
 export { salesChannelEvents } from "./events";

@@ -1,7 +1,15 @@
 import { z } from "@hono/zod-openapi";
+import { type SQL, sql } from "drizzle-orm";
+import { decodeRows, rowsJson } from "../../core/json-rows";
 import { inList } from "../../core/sql";
 import type { Db } from "../../db/client";
-import { type StoreIdentity, storeIdentitiesOf, storeIdentitiesQuery } from "../account";
+import {
+  type StoreIdentity,
+  storeIdentitiesFromJson,
+  storeIdentitiesJson,
+  storeIdentitiesOf,
+  storeIdentitiesQuery,
+} from "../account";
 import { channelProfiles } from "./tables";
 
 /** A store as the other side of a connection sees it: its channel profile's names and logo, else its own. */
@@ -43,6 +51,34 @@ export async function storeFaces(db: Db, appIds: readonly number[]): Promise<Map
         id,
         profiles.find((p) => p.appId === id),
         byApp.get(id),
+      ),
+    ]),
+  );
+}
+
+/**
+ * The faces of the stores a subquery names, as JSON parts of a statement that reads more (a list's
+ * nested levels): no round trip of their own. `storeFacesFromJson` reads them.
+ */
+export const storeFacesJson = (appIds: SQL) => ({
+  profiles: rowsJson(channelProfiles, sql`${channelProfiles.appId} IN (${appIds})`),
+  identities: storeIdentitiesJson(appIds),
+});
+
+/** The faces of `appIds` from the parsed parts of `storeFacesJson`. */
+export function storeFacesFromJson(
+  appIds: readonly number[],
+  parts: Record<keyof ReturnType<typeof storeFacesJson>, unknown>,
+): Map<number, StoreFace> {
+  const profiles = decodeRows(channelProfiles, parts.profiles);
+  const identities = storeIdentitiesFromJson(parts.identities);
+  return new Map(
+    appIds.map((id) => [
+      id,
+      faceOf(
+        id,
+        profiles.find((p) => p.appId === id),
+        identities.get(id),
       ),
     ]),
   );

@@ -162,7 +162,7 @@ export async function getLocation(
       sql`, `,
     )}`,
   );
-  if (parent && !row?.parent_found) throw parent.notFound();
+  if (parent && row?.parent_found !== 1) throw parent.notFound(row?.parent_found);
   const found = decodeRows(customerLocations, row?.rows ?? "[]");
   if (!found.length) throw ApiError.notFound("customer_location_not_found", `Location ${id}`);
   const parsed = Object.fromEntries(Object.keys(parts).map((k) => [k, JSON.parse(String(row?.[k] ?? "[]"))]));

@@ -1,11 +1,10 @@
-import { and, eq, isNotNull, or, type SQL } from "drizzle-orm";
+import { and, eq, isNotNull, or, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { type ListQuery, listPage, type Page } from "../../../core/listing";
-import { inList } from "../../../core/sql";
 import type { LinkContext } from "../../orders";
-import { connectedProviderAppIds } from "../../sales-channels";
+import { connectedProviderAppIdsSql } from "../../sales-channels";
 import type { MealOrder } from "../orders/schemas";
 import { mealOrderViews } from "../orders/service";
 import { mealOrders } from "../tables";
@@ -34,11 +33,10 @@ async function viewsAcross(contextOf: ContextOf, rows: Row[], links: LinkContext
 }
 
 /** Orders placed through the channel `channelAppId` (by its customer `customerId`, when given), at active connections. */
-async function channelScope(ctx: ServiceContext, customerId?: number): Promise<SQL> {
-  const providers = await connectedProviderAppIds(ctx.db, ctx.appId);
+function channelScope(ctx: ServiceContext, customerId?: number): SQL {
   return and(
     eq(mealOrders.channelAppId, ctx.appId),
-    inList(mealOrders.appId, providers.length ? providers : [0]),
+    sql`${mealOrders.appId} IN (${connectedProviderAppIdsSql(ctx.appId)})`,
     notDeleted(mealOrders),
     customerId === undefined ? undefined : eq(mealOrders.channelCustomerId, customerId),
   )!;
@@ -76,17 +74,16 @@ export async function listSalesChannelOrders(
   q: ListQuery,
   links: LinkContext,
 ) {
-  const scope = await merchantScope(ctx);
-  return pageOf(ctx, contextOf, q, scope, links);
+  return pageOf(ctx, contextOf, q, merchantScope(ctx), links);
 }
 
 export async function salesChannelOrder(ctx: ServiceContext, contextOf: ContextOf, id: number, links: LinkContext) {
-  return oneOf(ctx, contextOf, id, await merchantScope(ctx), links);
+  return oneOf(ctx, contextOf, id, merchantScope(ctx), links);
 }
 
 /** Either side's orders: the store's own (as a provider) or those sold through it (as a channel). */
-async function merchantScope(ctx: ServiceContext): Promise<SQL> {
-  return or(providerScope(ctx), await channelScope(ctx))!;
+function merchantScope(ctx: ServiceContext): SQL {
+  return or(providerScope(ctx), channelScope(ctx))!;
 }
 
 /** CA15: the channel customer's own orders at the providers their store is actively connected to. */
@@ -97,5 +94,5 @@ export async function listMyChannelOrders(
   q: ListQuery,
   links: LinkContext,
 ) {
-  return pageOf(ctx, contextOf, q, await channelScope(ctx, customerId), links);
+  return pageOf(ctx, contextOf, q, channelScope(ctx, customerId), links);
 }

@@ -5,7 +5,7 @@ import { envelopeOf, listQueryOf, listQuerySchema } from "../../../core/listing"
 import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
 import { customerRoute, merchantRoute } from "../../../core/routes";
 import type { AppEnv } from "../../../env";
-import { connectedProviderAppIds } from "../../sales-channels";
+import { connectedProviderAppIdsSql } from "../../sales-channels";
 import { cancelMealSubscription } from "../subscriptions/actions";
 import {
   CancelMealSubscriptionSchema,
@@ -29,16 +29,16 @@ const param = idParam("subscription_id");
 const notFound = { 404: ["meal_subscription_not_found" as const] };
 
 /** The channel store's view: what it sold at its active providers, and what it received as a provider. */
-async function merchantScope(c: Context<AppEnv>): Promise<SubscriptionScope> {
-  return { kind: "channel_merchant", providerAppIds: await connectedProviderAppIds(c.get("db"), c.get("appId")) };
+function merchantScope(c: Context<AppEnv>): SubscriptionScope {
+  return { kind: "channel_merchant", providerAppIds: connectedProviderAppIdsSql(c.get("appId")) };
 }
 
 /** The channel customer's: what they bought through the channel store of the request, at its active providers. */
-async function customerScope(c: Context<AppEnv>): Promise<SubscriptionScope> {
+function customerScope(c: Context<AppEnv>): SubscriptionScope {
   return {
     kind: "channel_customer",
     customerId: customerOf(c).customerId,
-    providerAppIds: await connectedProviderAppIds(c.get("db"), c.get("appId")),
+    providerAppIds: connectedProviderAppIdsSql(c.get("appId")),
   };
 }
 
@@ -125,16 +125,13 @@ export const channelSubscriptionsMerchantRouter = createRouter()
     c.json(
       envelopeOf(
         c,
-        await listSubscriptions(serviceContext(c), listQueryOf(c, CHANNEL_SUBSCRIPTION_LIST), await merchantScope(c)),
+        await listSubscriptions(serviceContext(c), listQueryOf(c, CHANNEL_SUBSCRIPTION_LIST), merchantScope(c)),
       ),
       200,
     ),
   )
   .openapi(getChannelMealSubscriptionRoute, async (c) =>
-    c.json(
-      await subscriptionDetails(serviceContext(c), c.req.valid("param").subscription_id, await merchantScope(c)),
-      200,
-    ),
+    c.json(await subscriptionDetails(serviceContext(c), c.req.valid("param").subscription_id, merchantScope(c)), 200),
   );
 
 /** CA15 (subscriptions): the channel customer's. */
@@ -143,16 +140,13 @@ export const channelSubscriptionsCustomerRouter = createRouter()
     c.json(
       envelopeOf(
         c,
-        await listSubscriptions(serviceContext(c), listQueryOf(c, CHANNEL_SUBSCRIPTION_LIST), await customerScope(c)),
+        await listSubscriptions(serviceContext(c), listQueryOf(c, CHANNEL_SUBSCRIPTION_LIST), customerScope(c)),
       ),
       200,
     ),
   )
   .openapi(getMyChannelSubscriptionRoute, async (c) =>
-    c.json(
-      await subscriptionDetails(serviceContext(c), c.req.valid("param").subscription_id, await customerScope(c)),
-      200,
-    ),
+    c.json(await subscriptionDetails(serviceContext(c), c.req.valid("param").subscription_id, customerScope(c)), 200),
   )
   .openapi(cancelMyChannelSubscriptionRoute, async (c) =>
     c.json(
@@ -160,7 +154,7 @@ export const channelSubscriptionsCustomerRouter = createRouter()
         serviceContext(c),
         c.req.valid("param").subscription_id,
         c.req.valid("json"),
-        await customerScope(c),
+        customerScope(c),
       ),
       200,
     ),

@@ -5,7 +5,7 @@ import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { literalEvent, rowEvent } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { toMajor } from "../../../core/money";
 import { inList } from "../../../core/sql";
 import { nowIso, todayIn } from "../../../core/time";
@@ -55,20 +55,33 @@ export const COMPLAINT_LIST: ListSpec = {
 const scope = (ctx: ServiceContext, customerId?: number): SQL =>
   and(live(k, ctx.appId), customerId === undefined ? undefined : eq(k.customerId, customerId))!;
 
-async function views(ctx: ServiceContext, rows: readonly ComplaintRow[]): Promise<Complaint[]> {
-  if (!rows.length) return [];
-  const subs = await ctx.db
+type SuborderBrief = { id: number; date: string; status: (typeof suborders.$inferSelect)["status"] };
+
+/** The suborders of the store whose ids `ids` gives (a list, or a subquery read in the same statement). */
+const briefsOf = (ctx: ServiceContext, ids: readonly number[] | SQL) =>
+  and(
+    eq(suborders.appId, ctx.appId),
+    Array.isArray(ids) ? inList(suborders.id, ids) : sql`${suborders.id} IN (${ids})`,
+  )!;
+
+const briefsQuery = (ctx: ServiceContext, ids: readonly number[] | SQL) =>
+  ctx.db
     .select({ id: suborders.id, date: suborders.date, status: suborders.status })
     .from(suborders)
-    .where(
-      and(
-        eq(suborders.appId, ctx.appId),
-        inList(
-          suborders.id,
-          rows.map((r) => r.suborderId),
-        ),
-      ),
-    );
+    .where(briefsOf(ctx, ids));
+
+async function views(ctx: ServiceContext, rows: readonly ComplaintRow[]): Promise<Complaint[]> {
+  if (!rows.length) return [];
+  return viewsWith(
+    rows,
+    await briefsQuery(
+      ctx,
+      rows.map((r) => r.suborderId),
+    ),
+  );
+}
+
+function viewsWith(rows: readonly ComplaintRow[], subs: readonly SuborderBrief[]): Complaint[] {
   const byId = new Map(subs.map((s) => [s.id, s]));
   return rows.map((r) => ({
     id: r.id,
@@ -95,8 +108,17 @@ async function views(ctx: ServiceContext, rows: readonly ComplaintRow[]): Promis
 }
 
 export async function listComplaints(ctx: ServiceContext, q: ListQuery, customerId?: number): Promise<Page<Complaint>> {
-  const page = await listPage(ctx.db, q, { table: k, scope: () => scope(ctx, customerId) });
-  return { ...page, results: await views(ctx, page.results) };
+  // One statement: the page and its suborders.
+  const { page, nested } = await listPageWith(ctx.db, q, { table: k, scope: () => scope(ctx, customerId) }, (rows) => ({
+    suborders: sql`(SELECT json_group_array(json_array(${suborders.id}, ${suborders.date}, ${suborders.status}))
+      FROM ${suborders} WHERE ${briefsOf(ctx, sql`SELECT suborder_id FROM ${rows}`)})`,
+  }));
+  const subs = ((nested.suborders ?? []) as [number, string, SuborderBrief["status"]][]).map(([id, date, status]) => ({
+    id,
+    date,
+    status,
+  }));
+  return { ...page, results: viewsWith(page.results, subs) };
 }
 
 async function findComplaint(ctx: ServiceContext, id: number, customerId?: number) {
@@ -109,8 +131,15 @@ async function findComplaint(ctx: ServiceContext, id: number, customerId?: numbe
   return row;
 }
 
+/** One complaint and its suborder, in one batch keyed by the id. */
 export async function complaintDetails(ctx: ServiceContext, id: number, customerId?: number): Promise<Complaint> {
-  return (await views(ctx, [await findComplaint(ctx, id, customerId)]))[0]!;
+  const where = and(eq(k.id, id), scope(ctx, customerId))!;
+  const [rows, subs] = await ctx.db.batch([
+    ctx.db.select().from(k).where(where),
+    briefsQuery(ctx, sql`SELECT ${k.suborderId} FROM ${k} WHERE ${where}`),
+  ]);
+  if (!rows[0]) throw ApiError.notFound("complaint_not_found", label(id));
+  return viewsWith(rows, subs)[0]!;
 }
 
 const COMPLAINABLE = ["delivered", "not_received_by_customer"];

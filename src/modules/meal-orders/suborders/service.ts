@@ -1,11 +1,18 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError, addFieldError, type FieldErrors } from "../../../core/errors";
-import { type ListQuery, type ListSpec, listPage, type Page, parseListQuery } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPageWith, type Page, parseListQuery } from "../../../core/listing";
 import { inList } from "../../../core/sql";
-import { type SubscriptionTerms, subscriptionTermsOf, windowsAndBranchesByIds } from "../../meals";
+import {
+  type SubscriptionTerms,
+  subscriptionTermsFromJson,
+  subscriptionTermsJson,
+  subscriptionTermsOf,
+  windowsAndBranchesFromJson,
+  windowsAndBranchesJson,
+} from "../../meals";
 import { calendarOf, firstChangeableDate } from "../rules";
 import { mealSubscriptions, OPEN_SUBORDER_STATUSES, SUBORDER_STATUSES, suborders } from "../tables";
 import { SUBORDER_STATES, type Suborder } from "./schemas";
@@ -96,18 +103,47 @@ export const isChangeable = (r: SuborderRow, t: SubscriptionTerms | undefined, a
   OPEN_SUBORDER_STATUSES.includes(r.status) &&
   (r.isFrozen || r.date >= firstChangeableDate(calendarOf(t), at));
 
+/**
+ * What the views of the suborders `rows` (a table expression of suborder rows of the store: a
+ * list's page, or the one row of a read) need beside them, as JSON parts of the same statement:
+ * their subscriptions' versions and those versions' terms, their windows and branches.
+ */
+function viewParts(ctx: ServiceContext, rows: SQL) {
+  const of = (column: { name: string }) => sql`SELECT ${sql.identifier(column.name)} FROM ${rows}`;
+  const m = mealSubscriptions;
+  const subs = sql`${m.appId} = ${ctx.appId} AND ${m.id} IN (${of(o.subscriptionId)})`;
+  return {
+    versions: sql`(SELECT json_group_array(json_array(${m.id}, ${m.planVersionId})) FROM ${m} WHERE ${subs})`,
+    terms: subscriptionTermsJson(sql`${ctx.appId}`, sql`SELECT ${m.planVersionId} FROM ${m} WHERE ${subs}`),
+    ...windowsAndBranchesJson(sql`${ctx.appId}`, of(o.deliveryWindowId), of(o.pickupBranchId)),
+  };
+}
+
+/** The views of `rows` from the parsed `viewParts`. */
+function viewsFromParts(rows: readonly SuborderRow[], parts: Record<keyof ReturnType<typeof viewParts>, unknown>) {
+  const terms = subscriptionTermsFromJson(parts.terms);
+  const versions = (typeof parts.versions === "string" ? JSON.parse(parts.versions) : (parts.versions ?? [])) as [
+    number,
+    number,
+  ][];
+  const bySubscription = new Map<number, SubscriptionTerms>();
+  for (const [id, versionId] of versions) {
+    const t = terms.get(versionId);
+    if (t) bySubscription.set(id, t);
+  }
+  return suborderViews(
+    rows,
+    bySubscription,
+    windowsAndBranchesFromJson({ windows: parts.windows, branches: parts.branches }),
+  );
+}
+
 /** The views of `rows`: their window and branch, and whether they can still be changed. */
-export async function suborderViews(ctx: ServiceContext, rows: readonly SuborderRow[]): Promise<Suborder[]> {
-  if (!rows.length) return [];
-  const [terms, refs] = await Promise.all([
-    suborderTerms(ctx, rows),
-    windowsAndBranchesByIds(
-      ctx.db,
-      [ctx.appId],
-      rows.flatMap((r) => (r.deliveryWindowId === null ? [] : [r.deliveryWindowId])),
-      rows.flatMap((r) => (r.pickupBranchId === null ? [] : [r.pickupBranchId])),
-    ),
-  ]);
+function suborderViews(
+  rows: readonly SuborderRow[],
+  terms: Map<number, SubscriptionTerms>,
+  refs: ReturnType<typeof windowsAndBranchesFromJson>,
+): Suborder[] {
   const at = nowMs();
   return rows.map((r) => {
     const w = r.deliveryWindowId === null ? undefined : refs.windows.get(r.deliveryWindowId);
@@ -146,8 +182,11 @@ export async function suborderViews(ctx: ServiceContext, rows: readonly Suborder
 
 /** A page of the customer's suborders. */
 export async function listSuborders(ctx: ServiceContext, q: ListQuery, customerId: number): Promise<Page<Suborder>> {
-  const page = await listPage(ctx.db, q, { table: o, scope: () => mineSql(ctx, customerId) });
-  return { ...page, results: await suborderViews(ctx, page.results) };
+  // One statement: the page and what its views need.
+  const { page, nested } = await listPageWith(ctx.db, q, { table: o, scope: () => mineSql(ctx, customerId) }, (rows) =>
+    viewParts(ctx, rows),
+  );
+  return { ...page, results: viewsFromParts(page.results, nested) };
 }
 
 /** The customer's suborders of `ids` that exist (others are absent). */
@@ -160,7 +199,20 @@ export async function mySuborders(ctx: ServiceContext, customerId: number, ids: 
 }
 
 export async function suborderDetails(ctx: ServiceContext, id: number, customerId: number): Promise<Suborder> {
-  const [row] = await mySuborders(ctx, customerId, [id]);
-  if (!row) throw ApiError.notFound("suborder_not_found", `Suborder ${id}`);
-  return (await suborderViews(ctx, [row]))[0]!;
+  // One batch keyed by the id: the row, and what its view needs.
+  const where = and(mineSql(ctx, customerId), eq(o.id, id))!;
+  const parts = viewParts(ctx, sql`(SELECT * FROM ${o} WHERE ${where})`);
+  const [rows, partRows] = await ctx.db.batch([
+    ctx.db.select().from(o).where(where),
+    ctx.db
+      .select({
+        versions: parts.versions.as("versions"),
+        terms: parts.terms.as("terms"),
+        windows: parts.windows.as("windows"),
+        branches: parts.branches.as("branches"),
+      })
+      .from(sql`(SELECT 1)`),
+  ]);
+  if (!rows[0]) throw ApiError.notFound("suborder_not_found", `Suborder ${id}`);
+  return viewsFromParts(rows, partRows[0]!)[0]!;
 }

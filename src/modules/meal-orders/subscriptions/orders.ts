@@ -1,11 +1,11 @@
-import { and, eq, or } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live } from "../../../core/crud/tenant-table";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { notDeleted } from "../../../core/crud/tenant-table";
+import { type ListParent, type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
 import { type LinkContext, listInvoicesOfOrders, loadOrders } from "../../orders";
-import { MEAL_ORDER_TYPES, mealOrders } from "../tables";
+import { MEAL_ORDER_TYPES, mealOrders, mealSubscriptions as s } from "../tables";
 import type { SubscriptionOrder } from "./schemas";
-import { findSubscription, type SubscriptionRow, type SubscriptionScope } from "./service";
+import { type SubscriptionScope, scopeSql, subscriptionNotFound } from "./service";
 
 /** MM1 List Subscription Orders and MM3 List SubOrder Invoices: what a subscription was bought with. */
 
@@ -23,9 +23,25 @@ export const SUBSCRIPTION_ORDER_LIST: ListSpec = {
   idColumn: m.id,
 };
 
-/** The meal orders of the subscription: the one that bought it, its add-ons and renewals. */
-const ordersOf = (r: SubscriptionRow) =>
-  and(live(m, r.appId), or(eq(m.subscriptionId, r.id), eq(m.orderId, r.orderId)))!;
+/**
+ * The meal orders of the subscription `id` in the scope: the one that bought it, its add-ons and
+ * renewals; the subscription is read in the same statement (none when it is not in the scope).
+ */
+function ordersOf(ctx: ServiceContext, id: number, scope: SubscriptionScope): SQL {
+  // Uncorrelated scalar subqueries: evaluated once, and the store's id still drives the index.
+  const sub = (column: SQL) => sql`(SELECT ${column} FROM ${s} WHERE ${and(eq(s.id, id), scopeSql(ctx, scope))})`;
+  return and(
+    sql`${m.appId} = ${sub(sql`${s.appId}`)}`,
+    notDeleted(m),
+    sql`(${m.subscriptionId} = ${sub(sql`${s.id}`)} OR ${m.orderId} = ${sub(sql`${s.orderId}`)})`,
+  )!;
+}
+
+/** The subscription as the parent of a list: its 404 checked in the list's own statement. */
+const subscriptionParent = (ctx: ServiceContext, id: number, scope: SubscriptionScope): ListParent => ({
+  exists: sql`EXISTS (SELECT 1 FROM ${s} WHERE ${and(eq(s.id, id), scopeSql(ctx, scope))})`,
+  notFound: () => subscriptionNotFound(id),
+});
 
 export async function listSubscriptionOrders(
   ctx: ServiceContext,
@@ -34,11 +50,15 @@ export async function listSubscriptionOrders(
   scope: SubscriptionScope,
   links: LinkContext,
 ): Promise<Page<SubscriptionOrder>> {
-  const row = await findSubscription(ctx, id, scope);
-  const page = await listPage(ctx.db, q, { table: m, scope: () => ordersOf(row) });
-  const owner = { ...ctx, appId: row.appId };
+  // The subscription and the page in one statement; then the orders (the orders module reads them by id).
+  const page = await listPage(ctx.db, q, {
+    table: m,
+    scope: () => ordersOf(ctx, id, scope),
+    parent: subscriptionParent(ctx, id, scope),
+  });
+  const appId = page.results[0]?.appId ?? ctx.appId;
   const full = await loadOrders(
-    owner,
+    { ...ctx, appId },
     page.results.map((o) => o.orderId),
     links,
   );
@@ -68,8 +88,19 @@ export async function listSubscriptionInvoices(
   scope: SubscriptionScope,
   links: LinkContext,
 ) {
-  const row = await findSubscription(ctx, id, scope);
-  const ids = await ctx.db.select({ orderId: m.orderId }).from(m).where(ordersOf(row));
+  // The subscription and its orders' ids in one batch; then the invoices (the orders module lists them by order id).
+  const [rows, ids] = await ctx.db.batch([
+    ctx.db
+      .select({ appId: s.appId, orderId: s.orderId })
+      .from(s)
+      .where(and(eq(s.id, id), scopeSql(ctx, scope))),
+    ctx.db
+      .select({ orderId: m.orderId })
+      .from(m)
+      .where(ordersOf(ctx, id, scope)),
+  ]);
+  const row = rows[0];
+  if (!row) throw subscriptionNotFound(id);
   const orderIds = [...new Set([row.orderId, ...ids.map((o) => o.orderId)])];
   return listInvoicesOfOrders({ ...ctx, appId: row.appId }, orderIds, q, links);
 }

@@ -3,10 +3,18 @@ import { nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
 import { liveRow, notDeleted, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { inList } from "../../../core/sql";
 import { todayIn } from "../../../core/time";
-import { type SubscriptionTerms, subscriptionTermsOf, windowsAndBranchesByIds } from "../../meals";
+import {
+  type SubscriptionTerms,
+  subscriptionTermsFromJson,
+  subscriptionTermsJson,
+  subscriptionTermsOf,
+  type windowsAndBranchesByIds,
+  windowsAndBranchesFromJson,
+  windowsAndBranchesJson,
+} from "../../meals";
 import { type Delivery, type ManagedSubscription, managementOf } from "../rules";
 import { MEAL_SUBSCRIPTION_STATUSES, mealSubscriptions, suborders } from "../tables";
 import type { MealSubscription, MealSubscriptionDetails } from "./schemas";
@@ -17,14 +25,15 @@ export type SubscriptionRow = typeof mealSubscriptions.$inferSelect;
  * Who sees which meal subscriptions (every read and change goes through one of these):
  * - `customer`: the customer's own, in the store of the request;
  * - `channel_customer`: a sales channel's customer (CA15): those they bought through the channel
- *   store of the request, at providers it is actively connected to;
+ *   store of the request, at providers it is actively connected to (`providerAppIds`, a subquery of
+ *   the connections read in the same statement);
  * - `channel_merchant` (MX4): a channel store sees what it sold at its active providers; a
  *   provider store sees what it received through any channel.
  */
 export type SubscriptionScope =
   | { kind: "customer"; customerId: number }
-  | { kind: "channel_customer"; customerId: number; providerAppIds: readonly number[] }
-  | { kind: "channel_merchant"; providerAppIds: readonly number[] };
+  | { kind: "channel_customer"; customerId: number; providerAppIds: SQL }
+  | { kind: "channel_merchant"; providerAppIds: SQL };
 
 const s = mealSubscriptions;
 
@@ -34,9 +43,9 @@ export function scopeSql(ctx: ServiceContext, scope: SubscriptionScope): SQL {
       return sql`${liveRow(ctx.appId, s)} AND ${s.customerId} = ${scope.customerId}`;
     case "channel_customer":
       return sql`${s.channelAppId} = ${ctx.appId} AND ${s.channelCustomerId} = ${scope.customerId}
-        AND ${inList(s.appId, scope.providerAppIds)} AND ${notDeletedRow(s)}`;
+        AND ${s.appId} IN (${scope.providerAppIds}) AND ${notDeletedRow(s)}`;
     case "channel_merchant":
-      return sql`((${s.channelAppId} = ${ctx.appId} AND ${inList(s.appId, scope.providerAppIds)})
+      return sql`((${s.channelAppId} = ${ctx.appId} AND ${s.appId} IN (${scope.providerAppIds}))
         OR (${s.appId} = ${ctx.appId} AND ${s.channelAppId} IS NOT NULL)) AND ${notDeletedRow(s)}`;
   }
 }
@@ -68,6 +77,9 @@ export const CHANNEL_SUBSCRIPTION_LIST: ListSpec = {
   },
 };
 
+export const subscriptionNotFound = (id: number) =>
+  ApiError.notFound("meal_subscription_not_found", `Meal subscription ${id}`);
+
 /** The subscription `id` in the scope, or 404 `meal_subscription_not_found`. */
 export async function findSubscription(ctx: ServiceContext, id: number, scope: SubscriptionScope) {
   const row = await ctx.db
@@ -75,7 +87,7 @@ export async function findSubscription(ctx: ServiceContext, id: number, scope: S
     .from(s)
     .where(and(eq(s.id, id), scopeSql(ctx, scope)))
     .get();
-  if (!row) throw ApiError.notFound("meal_subscription_not_found", `Meal subscription ${id}`);
+  if (!row) throw subscriptionNotFound(id);
   return row;
 }
 
@@ -126,31 +138,58 @@ export const managedOf = (r: SubscriptionRow): ManagedSubscription => ({
 
 const UPCOMING = 7;
 
-/** The views of `rows`, with their management fields, in three round trips whatever their number. */
-export async function subscriptionViews(ctx: ServiceContext, rows: readonly SubscriptionRow[]) {
-  if (!rows.length) return [];
-  const appIds = rows.map((r) => r.appId);
-  const [terms, deliveries, refs] = await Promise.all([
-    termsOf(ctx, rows),
-    deliveriesOf(
-      ctx,
-      appIds,
-      rows.map((r) => r.id),
-    ),
-    windowsAndBranchesByIds(
-      ctx.db,
-      appIds,
-      rows.flatMap((r) => (r.deliveryWindowId === null ? [] : [r.deliveryWindowId])),
-      rows.flatMap((r) => (r.pickupBranchId === null ? [] : [r.pickupBranchId])),
-    ),
-  ]);
+/**
+ * What the views of the subscriptions `rows` (a table expression of meal_subscriptions rows: a
+ * list's page, or the one row of a read) need beside them, as JSON parts of the same statement:
+ * their versions' terms, their deliveries, windows and branches.
+ */
+function viewParts(rows: SQL) {
+  const of = (column: { name: string }) => sql`SELECT ${sql.identifier(column.name)} FROM ${rows}`;
+  const d = suborders;
+  const cols = [d.id, d.subscriptionId, d.date, d.status, d.isFrozen, d.isPostponed].map((c) => sql.identifier(c.name));
+  return {
+    terms: subscriptionTermsJson(of(s.appId), of(s.planVersionId)),
+    deliveries: sql`(SELECT json_group_array(json_array(${sql.join(cols, sql`, `)})) FROM ${d}
+      WHERE ${d.appId} IN (${of(s.appId)}) AND ${d.subscriptionId} IN (${of(s.id)}) AND ${notDeleted(d)})`,
+    ...windowsAndBranchesJson(of(s.appId), of(s.deliveryWindowId), of(s.pickupBranchId)),
+  };
+}
+type ViewParts = Record<keyof ReturnType<typeof viewParts>, unknown>;
+
+/** The views of `rows` from the parsed `viewParts`. */
+function viewsFromParts(rows: readonly SubscriptionRow[], parts: ViewParts) {
+  const deliveries = new Map<number, Delivery[]>();
+  const list = (typeof parts.deliveries === "string" ? JSON.parse(parts.deliveries) : (parts.deliveries ?? [])) as [
+    number,
+    number,
+    string,
+    Delivery["status"],
+    number,
+    number,
+  ][];
+  // By date, then id, as `deliveriesOf` reads them (json_group_array promises no order).
+  list.sort((a, b) => (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : a[0] - b[0]));
+  for (const [id, subscriptionId, date, status, isFrozen, isPostponed] of list) {
+    const of = deliveries.get(subscriptionId) ?? [];
+    of.push({ id, date, status, isFrozen: Boolean(isFrozen), isPostponed: Boolean(isPostponed) });
+    deliveries.set(subscriptionId, of);
+  }
+  const terms = subscriptionTermsFromJson(parts.terms);
+  const refs = windowsAndBranchesFromJson({ windows: parts.windows, branches: parts.branches });
   const at = nowMs();
-  return rows.map((r) => {
-    const t = terms.get(r.planVersionId);
-    if (!t) throw new Error(`Meal subscription ${r.id}: plan version ${r.planVersionId} is missing`);
-    const list = deliveries.get(r.id) ?? [];
-    return viewOf(r, t, list, refs, at);
-  });
+  return rows.map((r) => viewWith(r, terms, deliveries, refs, at));
+}
+
+function viewWith(
+  r: SubscriptionRow,
+  terms: Map<number, SubscriptionTerms>,
+  deliveries: Map<number, Delivery[]>,
+  refs: Awaited<ReturnType<typeof windowsAndBranchesByIds>>,
+  at: number,
+): MealSubscriptionDetails {
+  const t = terms.get(r.planVersionId);
+  if (!t) throw new Error(`Meal subscription ${r.id}: plan version ${r.planVersionId} is missing`);
+  return viewOf(r, t, deliveries.get(r.id) ?? [], refs, at);
 }
 
 function viewOf(
@@ -230,8 +269,9 @@ export async function listSubscriptions(
   q: ListQuery,
   scope: SubscriptionScope,
 ): Promise<Page<MealSubscription>> {
-  const page = await listPage(ctx.db, q, { table: s, scope: () => scopeSql(ctx, scope) });
-  const views = await subscriptionViews(ctx, page.results);
+  // One statement: the page and what its views need.
+  const { page, nested } = await listPageWith(ctx.db, q, { table: s, scope: () => scopeSql(ctx, scope) }, viewParts);
+  const views = viewsFromParts(page.results, nested);
   return { ...page, results: views.map(({ upcoming_suborders: _u, ...v }) => v) };
 }
 
@@ -241,5 +281,20 @@ export async function subscriptionDetails(
   id: number,
   scope: SubscriptionScope,
 ): Promise<MealSubscriptionDetails> {
-  return (await subscriptionViews(ctx, [await findSubscription(ctx, id, scope)]))[0]!;
+  // One batch keyed by the id: the row, and what its view needs.
+  const where = and(eq(s.id, id), scopeSql(ctx, scope))!;
+  const parts = viewParts(sql`(SELECT * FROM ${s} WHERE ${where})`);
+  const [rows, partRows] = await ctx.db.batch([
+    ctx.db.select().from(s).where(where),
+    ctx.db
+      .select({
+        terms: parts.terms.as("terms"),
+        deliveries: parts.deliveries.as("deliveries"),
+        windows: parts.windows.as("windows"),
+        branches: parts.branches.as("branches"),
+      })
+      .from(sql`(SELECT 1)`),
+  ]);
+  if (!rows[0]) throw subscriptionNotFound(id);
+  return viewsFromParts(rows, partRows[0]!)[0]!;
 }

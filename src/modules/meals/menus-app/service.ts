@@ -3,7 +3,14 @@ import type { ServiceContext } from "../../../core/context";
 import { live, liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
-import { type ListQuery, type ListSpec, listPageWith, namedListSpec, type Page } from "../../../core/listing";
+import {
+  type ListParent,
+  type ListQuery,
+  type ListSpec,
+  listPageWith,
+  namedListSpec,
+  type Page,
+} from "../../../core/listing";
 import { toMajor } from "../../../core/money";
 import { factsByProduct, menuCategoryRecordView, menuProductView, menuRecordView } from "../menus/views";
 import { liveRestaurant } from "../restaurants/service";
@@ -12,8 +19,8 @@ import type { MenuAddOn, MenuOptionCategory, MenuSummary } from "./schemas";
 
 /**
  * The customer app's menus (MM6). A menu is shown while it is live and its restaurant active; its
- * categories and products while they are live and active. Each read is one statement after the
- * menu's own check.
+ * categories and products while they are live and active. Each read is one statement, the
+ * menu's own check in it.
  */
 
 /** A price less a percentage off, in minor units: the discount is rounded to the nearest unit, halves up. */
@@ -56,15 +63,15 @@ export async function listMenus(ctx: ServiceContext, q: ListQuery): Promise<Page
   };
 }
 
-/** 404 `menu_not_found` unless the menu is shown. */
-async function visibleMenuOr404(ctx: ServiceContext, menuId: number): Promise<void> {
-  const found = await ctx.db
-    .select({ id: menus.id })
-    .from(menus)
-    .where(and(visibleMenu(ctx.appId), eq(menus.id, menuId)))
-    .get();
-  if (!found) throw ApiError.notFound("menu_not_found", `Menu ${menuId}`);
-}
+/** Whether the menu `menuId` (an id or a subquery giving one) is shown. */
+export const menuShown = (ctx: ServiceContext, menuId: SQL) =>
+  sql`EXISTS (SELECT 1 FROM ${menus} WHERE ${and(visibleMenu(ctx.appId), eq(menus.id, menuId))})`;
+
+/** The shown menu a list is of: its 404 `menu_not_found` is checked in the list's own statement. */
+const visibleMenuParent = (ctx: ServiceContext, menuId: number): ListParent => ({
+  exists: menuShown(ctx, sql`${menuId}`),
+  notFound: () => ApiError.notFound("menu_not_found", `Menu ${menuId}`),
+});
 
 /** The live, active categories of the menu: a subquery of their ids. */
 const categoriesOf = (ctx: ServiceContext, menuId: number) =>
@@ -90,12 +97,12 @@ export const ADD_ON_LIST: ListSpec = namedListSpec(products, {
  * are not plan meals (`is_sub` false), active and in stock, in its active categories.
  */
 export async function listMenuAddOns(ctx: ServiceContext, menuId: number, q: ListQuery): Promise<Page<MenuAddOn>> {
-  await visibleMenuOr404(ctx, menuId);
   const { page, nested } = await listPageWith(
     ctx.db,
     q,
     {
       table: products,
+      parent: visibleMenuParent(ctx, menuId),
       scope: () =>
         and(
           shownProduct(ctx),
@@ -123,17 +130,25 @@ export const OPTION_CATEGORY_LIST: ListSpec = namedListSpec(menuCategories, {
 });
 
 /** Menu Options: the menu's active categories, each with its active products (sub and not). */
-export async function listMenuOptions(
+export const listMenuOptions = (ctx: ServiceContext, menuId: number, q: ListQuery) =>
+  menuOptionsPage(ctx, sql`${menuId}`, visibleMenuParent(ctx, menuId), q);
+
+/**
+ * The categories of the menu `menuId` (an id, or a subquery giving one: a plan's menu), each with
+ * its active products; `parent` checks the menu (and what leads to it) in the same statement.
+ */
+export async function menuOptionsPage(
   ctx: ServiceContext,
-  menuId: number,
+  menuId: SQL,
+  parent: ListParent,
   q: ListQuery,
 ): Promise<Page<MenuOptionCategory>> {
-  await visibleMenuOr404(ctx, menuId);
   const { page, nested } = await listPageWith(
     ctx.db,
     q,
     {
       table: menuCategories,
+      parent,
       scope: () =>
         and(live(menuCategories, ctx.appId), eq(menuCategories.isActive, true), eq(menuCategories.menuId, menuId))!,
     },

@@ -13,7 +13,7 @@ import {
   searchColumns,
 } from "../../../core/listing";
 import type { MenuOptionCategory } from "../menus-app/schemas";
-import { listMenuOptions } from "../menus-app/service";
+import { menuOptionsPage, menuShown } from "../menus-app/service";
 import { visiblePlan } from "../plans/service";
 import { PLAN_TAG_LIST } from "../plans/tags";
 import { planSummaryView, planTagView } from "../plans/views";
@@ -172,11 +172,20 @@ export async function listPlanMenuCategories(
   planId: number,
   q: ListQuery,
 ): Promise<Page<MenuOptionCategory>> {
-  const found = await ctx.db
-    .select({ menuId: plans.menuId })
-    .from(plans)
-    .where(and(visiblePlan(ctx.appId), eq(plans.id, planId)))
-    .get();
-  if (!found) throw ApiError.notFound("plan_not_found", `Plan ${planId}`);
-  return listMenuOptions(ctx, found.menuId, q);
+  const plan = and(visiblePlan(ctx.appId), eq(plans.id, planId));
+  const menuId = sql`(SELECT ${plans.menuId} FROM ${plans} WHERE ${plan})`;
+  // One statement. Its parent column: 1 when the menu is shown, else the plan's menu id negated
+  // (a hidden menu), else NULL (a plan not shown, the first 404).
+  return menuOptionsPage(
+    ctx,
+    menuId,
+    {
+      exists: sql`CASE WHEN ${menuShown(ctx, menuId)} THEN 1 ELSE -${menuId} END`,
+      notFound: (found) =>
+        found === null || found === undefined
+          ? ApiError.notFound("plan_not_found", `Plan ${planId}`)
+          : ApiError.notFound("menu_not_found", `Menu ${-Number(found)}`),
+    },
+    q,
+  );
 }

@@ -1,7 +1,14 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { live, notDeleted, notDeletedRow } from "../../../core/crud/tenant-table";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
-import { type ListQuery, type ListSpec, listPageWith, type Page, searchColumns } from "../../../core/listing";
+import {
+  type ListParent,
+  type ListQuery,
+  type ListSpec,
+  listPageWith,
+  type Page,
+  searchColumns,
+} from "../../../core/listing";
 import type { Db } from "../../../db/client";
 import { plans, planTags, planVersions, restaurants, SUBSCRIPTION_TYPES } from "../tables";
 import type { PlanSummary } from "./schemas";
@@ -33,13 +40,26 @@ export const OFFERED_PLAN_LIST: ListSpec = {
   idColumn: plans.id,
 };
 
+/**
+ * What the caller reads in the same statement as the page: `parent`, its own check (a channel's
+ * active connection, refused before any page); `of`, a scalar subquery over the page's plan ids
+ * (a subquery), whose value comes back as `beside`.
+ */
+export type OfferedPlansBeside = { parent?: ListParent; of?: (planIds: SQL) => SQL };
+
 /** A page of the plans the provider offers to channels, with their versions, tags and restaurants, in one statement. */
-export async function listOfferedPlans(db: Db, providerAppId: number, q: ListQuery): Promise<Page<PlanSummary>> {
+export async function listOfferedPlans(
+  db: Db,
+  providerAppId: number,
+  q: ListQuery,
+  alongside: OfferedPlansBeside = {},
+): Promise<{ page: Page<PlanSummary>; beside: unknown }> {
   const { page, nested } = await listPageWith(
     db,
     q,
-    { table: plans, scope: () => offeredBy(providerAppId) },
+    { table: plans, scope: () => offeredBy(providerAppId), parent: alongside.parent },
     (rows) => ({
+      beside: alongside.of ? alongside.of(sql`SELECT id FROM ${rows}`) : sql`NULL`,
       versions: rowsJson(
         planVersions,
         and(live(planVersions, providerAppId), sql`${planVersions.planId} IN (SELECT id FROM ${rows})`)!,
@@ -62,14 +82,17 @@ export async function listOfferedPlans(db: Db, providerAppId: number, q: ListQue
   const tags = decodeRows(planTags, nested.tags);
   const rs = decodeRows(restaurants, nested.restaurants);
   return {
-    ...page,
-    results: page.results.map((p) =>
-      planSummaryView(p, {
-        tags,
-        versions: versions.filter((v) => v.planId === p.id),
-        restaurant: rs.find((r) => r.id === p.restaurantId)!,
-      }),
-    ),
+    page: {
+      ...page,
+      results: page.results.map((p) =>
+        planSummaryView(p, {
+          tags,
+          versions: versions.filter((v) => v.planId === p.id),
+          restaurant: rs.find((r) => r.id === p.restaurantId)!,
+        }),
+      ),
+    },
+    beside: nested.beside,
   };
 }
 
@@ -78,56 +101,78 @@ export type OfferedPlanRef = { providerAppId: number; planId: number };
 
 /**
  * The plans among `refs` that their provider offers to channels now, by plan id, each read only if
- * it is that provider's (a plan id of another store is absent). One batch, whatever the count.
+ * it is that provider's (a plan id of another store is absent). One statement, whatever the count.
  */
 export async function offeredPlansByIds(db: Db, refs: readonly OfferedPlanRef[]): Promise<Map<number, PlanSummary>> {
   if (!refs.length) return new Map();
   const pairs = JSON.stringify(refs.map((r) => [r.providerAppId, r.planId]));
+  const parts = offeredPlansJson(sql`SELECT value ->> '$[0]', value ->> '$[1]' FROM json_each(${pairs})`);
+  const row = await db.get<Record<keyof typeof parts, string>>(
+    sql`SELECT ${sql.join(
+      Object.entries(parts).map(([k, v]) => sql`${v} AS ${sql.identifier(k)}`),
+      sql`, `,
+    )}`,
+  );
+  return offeredPlansFromJson(row ?? {});
+}
+
+/**
+ * `offeredPlansByIds` as JSON parts of a statement that reads more: `pairs` a subquery of
+ * (provider app id, plan id) rows (a page of listings); `offeredPlansFromJson` reads them.
+ */
+export function offeredPlansJson(pairs: SQL) {
   const offered = and(
-    sql`(${plans.appId}, ${plans.id}) IN (SELECT value ->> '$[0]', value ->> '$[1]' FROM json_each(${pairs}))`,
+    sql`(${plans.appId}, ${plans.id}) IN (${pairs})`,
     notDeleted(plans),
     eq(plans.isActive, true),
     eq(plans.isMarketplaceActive, true),
-    sql`EXISTS (SELECT 1 FROM ${restaurants} r WHERE r.id = ${plans.restaurantId} AND r.app_id = ${plans.appId}
-      AND ${notDeletedRow("r")} AND r.is_active = 1)`,
+    // Qualified by hand: inside the subquery a bare column would be the restaurant's.
+    sql`EXISTS (SELECT 1 FROM ${restaurants} r WHERE r.id = ${plans}.${sql.identifier(plans.restaurantId.name)}
+      AND r.app_id = ${plans}.${sql.identifier(plans.appId.name)} AND ${notDeletedRow("r")} AND r.is_active = 1)`,
   )!;
   const ids = sql`(SELECT id FROM ${plans} WHERE ${offered})`;
-  const [rows, versions, tags, rs] = await db.batch([
-    db.select().from(plans).where(offered),
-    db
-      .select()
-      .from(planVersions)
-      .where(
-        and(
-          sql`${planVersions.planId} IN ${ids}`,
-          notDeleted(planVersions),
-          sql`${planVersions.appId} = (SELECT p.app_id FROM ${plans} p WHERE p.id = ${planVersions.planId})`,
-        ),
-      )
-      .orderBy(planVersions.ordering, planVersions.id),
-    db
-      .select()
-      .from(planTags)
-      .where(
-        and(
-          notDeleted(planTags),
-          sql`(${planTags.appId}, ${planTags.id}) IN (SELECT p.app_id, t.value FROM ${plans} p, json_each(p.tag_ids) t
-            WHERE p.id IN ${ids})`,
-        ),
-      ),
-    db
-      .select()
-      .from(restaurants)
-      .where(sql`(${restaurants.appId}, ${restaurants.id}) IN (SELECT p.app_id, p.restaurant_id FROM ${plans} p
-        WHERE p.id IN ${ids})`),
-  ]);
+  return {
+    plans: rowsJson(plans, offered),
+    versions: rowsJson(
+      planVersions,
+      and(
+        sql`${planVersions.planId} IN ${ids}`,
+        notDeleted(planVersions),
+        sql`${planVersions.appId} = (SELECT p.app_id FROM ${plans} p WHERE p.id = ${planVersions.planId})`,
+      )!,
+      [asc(planVersions.ordering), asc(planVersions.id)],
+    ),
+    tags: rowsJson(
+      planTags,
+      and(
+        notDeleted(planTags),
+        sql`(${planTags.appId}, ${planTags.id}) IN (SELECT p.app_id, t.value FROM ${plans} p, json_each(p.tag_ids) t
+          WHERE p.id IN ${ids})`,
+      )!,
+    ),
+    restaurants: rowsJson(
+      restaurants,
+      sql`(${restaurants.appId}, ${restaurants.id}) IN (SELECT p.app_id, p.restaurant_id FROM ${plans} p
+        WHERE p.id IN ${ids})`,
+    ),
+  };
+}
+
+/** The plans of `offeredPlansJson`'s parts (as text or parsed), by plan id. */
+export function offeredPlansFromJson(
+  parts: Partial<Record<keyof ReturnType<typeof offeredPlansJson>, unknown>>,
+): Map<number, PlanSummary> {
+  const rows = decodeRows(plans, parts.plans);
+  const versions = decodeRows(planVersions, parts.versions);
+  const tags = decodeRows(planTags, parts.tags);
+  const rs = decodeRows(restaurants, parts.restaurants);
   return new Map(
     rows.map((p) => [
       p.id,
       planSummaryView(p, {
         tags: tags.filter((t) => t.appId === p.appId),
         versions: versions.filter((v) => v.planId === p.id),
-        restaurant: rs.find((r) => r.id === p.restaurantId)!,
+        restaurant: rs.find((r) => r.id === p.restaurantId && r.appId === p.appId)!,
       }),
     ]),
   );

@@ -68,13 +68,12 @@ export async function deliveryCityIds(ctx: ServiceContext): Promise<number[]> {
   return rows.map((r) => Number(r.city_id));
 }
 
-/** The store's live zones in `cityIds`, by city, then as the merchant ordered them. */
-export async function zonesInCities(ctx: ServiceContext, cityIds: readonly number[]): Promise<DeliveryZoneView[]> {
-  if (!cityIds.length) return [];
+/** The store's live zones, by city, then as the merchant ordered them. */
+export async function storeZones(ctx: ServiceContext): Promise<DeliveryZoneView[]> {
   const rows = await ctx.db
     .select()
     .from(deliveryZones)
-    .where(and(live(deliveryZones, ctx.appId), inList(deliveryZones.cityId, cityIds)))
+    .where(live(deliveryZones, ctx.appId))
     .orderBy(asc(deliveryZones.cityId), asc(deliveryZones.ordering), asc(deliveryZones.id));
   return rows.map((z) => ({
     id: z.id,

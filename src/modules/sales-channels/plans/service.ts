@@ -1,14 +1,14 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { listOfferedPlans, offeredPlansByIds } from "../../meals";
-import { isConnectionActive } from "../connections";
-import { storeFaces } from "../stores";
+import { listOfferedPlans, offeredPlansByIds, offeredPlansFromJson, offeredPlansJson } from "../../meals";
+import { connectionActiveSql, isConnectionActive } from "../connections";
+import { storeFacesFromJson, storeFacesJson } from "../stores";
 import { channelConnections, channelPlanListings } from "../tables";
 import type { CreatePlanListing, PlanListing, ProviderPlan, UpdatePlanListing } from "./schemas";
 
@@ -33,21 +33,18 @@ export async function listProviderPlans(
   providerAppId: number,
   q: ListQuery,
 ): Promise<Page<ProviderPlan>> {
-  if (!(await isConnectionActive(ctx.db, ctx.appId, providerAppId))) throw notConnected(providerAppId);
-  const page = await listOfferedPlans(ctx.db, providerAppId, q);
-  const ids = page.results.map((p) => p.id);
-  const listed = ids.length
-    ? await ctx.db
-        .select({ id: channelPlanListings.id, planId: channelPlanListings.planId })
-        .from(channelPlanListings)
-        .where(
-          and(
-            live(channelPlanListings, ctx.appId),
-            eq(channelPlanListings.providerAppId, providerAppId),
-            inArray(channelPlanListings.planId, ids),
-          ),
-        )
-    : [];
+  // One statement: the connection, the page, and this channel's listings of the page's plans.
+  const { page, beside } = await listOfferedPlans(ctx.db, providerAppId, q, {
+    parent: { exists: connectionActiveSql(ctx.appId, providerAppId), notFound: () => notConnected(providerAppId) },
+    of: (planIds) =>
+      sql`(SELECT json_group_array(json_array(${channelPlanListings.id}, ${channelPlanListings.planId}))
+        FROM ${channelPlanListings} WHERE ${and(
+          live(channelPlanListings, ctx.appId),
+          eq(channelPlanListings.providerAppId, providerAppId),
+          sql`${channelPlanListings.planId} IN (${planIds})`,
+        )})`,
+  });
+  const listed = ((beside ?? []) as [number, number][]).map(([id, planId]) => ({ id, planId }));
   return {
     ...page,
     results: page.results.map((p) => ({
@@ -81,18 +78,22 @@ export const LISTING_LIST: ListSpec = {
   idColumn: channelPlanListings.id,
 };
 
-/** Listings → their shape, with the providers' faces and plans (null where no longer offered), in two batches. */
-async function listingViews(ctx: ServiceContext, rows: readonly ListingRow[]): Promise<PlanListing[]> {
-  const [faces, plans] = await Promise.all([
-    storeFaces(
-      ctx.db,
-      rows.map((r) => r.providerAppId),
-    ),
-    offeredPlansByIds(
-      ctx.db,
-      rows.map((r) => ({ providerAppId: r.providerAppId, planId: r.planId })),
-    ),
-  ]);
+/** What the views of the listings `rows` (a table expression: a page, or one row) need, as JSON parts of the same statement. */
+function listingParts(rows: SQL) {
+  return {
+    ...storeFacesJson(sql`SELECT provider_app_id FROM ${rows}`),
+    ...offeredPlansJson(sql`SELECT provider_app_id, plan_id FROM ${rows}`),
+  };
+}
+type ListingParts = Record<keyof ReturnType<typeof listingParts>, unknown>;
+
+/** Listings → their shape, with the providers' faces and plans (null where no longer offered). */
+function listingViews(rows: readonly ListingRow[], parts: ListingParts): PlanListing[] {
+  const faces = storeFacesFromJson(
+    rows.map((r) => r.providerAppId),
+    parts,
+  );
+  const plans = offeredPlansFromJson(parts);
   return rows.map((r) => {
     const plan = plans.get(r.planId) ?? null;
     return {
@@ -115,8 +116,14 @@ async function listingViews(ctx: ServiceContext, rows: readonly ListingRow[]): P
 }
 
 export async function listPlanListings(ctx: ServiceContext, q: ListQuery): Promise<Page<PlanListing>> {
-  const page = await listPage(ctx.db, q, { table: channelPlanListings, scope: () => visibleListings(ctx.appId) });
-  return { ...page, results: await listingViews(ctx, page.results) };
+  // One statement: the page, its providers' faces and their plans.
+  const { page, nested } = await listPageWith(
+    ctx.db,
+    q,
+    { table: channelPlanListings, scope: () => visibleListings(ctx.appId) },
+    listingParts,
+  );
+  return { ...page, results: listingViews(page.results, nested) };
 }
 
 async function findListing(ctx: ServiceContext, id: number): Promise<ListingRow> {
@@ -129,8 +136,22 @@ async function findListing(ctx: ServiceContext, id: number): Promise<ListingRow>
   return row;
 }
 
+/** One listing with its provider's face and plan, in one batch keyed by the id; 404 `plan_listing_not_found`. */
 async function listingOf(ctx: ServiceContext, id: number): Promise<PlanListing> {
-  return (await listingViews(ctx, [await findListing(ctx, id)]))[0]!;
+  const where = and(visibleListings(ctx.appId), eq(channelPlanListings.id, id))!;
+  const parts = listingParts(sql`(SELECT * FROM ${channelPlanListings} WHERE ${where})`);
+  const [rows, partRows] = await ctx.db.batch([
+    ctx.db.select().from(channelPlanListings).where(where),
+    ctx.db
+      .select(
+        Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, (v as SQL).as(k)])) as {
+          [K in keyof typeof parts]: SQL.Aliased<unknown>;
+        },
+      )
+      .from(sql`(SELECT 1)`),
+  ]);
+  if (!rows[0]) throw ApiError.notFound("plan_listing_not_found", `Plan listing ${id}`);
+  return listingViews(rows, partRows[0]!)[0]!;
 }
 
 /** Lists a plan the provider offers, for a channel actively connected to it; once per plan. */
@@ -174,8 +195,7 @@ export async function createPlanListing(ctx: ServiceContext, body: CreatePlanLis
       .returning(),
   );
   plan.event(insertedRowEvent("sales_channel.plan_listing_created", channelPlanListings, listing));
-  const row = (await plan.run(ctx.events)).row<ListingRow>(listing);
-  return (await listingViews(ctx, [row]))[0]!;
+  return listingOf(ctx, (await plan.run(ctx.events)).id(listing));
 }
 
 export async function updatePlanListing(

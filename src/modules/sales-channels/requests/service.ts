@@ -5,10 +5,10 @@ import { notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, eventPayloadSql, newEvent } from "../../../core/events/outbox";
 import type { EventType } from "../../../core/events/registry";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { apps } from "../../../core/tenancy";
 import { nowIso } from "../../../core/time";
-import { storeFaces } from "../stores";
+import { type StoreFace, storeFaces, storeFacesFromJson, storeFacesJson } from "../stores";
 import { CONNECTION_STATUSES, channelConnections } from "../tables";
 import { type ConnectionAction, connectionMachine } from "./machine";
 import type { ConnectionRequest, DIRECTIONS, SendConnectionRequest } from "./schemas";
@@ -45,11 +45,8 @@ export const CONNECTION_LIST: ListSpec = {
   idColumn: channelConnections.id,
 };
 
-async function viewsOf(ctx: ServiceContext, rows: readonly Row[]): Promise<ConnectionRequest[]> {
-  const faces = await storeFaces(
-    ctx.db,
-    rows.flatMap((r) => [r.channelAppId, r.providerAppId]),
-  );
+/** The views of `rows`, with the faces of their stores (read with them). */
+function viewsOf(ctx: ServiceContext, rows: readonly Row[], faces: Map<number, StoreFace>): ConnectionRequest[] {
   return rows.map((r) => ({
     id: r.id,
     channel: faces.get(r.channelAppId)!,
@@ -83,10 +80,18 @@ export async function listConnectionRequests(
     incoming: ne(channelConnections.appId, ctx.appId),
   };
   const scope = and(seenBy(ctx.appId), direction && byDirection[direction])!;
-  const page = await listPage(ctx.db, q, { table: channelConnections, scope: () => scope });
-  return { ...page, results: await viewsOf(ctx, page.results) };
+  // The page and the faces of its stores: one statement.
+  const { page, nested } = await listPageWith(ctx.db, q, { table: channelConnections, scope: () => scope }, (rows) =>
+    storeFacesJson(sql`SELECT channel_app_id FROM ${rows} UNION SELECT provider_app_id FROM ${rows}`),
+  );
+  const faces = storeFacesFromJson(sidesOf(page.results), nested);
+  return { ...page, results: viewsOf(ctx, page.results, faces) };
 }
 
+/** The stores of the rows: each one's channel and provider. */
+const sidesOf = (rows: readonly Row[]) => [...new Set(rows.flatMap((r) => [r.channelAppId, r.providerAppId]))];
+
+/** A connection request the store is a side of, else 404 `connection_request_not_found`. */
 async function findRow(ctx: ServiceContext, id: number): Promise<Row> {
   const row = await ctx.db
     .select()
@@ -97,8 +102,21 @@ async function findRow(ctx: ServiceContext, id: number): Promise<Row> {
   return row;
 }
 
+/** A connection request the store is a side of, with its stores' faces: one batch keyed by the id. */
 export async function getConnectionRequest(ctx: ServiceContext, id: number): Promise<ConnectionRequest> {
-  return (await viewsOf(ctx, [await findRow(ctx, id)]))[0]!;
+  const where = and(seenBy(ctx.appId), eq(channelConnections.id, id))!;
+  const c = channelConnections;
+  const sides = sql`SELECT ${c.channelAppId} FROM ${c} WHERE ${where} UNION SELECT ${c.providerAppId} FROM ${c} WHERE ${where}`;
+  const faces = storeFacesJson(sides);
+  const [rows, parts] = await ctx.db.batch([
+    ctx.db.select().from(c).where(where),
+    ctx.db
+      .select({ profiles: faces.profiles.as("profiles"), identities: faces.identities.as("identities") })
+      .from(sql`(SELECT 1)`),
+  ]);
+  const row = rows[0];
+  if (!row) throw ApiError.notFound("connection_request_not_found", `Connection request ${id}`);
+  return viewsOf(ctx, [row], storeFacesFromJson(sidesOf([row]), parts[0]!))[0]!;
 }
 
 /**
@@ -170,7 +188,8 @@ export async function sendConnectionRequest(
       .returning(),
   );
   plan.event(bothSidesEvents("sales_channel.connection_requested", sql`${channelConnections.id} = ${connection.id}`));
-  return (await viewsOf(ctx, [(await plan.run(ctx.events)).row<Row>(connection)]))[0]!;
+  const row = (await plan.run(ctx.events)).row<Row>(connection);
+  return viewsOf(ctx, [row], await storeFaces(ctx.db, sidesOf([row])))[0]!;
 }
 
 const EVENT_OF = {
