@@ -2,8 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../src/core/permissions";
 import { createCustomerFor, customerTokenFor, ensureTenant, tokenFor } from "../helpers/factories";
-import { readWaits } from "../helpers/read-waits";
-import { call, json, problem } from "../helpers/request";
+import { call, callWaits, json, problem } from "../helpers/request";
 import { outboxOf } from "./records-fixtures";
 
 // The customer app's own locations (CA8). Stores of this file only.
@@ -107,7 +106,10 @@ describe("CA8 customer locations", () => {
     // The customer's check, the rows and their places: one D1 round trip beyond the token's.
     const token = await customerTokenFor(S1, sara);
     for (const path of ["/locations/", `/locations/${saraHome}/`]) {
-      const { res, beyondAuth } = await readWaits(API + path, { token, appId: S1 });
+      const {
+        res,
+        waits: { beyondAuth },
+      } = await callWaits(API + path, { token, appId: S1 });
       expect(res.status).toBe(200);
       expect(beyondAuth, path).toBe(1);
     }

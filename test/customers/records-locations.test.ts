@@ -2,8 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { ensureTenant, tokenFor } from "../helpers/factories";
-import { readWaits } from "../helpers/read-waits";
-import { call, json, problem } from "../helpers/request";
+import { call, callWaits, json, problem } from "../helpers/request";
 import { ensureGeography, outboxOf } from "./records-fixtures";
 
 // Stores of this file only.
@@ -98,12 +97,12 @@ describe("Customer Locations (MC1)", () => {
       modified_at: expect.any(String),
     });
     // The location, or a page of them, with the customer's check and the places: one D1 round trip.
-    const one = await readWaits(`${locations(sara)}${body.id}/`, { token, appId: S1 });
+    const one = await callWaits(`${locations(sara)}${body.id}/`, { token, appId: S1 });
     expect(await json(one.res)).toEqual(body);
-    expect(one.beyondAuth).toBe(1);
-    const page = await readWaits(locations(sara), { token, appId: S1 });
+    expect(one.waits.beyondAuth).toBe(1);
+    const page = await callWaits(locations(sara), { token, appId: S1 });
     expect((await json(page.res)).results).toEqual([body]);
-    expect(page.beyondAuth).toBe(1);
+    expect(page.waits.beyondAuth).toBe(1);
     const events = await outboxOf(S1, "customer.location.created");
     expect(events.map((e) => e.payload.data)).toEqual([{ id: body.id, customer_id: sara }]);
   });
@@ -205,7 +204,10 @@ describe("Customer Memberships (MC2)", () => {
 
   it("lists the customer's memberships, newest first, with filters", async () => {
     // The customer's check and the page: one D1 round trip.
-    const { res, beyondAuth } = await readWaits(memberships(sara), { token, appId: S1 });
+    const {
+      res,
+      waits: { beyondAuth },
+    } = await callWaits(memberships(sara), { token, appId: S1 });
     expect(beyondAuth).toBe(1);
     const page = await json(res);
     expect(page).toEqual({

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTicketsFor } from "../helpers/factories";
-import { readWaits } from "../helpers/read-waits";
-import { json } from "../helpers/request";
+import { callWaits, json } from "../helpers/request";
 import { rowsOf, type Shopper, type Store, shopperOf, stocked, storeFor } from "../orders/helpers";
 import { deliveryItem, M_FULFILLMENTS, MY_FULFILLMENTS, paidOrderOf } from "./helpers";
 
@@ -25,7 +24,10 @@ beforeAll(async () => {
 
 describe("Fulfillments: D1 round trips of the reads", () => {
   it("a page of fulfillments and tickets with their items waits for D1 once", async () => {
-    const { res, beyondAuth } = await readWaits(M_FULFILLMENTS, { token: store.token, appId: A });
+    const {
+      res,
+      waits: { beyondAuth },
+    } = await callWaits(M_FULFILLMENTS, { token: store.token, appId: A });
     expect(res.status).toBe(200);
     const page = await json(res);
     expect(page.count).toBe(3);
@@ -38,7 +40,10 @@ describe("Fulfillments: D1 round trips of the reads", () => {
       [`${M_FULFILLMENTS}${fulfillmentId}/`, store.token],
       [`${MY_FULFILLMENTS}${fulfillmentId}/`, shopper.token],
     ] as const) {
-      const { res, beyondAuth } = await readWaits(path, { token, appId: A });
+      const {
+        res,
+        waits: { beyondAuth },
+      } = await callWaits(path, { token, appId: A });
       expect(res.status).toBe(200);
       expect((await json(res)).item.id).toBe(itemId);
       expect(beyondAuth).toBe(1);
@@ -46,7 +51,10 @@ describe("Fulfillments: D1 round trips of the reads", () => {
   });
 
   it("the overview, in the store's calendar, waits for D1 once", async () => {
-    const { res, beyondAuth } = await readWaits(`${M_FULFILLMENTS}overview/`, { token: store.token, appId: A });
+    const {
+      res,
+      waits: { beyondAuth },
+    } = await callWaits(`${M_FULFILLMENTS}overview/`, { token: store.token, appId: A });
     expect(res.status).toBe(200);
     expect((await json(res)).total).toBe(3);
     expect(beyondAuth).toBe(1);

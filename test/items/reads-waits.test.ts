@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { readWaits } from "../helpers/read-waits";
-import { json } from "../helpers/request";
+import { callWaits, json } from "../helpers/request";
 import { type Catalogue, catalogueOf } from "./helpers";
 
 // Stores of this file's own, so that no cached read answers first (a cache hit runs no statement).
@@ -21,7 +20,10 @@ describe("Catalogue reads: D1 round trips", () => {
       ["/order/v1/categories/", (b: any) => expect(b.results[0]).toMatchObject({ items_count: 2 })],
       [`/order/v1/categories/${full.category.id}/`, (b: any) => expect(b).toMatchObject({ items_count: 2 })],
     ] as const) {
-      const { res, beyondAuth } = await readWaits(path, { appId: A });
+      const {
+        res,
+        waits: { beyondAuth },
+      } = await callWaits(path, { appId: A });
       expect(res.status, path).toBe(200);
       check(await json(res));
       expect(beyondAuth, path).toBe(1);
@@ -30,14 +32,14 @@ describe("Catalogue reads: D1 round trips", () => {
 
   it("the merchant's modifier categories, a page or one, with their values wait for D1 once", async () => {
     const opts = { token: catalogue.tokenA, appId: A };
-    const page = await readWaits("/order/v1/merchant/items/modifiers/", opts);
+    const page = await callWaits("/order/v1/merchant/items/modifiers/", opts);
     const body = await json(page.res);
     expect(body.results.length).toBeGreaterThan(0);
     expect(body.results.some((c: { values: unknown[] }) => c.values.length > 0)).toBe(true);
-    expect(page.beyondAuth).toBe(1);
+    expect(page.waits.beyondAuth).toBe(1);
     const first = body.results[0];
-    const one = await readWaits(`/order/v1/merchant/items/modifiers/${first.id}/`, opts);
+    const one = await callWaits(`/order/v1/merchant/items/modifiers/${first.id}/`, opts);
     expect(await json(one.res)).toEqual(first);
-    expect(one.beyondAuth).toBe(1);
+    expect(one.waits.beyondAuth).toBe(1);
   });
 });

@@ -2,8 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { ensureTenant, tokenFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
-import { meteredCall } from "../helpers/metered-call";
-import { call, problem } from "../helpers/request";
+import { call, callWaits, problem } from "../helpers/request";
 import { eventsOf, JEDDAH, L, type LStore, logisticsStore, ok, RIYADH, seedCaptain, seedZone } from "./seed";
 
 const MEALS = "/order/v1/merchant/meals/";
@@ -49,7 +48,7 @@ describe("ML1 Logistics City", () => {
   });
 
   it("waits for D1 twice beyond the token check: the cities and zones of the store, then the page of cities", async () => {
-    const { res, waits } = await meteredCall(`${L}cities/?page_size=1`, { token: s.token, appId: A });
+    const { res, waits } = await callWaits(`${L}cities/?page_size=1`, { token: s.token, appId: A });
     expect((await ok(res)).results[0].zones).toHaveLength(2);
     expect(waits.beyondAuth).toBe(2);
   });

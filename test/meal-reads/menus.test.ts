@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { tokenFor } from "../helpers/factories";
 import { missingKeys, schemaErrors, seedMealsFor } from "../helpers/meals";
-import { meteredCall } from "../helpers/metered-call";
-import { call, json, problem } from "../helpers/request";
+import { call, callWaits, json, problem } from "../helpers/request";
 
 /** Menus (MM6): public reads under /api/v1/menus/, cached in KV. */
 
@@ -139,7 +138,7 @@ describe("Menu Options", () => {
 describe("the menu's lists", () => {
   it("check the menu and read the page in one round trip beyond the token check", async () => {
     for (const path of [`${a.greenMenu}/add-ons/`, `${a.greenMenu}/options/`]) {
-      const { res, waits } = await meteredCall(`/api/v1/menus/${path}?page_size=2`, { appId: A });
+      const { res, waits } = await callWaits(`/api/v1/menus/${path}?page_size=2`, { appId: A });
       expect(res.status, path).toBe(200);
       expect(waits.beyondAuth, path).toBe(1);
     }

@@ -4,8 +4,7 @@ import { setClock } from "../../src/core/clock";
 import { openDates } from "../../src/modules/meals/dates";
 import { tokenFor } from "../helpers/factories";
 import { missingKeys, schemaErrors, seedMealsFor } from "../helpers/meals";
-import { meteredCall } from "../helpers/metered-call";
-import { call, json, problem } from "../helpers/request";
+import { call, callWaits, json, problem } from "../helpers/request";
 
 /** Plans v3 (MM4): public reads under /api/v3/plans/, cached in KV. */
 
@@ -222,7 +221,7 @@ describe("Plan Menu Categories", () => {
   });
 
   it("reads the plan, its menu and the page in one round trip beyond the token check", async () => {
-    const { res, waits } = await meteredCall(`${V3}${a.keto}/menu-categories/?page_size=2`, { appId: A });
+    const { res, waits } = await callWaits(`${V3}${a.keto}/menu-categories/?page_size=2`, { appId: A });
     expect(res.status).toBe(200);
     expect(waits.beyondAuth).toBe(1);
   });

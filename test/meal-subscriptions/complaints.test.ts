@@ -3,8 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { sharedAuthCases, sharedCustomerAuthCases } from "../helpers/auth-cases";
 import { schemaErrors } from "../helpers/meals";
-import { meteredCall } from "../helpers/metered-call";
-import { problem } from "../helpers/request";
+import { callWaits, problem } from "../helpers/request";
 import {
   clockAt,
   customerOf,
@@ -105,9 +104,9 @@ describe("Complain SubOrder and Complaint Details", () => {
       suborder: { id: d.id, date: "2026-03-03", status: "delivered" },
     });
     // The details, and the merchant's list, read the complaint and its suborder in one round trip.
-    const one = await meteredCall(`/api/v1/complaints/${body.id}/`, { token: c.token, appId: A });
+    const one = await callWaits(`/api/v1/complaints/${body.id}/`, { token: c.token, appId: A });
     expect(await ok(one.res)).toEqual(body);
-    const list = await meteredCall(`${M_COMPLAINTS}?suborder_id=${d.id}`, { token: m.token, appId: A });
+    const list = await callWaits(`${M_COMPLAINTS}?suborder_id=${d.id}`, { token: m.token, appId: A });
     expect((await ok(list.res)).results).toEqual([body]);
     expect([one.waits.beyondAuth, list.waits.beyondAuth]).toEqual([1, 1]);
     const [created] = (await eventsOf(A, ["complaint.created"])).filter((e) => e.data.id === body.id);

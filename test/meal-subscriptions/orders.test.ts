@@ -5,8 +5,7 @@ import { deliveryItem, paidOrderOf } from "../fulfillments/helpers";
 import { sharedCustomerAuthCases } from "../helpers/auth-cases";
 import { db } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
-import { meteredCall } from "../helpers/metered-call";
-import { problem } from "../helpers/request";
+import { callWaits, problem } from "../helpers/request";
 import { rowsOf } from "../orders/helpers";
 import { clockAt, customerOf, type MealCustomer, type MealStore, mealStoreOf, ok, SUBS, subscriptionOf } from "./seed";
 
@@ -48,7 +47,7 @@ describe("List Subscription Orders", () => {
   it("the order that bought it and its add-on orders, each with the order itself", async () => {
     const { s, first, addOn } = await bought();
     // The subscription and the page in one round trip, then the orders themselves (the orders module's read).
-    const { res: read, waits } = await meteredCall(`${SUBS}${s.id}/orders/`, { token: c.token, appId: A });
+    const { res: read, waits } = await callWaits(`${SUBS}${s.id}/orders/`, { token: c.token, appId: A });
     expect(waits.beyondAuth).toBe(2);
     const page = await ok(read);
     expect(schemaErrors("listMealSubscriptionOrders", page)).toEqual([]);

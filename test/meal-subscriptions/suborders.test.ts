@@ -5,8 +5,7 @@ import { customerLocations } from "../../src/modules/customers/tables";
 import { sharedCustomerAuthCases } from "../helpers/auth-cases";
 import { db } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
-import { meteredCall } from "../helpers/metered-call";
-import { problem } from "../helpers/request";
+import { callWaits, problem } from "../helpers/request";
 import {
   clockAt,
   customerOf,
@@ -100,8 +99,8 @@ describe("Customer SubOrders and details", () => {
   it("reads the page or one suborder, with its terms, window and branch, in one round trip beyond the token check", async () => {
     const c2 = await customerOf(m);
     const s = await subscriptionOf(m, c2, { start: "2026-03-03", count: 2 });
-    const list = await meteredCall(SUBORDERS, { token: c2.token, appId: A });
-    const one = await meteredCall(`${SUBORDERS}${s.suborders[1]!.id}/`, { token: c2.token, appId: A });
+    const list = await callWaits(SUBORDERS, { token: c2.token, appId: A });
+    const one = await callWaits(`${SUBORDERS}${s.suborders[1]!.id}/`, { token: c2.token, appId: A });
     const page = await ok(list.res);
     expect(page.results.map((r: { is_changeable: boolean }) => r.is_changeable)).toEqual([false, true]);
     expect(await ok(one.res)).toEqual(page.results[1]);

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { sharedCustomerAuthCases } from "../helpers/auth-cases";
 import { schemaErrors } from "../helpers/meals";
-import { meteredCall } from "../helpers/metered-call";
-import { call, problem } from "../helpers/request";
+import { call, callWaits, problem } from "../helpers/request";
 import {
   clockAt,
   customerOf,
@@ -132,8 +131,8 @@ describe("List Subscriptions and Subscription Details", () => {
 
   it("reads the page or one subscription, with everything its view needs, in one round trip beyond the token check", async () => {
     clockAt("2026-03-02T09:00:00Z");
-    const list = await meteredCall(SUBS, { token: c.token, appId: A });
-    const one = await meteredCall(`${SUBS}${sub.id}/`, { token: c.token, appId: A });
+    const list = await callWaits(SUBS, { token: c.token, appId: A });
+    const one = await callWaits(`${SUBS}${sub.id}/`, { token: c.token, appId: A });
     const { upcoming_suborders: upcoming, ...details } = await ok(one.res);
     expect((await ok(list.res)).results).toEqual([details]);
     expect(upcoming.map((u: { id: number }) => u.id)).toEqual(sub.suborders.map((x: { id: number }) => x.id));

@@ -2,8 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { tokenFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
-import { readWaits } from "../helpers/read-waits";
-import { call, json, problem } from "../helpers/request";
+import { call, callWaits, json, problem } from "../helpers/request";
 import { cartOf, checkedOut, eventsWhere, rowsOf, type Store, shopperOf, stocked, storeFor } from "../orders/helpers";
 import { daysFrom, M_RECURRING, MY_RECURRING, purchaseRow, recurringOf, storeToday } from "./helpers";
 
@@ -92,7 +91,10 @@ describe("Merchant: List, Details, Update (MO5)", () => {
     const active = await recurringOf(store, s, { duration: 3, unit: "day", priceMinor: 1_250 });
     const pending = await recurringOf(store, s, { provider: "card", duration: 1, unit: "month" });
     // The page with its customers and carts' totals: one D1 round trip beyond the token check.
-    const { res, beyondAuth } = await readWaits(`${M_RECURRING}?customer_id=${s.id}`, { token: store.token, appId: A });
+    const {
+      res,
+      waits: { beyondAuth },
+    } = await callWaits(`${M_RECURRING}?customer_id=${s.id}`, { token: store.token, appId: A });
     const body = await json(res);
     expect(res.status).toBe(200);
     expect(beyondAuth).toBe(1);

@@ -2,8 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { connectedProviderAppIds, isConnectionActive } from "../../src/modules/sales-channels";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { db } from "../helpers/factories";
-import { meteredCall } from "../helpers/metered-call";
-import { json, problem } from "../helpers/request";
+import { callWaits, json, problem } from "../helpers/request";
 import {
   ACTIONS,
   act,
@@ -232,7 +231,7 @@ describe("List Connection Requests", () => {
       [CONNECTIONS, (body: { results: unknown[] }) => body.results[0]],
       [`${CONNECTIONS}${out.id}/`, (body: unknown) => body],
     ] as const) {
-      const { res, waits } = await meteredCall(path, { token: channel.token, appId: channel.appId });
+      const { res, waits } = await callWaits(path, { token: channel.token, appId: channel.appId });
       expect(res.status, path).toBe(200);
       expect(view(await json(res)), path).toEqual(out);
       expect(waits.beyondAuth, path).toBe(1);

@@ -4,8 +4,7 @@ import { connectedProviderAppIds, isConnectionActive } from "../../src/modules/s
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { db } from "../helpers/factories";
 import { schemaErrors, seedMealsFor } from "../helpers/meals";
-import { meteredCall } from "../helpers/metered-call";
-import { json, problem } from "../helpers/request";
+import { callWaits, json, problem } from "../helpers/request";
 import { eventsWhere, rowOf } from "../orders/helpers";
 import { acted, connect, LISTINGS, PROVIDER_PLANS, type Shop, sent, storeOf } from "./helpers";
 
@@ -143,7 +142,7 @@ describe("Meals Plan Listings (MX2)", () => {
     const events = await eventsWhere(CHANNEL, ["sales_channel.plan_listing_created"], "id", out.id);
     expect(events.map((e) => e.app_id)).toEqual([CHANNEL]);
     // The connection, the page and the channel's listings: one round trip beyond the token check.
-    const { res, waits } = await meteredCall(`${PROVIDER_PLANS}?provider_app_id=${P}`, {
+    const { res, waits } = await callWaits(`${PROVIDER_PLANS}?provider_app_id=${P}`, {
       token: channel.token,
       appId: CHANNEL,
     });
@@ -213,7 +212,7 @@ describe("Meals Plan Listings (MX2)", () => {
 
   it("the list: the channel's own, in ordering, filtered; a third store sees none of them", async () => {
     // The page, its providers' faces and their plans: one round trip beyond the token check.
-    const { res: read, waits } = await meteredCall(LISTINGS, { token: channel.token, appId: CHANNEL });
+    const { res: read, waits } = await callWaits(LISTINGS, { token: channel.token, appId: CHANNEL });
     const page = await json(read);
     expect(schemaErrors("listPlanListings", page)).toEqual([]);
     expect(page.results.map((r: { plan_id: number }) => r.plan_id)).toEqual([p.balanced]);

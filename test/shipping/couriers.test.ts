@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { tokenFor } from "../helpers/factories";
-import { readWaits } from "../helpers/read-waits";
-import { call, json, problem } from "../helpers/request";
+import { call, callWaits, json, problem } from "../helpers/request";
 import { eventsWhere, rowOf, type Store, storeFor } from "../orders/helpers";
 import { CONFIG, COURIERS, courierBody, created, JEDDAH, MALQA, OLAYA, PICKUPS, pickupBody, RIYADH } from "./helpers";
 
@@ -88,16 +87,16 @@ describe("couriers C1-C7", () => {
   it("C1/C4: the first read mirrors the carriers; then a list or a courier waits for D1 once", async () => {
     const F = 9719;
     const fresh = await storeFor(F);
-    const first = await readWaits(COURIERS, { token: fresh.token, appId: F });
+    const first = await callWaits(COURIERS, { token: fresh.token, appId: F });
     expect(first.res.status).toBe(200);
     const fake = (await json(first.res)).results.find((c: { code: string }) => c.code === "fake");
     expect(fake).toMatchObject({ type: "integrated" });
-    const list = await readWaits(COURIERS, { token: fresh.token, appId: F });
+    const list = await callWaits(COURIERS, { token: fresh.token, appId: F });
     expect((await json(list.res)).results).toContainEqual(fake);
-    expect(list.beyondAuth).toBe(1);
-    const one = await readWaits(`${COURIERS}${fake.id}/`, { token: fresh.token, appId: F });
+    expect(list.waits.beyondAuth).toBe(1);
+    const one = await callWaits(`${COURIERS}${fake.id}/`, { token: fresh.token, appId: F });
     expect(await json(one.res)).toEqual(fake);
-    expect(one.beyondAuth).toBe(1);
+    expect(one.waits.beyondAuth).toBe(1);
   });
 
   it("C6 updates a custom courier (event); an integrated one is 409 courier_not_custom; unknown 404", async () => {

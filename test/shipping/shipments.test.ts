@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { readWaits } from "../helpers/read-waits";
-import { json, problem } from "../helpers/request";
+import { callWaits, json, problem } from "../helpers/request";
 import { eventsWhere, rowOf, rowsOf, type Store, storeFor } from "../orders/helpers";
 import {
   COURIERS,
@@ -70,13 +69,13 @@ describe("MH4 create shipment", () => {
       fulfillment_ids: fulfillmentIds,
     });
     // The shipment, and a page of them, with their fulfillments and history: one D1 round trip each.
-    const one = await readWaits(`${SHIP}${shipment.id}/`, { token: store.token, appId: A });
+    const one = await callWaits(`${SHIP}${shipment.id}/`, { token: store.token, appId: A });
     expect(await json(one.res)).toEqual(shipment);
-    expect(one.beyondAuth).toBe(1);
+    expect(one.waits.beyondAuth).toBe(1);
     expect((await other.as(`${SHIP}${shipment.id}/`)).status).toBe(404);
-    const page = await readWaits(`${SHIP}?order_id=${order.id}`, { token: store.token, appId: A });
+    const page = await callWaits(`${SHIP}?order_id=${order.id}`, { token: store.token, appId: A });
     expect((await json(page.res)).results).toEqual([shipment]);
-    expect(page.beyondAuth).toBe(1);
+    expect(page.waits.beyondAuth).toBe(1);
   });
 
   it("refuses a fulfillment shipped already, unknown ids, another store's courier, uncovered or inactive couriers", async () => {

@@ -3,8 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { createCustomerFor, tokenFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
-import { readWaits } from "../helpers/read-waits";
-import { call, json, problem } from "../helpers/request";
+import { call, callWaits, json, problem } from "../helpers/request";
 import { depositCashback, M_ORDERS, orderOf, rowOf, type Store, shopperOf, stocked, storeFor } from "../orders/helpers";
 import { recurringOf } from "../recurring/helpers";
 
@@ -96,7 +95,7 @@ describe("Customer Order Statistics (MC3)", () => {
       currency: "SAR",
     });
     // The customer's check and the aggregate, the store's currency in it: one D1 round trip.
-    expect((await readWaits(statsPath(c.id), { token: store.token, appId: A })).beyondAuth).toBe(1);
+    expect((await callWaits(statsPath(c.id), { token: store.token, appId: A })).waits.beyondAuth).toBe(1);
   });
 
   it("an unknown customer, or another store's, is a 404 customer_not_found", async () => {
