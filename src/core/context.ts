@@ -23,3 +23,12 @@ export function makeServiceContext(
 export function serviceContext(c: Context<AppEnv>): ServiceContext {
   return makeServiceContext(c.get("db"), c.get("appId"), c.env, (p) => c.executionCtx.waitUntil(p));
 }
+
+/** The request's execution context, or undefined where there is none (a test's `app.request()`). */
+export function executionCtxOf(c: Context): Context["executionCtx"] | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
+}

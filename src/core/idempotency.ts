@@ -2,6 +2,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { clientOf, createDb, type Db } from "../db/client";
 import type { AppEnv } from "../env";
+import { executionCtxOf } from "./context";
 import { sha256Hex } from "./crypto";
 import { ApiError, type ErrorCode } from "./errors";
 import { idempotencyKeys } from "./idempotency-table";
@@ -213,23 +214,13 @@ export const idempotent = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   // Stored after the response, not before it: the answer waits for D1 once less. A retry that comes
   // before the store lands is told the request is in flight (retry in a second); a store that never
   // lands leaves the key committed, as a Worker dying after the write does: never run twice.
-  afterResponse(
-    c,
-    store.then(
-      () => undefined,
-      (error) => logTaskFailure("store idempotent response", error, { app_id: values.appId }),
-    ),
+  const stored = store.then(
+    () => undefined,
+    (error) => logTaskFailure("store idempotent response", error, { app_id: values.appId }),
   );
+  // Without an execution context (a test's app.request()) the store runs on its own.
+  executionCtxOf(c)?.waitUntil(stored);
 };
-
-/** Work after the response (ctx.waitUntil); awaited where the request has no execution context (a test's app.request). */
-function afterResponse(c: Context<AppEnv>, work: Promise<unknown>): void {
-  try {
-    c.executionCtx.waitUntil(work);
-  } catch {
-    void work;
-  }
-}
 
 const WRITE = /^\s*(insert|update|delete|replace)\b/i;
 

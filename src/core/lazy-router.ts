@@ -1,5 +1,6 @@
 import { type Context, type ErrorHandler, Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
+import { executionCtxOf } from "./context";
 
 /**
  * Routers built on a request's first need. The app registers every route's method and path (a
@@ -21,14 +22,6 @@ const bridge: MiddlewareHandler<AppEnv> = async (c, next) => {
   for (const [k, v] of Object.entries(c.var)) outer.set(k as keyof AppEnv["Variables"], v as never);
   if (c.error) outer.error = c.error;
 };
-
-function executionCtxOf(c: Context): Context["executionCtx"] | undefined {
-  try {
-    return c.executionCtx;
-  } catch {
-    return undefined; // app.request() in a test gives none
-  }
-}
 
 export type LazyRouterOptions = {
   prefix: string;
