@@ -2,7 +2,7 @@ import { eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { index, integer, type SQLiteTable, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
-import { type Handle, insertSelect } from "./batch-plan";
+import { type BatchPlan, type Handle, insertSelect } from "./batch-plan";
 
 /**
  * The audit trail: one row per change a principal made to a store's configuration (webhooks,
@@ -140,4 +140,29 @@ export function auditAfter(db: Db, subject: AuditSubject, row: Handle): BatchIte
       after: sql`(SELECT json(${subject.snapshot}) FROM ${table} WHERE id = CAST(${auditEvents.resourceId} AS INTEGER))`,
     })
     .where(eq(auditEvents.id, sql`${row.id}`));
+}
+
+/**
+ * `changes` added to `plan` with the audit rows of the rows `where` selects: each row as it is
+ * before the changes, then, with `after` (the name of the plan's handle to the audit row: for a
+ * change to one row that leaves it in place), as it is after them. Without an actor, the changes alone.
+ */
+export function auditedChange(
+  plan: BatchPlan,
+  audit: AuditContext | undefined,
+  subject: AuditSubject,
+  entry: Common & { where: SQL; after?: string },
+  changes: BatchItem<"sqlite">[],
+): void {
+  if (!audit) {
+    plan.add(...changes);
+    return;
+  }
+  const before = auditRows(plan.db, audit, subject, { ...entry, state: "before" });
+  if (!entry.after) {
+    plan.add(before, ...changes);
+    return;
+  }
+  const row = plan.insert(entry.after, before);
+  plan.add(...changes, auditAfter(plan.db, subject, row));
 }

@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { auditAfter, auditRows } from "../../core/audit";
+import type { BatchItem } from "drizzle-orm/batch";
+import { auditedChange, auditRows } from "../../core/audit";
 import { BatchPlan } from "../../core/batch-plan";
 import type { ServiceContext } from "../../core/context";
 import { live } from "../../core/crud/tenant-table";
@@ -150,17 +151,14 @@ async function changeWebhook(
   ctx: ServiceContext,
   scope: SQL,
   action: "webhook.updated" | "webhook.secret_rotated" | "webhook.deleted",
-  changes: Parameters<BatchPlan["add"]>,
+  changes: BatchItem<"sqlite">[],
   eventScope: SQL = scope,
 ): Promise<WebhookRow | undefined> {
   const { db } = ctx;
   const plan = new BatchPlan(db);
-  const state = { appId: ctx.appId, action, where: scope, state: "before" as const };
-  const audit =
-    ctx.audit && action !== "webhook.deleted" && plan.insert("audit", auditRows(db, ctx.audit, WEBHOOK_AUDIT, state));
-  if (ctx.audit && action === "webhook.deleted") plan.add(auditRows(db, ctx.audit, WEBHOOK_AUDIT, state));
-  plan.add(...changes);
-  if (audit) plan.add(auditAfter(db, WEBHOOK_AUDIT, audit));
+  // A deleted webhook has no after: its row is the webhook as it was.
+  const after = action === "webhook.deleted" ? undefined : "audit";
+  auditedChange(plan, ctx.audit, WEBHOOK_AUDIT, { appId: ctx.appId, action, where: scope, after }, changes);
   const now = plan.read<WebhookRow>(db.select().from(webhooks).where(scope));
   plan.event(rowEvent(action satisfies EventType, webhooks, eventScope, sql`json_object('id', id)`));
   return (await plan.run(ctx.events)).rows(now)[0];
@@ -263,23 +261,14 @@ export async function deleteWebhooksByUrl(ctx: ServiceContext, url: string): Pro
   const at = nowIso();
   const scope = and(live(webhooks, ctx.appId), inList(webhooks.id, ids))!;
   const plan = new BatchPlan(db);
-  if (ctx.audit)
-    plan.add(
-      auditRows(db, ctx.audit, WEBHOOK_AUDIT, {
-        appId: ctx.appId,
-        action: "webhook.deleted",
-        where: scope,
-        state: "before",
-      }),
-    );
-  plan.add(
+  auditedChange(plan, ctx.audit, WEBHOOK_AUDIT, { appId: ctx.appId, action: "webhook.deleted", where: scope }, [
     skipOpen(
       db,
       and(eq(webhookDeliveries.appId, ctx.appId), inArray(webhookDeliveries.webhookId, ids)),
       "webhook_deleted",
     ),
     db.update(webhooks).set(softDelete(at)).where(scope),
-  );
+  ]);
   const deleted = plan.read<{ id: number }>(
     db
       .select({ id: webhooks.id })

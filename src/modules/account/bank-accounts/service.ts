@@ -1,6 +1,6 @@
 import { and, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { auditAfter, auditRows } from "../../../core/audit";
+import { auditedChange, auditRows } from "../../../core/audit";
 import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
@@ -81,35 +81,22 @@ function takeDefault(ctx: ServiceContext, plan: BatchPlan, at: string, except?: 
   return eventOf(ctx, "bank_account.updated", sql`${bankAccounts.id} = ${previous.id}`);
 }
 
-/**
- * `changes` to the live account(s) of the store that `where` selects, with their audit rows: the
- * account before, then (for an update, by the audit row's handle `name`) after.
- */
-function audited(
+/** `changes` to the live account of the store that `where` selects, with its audit row (`after`: see `auditedChange`). */
+const audited = (
   ctx: ServiceContext,
   plan: BatchPlan,
   action: "bank_account.updated" | "bank_account.deleted",
   where: SQL,
-  name: string,
+  after: string | undefined,
   changes: BatchItem<"sqlite">[],
-): void {
-  if (!ctx.audit) {
-    plan.add(...changes);
-    return;
-  }
-  const before = auditRows(ctx.db, ctx.audit, BANK_ACCOUNT_AUDIT, {
-    appId: ctx.appId,
-    action,
-    where: and(records.live(ctx), where)!,
-    state: "before",
-  });
-  if (action === "bank_account.deleted") {
-    plan.add(before, ...changes);
-    return;
-  }
-  const row = plan.insert(name, before);
-  plan.add(...changes, auditAfter(ctx.db, BANK_ACCOUNT_AUDIT, row));
-}
+) =>
+  auditedChange(
+    plan,
+    ctx.audit,
+    BANK_ACCOUNT_AUDIT,
+    { appId: ctx.appId, action, where: and(records.live(ctx), where)!, after },
+    changes,
+  );
 
 /** Aborts the batch when another live account of the store has `iban`. */
 const ibanFree = (ctx: ServiceContext, iban: string, except?: number): BatchItem<"sqlite"> =>
@@ -225,7 +212,7 @@ export async function updateBankAccount(
 export async function deleteBankAccount(ctx: ServiceContext, id: number): Promise<void> {
   await records.find(ctx, id);
   const plan = new BatchPlan(ctx.db);
-  audited(ctx, plan, "bank_account.deleted", eq(bankAccounts.id, id), "account_audit", [records.softDelete(ctx, id)]);
+  audited(ctx, plan, "bank_account.deleted", eq(bankAccounts.id, id), undefined, [records.softDelete(ctx, id)]);
   await plan.event(literalEvent(ctx.appId, "bank_account.deleted", { id })).run(ctx.events);
 }
 
