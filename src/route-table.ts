@@ -280,6 +280,8 @@ export const ROUTE_TABLE: Record<RouterName, readonly (readonly [string, string]
     ["PATCH", "/api/v1/dashboard/admin/bank-accounts/:bank_account_id/"],
     ["DELETE", "/api/v1/dashboard/admin/bank-accounts/:bank_account_id/"],
     ["GET", "/api/v1/dashboard/admin/organization/config/"],
+    ["GET", "/api/v1/dashboard/admin/audit-events/"],
+    ["GET", "/api/v1/dashboard/admin/audit-events/:audit_event_id/"],
   ],
   webhooksMerchant: [
     ["GET", "/api/v1/dashboard/admin/integrations/webhooks/deliveries/"],

@@ -1,13 +1,15 @@
 import type { Context } from "hono";
 import type { Db } from "../db/client";
 import type { AppEnv } from "../env";
+import type { AuditContext } from "./audit";
 import type { EventSink } from "./events/outbox";
 
 /**
- * What a service needs of the request: the tenant's db scope, where its events go, and the queue
- * of background jobs (an SMS, a push) it may hand work to.
+ * What a service needs of the request: the tenant's db scope, where its events go, the queue
+ * of background jobs (an SMS, a push) it may hand work to, and who is acting, for the audit trail
+ * (absent where no merchant or operator acts: a customer, the service's own background work).
  */
-export type ServiceContext = { db: Db; appId: number; events: EventSink; jobs: Queue };
+export type ServiceContext = { db: Db; appId: number; events: EventSink; jobs: Queue; audit?: AuditContext };
 
 /** The one way to build a service context: a db, a tenant, the Worker's queues, and where deferred work runs. */
 export function makeServiceContext(
@@ -21,7 +23,16 @@ export function makeServiceContext(
 
 /** The service context of a request: its db session, its tenant, its event sink and job queue. */
 export function serviceContext(c: Context<AppEnv>): ServiceContext {
-  return makeServiceContext(c.get("db"), c.get("appId"), c.env, (p) => c.executionCtx.waitUntil(p));
+  const ctx = makeServiceContext(c.get("db"), c.get("appId"), c.env, (p) => c.executionCtx.waitUntil(p));
+  const audit = auditContextOf(c);
+  return audit ? { ...ctx, audit } : ctx;
+}
+
+/** The request's actor for the audit trail: its merchant key; none for a customer. */
+export function auditContextOf(c: Context<AppEnv>): AuditContext | undefined {
+  const p = c.get("principal");
+  if (p?.kind !== "merchant") return undefined;
+  return { actor: { type: "api_key", id: p.tokenId }, requestId: c.get("requestId") ?? crypto.randomUUID() };
 }
 
 /** The request's execution context, or undefined where there is none (a test's `app.request()`). */

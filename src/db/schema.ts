@@ -1,5 +1,6 @@
 // Every table, for drizzle-kit: a module's tables live in its own tables.ts.
 
+export * from "../core/audit";
 export * from "../core/auth";
 export * from "../core/batch-plan";
 export * from "../core/events/outbox";

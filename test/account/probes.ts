@@ -23,5 +23,7 @@ export const probes: ModuleProbes = {
     }),
     deleteBankAccount: (f) => ({ path: { bank_account_id: String(f.commerce.bBankAccount) } }),
     getOrganizationConfig: (f) => ({ orgId: f.stores.b }),
+    listAuditEvents: (f) => ({ query: `?resource_id=${f.commerce.bBankAccount}` }),
+    getAuditEvent: (f) => ({ path: { audit_event_id: String(f.commerce.bAuditEvent) } }),
   },
 };

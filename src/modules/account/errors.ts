@@ -2,6 +2,7 @@ import { defineErrorCodes, type RegisteredCodes } from "../../core/errors";
 
 /** The error codes the merchant account answers with, beyond the request path's own. */
 export const accountErrorCodes = defineErrorCodes({
+  audit_event_not_found: "No audit row with this id in the store.",
   bank_account_not_found: "No live bank account with this id in the store.",
   iban_already_registered: "Another bank account of the store has this IBAN; `bank_account_id` names it.",
 });

@@ -1,12 +1,18 @@
 import type { z } from "@hono/zod-openapi";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { auditedChange, auditRows } from "../../core/audit";
+import { BatchPlan } from "../../core/batch-plan";
 import type { ServiceContext } from "../../core/context";
 import { live } from "../../core/crud/tenant-table";
 import { ApiError } from "../../core/errors";
-import { newEvent } from "../../core/events/outbox";
+import { insertedRowEvent, newEvent, rowEvent } from "../../core/events/outbox";
+import type { EventType } from "../../core/events/registry";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../../core/listing";
+import { inList } from "../../core/sql";
 import { nowIso } from "../../core/time";
 import { logRow } from "./attempt";
+import { WEBHOOK_AUDIT } from "./audit";
 import { deliver, TEST_TIMEOUT_MS } from "./delivery";
 import { deliveryIdOf, ofWebhook, skipOpen } from "./ledger";
 import type { CreateWebhookSchema, UpdateWebhookSchema, Webhook, WebhookLog } from "./schemas";
@@ -108,18 +114,54 @@ export async function createWebhook(
   policy: TargetPolicy,
 ): Promise<Webhook> {
   checkTarget(input.url, policy);
-  const [row] = await ctx.db
-    .insert(webhooks)
-    .values({
-      appId: ctx.appId,
-      url: input.url,
-      secretKey: newSecret(),
-      isActive: input.is_active,
-      events: input.events,
-      headers: input.headers,
-    })
-    .returning();
-  return webhookView(row!, "reveal");
+  const plan = new BatchPlan(ctx.db);
+  const created = plan.insert(
+    "webhook",
+    ctx.db
+      .insert(webhooks)
+      .values({
+        appId: ctx.appId,
+        url: input.url,
+        secretKey: newSecret(),
+        isActive: input.is_active,
+        events: input.events,
+        headers: input.headers,
+      })
+      .returning(),
+  );
+  if (ctx.audit)
+    plan.add(
+      auditRows(ctx.db, ctx.audit, WEBHOOK_AUDIT, {
+        appId: ctx.appId,
+        action: "webhook.created",
+        where: sql`id = ${created.id}`,
+        state: "after",
+      }),
+    );
+  plan.event(insertedRowEvent("webhook.created", webhooks, created));
+  return webhookView((await plan.run(ctx.events)).row<WebhookRow>(created), "reveal");
+}
+
+/**
+ * A change to the live webhook that `scope` selects, as one batch: its audit row (the webhook
+ * before, then after), the change's statements, its `{ id }` event while the webhook is still live
+ * (or, for a delete, deleted now), and the webhook as it is after.
+ */
+async function changeWebhook(
+  ctx: ServiceContext,
+  scope: SQL,
+  action: "webhook.updated" | "webhook.secret_rotated" | "webhook.deleted",
+  changes: BatchItem<"sqlite">[],
+  eventScope: SQL = scope,
+): Promise<WebhookRow | undefined> {
+  const { db } = ctx;
+  const plan = new BatchPlan(db);
+  // A deleted webhook has no after: its row is the webhook as it was.
+  const after = action === "webhook.deleted" ? undefined : "audit";
+  auditedChange(plan, ctx.audit, WEBHOOK_AUDIT, { appId: ctx.appId, action, where: scope, after }, changes);
+  const now = plan.read<WebhookRow>(db.select().from(webhooks).where(scope));
+  plan.event(rowEvent(action satisfies EventType, webhooks, eventScope, sql`json_object('id', id)`));
+  return (await plan.run(ctx.events)).rows(now)[0];
 }
 
 export async function updateWebhook(
@@ -162,15 +204,17 @@ export async function updateWebhook(
               .where(and(scope, eq(webhooks.isActive, false))),
           ]
         : [];
-  await db.batch([fields, ...onOff]);
-  return webhookView(await found(ctx, id), "reveal");
+  const row = await changeWebhook(ctx, scope!, "webhook.updated", [fields, ...onOff]);
+  if (!row) throw ApiError.notFound("webhook_not_found", `Webhook ${id}`);
+  return webhookView(row, "reveal");
 }
 
 /** A new secret; the previous one keeps signing (a second signature) for 24 hours. */
 export async function rotateSecret(ctx: ServiceContext, id: number): Promise<Webhook> {
   const current = await found(ctx, id);
   const at = new Date();
-  const [row] = await ctx.db
+  const scope = and(live(webhooks, ctx.appId), eq(webhooks.id, id))!;
+  const rotate = ctx.db
     .update(webhooks)
     .set({
       secretKey: newSecret(),
@@ -178,40 +222,64 @@ export async function rotateSecret(ctx: ServiceContext, id: number): Promise<Web
       previousSecretExpiresAt: new Date(at.getTime() + ROTATION_OVERLAP_MS).toISOString(),
       modifiedAt: at.toISOString(),
     })
-    .where(and(live(webhooks, ctx.appId), eq(webhooks.id, id)))
-    .returning();
-  return webhookView(row!, "reveal");
+    .where(scope);
+  const row = await changeWebhook(ctx, scope, "webhook.secret_rotated", [rotate]);
+  if (!row) throw ApiError.notFound("webhook_not_found", `Webhook ${id}`);
+  return webhookView(row, "reveal");
 }
 
-const softDelete = () => ({ isDeleted: true, isActive: false, deletedAt: nowIso(), modifiedAt: nowIso() });
+const softDelete = (at: string) => ({ isDeleted: true, isActive: false, deletedAt: at, modifiedAt: at });
+
+/** The webhooks among `ids` this batch deleted (at `at`): their `webhook.deleted` events. */
+const deletedNow = (appId: number, ids: number[], at: string) =>
+  and(eq(webhooks.appId, appId), inList(webhooks.id, ids), eq(webhooks.deletedAt, at))!;
 
 /** Deletes a webhook; its open deliveries end skipped, in the same batch. */
 export async function deleteWebhook(ctx: ServiceContext, id: number): Promise<void> {
   const current = await found(ctx, id);
   const { db } = ctx;
-  await db.batch([
-    skipOpen(db, ofWebhook(current), "webhook_deleted"),
-    db
-      .update(webhooks)
-      .set(softDelete())
-      .where(and(live(webhooks, ctx.appId), eq(webhooks.id, id))),
-  ]);
+  const at = nowIso();
+  const scope = and(live(webhooks, ctx.appId), eq(webhooks.id, id))!;
+  await changeWebhook(
+    ctx,
+    scope,
+    "webhook.deleted",
+    [skipOpen(db, ofWebhook(current), "webhook_deleted"), db.update(webhooks).set(softDelete(at)).where(scope)],
+    deletedNow(ctx.appId, [id], at),
+  );
 }
 
 export async function deleteWebhooksByUrl(ctx: ServiceContext, url: string): Promise<number> {
   const { db } = ctx;
-  const scope = and(live(webhooks, ctx.appId), eq(webhooks.url, url));
-  const ids = db.select({ id: webhooks.id }).from(webhooks).where(scope);
-  const [, rows] = await db.batch([
+  // Read first (the write's one read): the audit rows and events name each webhook deleted.
+  const matching = await db
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(and(live(webhooks, ctx.appId), eq(webhooks.url, url)));
+  if (matching.length === 0) throw ApiError.notFound("webhook_not_found", "A webhook with that URL");
+  const ids = matching.map((r) => r.id);
+  const at = nowIso();
+  const scope = and(live(webhooks, ctx.appId), inList(webhooks.id, ids))!;
+  const plan = new BatchPlan(db);
+  auditedChange(plan, ctx.audit, WEBHOOK_AUDIT, { appId: ctx.appId, action: "webhook.deleted", where: scope }, [
     skipOpen(
       db,
       and(eq(webhookDeliveries.appId, ctx.appId), inArray(webhookDeliveries.webhookId, ids)),
       "webhook_deleted",
     ),
-    db.update(webhooks).set(softDelete()).where(scope).returning({ id: webhooks.id }),
+    db.update(webhooks).set(softDelete(at)).where(scope),
   ]);
-  if (rows.length === 0) throw ApiError.notFound("webhook_not_found", "A webhook with that URL");
-  return rows.length;
+  const deleted = plan.read<{ id: number }>(
+    db
+      .select({ id: webhooks.id })
+      .from(webhooks)
+      .where(deletedNow(ctx.appId, ids, at)),
+  );
+  plan.event(rowEvent("webhook.deleted", webhooks, deletedNow(ctx.appId, ids, at), sql`json_object('id', id)`));
+  const n = (await plan.run(ctx.events)).rows(deleted).length;
+  // Deleted by another request between the read and the batch: as if none had matched.
+  if (n === 0) throw ApiError.notFound("webhook_not_found", "A webhook with that URL");
+  return n;
 }
 
 export const WEBHOOK_LOG_LIST: ListSpec = {

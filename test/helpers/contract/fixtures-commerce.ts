@@ -1,5 +1,6 @@
 /** The contract suite's commerce records of B, and of another customer of A (see fixtures.ts). */
 import { env } from "cloudflare:workers";
+import { auditEvents } from "../../../src/core/audit";
 import { bankAccounts, storeSettings } from "../../../src/modules/account/tables";
 import { itemCategoryLinks } from "../../../src/modules/items/tables";
 import { fulfillments } from "../../../src/modules/orders/fulfillments/tables";
@@ -98,6 +99,8 @@ export type Commerce = {
   /** B's voucher: featured, its titles the marker, its code not (answers echo the code A sends). */
   bVoucher: { id: number; code: string };
   bBankAccount: number;
+  /** An audit row of B (its bank account's creation). */
+  bAuditEvent: number;
   /** B's IBAN (valid), which A may register as its own. */
   bIban: string;
   bWalletEntry: number;
@@ -151,6 +154,19 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
   const [bank] = await db()
     .insert(bankAccounts)
     .values({ appId: B, bankNameEn: MARKER, bankNameAr: MARKER, iban: bIban, accountHolder: MARKER, isDefault: true })
+    .returning();
+  const [audit] = await db()
+    .insert(auditEvents)
+    .values({
+      appId: B,
+      actorType: "api_key",
+      actorId: 1,
+      action: "bank_account.created",
+      resourceType: "bank_account",
+      resourceId: String(bank!.id),
+      requestId: MARKER,
+      after: { account_holder: MARKER },
+    })
     .returning();
   await db()
     .insert(storeSettings)
@@ -329,6 +345,7 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
   return {
     bVoucher: { id: voucher!.id, code },
     bBankAccount: bank!.id,
+    bAuditEvent: audit!.id,
     bIban,
     bWalletEntry: entry!.id,
     bCart: pending.cart,

@@ -1,16 +1,18 @@
 import { and, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { auditedChange, auditRows } from "../../../core/audit";
 import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { rowEvent } from "../../../core/events/outbox";
+import { literalEvent, rowEvent } from "../../../core/events/outbox";
 import type { EventType } from "../../../core/events/registry";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import type { Db } from "../../../db/client";
 import { BANK_ACCOUNT_STATUSES, bankAccounts } from "../tables";
+import { BANK_ACCOUNT_AUDIT } from "./audit";
 import { maskIban } from "./iban";
 import type { BankAccount, CreateBankAccount, UpdateBankAccount } from "./schemas";
 
@@ -73,9 +75,28 @@ function takeDefault(ctx: ServiceContext, plan: BatchPlan, at: string, except?: 
   const where =
     except === undefined ? isLiveDefault(ctx.appId) : and(isLiveDefault(ctx.appId), ne(bankAccounts.id, except));
   const previous = plan.find("previous_default", sql`SELECT ${bankAccounts.id} FROM ${bankAccounts} WHERE ${where}`);
-  plan.add(ctx.db.update(bankAccounts).set({ isDefault: false, modifiedAt: at }).where(where));
+  audited(ctx, plan, "bank_account.updated", sql`${bankAccounts.id} = ${previous.id}`, "previous_default_audit", [
+    ctx.db.update(bankAccounts).set({ isDefault: false, modifiedAt: at }).where(where),
+  ]);
   return eventOf(ctx, "bank_account.updated", sql`${bankAccounts.id} = ${previous.id}`);
 }
+
+/** `changes` to the live account of the store that `where` selects, with its audit row (`after`: see `auditedChange`). */
+const audited = (
+  ctx: ServiceContext,
+  plan: BatchPlan,
+  action: "bank_account.updated" | "bank_account.deleted",
+  where: SQL,
+  after: string | undefined,
+  changes: BatchItem<"sqlite">[],
+) =>
+  auditedChange(
+    plan,
+    ctx.audit,
+    BANK_ACCOUNT_AUDIT,
+    { appId: ctx.appId, action, where: and(records.live(ctx), where)!, after },
+    changes,
+  );
 
 /** Aborts the batch when another live account of the store has `iban`. */
 const ibanFree = (ctx: ServiceContext, iban: string, except?: number): BatchItem<"sqlite"> =>
@@ -134,6 +155,15 @@ export async function createBankAccount(ctx: ServiceContext, input: CreateBankAc
   const plan = new BatchPlan(ctx.db).add(ibanFree(ctx, input.iban));
   const taken = isDefault === true ? takeDefault(ctx, plan, at) : undefined;
   const account = plan.insert("account", insert);
+  if (ctx.audit)
+    plan.add(
+      auditRows(ctx.db, ctx.audit, BANK_ACCOUNT_AUDIT, {
+        appId: ctx.appId,
+        action: "bank_account.created",
+        where: sql`id = ${account.id}`,
+        state: "after",
+      }),
+    );
   plan.event(eventOf(ctx, "bank_account.created", sql`${bankAccounts.id} = ${account.id}`), ...(taken ? [taken] : []));
   const result = await withIbanGuard(ctx, input.iban, () => plan.run(ctx.events));
   return view(result.row<Row>(account));
@@ -164,12 +194,27 @@ export async function updateBankAccount(
   const plan = new BatchPlan(ctx.db);
   if (input.iban) plan.add(ibanFree(ctx, input.iban, id));
   const taken = isDefault === true && !row.isDefault ? takeDefault(ctx, plan, at, id) : undefined;
-  plan.add(update).event(eventOf(ctx, "bank_account.updated", eq(bankAccounts.id, id)), ...(taken ? [taken] : []));
-  await withIbanGuard(ctx, input.iban, () => plan.run(ctx.events));
-  return view(await records.find(ctx, id));
+  audited(ctx, plan, "bank_account.updated", eq(bankAccounts.id, id), "account_audit", [update]);
+  plan.event(eventOf(ctx, "bank_account.updated", eq(bankAccounts.id, id)), ...(taken ? [taken] : []));
+  // The account as it is now, read in the same batch: the write waits for D1 twice, not three times.
+  const now = plan.read<Row>(
+    ctx.db
+      .select()
+      .from(bankAccounts)
+      .where(and(records.live(ctx), eq(bankAccounts.id, id))),
+  );
+  const [after] = (await withIbanGuard(ctx, input.iban, () => plan.run(ctx.events))).rows(now);
+  if (!after) throw ApiError.notFound("bank_account_not_found", `Bank account ${id}`);
+  return view(after);
 }
 
-export const deleteBankAccount = (ctx: ServiceContext, id: number): Promise<void> => records.remove(ctx, id);
+/** Removes an account (a soft delete), with its audit row and event in one batch. */
+export async function deleteBankAccount(ctx: ServiceContext, id: number): Promise<void> {
+  await records.find(ctx, id);
+  const plan = new BatchPlan(ctx.db);
+  audited(ctx, plan, "bank_account.deleted", eq(bankAccounts.id, id), undefined, [records.softDelete(ctx, id)]);
+  await plan.event(literalEvent(ctx.appId, "bank_account.deleted", { id })).run(ctx.events);
+}
 
 /**
  * The store's default bank account, IBAN whole, for bank-transfer payment instructions; null when

@@ -1,4 +1,5 @@
 import { eq, type SQL, sql } from "drizzle-orm";
+import { auditRecord } from "../../../core/audit";
 import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
@@ -192,15 +193,44 @@ export async function updateMerchantSettings(
   const { results, applied } = await emit(
     ctx.db,
     ctx.events,
-    [upsert, storeSettingsQuery(ctx.db, ctx.appId)],
+    [...auditOf(ctx, current, changed, set, guard), upsert, storeSettingsQuery(ctx.db, ctx.appId)],
     [newEvent(ctx.appId, "merchant.settings.updated", { fields: changed })],
     guard && { guard },
   );
-  const after = toStoreSettings(ctx.appId, (results[1] as SettingsRow[])[0]);
+  const after = toStoreSettings(ctx.appId, (results.at(-1) as SettingsRow[])[0]);
   // A concurrent update changed the other half of the pair: nothing was written.
   if (!applied) {
     const field = input.default_lang ? "default_lang" : "languages";
     throw notAmongLanguages(field, input.default_lang ?? after.defaultLang, input.languages ?? after.languages);
   }
   return settingsView(after);
+}
+
+/**
+ * The audit row of a settings update: the fields that change, as they were and as they will be (as
+ * the settings are served). Placed before the upsert under the same guard, so that a refused update
+ * records nothing.
+ */
+function auditOf(
+  ctx: ServiceContext,
+  current: StoreSettings,
+  changed: Field[],
+  set: Partial<typeof storeSettings.$inferInsert>,
+  guard: SQL | undefined,
+) {
+  if (!ctx.audit) return [];
+  const before = settingsView(current);
+  const after = settingsView({ ...current, ...set } as StoreSettings);
+  const pick = (v: MerchantSettings) => Object.fromEntries(changed.map((f) => [f, v[f]]));
+  return [
+    auditRecord(ctx.db, ctx.audit, {
+      appId: ctx.appId,
+      action: "settings.updated",
+      resourceType: "settings",
+      resourceId: ctx.appId,
+      before: pick(before),
+      after: pick(after),
+      ...(guard && { onlyIf: guard }),
+    }),
+  ];
 }
