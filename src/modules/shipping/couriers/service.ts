@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, notInArray, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
@@ -124,7 +124,7 @@ function mirroredSql(ctx: ServiceContext, env: ShippingEnv) {
 const allMirrored = (env: ShippingEnv, mirrored: unknown) => Number(mirrored) >= carriersOf(env).length;
 
 /** The store's couriers a list may show: custom ones and the integrated carriers offered here. */
-const visible = (ctx: ServiceContext, env: ShippingEnv) => {
+export const visibleCouriers = (ctx: ServiceContext, env: ShippingEnv) => {
   const offered = carriersOf(env).map((a) => a.code);
   return and(
     courierRecords.live(ctx),
@@ -134,7 +134,7 @@ const visible = (ctx: ServiceContext, env: ShippingEnv) => {
 
 export async function listCouriers(ctx: ServiceContext, env: ShippingEnv, q: ListQuery): Promise<Page<Courier>> {
   const read = () =>
-    listPageWith(ctx.db, q, { table: couriers, scope: () => visible(ctx, env) }, () => ({
+    listPageWith(ctx.db, q, { table: couriers, scope: () => visibleCouriers(ctx, env) }, () => ({
       mirrored: mirroredSql(ctx, env),
     }));
   let first: Awaited<ReturnType<typeof read>>;
@@ -153,22 +153,29 @@ export async function listCouriers(ctx: ServiceContext, env: ShippingEnv, q: Lis
 /** Every courier of the store a checkout may consider (bounded: a store keeps a handful). */
 export async function allCouriers(ctx: ServiceContext, env: ShippingEnv): Promise<CourierRow[]> {
   await mirrorCarriers(ctx, env);
-  return ctx.db.select().from(couriers).where(visible(ctx, env)).orderBy(couriers.id).limit(500);
+  return ctx.db.select().from(couriers).where(visibleCouriers(ctx, env)).orderBy(couriers.id).limit(500);
 }
 
-export async function findCourier(ctx: ServiceContext, env: ShippingEnv, id: number): Promise<CourierRow> {
+/** The store's courier `id` (or a subquery of it) as a list shows it, mirroring the carriers on the store's first read. */
+export async function courierRow(
+  ctx: ServiceContext,
+  env: ShippingEnv,
+  id: number | SQL,
+): Promise<CourierRow | undefined> {
   const read = async () => {
     const r = await ctx.db.get<{ rows: string | null; mirrored: number }>(
-      sql`SELECT ${rowsJson(couriers, and(visible(ctx, env), eq(couriers.id, id))!)} AS "rows", ${mirroredSql(ctx, env)} AS "mirrored"`,
+      sql`SELECT ${rowsJson(couriers, and(visibleCouriers(ctx, env), eq(couriers.id, sql`${id}`))!)} AS "rows", ${mirroredSql(ctx, env)} AS "mirrored"`,
     );
     return { row: decodeRows(couriers, r?.rows ?? "[]")[0], mirrored: r?.mirrored };
   };
   const first = await read();
-  let row = first.row;
-  if (!allMirrored(env, first.mirrored)) {
-    await mirrorCarriers(ctx, env, { someMissing: true });
-    row = (await read()).row;
-  }
+  if (allMirrored(env, first.mirrored)) return first.row;
+  await mirrorCarriers(ctx, env, { someMissing: true });
+  return (await read()).row;
+}
+
+export async function findCourier(ctx: ServiceContext, env: ShippingEnv, id: number): Promise<CourierRow> {
+  const row = await courierRow(ctx, env, id);
   if (!row) throw ApiError.notFound("courier_not_found", `Courier ${id}`);
   return row;
 }
