@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../../core/context";
 import { liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { rowEvent } from "../../../core/events/outbox";
+import { outcomeOf } from "../../../core/outcome";
 import { nowIso } from "../../../core/time";
 import { placesOf } from "../../customers";
 import {
@@ -53,18 +54,6 @@ function destinationOf(f: FulfillmentForShipment): PlaceSnapshot {
     phone: f.customer_phone,
   };
 }
-
-/**
- * A read sent with others whose refusal (a 404, a 400) must come in the order of the checks, not of
- * the answers: its outcome, to take (or throw) where its check stands.
- */
-export const outcomeOf = <T>(read: Promise<T>): Promise<() => T> =>
-  read.then(
-    (value) => () => value,
-    (error: unknown) => () => {
-      throw error;
-    },
-  );
 
 export const placeOfPickup = (p: typeof pickupLocations.$inferSelect): PlaceSnapshot => ({
   pickup_location_id: p.id,

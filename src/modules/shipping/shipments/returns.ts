@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { rowEvent } from "../../../core/events/outbox";
+import { outcomeOf } from "../../../core/outcome";
 import { nowIso } from "../../../core/time";
 import { placesOf } from "../../customers";
 import type { ShippingEnv } from "../carriers";
@@ -11,7 +12,7 @@ import { readConfig } from "../config/service";
 import { unavailableReason } from "../couriers/pricing";
 import { courierRow } from "../couriers/service";
 import { shipmentFulfillments, shipments } from "../tables";
-import { bookShipment, insertShipment, outcomeOf, packagesOf, serviceOf } from "./create";
+import { bookShipment, insertShipment, packagesOf, serviceOf } from "./create";
 import type { CreateReturnShipment, Shipment } from "./schemas";
 import { findShipment, readShipmentDetails } from "./views";
 
