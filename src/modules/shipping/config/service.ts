@@ -35,15 +35,17 @@ export async function updateShippingConfig(
   env: ShippingEnv,
   input: UpdateShippingConfig,
 ): Promise<ShippingConfig> {
-  if (input.default_pickup_location_id != null) {
-    const loc = await pickupLocationRecords.get(ctx, input.default_pickup_location_id);
-    if (!loc)
-      throw ApiError.validation({
-        default_pickup_location_id: [`No pickup location ${input.default_pickup_location_id}.`],
-      });
-  }
-  if (input.enabled_courier_ids) {
-    const have = new Set((await allCouriers(ctx, env)).map((c) => c.id));
+  // The pickup location and the couriers named are checked with one round trip of reads.
+  const [loc, all] = await Promise.all([
+    input.default_pickup_location_id != null ? pickupLocationRecords.get(ctx, input.default_pickup_location_id) : null,
+    input.enabled_courier_ids ? allCouriers(ctx, env) : null,
+  ]);
+  if (input.default_pickup_location_id != null && !loc)
+    throw ApiError.validation({
+      default_pickup_location_id: [`No pickup location ${input.default_pickup_location_id}.`],
+    });
+  if (input.enabled_courier_ids && all) {
+    const have = new Set(all.map((c) => c.id));
     const missing = input.enabled_courier_ids.filter((id) => !have.has(id));
     if (missing.length) throw ApiError.validation({ enabled_courier_ids: [`No courier ${missing.join(", ")}.`] });
   }
@@ -54,16 +56,18 @@ export async function updateShippingConfig(
       input.package_defaults === undefined ? undefined : input.package_defaults && toDims(input.package_defaults),
     enabledCourierIds: input.enabled_courier_ids,
   };
-  await emit(
+  // The upsert answers the config as it is now: no read after it.
+  const { results } = await emit(
     ctx.db,
     ctx.events,
     [
       ctx.db
         .insert(shippingConfigs)
         .values({ appId: ctx.appId, ...set })
-        .onConflictDoUpdate({ target: shippingConfigs.appId, set }),
+        .onConflictDoUpdate({ target: shippingConfigs.appId, set })
+        .returning(),
     ],
     [newEvent(ctx.appId, "shipping_config.updated", { app_id: ctx.appId })],
   );
-  return getShippingConfig(ctx);
+  return view((results[0] as ConfigRow[])[0]);
 }

@@ -1,6 +1,7 @@
 import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
 import { toMajor } from "../../../core/money";
+import { outcomeOf } from "../../../core/outcome";
 import { readStoreSettings } from "../../account";
 import { checkPlace } from "../../customers";
 import { carrierOf, type ShippingEnv } from "../carriers";
@@ -57,8 +58,13 @@ export async function activeCouriers(
   env: ShippingEnv,
   input: ActiveCouriersInput,
 ): Promise<{ results: Courier[]; unavailable: Reason[] }> {
-  await checkPlace(ctx, { cityId: input.city_id, districtId: input.district_id });
-  const [all, config] = await Promise.all([allCouriers(ctx, env), readConfig(ctx)]);
+  // The place's check and the couriers at once: its refusal still comes first.
+  const [placeOf, all, config] = await Promise.all([
+    outcomeOf(checkPlace(ctx, { cityId: input.city_id, districtId: input.district_id })),
+    allCouriers(ctx, env),
+    readConfig(ctx),
+  ]);
+  placeOf();
   const dest = { cityId: input.city_id, districtId: input.district_id ?? null };
   const weightG = input.weight ?? config?.packageDefaults?.weight_g ?? FALLBACK_PACKAGE.weight_g;
   const results: Courier[] = [];
@@ -121,26 +127,35 @@ export async function quoteCourier(
   }
 }
 
+/** The origin's city: the pickup location's (400 when it is not the store's), or the city given, checked. */
+async function originCityOf(ctx: ServiceContext, origin: CourierPricesInput["origin"]): Promise<number | undefined> {
+  if (origin.pickup_location_id === undefined) {
+    await checkPlace(ctx, { cityId: origin.city_id }, { city: "origin.city_id", district: "origin.district_id" });
+    return origin.city_id;
+  }
+  const loc = await pickupLocationRecords.get(ctx, origin.pickup_location_id);
+  if (!loc)
+    throw ApiError.validation({ "origin.pickup_location_id": [`No pickup location ${origin.pickup_location_id}.`] });
+  return loc.cityId;
+}
+
 export async function courierPrices(ctx: ServiceContext, env: ShippingEnv, input: CourierPricesInput) {
-  let originCityId = input.origin.city_id;
-  if (input.origin.pickup_location_id !== undefined) {
-    const loc = await pickupLocationRecords.get(ctx, input.origin.pickup_location_id);
-    if (!loc)
-      throw ApiError.validation({
-        "origin.pickup_location_id": [`No pickup location ${input.origin.pickup_location_id}.`],
-      });
-    originCityId = loc.cityId;
-  } else await checkPlace(ctx, { cityId: originCityId }, { city: "origin.city_id", district: "origin.district_id" });
-  await checkPlace(
-    ctx,
-    { cityId: input.destination.city_id, districtId: input.destination.district_id },
-    { city: "destination.city_id", district: "destination.district_id" },
-  );
-  const [all, config, settings] = await Promise.all([
+  // Every read at once; the refusals still come in the order of the checks (origin, then destination).
+  const [originOf, destinationOf, all, config, settings] = await Promise.all([
+    outcomeOf(originCityOf(ctx, input.origin)),
+    outcomeOf(
+      checkPlace(
+        ctx,
+        { cityId: input.destination.city_id, districtId: input.destination.district_id },
+        { city: "destination.city_id", district: "destination.district_id" },
+      ),
+    ),
     allCouriers(ctx, env),
     readConfig(ctx),
     readStoreSettings(ctx.db, ctx.appId),
   ]);
+  const originCityId = originOf();
+  destinationOf();
   const dest = { cityId: input.destination.city_id, districtId: input.destination.district_id ?? null };
   const packages = input.packages.map(toDims);
   const cod = input.cod_amount ?? 0;

@@ -1,10 +1,13 @@
-import { and, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
+import { and, type Column, eq, inArray, isNotNull, notInArray, type SQL, sql } from "drizzle-orm";
+import { batchStatement, selectColumns } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
+import { emit, newEvent } from "../../../core/events/outbox";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import { type ListQuery, type ListSpec, listPageWith, mapPage, type Page, searchColumns } from "../../../core/listing";
 import { toMajor } from "../../../core/money";
+import { outcomeOf } from "../../../core/outcome";
 import { nowIso } from "../../../core/time";
 import { placesOf } from "../../customers";
 import { carriersOf, type ShippingEnv } from "../carriers";
@@ -70,42 +73,44 @@ export const COURIER_LIST: ListSpec = {
  * couriers (a mirror, so that lists filter and page them with the custom ones, and shipments can
  * name them by id). Their profile is the adapter's; the merchant cannot change them.
  */
-export async function mirrorCarriers(
-  ctx: ServiceContext,
-  env: ShippingEnv,
-  opts: { someMissing?: boolean } = {},
-): Promise<boolean> {
+export async function mirrorCarriers(ctx: ServiceContext, env: ShippingEnv): Promise<boolean> {
   const adapters = carriersOf(env);
   if (!adapters.length) return false;
   const codes = adapters.map((a) => a.code);
-  // A read that counted them (`mirroredSql`) knows some are missing: the insert skips the others.
-  const have = opts.someMissing
-    ? []
-    : await ctx.db
-        .select({ code: couriers.code })
-        .from(couriers)
-        .where(and(eq(couriers.appId, ctx.appId), isNotNull(couriers.code), inArray(couriers.code, codes)));
-  const missing = adapters.filter((a) => !have.some((h) => h.code === a.code));
-  if (!missing.length) return false;
-  await ctx.db
-    .insert(couriers)
-    .values(
-      missing.map((a) => ({
-        appId: ctx.appId,
-        type: "integrated" as const,
-        code: a.code,
-        nameEn: a.profile.name_en,
-        nameAr: a.profile.name_ar,
-        logo: a.profile.logo,
-        codSupported: a.profile.cod_supported,
-        services: a.profile.services,
-        estimatedDaysMin: a.profile.estimated_days_min,
-        estimatedDaysMax: a.profile.estimated_days_max,
-      })),
-    )
-    // Two first reads at once: the unique (app, code) index keeps one row each.
-    .onConflictDoNothing();
+  const have = await ctx.db
+    .select({ code: couriers.code })
+    .from(couriers)
+    .where(and(eq(couriers.appId, ctx.appId), isNotNull(couriers.code), inArray(couriers.code, codes)));
+  if (adapters.every((a) => have.some((h) => h.code === a.code))) return false;
+  await mirrorStatement(ctx, env);
   return true;
+}
+
+/**
+ * The insert of the offered carriers the store does not mirror yet: a read that counted them
+ * (`mirroredSql`) and found some missing sends it in one batch with its read again.
+ */
+function mirrorStatement(ctx: ServiceContext, env: ShippingEnv) {
+  return (
+    ctx.db
+      .insert(couriers)
+      .values(
+        carriersOf(env).map((a) => ({
+          appId: ctx.appId,
+          type: "integrated" as const,
+          code: a.code,
+          nameEn: a.profile.name_en,
+          nameAr: a.profile.name_ar,
+          logo: a.profile.logo,
+          codSupported: a.profile.cod_supported,
+          services: a.profile.services,
+          estimatedDaysMin: a.profile.estimated_days_min,
+          estimatedDaysMax: a.profile.estimated_days_max,
+        })),
+      )
+      // The mirrored ones, and two first reads at once: the unique (app, code) index keeps one row each.
+      .onConflictDoNothing()
+  );
 }
 
 /**
@@ -124,7 +129,7 @@ function mirroredSql(ctx: ServiceContext, env: ShippingEnv) {
 const allMirrored = (env: ShippingEnv, mirrored: unknown) => Number(mirrored) >= carriersOf(env).length;
 
 /** The store's couriers a list may show: custom ones and the integrated carriers offered here. */
-const visible = (ctx: ServiceContext, env: ShippingEnv) => {
+export const visibleCouriers = (ctx: ServiceContext, env: ShippingEnv) => {
   const offered = carriersOf(env).map((a) => a.code);
   return and(
     courierRecords.live(ctx),
@@ -134,7 +139,7 @@ const visible = (ctx: ServiceContext, env: ShippingEnv) => {
 
 export async function listCouriers(ctx: ServiceContext, env: ShippingEnv, q: ListQuery): Promise<Page<Courier>> {
   const read = () =>
-    listPageWith(ctx.db, q, { table: couriers, scope: () => visible(ctx, env) }, () => ({
+    listPageWith(ctx.db, q, { table: couriers, scope: () => visibleCouriers(ctx, env) }, () => ({
       mirrored: mirroredSql(ctx, env),
     }));
   let first: Awaited<ReturnType<typeof read>>;
@@ -146,29 +151,49 @@ export async function listCouriers(ctx: ServiceContext, env: ShippingEnv, q: Lis
     return mapPage((await read()).page, courierView);
   }
   if (allMirrored(env, first.nested.mirrored)) return mapPage(first.page, courierView);
-  await mirrorCarriers(ctx, env, { someMissing: true });
+  // The store's first read: the page waits for the mirror (the list's read cannot join its batch).
+  await mirrorStatement(ctx, env);
   return mapPage((await read()).page, courierView);
 }
 
-/** Every courier of the store a checkout may consider (bounded: a store keeps a handful). */
+/**
+ * Every courier of the store a checkout may consider (bounded: a store keeps a handful): one round
+ * trip, or on the store's first read two (the mirror's insert and the read again, in one batch).
+ */
 export async function allCouriers(ctx: ServiceContext, env: ShippingEnv): Promise<CourierRow[]> {
-  await mirrorCarriers(ctx, env);
-  return ctx.db.select().from(couriers).where(visible(ctx, env)).orderBy(couriers.id).limit(500);
+  const read = () => ctx.db.select().from(couriers).where(visibleCouriers(ctx, env)).orderBy(couriers.id).limit(500);
+  const [rows, counted] = await Promise.all([
+    read(),
+    ctx.db.get<{ mirrored: number }>(sql`SELECT ${mirroredSql(ctx, env)} AS "mirrored"`),
+  ]);
+  if (allMirrored(env, counted?.mirrored)) return rows;
+  return (await ctx.db.batch([mirrorStatement(ctx, env), read()]))[1];
+}
+
+/**
+ * The store's courier `id` (or a subquery of it) as a list shows it: one round trip, or on the
+ * store's first read two (the mirror's insert and the read again, in one batch).
+ */
+export async function courierRow(
+  ctx: ServiceContext,
+  env: ShippingEnv,
+  id: number | SQL,
+): Promise<CourierRow | undefined> {
+  const query = sql`SELECT ${rowsJson(couriers, and(visibleCouriers(ctx, env), eq(couriers.id, sql`${id}`))!)} AS "rows", ${mirroredSql(ctx, env)} AS "mirrored"`;
+  type Read = { rows: string | null; mirrored: number } | undefined;
+  let read = await ctx.db.get<Read>(query);
+  if (!allMirrored(env, read?.mirrored)) {
+    const [, again] = await ctx.db.batch([
+      mirrorStatement(ctx, env),
+      batchStatement(ctx.db, query, selectColumns(["rows", "mirrored"])),
+    ]);
+    [read] = again as unknown as Read[];
+  }
+  return decodeRows(couriers, read?.rows ?? "[]")[0];
 }
 
 export async function findCourier(ctx: ServiceContext, env: ShippingEnv, id: number): Promise<CourierRow> {
-  const read = async () => {
-    const r = await ctx.db.get<{ rows: string | null; mirrored: number }>(
-      sql`SELECT ${rowsJson(couriers, and(visible(ctx, env), eq(couriers.id, id))!)} AS "rows", ${mirroredSql(ctx, env)} AS "mirrored"`,
-    );
-    return { row: decodeRows(couriers, r?.rows ?? "[]")[0], mirrored: r?.mirrored };
-  };
-  const first = await read();
-  let row = first.row;
-  if (!allMirrored(env, first.mirrored)) {
-    await mirrorCarriers(ctx, env, { someMissing: true });
-    row = (await read()).row;
-  }
+  const row = await courierRow(ctx, env, id);
   if (!row) throw ApiError.notFound("courier_not_found", `Courier ${id}`);
   return row;
 }
@@ -185,9 +210,8 @@ const toRule = (r: PriceRuleInput): PriceRule => ({
 
 type Coverage = { cities: number[]; districts: number[] };
 
-/** Covered cities and districts exist, districts lie in covered cities, rules name covered cities. */
-async function checkCoverage(ctx: ServiceContext, coverage: Coverage, rules: PriceRule[]): Promise<void> {
-  const found = await placesOf(ctx, coverage.cities, coverage.districts);
+/** Covered cities and districts exist (as `placesOf` found them), districts lie in covered cities, rules name covered cities. */
+function checkCoverage(found: Awaited<ReturnType<typeof placesOf>>, coverage: Coverage, rules: PriceRule[]): void {
   const errors: FieldErrors = Object.create(null);
   const missingCities = coverage.cities.filter((c) => !found.cities.has(c));
   if (missingCities.length) errors["coverage.cities"] = [`No city ${missingCities.join(", ")}.`];
@@ -208,7 +232,7 @@ const DEFAULT_SERVICES = [{ code: "standard", name_en: "Standard", name_ar: "Ø¹Ø
 
 export async function createCourier(ctx: ServiceContext, input: CreateCourier): Promise<Courier> {
   const rules = input.price_rules.map(toRule);
-  await checkCoverage(ctx, input.coverage, rules);
+  checkCoverage(await placesOf(ctx, input.coverage.cities, input.coverage.districts), input.coverage, rules);
   const codSupported = input.cod_supported ?? false;
   return courierView(
     await courierRecords.create(ctx, {
@@ -239,13 +263,32 @@ function refuseIntegrated(row: CourierRow, action: string): void {
     );
 }
 
+/** A custom courier's coverage as it is stored (the ids of `column`), as a subquery for `placesOf`. */
+const storedCoverage = (ctx: ServiceContext, id: number, column: Column) =>
+  sql`(SELECT c.value FROM ${couriers}, json_each(${column}) c
+    WHERE ${and(courierRecords.live(ctx), eq(couriers.id, id))})`;
+
+/**
+ * The courier and the places its coverage names are read together (the stored coverage by
+ * subqueries when the change keeps it), then one batch changes it and answers its row.
+ */
 export async function updateCourier(
   ctx: ServiceContext,
   env: ShippingEnv,
   id: number,
   input: UpdateCourier,
 ): Promise<Courier> {
-  const row = await findCourier(ctx, env, id);
+  const [rowOf, places] = await Promise.all([
+    outcomeOf(findCourier(ctx, env, id)),
+    input.coverage || input.price_rules
+      ? placesOf(
+          ctx,
+          input.coverage?.cities ?? storedCoverage(ctx, id, couriers.coverageCities),
+          input.coverage?.districts ?? storedCoverage(ctx, id, couriers.coverageDistricts),
+        )
+      : null,
+  ]);
+  const row = rowOf();
   refuseIntegrated(row, "changed");
   const coverage = input.coverage ?? { cities: row.coverageCities, districts: row.coverageDistricts };
   const rules = input.price_rules ? input.price_rules.map(toRule) : row.priceRules;
@@ -253,44 +296,60 @@ export async function updateCourier(
   const max = input.estimated_days_max ?? row.estimatedDaysMax;
   if (min !== null && max !== null && min > max)
     throw ApiError.validation({ estimated_days_max: ["estimated_days_min must not exceed estimated_days_max."] });
-  if (input.coverage || input.price_rules) await checkCoverage(ctx, coverage, rules);
-  return courierView(
-    await courierRecords.change(ctx, id, {
-      modifiedAt: nowIso(),
-      nameEn: input.name_en,
-      nameAr: input.name_ar,
-      logo: input.logo,
-      isActive: input.is_active,
-      codSupported: input.cod_supported,
-      services: input.services,
-      coverageCities: input.coverage?.cities,
-      coverageDistricts: input.coverage?.districts,
-      priceRules: input.price_rules ? rules : undefined,
-      estimatedDaysMin: input.estimated_days_min,
-      estimatedDaysMax: input.estimated_days_max,
-      customFields: input.custom_fields,
-    }),
+  if (places) checkCoverage(places, coverage, rules);
+  const set = {
+    modifiedAt: nowIso(),
+    nameEn: input.name_en,
+    nameAr: input.name_ar,
+    logo: input.logo,
+    isActive: input.is_active,
+    codSupported: input.cod_supported,
+    services: input.services,
+    coverageCities: input.coverage?.cities,
+    coverageDistricts: input.coverage?.districts,
+    priceRules: input.price_rules ? rules : undefined,
+    estimatedDaysMin: input.estimated_days_min,
+    estimatedDaysMax: input.estimated_days_max,
+    customFields: input.custom_fields,
+  };
+  // The row was read above: the update answers it as it is now (`courierRecords.change` would read it again).
+  const { results } = await emit(
+    ctx.db,
+    ctx.events,
+    [courierRecords.update(ctx, id, set).returning()],
+    [newEvent(ctx.appId, "courier.updated", { id })],
   );
+  const [changed] = results[0] as CourierRow[];
+  if (!changed) throw ApiError.notFound("courier_not_found", `Courier ${id}`);
+  return courierView(changed);
 }
 
+/** Refused while it carries unfinished shipments (read with the courier); the soft delete is one batch. */
 export async function deleteCourier(ctx: ServiceContext, env: ShippingEnv, id: number): Promise<void> {
-  const row = await findCourier(ctx, env, id);
-  refuseIntegrated(row, "deleted");
-  const open = await ctx.db
-    .select({ id: shipments.id })
-    .from(shipments)
-    .where(
-      and(
-        eq(shipments.appId, ctx.appId),
-        eq(shipments.courierId, id),
-        notInArray(shipments.status, [...FINAL_STATUSES]),
-      ),
-    )
-    .limit(100);
+  const [rowOf, open] = await Promise.all([
+    outcomeOf(findCourier(ctx, env, id)),
+    ctx.db
+      .select({ id: shipments.id })
+      .from(shipments)
+      .where(
+        and(
+          eq(shipments.appId, ctx.appId),
+          eq(shipments.courierId, id),
+          notInArray(shipments.status, [...FINAL_STATUSES]),
+        ),
+      )
+      .limit(100),
+  ]);
+  refuseIntegrated(rowOf(), "deleted");
   refuseWhileUsed(
     "courier_in_use",
     { shipments: open.map((s) => s.id) },
     `Courier ${id} carries shipments that are not finished.`,
   );
-  await courierRecords.remove(ctx, id);
+  await emit(
+    ctx.db,
+    ctx.events,
+    [courierRecords.softDelete(ctx, id)],
+    [newEvent(ctx.appId, "courier.deleted", { id })],
+  );
 }

@@ -2,8 +2,10 @@ import { and, eq, notInArray, sql } from "drizzle-orm";
 import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
-import { emit, literalEvent, rowEvent, unionEvents } from "../../../core/events/outbox";
+import { ApiError } from "../../../core/errors";
+import { emit, literalEvent, newEvent, rowEvent, unionEvents } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec, type Page } from "../../../core/listing";
+import { outcomeOf } from "../../../core/outcome";
 import { nowIso } from "../../../core/time";
 import { checkPlace } from "../../customers";
 import { FINAL_STATUSES } from "../shipments/machine";
@@ -80,8 +82,11 @@ async function takeDefault(ctx: ServiceContext, exceptId: number | null) {
 }
 
 export async function createPickupLocation(ctx: ServiceContext, input: CreatePickupLocation): Promise<PickupLocation> {
-  await checkPlace(ctx, { cityId: input.city_id, districtId: input.district_id });
-  const swap = input.is_default ? await takeDefault(ctx, null) : null;
+  const [placeOf, swap] = await Promise.all([
+    outcomeOf(checkPlace(ctx, { cityId: input.city_id, districtId: input.district_id })),
+    input.is_default ? takeDefault(ctx, null) : null,
+  ]);
+  placeOf();
   const plan = new BatchPlan(ctx.db);
   if (swap) plan.add(swap.statement);
   const location = plan.insert(
@@ -115,8 +120,16 @@ export async function updatePickupLocation(
   id: number,
   input: UpdatePickupLocation,
 ): Promise<PickupLocation> {
-  const row = await pickupLocationRecords.find(ctx, id);
-  if (input.city_id !== undefined || input.district_id !== undefined)
+  // The row, the place (when the change names both its parts) and the default to take, read together.
+  const placeKnown = input.city_id !== undefined && input.district_id !== undefined;
+  const [rowOf, placeOf, taken] = await Promise.all([
+    outcomeOf(pickupLocationRecords.find(ctx, id)),
+    placeKnown ? outcomeOf(checkPlace(ctx, { cityId: input.city_id, districtId: input.district_id })) : null,
+    input.is_default ? takeDefault(ctx, id) : null,
+  ]);
+  const row = rowOf();
+  if (placeOf) placeOf();
+  else if (input.city_id !== undefined || input.district_id !== undefined)
     await checkPlace(ctx, {
       cityId: input.city_id ?? row.cityId,
       districtId: input.district_id === undefined ? row.districtId : input.district_id,
@@ -137,48 +150,57 @@ export async function updatePickupLocation(
     ordering: input.ordering,
     customFields: input.custom_fields,
   };
-  if (!input.is_default || row.isDefault) return pickupLocationView(await pickupLocationRecords.change(ctx, id, set));
-  const swap = await takeDefault(ctx, id);
-  if (!swap) return pickupLocationView(await pickupLocationRecords.change(ctx, id, set));
+  const swap = input.is_default && !row.isDefault ? taken : null;
   const updated = rowEvent(
     "pickup_location.updated",
     pickupLocations,
     and(pickupLocationRecords.live(ctx), eq(pickupLocations.id, id))!,
     sql`json_object('id', id)`,
   );
-  await emit(
+  // The row was read above: the update answers it as it is now, in the batch that takes the default.
+  const { results } = await emit(
     ctx.db,
     ctx.events,
-    [swap.statement, pickupLocationRecords.update(ctx, id, set)],
-    unionEvents([swap.event, updated]),
+    [...(swap ? [swap.statement] : []), pickupLocationRecords.update(ctx, id, set).returning()],
+    swap ? unionEvents([swap.event, updated]) : [newEvent(ctx.appId, "pickup_location.updated", { id })],
   );
-  return pickupLocationDetails(ctx, id);
+  const [changed] = results[swap ? 1 : 0] as Row[];
+  if (!changed) throw ApiError.notFound("pickup_location_not_found", `Pickup location ${id}`);
+  return pickupLocationView(changed);
 }
 
 /** Refused while the config names it as the default origin or an unfinished shipment leaves from it. */
 export async function deletePickupLocation(ctx: ServiceContext, id: number): Promise<void> {
-  await pickupLocationRecords.find(ctx, id);
-  const [config, open] = await ctx.db.batch([
-    ctx.db
-      .select({ id: shippingConfigs.appId })
-      .from(shippingConfigs)
-      .where(and(eq(shippingConfigs.appId, ctx.appId), eq(shippingConfigs.defaultPickupLocationId, id))),
-    ctx.db
-      .select({ id: shipments.id })
-      .from(shipments)
-      .where(
-        and(
-          eq(shipments.appId, ctx.appId),
-          eq(shipments.originPickupLocationId, id),
-          notInArray(shipments.status, [...FINAL_STATUSES]),
-        ),
-      )
-      .limit(100),
+  const [rowOf, [config, open]] = await Promise.all([
+    outcomeOf(pickupLocationRecords.find(ctx, id)),
+    ctx.db.batch([
+      ctx.db
+        .select({ id: shippingConfigs.appId })
+        .from(shippingConfigs)
+        .where(and(eq(shippingConfigs.appId, ctx.appId), eq(shippingConfigs.defaultPickupLocationId, id))),
+      ctx.db
+        .select({ id: shipments.id })
+        .from(shipments)
+        .where(
+          and(
+            eq(shipments.appId, ctx.appId),
+            eq(shipments.originPickupLocationId, id),
+            notInArray(shipments.status, [...FINAL_STATUSES]),
+          ),
+        )
+        .limit(100),
+    ]),
   ]);
+  rowOf();
   refuseWhileUsed(
     "pickup_location_in_use",
     { shipping_config: config.length ? [ctx.appId] : [], shipments: open.map((s) => s.id) },
     `Pickup location ${id} is the default origin or an unfinished shipment's origin.`,
   );
-  await pickupLocationRecords.remove(ctx, id);
+  await emit(
+    ctx.db,
+    ctx.events,
+    [pickupLocationRecords.softDelete(ctx, id)],
+    [newEvent(ctx.appId, "pickup_location.deleted", { id })],
+  );
 }

@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
-import { BatchPlan } from "../../../core/batch-plan";
+import { BatchPlan, type Handle } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
+import { liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { rowEvent } from "../../../core/events/outbox";
+import { outcomeOf } from "../../../core/outcome";
 import { nowIso } from "../../../core/time";
 import { placesOf } from "../../customers";
 import {
@@ -31,9 +33,10 @@ import {
   shipmentFulfillments,
   shipmentStatusHistory,
   shipments,
+  shippingConfigs,
 } from "../tables";
 import type { CreateShipment, Shipment } from "./schemas";
-import { shipmentDetails } from "./views";
+import { readShipmentDetails } from "./views";
 
 /** Where the shipment goes: the fulfillments' delivery address, as the order kept it. */
 function destinationOf(f: FulfillmentForShipment): PlaceSnapshot {
@@ -63,20 +66,29 @@ export const placeOfPickup = (p: typeof pickupLocations.$inferSelect): PlaceSnap
   phone: p.phone,
 });
 
+/** The config's default pickup location, as a scalar subquery. */
+const configDefaultSql = (ctx: ServiceContext) =>
+  sql`(SELECT ${shippingConfigs.defaultPickupLocationId} FROM ${shippingConfigs} WHERE ${shippingConfigs.appId} = ${ctx.appId})`;
+
+/** Which pickup location a shipment leaves from: the one named, the config's default, or the default location. */
+const originWhere = (ctx: ServiceContext, id: number | undefined) =>
+  sql`${pickupLocationRecords.live(ctx)} AND ${
+    id !== undefined
+      ? sql`${pickupLocations.id} = ${id}`
+      : sql`(CASE WHEN ${configDefaultSql(ctx)} IS NULL THEN ${pickupLocations.isDefault} = 1
+          ELSE ${pickupLocations.id} = ${configDefaultSql(ctx)} END)`
+  }`;
+
 /** The origin a shipment leaves from: the one named, the config's default, or the default location. */
 export async function originOf(ctx: ServiceContext, id: number | undefined) {
-  const config = await readConfig(ctx);
+  // The config and the location it may name, read together: the location's read asks the config itself.
+  const [config, [loc]] = await Promise.all([
+    readConfig(ctx),
+    ctx.db.select().from(pickupLocations).where(originWhere(ctx, id)).limit(1),
+  ]);
   const chosen = id ?? config?.defaultPickupLocationId ?? null;
-  if (chosen !== null) {
-    const loc = await pickupLocationRecords.get(ctx, chosen);
-    if (!loc) throw ApiError.validation({ origin_pickup_location_id: [`No pickup location ${chosen}.`] });
-    return { loc, config };
-  }
-  const [loc] = await ctx.db
-    .select()
-    .from(pickupLocations)
-    .where(sql`${pickupLocationRecords.live(ctx)} AND is_default = 1`)
-    .limit(1);
+  if (!loc && chosen !== null)
+    throw ApiError.validation({ origin_pickup_location_id: [`No pickup location ${chosen}.`] });
   if (!loc)
     throw ApiError.validation({ origin_pickup_location_id: ["Required: the store has no default pickup location."] });
   return { loc, config };
@@ -102,10 +114,11 @@ export function ownTrackingNumber(): string {
   return `TR${String(digits[0]! % 1e7).padStart(7, "0")}${String(digits[1]! % 1e7).padStart(7, "0")}`;
 }
 
-/** The two places' cities by name, for a carrier that addresses by name (one read for both). */
-export async function carrierCitiesOf(ctx: ServiceContext, origin: PlaceSnapshot, destination: PlaceSnapshot) {
-  const ids = [origin.city_id, destination.city_id].filter((v): v is number => v !== null);
-  const { cities } = await placesOf(ctx, ids, []);
+/** The cities a carrier that addresses by name is told, as `placesOf` read them (with the other reads). */
+export type CarrierCities = Awaited<ReturnType<typeof placesOf>>["cities"];
+
+/** The two places' cities by name, for a carrier that addresses by name. */
+function carrierCitiesOf(cities: CarrierCities, origin: PlaceSnapshot, destination: PlaceSnapshot) {
   const cityOf = (id: number | null): CarrierCity | null => {
     const c = id === null ? undefined : cities.get(id);
     return c ? { name_en: c.name_en, country_code: c.country_code } : null;
@@ -122,11 +135,11 @@ export type Booking = { carrier: CarrierShipment | null; cost: number; trackingN
  * whose refusal is a 409 with the carrier's words.
  */
 export async function bookShipment(
-  ctx: ServiceContext,
   env: ShippingEnv,
   courier: CourierRow,
   shipment: Omit<CarrierShipmentInput, "originCity" | "destinationCity">,
   destinationCityId: number,
+  cities: CarrierCities,
 ): Promise<Booking> {
   if (courier.type === "custom") {
     const cost = customPrice(courier, destinationCityId, shipment.weightG);
@@ -139,7 +152,7 @@ export async function bookShipment(
   }
   const adapter = carrierOf(env, courier.code);
   if (!adapter) throw ApiError.conflict("courier_unavailable", `Courier ${courier.id}'s carrier is not offered here.`);
-  const names = await carrierCitiesOf(ctx, shipment.origin, shipment.destination);
+  const names = carrierCitiesOf(cities, shipment.origin, shipment.destination);
   try {
     const carrier = await adapter.createShipment(env as CarrierEnv, { ...shipment, ...names });
     return { carrier, cost: carrier.costMinor ?? 0, trackingNumber: carrier.trackingNumber ?? ownTrackingNumber() };
@@ -150,14 +163,58 @@ export async function bookShipment(
   }
 }
 
-/** A shipment just created, found by its tracking number (unique per store), as its details. */
-export async function createdShipment(ctx: ServiceContext, trackingNumber: string): Promise<Shipment> {
-  const [row] = await ctx.db
-    .select({ id: shipments.id })
-    .from(shipments)
-    .where(sql`${shipments.appId} = ${ctx.appId} AND ${shipments.trackingNumber} = ${trackingNumber}`)
-    .limit(1);
-  return shipmentDetails(ctx, row!.id);
+/** A new shipment, forward or return, as its create knows it before the booking and the batch. */
+export type NewShipment = Pick<
+  typeof shipments.$inferInsert,
+  | "orderId"
+  | "courierId"
+  | "service"
+  | "direction"
+  | "returnOfId"
+  | "returnStatus"
+  | "originPickupLocationId"
+  | "origin"
+  | "destination"
+  | "packages"
+  | "weightG"
+  | "codAmountMinor"
+  | "currency"
+  | "notes"
+>;
+
+/**
+ * The statements of a new shipment in its plan: its row (from what the create knows and what its
+ * booking gave), its fulfillment lines and its first history row; the handle is the row's.
+ */
+export function insertShipment(
+  plan: BatchPlan,
+  ctx: ServiceContext,
+  shipment: NewShipment,
+  booking: Booking,
+  lines: Pick<typeof shipmentFulfillments.$inferInsert, "fulfillmentId" | "orderItemId" | "qty">[],
+  at: string,
+): Handle {
+  const { carrier, cost, trackingNumber } = booking;
+  const created = plan.insert(
+    "shipment",
+    ctx.db.insert(shipments).values({
+      ...shipment,
+      appId: ctx.appId,
+      costMinor: cost,
+      carrierReference: carrier?.carrierReference ?? null,
+      trackingNumber,
+      trackingUrl: carrier?.trackingUrl ?? null,
+      createdAt: at,
+      modifiedAt: at,
+    }),
+  );
+  plan.add(
+    ctx.db.insert(shipmentFulfillments).values(lines.map((l) => ({ ...l, shipmentId: created.id, appId: ctx.appId }))),
+    ctx.db
+      .insert(shipmentStatusHistory)
+      .values({ appId: ctx.appId, shipmentId: created.id, status: "created", at, source: "merchant" }),
+  );
+  return created;
 }
 
 function checkShippable(fs: FulfillmentForShipment[], ids: number[]) {
@@ -188,12 +245,33 @@ const noneShipped = (ctx: ServiceContext, ids: number[]) =>
     WHERE sf.app_id = ${ctx.appId} AND s.direction = 'forward' AND s.status <> 'cancelled'
       AND sf.fulfillment_id IN (SELECT value FROM json_each(${JSON.stringify(ids)})))`;
 
-/** MH4: a forward shipment for fulfillments of one order, with a courier. */
+/**
+ * The cities of the fulfillments' delivery addresses and of the origin `originWhere` picks, as a
+ * subquery: the carrier's names for them are read with the other reads, not after them.
+ */
+const shipmentCitiesSql = (ctx: ServiceContext, fulfillmentIds: number[], originId: number | undefined) =>
+  sql`(SELECT ${pickupLocations.cityId} FROM ${pickupLocations} WHERE ${originWhere(ctx, originId)}
+    UNION SELECT CAST(json_extract(f.location, '$.city_id') AS INTEGER) FROM fulfillments f
+      WHERE ${liveRow(ctx.appId, "f")} AND f.id IN (SELECT value FROM json_each(${JSON.stringify(fulfillmentIds)})))`;
+
+/**
+ * MH4: a forward shipment for fulfillments of one order, with a courier. Every read goes at once
+ * (fulfillments, courier, config and origin, cities, the fulfillments' statuses to move), then the
+ * courier's booking (an integrated carrier's HTTP call), then one guarded batch that reads the
+ * shipment back.
+ */
 export async function createShipment(ctx: ServiceContext, env: ShippingEnv, input: CreateShipment): Promise<Shipment> {
-  const fs = await fulfillmentsForShipment(ctx, input.fulfillment_ids);
+  const at = nowIso();
+  const [fs, courierOf, originRead, places, moved] = await Promise.all([
+    fulfillmentsForShipment(ctx, input.fulfillment_ids),
+    outcomeOf(findCourier(ctx, env, input.courier_id)),
+    outcomeOf(originOf(ctx, input.origin_pickup_location_id)),
+    placesOf(ctx, shipmentCitiesSql(ctx, input.fulfillment_ids, input.origin_pickup_location_id), []),
+    fulfillmentShipmentStatements(ctx, { fulfillmentIds: input.fulfillment_ids, status: "processing", at }),
+  ]);
   checkShippable(fs, input.fulfillment_ids);
-  const courier = await findCourier(ctx, env, input.courier_id);
-  const { loc, config } = await originOf(ctx, input.origin_pickup_location_id);
+  const courier = courierOf();
+  const { loc, config } = originRead();
   const order = fs[0]!.order;
   const destination = destinationOf(fs[0]!);
   const codOwed = order.payment_provider === "cash_on_delivery" && order.payment_status !== "paid";
@@ -207,76 +285,39 @@ export async function createShipment(ctx: ServiceContext, env: ShippingEnv, inpu
   const packages = packagesOf(input.packages, config?.packageDefaults);
   const weightG = packages.reduce((s, p) => s + p.weight_g, 0);
   const origin = placeOfPickup(loc);
-
-  const { carrier, cost, trackingNumber } = await bookShipment(
-    ctx,
-    env,
-    courier,
-    {
-      appId: ctx.appId,
-      orderId: order.id,
-      service,
-      direction: "forward",
-      origin,
-      destination,
-      packages,
-      weightG,
-      codAmountMinor: cod,
-      currency: order.currency,
-    },
-    dest.cityId,
-  );
-  const at = nowIso();
+  const forward = {
+    orderId: order.id,
+    service,
+    direction: "forward" as const,
+    origin,
+    destination,
+    packages,
+    weightG,
+    codAmountMinor: cod,
+    currency: order.currency,
+  };
+  const booking = await bookShipment(env, courier, { ...forward, appId: ctx.appId }, dest.cityId, places.cities);
   const plan = new BatchPlan(ctx.db)
     .guard(noneShipped(ctx, input.fulfillment_ids), "fulfillments already shipped")
     // Read open above; cancelled (or moved on) since, they are not shipped.
     .guard(fulfillmentsOpenSql(ctx, input.fulfillment_ids), "fulfillments no longer open");
-  const shipment = plan.insert(
-    "shipment",
-    ctx.db.insert(shipments).values({
-      appId: ctx.appId,
-      orderId: order.id,
-      courierId: courier.id,
-      service,
-      direction: "forward",
-      originPickupLocationId: loc.id,
-      origin,
-      destination,
-      packages,
-      weightG,
-      codAmountMinor: cod,
-      costMinor: cost,
-      currency: order.currency,
-      carrierReference: carrier?.carrierReference ?? null,
-      trackingNumber,
-      trackingUrl: carrier?.trackingUrl ?? null,
-      notes: input.notes ?? null,
-      createdAt: at,
-      modifiedAt: at,
-    }),
+  const shipment = insertShipment(
+    plan,
+    ctx,
+    { ...forward, courierId: courier.id, originPickupLocationId: loc.id, notes: input.notes ?? null },
+    booking,
+    fs.map((f) => ({ fulfillmentId: f.id, orderItemId: f.order_item_id, qty: f.qty })),
+    at,
   );
+  // No status here: this call reads nothing; `moved` read the statuses with the other reads.
   const link = await fulfillmentShipmentStatements(ctx, {
     fulfillmentIds: input.fulfillment_ids,
     shipmentId: shipment.id,
-    trackingNumber,
-    status: "processing",
+    trackingNumber: booking.trackingNumber,
     at,
   });
-  plan.add(
-    ctx.db.insert(shipmentFulfillments).values(
-      fs.map((f) => ({
-        shipmentId: shipment.id,
-        appId: ctx.appId,
-        fulfillmentId: f.id,
-        orderItemId: f.order_item_id,
-        qty: f.qty,
-      })),
-    ),
-    ctx.db
-      .insert(shipmentStatusHistory)
-      .values({ appId: ctx.appId, shipmentId: shipment.id, status: "created", at, source: "merchant" }),
-    ...link.statements,
-  );
+  plan.add(...link.statements, ...moved.statements);
+  const details = readShipmentDetails(plan, ctx, shipment.id);
   plan.event(
     rowEvent(
       "shipment.created",
@@ -286,13 +327,14 @@ export async function createShipment(ctx: ServiceContext, env: ShippingEnv, inpu
         'status', status, 'fulfillment_ids', json(${JSON.stringify(input.fulfillment_ids)}))`,
     ),
     ...link.events,
+    ...moved.events,
   );
-  await plan.run(
+  const result = await plan.run(
     ctx.events,
     ApiError.conflict(
       "fulfillment_not_shippable",
       "A fulfillment was shipped or cancelled by another request meanwhile.",
     ),
   );
-  return createdShipment(ctx, trackingNumber);
+  return details(result, result.id(shipment));
 }

@@ -1,16 +1,20 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
+import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit, literalEvent, unionEvents } from "../../../core/events/outbox";
-import { abortUnless, isGuardAbort } from "../../../core/guards";
+import { literalEvent } from "../../../core/events/outbox";
+import { abortUnless } from "../../../core/guards";
 import { nowIso } from "../../../core/time";
+import type { Db } from "../../../db/client";
 import { fulfillmentShipmentStatements } from "../../orders";
 import { carrierOf, type ShippingEnv } from "../carriers";
 import { type CarrierEnv, CarrierError } from "../carriers/adapter";
-import { findCourier } from "../couriers/service";
+import { visibleCouriers } from "../couriers/service";
 import { voidLabelStatements } from "../labels/void";
 import {
+  couriers,
   type ShipmentStatus,
   type STATUS_SOURCES,
   shipmentFulfillments,
@@ -19,7 +23,7 @@ import {
 } from "../tables";
 import { ACTION_TO, shipmentMachine } from "./machine";
 import type { Shipment, UpdateShipmentStatus } from "./schemas";
-import { findShipment, type ShipmentRow, shipmentDetails } from "./views";
+import { findShipment, readShipmentDetails, type ShipmentRow } from "./views";
 
 type Source = (typeof STATUS_SOURCES)[number];
 export type StatusChange = {
@@ -36,17 +40,42 @@ export type StatusChange = {
 
 const ref = (r: ShipmentRow) => ({ id: r.id, order_id: r.orderId, courier_id: r.courierId, direction: r.direction });
 
+/** What a status change reads besides the shipment: its fulfillments, and those its order's received returns hold. */
+export type ShipmentLinks = { fulfillmentIds: number[]; receivedIds: number[] };
+
+/**
+ * `ShipmentLinks` of the shipment `shipment` selects (a subquery of its id), in one statement that
+ * needs nothing the shipment's own read gives: the two are sent together.
+ */
+export async function shipmentLinks(db: Db, shipment: SQL): Promise<ShipmentLinks> {
+  const row = await db.get<{ linked: string; received: string }>(
+    sql`SELECT (SELECT json_group_array(fulfillment_id) FROM ${shipmentFulfillments}
+        WHERE shipment_id = (${shipment})) AS linked,
+      (SELECT json_group_array(sf.fulfillment_id) FROM ${shipmentFulfillments} sf
+        JOIN ${shipments} r ON r.id = sf.shipment_id JOIN ${shipments} me ON me.id = (${shipment})
+        WHERE r.app_id = me.app_id AND r.order_id = me.order_id AND r.direction = 'return'
+          AND r.return_status = 'received') AS received`,
+  );
+  return { fulfillmentIds: JSON.parse(row?.linked ?? "[]"), receivedIds: JSON.parse(row?.received ?? "[]") };
+}
+
+/** The store's live shipment `id`, as a subquery for `shipmentLinks`. */
+export const shipmentIdSql = (ctx: ServiceContext, id: number): SQL =>
+  sql`SELECT id FROM ${shipments} WHERE ${and(live(shipments, ctx.appId), eq(shipments.id, id))}`;
+
 /**
  * The statements and events of one status change of `row` (already checked against the machine):
  * the UPDATE guarded on the status it read, the history row, what it does to the fulfillments (a
  * forward shipment ships them at pickup, delivers them at delivery, lets them go when cancelled) and
  * to a return's request (received at delivery, canceled at cancel). For labels/ too: purchasing a
- * label is `{ to: "label_purchased", set: { labelUrl, costMinor } }`.
+ * label is `{ to: "label_purchased", set: { labelUrl, costMinor } }`. `links`, read with the
+ * shipment (`shipmentLinks`), spares a round trip; without them a move that needs them reads them.
  */
 export async function statusChangeStatements(
   ctx: ServiceContext,
   row: ShipmentRow,
   change: StatusChange,
+  links?: ShipmentLinks,
 ): Promise<{ statements: BatchItem<"sqlite">[]; events: SQL[] }> {
   const to = shipmentMachine.next(row.status, ACTION_TO[change.to], `Shipment ${row.id}`);
   const at = change.at ?? nowIso();
@@ -56,13 +85,10 @@ export async function statusChangeStatements(
   const movesFulfillments = forward
     ? to === "picked_up" || to === "delivered" || to === "cancelled"
     : to === "delivered";
-  const links = movesFulfillments
-    ? await ctx.db
-        .select({ id: shipmentFulfillments.fulfillmentId })
-        .from(shipmentFulfillments)
-        .where(eq(shipmentFulfillments.shipmentId, row.id))
-    : [];
-  const fulfillmentIds = links.map((l) => l.id);
+  const read = movesFulfillments
+    ? (links ?? (await shipmentLinks(ctx.db, sql`${row.id}`)))
+    : { fulfillmentIds: [], receivedIds: [] };
+  const fulfillmentIds = read.fulfillmentIds;
   const fulfillment =
     forward && fulfillmentIds.length
       ? to === "picked_up"
@@ -77,9 +103,9 @@ export async function statusChangeStatements(
         : null;
   // An order is returned once its returns received so far, this one included, hold all it shipped.
   const returnedIds =
-    fulfillment && "returned" in fulfillment
-      ? [...new Set([...fulfillmentIds, ...(await receivedReturnFulfillments(ctx, row.orderId))])]
-      : fulfillmentIds;
+    fulfillment && "returned" in fulfillment ? [...new Set([...fulfillmentIds, ...read.receivedIds])] : fulfillmentIds;
+  // A forward move reads the fulfillments' statuses (the orders module's read, by their ids): the one
+  // round trip a pickup or a delivery adds after the shipment's.
   const linked = fulfillment
     ? await fulfillmentShipmentStatements(ctx, { fulfillmentIds: returnedIds, at, ...fulfillment })
     : null;
@@ -136,34 +162,42 @@ export async function statusChangeStatements(
   return { statements, events };
 }
 
-/** The fulfillments of the order's return shipments already received. */
-async function receivedReturnFulfillments(ctx: ServiceContext, orderId: number): Promise<number[]> {
-  const rows = await ctx.db
-    .select({ id: shipmentFulfillments.fulfillmentId })
-    .from(shipmentFulfillments)
-    .innerJoin(shipments, eq(shipments.id, shipmentFulfillments.shipmentId))
-    .where(
-      and(
-        eq(shipments.appId, ctx.appId),
-        eq(shipments.orderId, orderId),
-        eq(shipments.direction, "return"),
-        eq(shipments.returnStatus, "received"),
-      ),
-    );
-  return rows.map((r) => r.id);
-}
-
-/** Applies one change; a race lost to another change is told as the machine tells it, from the new status. */
-export async function applyStatus(ctx: ServiceContext, row: ShipmentRow, change: StatusChange): Promise<void> {
-  const { statements, events } = await statusChangeStatements(ctx, row, change);
-  try {
-    await emit(ctx.db, ctx.events, statements, unionEvents(events));
-  } catch (error) {
-    if (!isGuardAbort(error)) throw error;
+/**
+ * Applies one change in one batch, which reads the shipment back as Shipment Details shows it; a
+ * race lost to another change is told as the machine tells it, from the new status.
+ */
+export async function applyStatus(
+  ctx: ServiceContext,
+  row: ShipmentRow,
+  change: StatusChange,
+  links?: ShipmentLinks,
+): Promise<Shipment> {
+  const { statements, events } = await statusChangeStatements(ctx, row, change, links);
+  const plan = new BatchPlan(ctx.db).guarded(statements, async () => {
     const now = await findShipment(ctx, row.id);
     shipmentMachine.next(now.status, ACTION_TO[change.to], `Shipment ${row.id}`);
-    throw ApiError.conflict("concurrent_update", `Shipment ${row.id} changed meanwhile; retry.`);
-  }
+    return ApiError.conflict("concurrent_update", `Shipment ${row.id} changed meanwhile; retry.`);
+  });
+  const details = readShipmentDetails(plan, ctx, row.id);
+  return details(await plan.event(...events).run(ctx.events), row.id);
+}
+
+/**
+ * The store's shipment `id` (else the 404) with its courier as a list shows it (null when deleted or
+ * no longer offered here), and its links: one round trip.
+ */
+async function shipmentToMove(ctx: ServiceContext, env: ShippingEnv, id: number) {
+  const [[found], links] = await Promise.all([
+    ctx.db
+      .select({ shipment: shipments, courier: couriers })
+      .from(shipments)
+      .leftJoin(couriers, and(eq(couriers.id, shipments.courierId), visibleCouriers(ctx, env)))
+      .where(and(live(shipments, ctx.appId), eq(shipments.id, id)))
+      .limit(1),
+    shipmentLinks(ctx.db, shipmentIdSql(ctx, id)),
+  ]);
+  if (!found) throw ApiError.notFound("shipment_not_found", `Shipment ${id}`);
+  return { row: found.shipment, courier: found.courier, links };
 }
 
 /**
@@ -171,9 +205,8 @@ export async function applyStatus(ctx: ServiceContext, row: ShipmentRow, change:
  * voided in the same batch, and refunded to the store wallet where its charge comes back.
  */
 export async function cancelShipment(ctx: ServiceContext, env: ShippingEnv, id: number): Promise<Shipment> {
-  const row = await findShipment(ctx, id);
+  const { row, courier, links } = await shipmentToMove(ctx, env, id);
   shipmentMachine.next(row.status, "cancel", `Shipment ${id}`);
-  const courier = await findCourier(ctx, env, row.courierId).catch(() => null);
   const adapter = courier?.type === "integrated" ? carrierOf(env, courier.code) : undefined;
   // A label is refunded where its charge comes back: the carrier's word, or (a custom courier's, which
   // no carrier was paid for) always.
@@ -190,8 +223,7 @@ export async function cancelShipment(ctx: ServiceContext, env: ShippingEnv, id: 
       throw error;
     }
   }
-  await applyStatus(ctx, row, { to: "cancelled", source: "merchant", refundLabel });
-  return shipmentDetails(ctx, id);
+  return applyStatus(ctx, row, { to: "cancelled", source: "merchant", refundLabel }, links);
 }
 
 /**
@@ -204,13 +236,16 @@ export async function reportShipmentStatus(
   id: number,
   input: UpdateShipmentStatus,
 ): Promise<Shipment> {
-  const row = await findShipment(ctx, id);
-  const courier = await findCourier(ctx, env, row.courierId).catch(() => null);
+  const { row, courier, links } = await shipmentToMove(ctx, env, id);
   if (courier && courier.type !== "custom")
     throw ApiError.conflict(
       "courier_not_custom",
       `Shipment ${id} is the ${courier.code} carrier's: its status comes from the carrier.`,
     );
-  await applyStatus(ctx, row, { to: input.status as StatusChange["to"], source: "merchant", note: input.note ?? null });
-  return shipmentDetails(ctx, id);
+  return applyStatus(
+    ctx,
+    row,
+    { to: input.status as StatusChange["to"], source: "merchant", note: input.note ?? null },
+    links,
+  );
 }

@@ -1,4 +1,5 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { type BatchPlan, batchStatement, type PlanResult, selectColumns } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -100,16 +101,36 @@ function shipmentViews(rows: readonly ShipmentRow[], parts: Record<"links" | "hi
   }));
 }
 
-/** A shipment of the store with its fulfillments and history, in one statement; else a 404. */
-export async function shipmentDetails(ctx: ServiceContext, id: number): Promise<Shipment> {
-  const mine = and(live(shipments, ctx.appId), eq(shipments.id, id))!;
+type DetailsRow = Record<"rows" | "links" | "history", string | null>;
+
+/** The SELECT of a shipment of the store with its fulfillments and history (`id` may be SQL: a batch's handle). */
+function detailsSql(ctx: ServiceContext, id: number | SQL): SQL {
+  const mine = and(live(shipments, ctx.appId), eq(shipments.id, sql`${id}`))!;
   const parts = shipmentPartsJson(ctx.appId, sql`(${id})`);
-  const row = await ctx.db.get<Record<"rows" | "links" | "history", string | null>>(
-    sql`SELECT ${rowsJson(shipments, mine)} AS "rows", ${parts.links} AS "links", ${parts.history} AS "history"`,
-  );
+  return sql`SELECT ${rowsJson(shipments, mine)} AS "rows", ${parts.links} AS "links", ${parts.history} AS "history"`;
+}
+
+/** A shipment's details from `detailsSql`'s row; else the 404. */
+function detailsOf(id: number, row: DetailsRow | undefined): Shipment {
   const found = decodeRows(shipments, row?.rows ?? "[]");
   if (!found.length) throw ApiError.notFound("shipment_not_found", `Shipment ${id}`);
   return shipmentViews(found, { links: JSON.parse(row?.links ?? "[]"), history: JSON.parse(row?.history ?? "[]") })[0]!;
+}
+
+/** A shipment of the store with its fulfillments and history, in one statement; else a 404. */
+export async function shipmentDetails(ctx: ServiceContext, id: number): Promise<Shipment> {
+  return detailsOf(id, await ctx.db.get<DetailsRow>(detailsSql(ctx, id)));
+}
+
+/**
+ * Shipment Details as a read of a write's own batch, after its changes (`id` may be the handle of
+ * the shipment it inserts): the answer comes back with the write instead of a read after it.
+ */
+export function readShipmentDetails(plan: BatchPlan, ctx: ServiceContext, id: number | SQL) {
+  const read = plan.read<DetailsRow>(
+    batchStatement(ctx.db, detailsSql(ctx, id), selectColumns(["rows", "links", "history"])),
+  );
+  return (result: PlanResult, shownId: number): Shipment => detailsOf(shownId, result.rows(read)[0]);
 }
 
 export async function listShipments(ctx: ServiceContext, q: ListQuery): Promise<Page<Shipment>> {

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { makeServiceContext } from "../../../core/context";
 import { notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -6,7 +6,7 @@ import type { Db } from "../../../db/client";
 import { carrierOf, type ShippingEnv } from "../carriers";
 import type { CarrierEnv, CarrierStatusUpdate } from "../carriers/adapter";
 import { couriers, shipments } from "../tables";
-import { applyStatus } from "./status";
+import { applyStatus, shipmentLinks } from "./status";
 
 export type Deps = {
   db: Db;
@@ -49,24 +49,42 @@ export async function receiveCarrierWebhook(
 
 /** One update applied through the status path: null when applied, else why it was not. */
 export async function applyUpdate(deps: Deps, carrier: string, u: CarrierStatusUpdate): Promise<string | null> {
-  const [found] = await deps.db
-    .select({ shipment: shipments })
-    .from(shipments)
-    .innerJoin(couriers, eq(couriers.id, shipments.courierId))
-    .where(and(eq(shipments.carrierReference, u.carrierReference), eq(couriers.code, carrier), notDeleted(shipments)))
-    .limit(1);
+  const named = and(
+    eq(shipments.carrierReference, u.carrierReference),
+    eq(couriers.code, carrier),
+    notDeleted(shipments),
+  );
+  // The shipment and its links in one round trip: the links' read finds the shipment by the same reference.
+  const [[found], links] = await Promise.all([
+    deps.db
+      .select({ shipment: shipments })
+      .from(shipments)
+      .innerJoin(couriers, eq(couriers.id, shipments.courierId))
+      .where(named)
+      .limit(1),
+    shipmentLinks(
+      deps.db,
+      sql`SELECT ${shipments.id} FROM ${shipments} INNER JOIN ${couriers} ON ${couriers.id} = ${shipments.courierId}
+        WHERE ${named} LIMIT 1`,
+    ),
+  ]);
   if (!found) return "No shipment of this carrier has that reference.";
   const row = found.shipment;
   if (row.status === u.status) return `The shipment is ${u.status} already.`;
   const ctx = makeServiceContext(deps.db, row.appId, deps.env, deps.waitUntil);
   try {
-    await applyStatus(ctx, row, {
-      to: u.status as Exclude<typeof u.status, "created">,
-      source: "carrier",
-      note: u.note,
-      carrierStatus: u.carrierStatus,
-      at: u.at,
-    });
+    await applyStatus(
+      ctx,
+      row,
+      {
+        to: u.status as Exclude<typeof u.status, "created">,
+        source: "carrier",
+        note: u.note,
+        carrierStatus: u.carrierStatus,
+        at: u.at,
+      },
+      links,
+    );
     return null;
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) return error.detail;
