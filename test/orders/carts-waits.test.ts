@@ -24,7 +24,7 @@ const quotedTotal = async (id: number) =>
     .first<{ quoted_total_minor: number }>())!.quoted_total_minor;
 
 describe("D1 round trips of the cart reads and Update Cart", () => {
-  it("Update Cart waits twice at most; Cart Details, the customer's and the merchant's, once", async () => {
+  it("Update Cart waits twice at most; Cart Details, the customer's and the merchant's, and List Carts once", async () => {
     const s = await shopperOf(A);
     const [tea, cup] = [await stocked(A, 1000, 5), await stocked(A, 2500, 5)];
     const home = await locationOf(A, s.id);
@@ -80,5 +80,12 @@ describe("D1 round trips of the cart reads and Update Cart", () => {
     expect(merchants.res.status).toBe(200);
     expect(await json(merchants.res)).toEqual(body);
     expect(merchants.waits.beyondAuth).toBeLessThanOrEqual(1);
+
+    const listed = await callWaits(`${M_CARTS}?customer_id=${s.id}`, { token: store.token, appId: A });
+    expect(listed.res.status).toBe(200);
+    expect((await json(listed.res)).results).toMatchObject([
+      { id: cart.id, customer_id: s.id, items_count: 2, total_cart_price: 40.5, voucher_code: voucher.code },
+    ]);
+    expect(listed.waits.beyondAuth).toBeLessThanOrEqual(1);
   });
 });

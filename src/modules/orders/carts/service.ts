@@ -5,7 +5,7 @@ import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { literalEvent, rowEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
 import { loadCustomers, readLocation } from "../../customers";
@@ -248,16 +248,17 @@ export type CartSummary = {
 
 /** MO1 List Carts: each cart as last priced (Cart Details prices it now). */
 export async function listCarts(ctx: ServiceContext, q: ListQuery): Promise<Page<CartSummary>> {
-  const page = await listPage(ctx.db, q, { table: carts, scope: () => live(carts, ctx.appId) });
-  const ids = page.results.map((c) => c.id);
-  const counts = ids.length
-    ? await ctx.db
-        .select({ cartId: cartItems.cartId, n: sql<number>`count(*)`.mapWith(Number) })
-        .from(cartItems)
-        .where(sql`${cartItems.cartId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
-        .groupBy(cartItems.cartId)
-    : [];
-  const count = new Map(counts.map((c) => [c.cartId, c.n]));
+  // The page's line counts in the page's own statement: one round trip.
+  const { page, nested } = await listPageWith(
+    ctx.db,
+    q,
+    { table: carts, scope: () => live(carts, ctx.appId) },
+    (rows) => ({
+      counts: sql`(SELECT json_group_array(json_array(cart_id, n)) FROM (SELECT cart_id, count(*) AS n FROM ${cartItems}
+      WHERE cart_id IN (SELECT id FROM ${rows}) GROUP BY cart_id))`,
+    }),
+  );
+  const count = new Map((nested.counts as [number, number][]).map(([id, n]) => [id, Number(n)]));
   return {
     ...page,
     results: page.results.map((c) => ({
