@@ -1,14 +1,16 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../core/context";
 import { live, liveOffIndex } from "../../core/crud/tenant-table";
 import { randomToken } from "../../core/crypto";
 import { ApiError } from "../../core/errors";
 import { emit, eventPayloadSql, newEvent, newEventId } from "../../core/events/outbox";
+import { decodeRows, rowsJson } from "../../core/json-rows";
 import { type ListQuery, type ListSpec, listPageWith, type Page, searchColumns } from "../../core/listing";
 import { toMajor } from "../../core/money";
 import { chunkRows, inList } from "../../core/sql";
+import { apps } from "../../core/tenancy";
 import { nowIso } from "../../core/time";
-import { assembleItems, type Item, itemsJson, loadItems } from "../items";
+import { assembleItems, type Item, itemsJson } from "../items";
 import type { Ticket } from "./schemas";
 import { TICKET_STATUSES, type TicketStatus, tickets } from "./tables";
 
@@ -73,13 +75,32 @@ export const TICKET_LIST: ListSpec = {
   idColumn: tickets.id,
 };
 
-async function shape(ctx: ServiceContext, rows: TicketRow[]): Promise<Ticket[]> {
-  const itemsById = await loadItems(
-    ctx.db,
-    ctx.appId,
+/**
+ * The store's tickets under `where`, by id, with their full items: ONE statement, to run alone or
+ * in a batch (after the write it reads back). `ticketsWithItems` decodes its row.
+ */
+function ticketsWithItemsRead(ctx: ServiceContext, where: SQL, now: string) {
+  const parts: Record<string, SQL> = {
+    rows: rowsJson(tickets, where, [asc(tickets.id)]),
+    ...itemsJson(ctx.appId, sql`(SELECT item_id FROM tickets WHERE ${where})`, now),
+  };
+  const fields = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, sql<string | null>`${v}`]));
+  return ctx.db.select(fields).from(apps).where(eq(apps.id, ctx.appId));
+}
+
+type TicketsRead = Record<string, string | null>[];
+
+function ticketsWithItems(read: TicketsRead, now: string): { rows: TicketRow[]; items: Map<number, Item> } {
+  const parts = read[0] ?? {};
+  const json = (k: string) => (parts[k] ? JSON.parse(String(parts[k])) : []);
+  const rows = decodeRows(tickets, json("rows"));
+  const itemParts = Object.fromEntries(Object.keys(parts).map((k) => [k, json(k)]));
+  const items = assembleItems(
+    itemParts as Parameters<typeof assembleItems>[0],
     rows.map((r) => r.itemId),
+    now,
   );
-  return shapeWith(rows, itemsById);
+  return { rows, items };
 }
 
 function shapeWith(rows: TicketRow[], itemsById: Map<number, Item>): Ticket[] {
@@ -181,7 +202,10 @@ export async function bulkUpdateTickets(
   input: BulkUpdate,
 ): Promise<{ count: number; results: Ticket[] }> {
   const scope = and(live(tickets, ctx.appId), inList(tickets.id, input.ids))!;
-  const current = await ctx.db.select({ id: tickets.id, status: tickets.status }).from(tickets).where(scope);
+  const now = nowIso();
+  // One round trip reads the tickets with their items (an update changes none of those), one
+  // guarded batch writes and reads the tickets back.
+  const { rows: current, items } = ticketsWithItems(await ticketsWithItemsRead(ctx, scope, now), now);
   const refusal = refuseBulk(input, current);
   if (refusal) throw refusal;
 
@@ -190,7 +214,7 @@ export async function bulkUpdateTickets(
   const fromStatuses = TICKET_STATUSES.filter((s) => allowsBulk(s, input));
   const guard = sql`(SELECT count(*) FROM tickets
       WHERE ${and(scope, inList(tickets.status, fromStatuses))}) = ${input.ids.length}`;
-  const set: Partial<TicketRow> = { modifiedAt: nowIso() };
+  const set: Partial<TicketRow> = { modifiedAt: now };
   if (input.status !== undefined) set.status = input.status;
   if (input.date !== undefined) set.date = input.date;
   if (input.time !== undefined) set.time = input.time;
@@ -207,12 +231,12 @@ export async function bulkUpdateTickets(
       },
     }),
   );
-  const { applied } = await emit(
+  const { applied, results } = await emit(
     ctx.db,
     ctx.events,
     [ctx.db.update(tickets).set(set).where(and(scope, guard))],
     events,
-    { guard },
+    { guard, after: [ctx.db.select().from(tickets).where(scope).orderBy(tickets.id)] },
   );
   if (!applied) {
     const now = await ctx.db.select({ id: tickets.id, status: tickets.status }).from(tickets).where(scope);
@@ -221,8 +245,8 @@ export async function bulkUpdateTickets(
       ApiError.conflict("concurrent_update", "The tickets changed while updating them; retry.")
     );
   }
-  const rows = await ctx.db.select().from(tickets).where(scope).orderBy(tickets.id);
-  return { count: rows.length, results: await shape(ctx, rows) };
+  const rows = results[1] as TicketRow[];
+  return { count: rows.length, results: shapeWith(rows, items) };
 }
 
 function allowsBulk(status: TicketStatus, input: BulkUpdate): boolean {
@@ -274,24 +298,26 @@ export async function checkInTicket(
   input: { token: string; validate_only: boolean },
 ): Promise<{ checked_in: boolean; checked_in_at: string | null; ticket: Ticket }> {
   const byToken = and(live(tickets, ctx.appId), eq(tickets.token, input.token))!;
-  const row = await ctx.db.select().from(tickets).where(byToken).get();
+  const at = nowIso();
+  // The ticket with its item in one round trip; the check-in's batch reads the ticket back.
+  const { rows, items } = ticketsWithItems(await ticketsWithItemsRead(ctx, byToken, at), at);
+  const row = rows[0];
   if (!row) throw new ApiError(404, "ticket_not_found", "No ticket of this store has that token.");
   refuseAdmission(row);
-  if (input.validate_only) return { checked_in: false, checked_in_at: null, ticket: (await shape(ctx, [row]))[0]! };
+  if (input.validate_only) return { checked_in: false, checked_in_at: null, ticket: shapeWith([row], items)[0]! };
 
-  const at = nowIso();
   const admittable = and(byToken, inList(tickets.status, ADMITTABLE))!;
   const guard = sql`EXISTS (SELECT 1 FROM tickets WHERE ${admittable})`;
-  const { applied } = await emit(
+  const { applied, results } = await emit(
     ctx.db,
     ctx.events,
     [ctx.db.update(tickets).set({ status: "checked_in", checkedInAt: at, modifiedAt: at }).where(admittable)],
     [newEvent(ctx.appId, "ticket.checked_in", { id: row.id, checked_in_at: at, previous_status: row.status })],
-    { guard },
+    { guard, after: [ctx.db.select().from(tickets).where(byToken)] },
   );
-  const after = (await ctx.db.select().from(tickets).where(byToken).get())!;
+  const after = (results[1] as TicketRow[])[0]!;
   if (!applied) refuseAdmission(after);
-  return { checked_in: true, checked_in_at: after.checkedInAt, ticket: (await shape(ctx, [after]))[0]! };
+  return { checked_in: true, checked_in_at: after.checkedInAt, ticket: shapeWith([after], items)[0]! };
 }
 
 function refuseAdmission(row: TicketRow): void {

@@ -36,7 +36,7 @@ export const shownValue = (v: Pick<VoucherRow, "kind" | "value">): number =>
   v.kind === "percentage" ? v.value / BP_PER_PERCENT : toMajor(v.value);
 
 /** The customer's uses of the voucher `voucherId` (SQL) that were not released. */
-export const customerUsesSql = (voucherId: SQLWrapper | number, customerId: number): SQL =>
+export const customerUsesSql = (voucherId: SQLWrapper | number, customerId: SQLWrapper | number): SQL =>
   sql`(SELECT count(*) FROM ${voucherUsages} WHERE ${voucherUsages.voucherId} = ${voucherId}
     AND ${voucherUsages.customerId} = ${customerId} AND ${voucherUsages.releasedAt} IS NULL)`;
 

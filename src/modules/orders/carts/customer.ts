@@ -6,8 +6,9 @@ import { customerRoute } from "../../../core/routes";
 import { CheckoutResultSchema, CheckoutSchema } from "../checkout/schemas";
 import { checkoutCart } from "../checkout/service";
 import { linksOf } from "../http";
+import { cartDetails } from "./details";
 import { CartSchema, CreateCartSchema, UpdateCartSchema } from "./schemas";
-import { cartDetails, createCart, updateCart } from "./service";
+import { createCart, updateCart } from "./service";
 
 const tags = ["Customer app: checkout"];
 const common = { tags, specId: "CA14" } as const;

@@ -4,8 +4,9 @@ import { envelopeOf, envelopeSchema, listQueryOf, listQuerySchema } from "../../
 import { createRouter, idParam, jsonContent } from "../../../core/openapi";
 import { merchantRoute } from "../../../core/routes";
 import { CART_PROVIDERS, CART_STATUSES } from "../tables";
+import { cartDetails } from "./details";
 import { CartSchema } from "./schemas";
-import { CART_LIST, cartDetails, listCarts } from "./service";
+import { CART_LIST, listCarts } from "./service";
 
 const tags = ["Carts"];
 

@@ -1,23 +1,22 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { BatchPlan, insertSelect } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit, newEvent, rowEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { literalEvent, rowEvent } from "../../../core/events/outbox";
+import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
-import { getLocation, loadCustomers, readLocation } from "../../customers";
-import { loadItems, readCatalogueFacts } from "../../items";
+import { loadCustomers, readLocation } from "../../customers";
+import { readCatalogueFacts } from "../../items";
 import { findVoucher } from "../../vouchers";
-import { type Quote, quote, quoteOf } from "../pricing/quote";
-import { linesOf, totalsView } from "../shared";
+import { type Quote, quoteOf } from "../pricing/quote";
+import { linesOf } from "../shared";
 import { CART_PROVIDERS, CART_STATUSES, cartItems, carts } from "../tables";
-import { priceCart, priceCartWith, pricingContext } from "./pricing";
+import { type CartRow, cartView, findCart, type LineRow, readCartFacts, shownCart } from "./details";
+import { priceCartWith, pricingContext } from "./pricing";
 import type { Cart, CreateCart, UpdateCart } from "./schemas";
-
-type CartRow = typeof carts.$inferSelect;
-type LineRow = typeof cartItems.$inferSelect;
 
 export const CART_LIST: ListSpec = {
   fields: {
@@ -35,130 +34,8 @@ export const CART_LIST: ListSpec = {
   idColumn: carts.id,
 };
 
-const notFound = (id: number) => ApiError.notFound("cart_not_found", `Cart ${id}`);
-
-/** The cart (of `customerId` when given: another customer's cart is a 404, not a 403). */
-export async function findCart(ctx: ServiceContext, id: number, customerId?: number) {
-  const [cartRows, lines] = await ctx.db.batch([
-    ctx.db
-      .select()
-      .from(carts)
-      .where(
-        and(
-          eq(carts.id, id),
-          live(carts, ctx.appId),
-          customerId === undefined ? undefined : eq(carts.customerId, customerId),
-        ),
-      ),
-    ctx.db.select().from(cartItems).where(eq(cartItems.cartId, id)).orderBy(asc(cartItems.id)),
-  ]);
-  const cart = cartRows[0];
-  if (!cart) throw notFound(id);
-  return { cart, lines };
-}
-
-type Priced = { quote: Quote; problems: Map<number, string | null> };
-
-function cartView(
-  cart: CartRow,
-  lines: LineRow[],
-  priced: Priced,
-  extras: { items: Map<number, Cart["cart_items"][number]["item"]>; customer: Cart["customer"] },
-): Cart {
-  const q = priced.quote;
-  const byKey = new Map(q.lines.map((l) => [l.key, l]));
-  return {
-    id: cart.id,
-    app_id: cart.appId,
-    custom_fields: cart.customFields ?? null,
-    customer_id: cart.customerId,
-    customer: extras.customer,
-    status: cart.status,
-    cart_provider: cart.cartProvider,
-    cart_items: lines.map((l) => {
-      const quoted = byKey.get(l.id);
-      const unit = quoted?.unitPriceMinor ?? l.unitPriceMinor;
-      return {
-        id: l.id,
-        item_id: l.itemId,
-        item: extras.items.get(l.itemId) ?? null,
-        qty: l.qty,
-        modifier_values: l.modifierValueIds,
-        bundle_selections: l.bundleSelections,
-        price: toMajor(unit),
-        total: toMajor(unit * l.qty),
-        is_available: quoted !== undefined,
-        unavailable_reason: priced.problems.get(l.id) ?? null,
-      };
-    }),
-    total_cart_price: toMajor(q.totalWithRedeemMinor),
-    voucher_code: cart.voucherCode,
-    voucher_error: q.voucher && !q.voucher.isSuccess ? q.voucher.errorReason : null,
-    location_id: cart.locationId,
-    pickup_location_id: cart.pickupLocationId,
-    courier_id: cart.courierId,
-    notes: cart.notes,
-    receiver: cart.receiver ?? null,
-    is_recurring: cart.isRecurring,
-    duration: cart.duration,
-    duration_unit: cart.durationUnit,
-    order_id: cart.orderId,
-    cart_price_updated: cart.status === "open" && q.totalWithRedeemMinor !== cart.quotedTotalMinor,
-    ...totalsView({ ...q, taxPercentageBp: q.vatBp }),
-    checked_out_at: cart.checkedOutAt,
-    created_at: cart.createdAt,
-    modified_at: cart.modifiedAt,
-  };
-}
-
-/** Cart Details (MO2 for the merchant, CA14 for its customer): priced now. */
-export async function cartDetails(ctx: ServiceContext, id: number, opts: { customerId?: number } = {}): Promise<Cart> {
-  const { cart, lines } = await findCart(ctx, id, opts.customerId);
-  const priced = await priceCart(ctx, cart, lines);
-  const [items, customers] = await Promise.all([
-    loadItems(
-      ctx.db,
-      ctx.appId,
-      lines.map((l) => l.itemId),
-    ),
-    loadCustomers(ctx, [cart.customerId]),
-  ]);
-  const extras = { items, customer: customers.get(cart.customerId) ?? null };
-  return shownCart(ctx, cart, lines, priced, extras, opts.customerId !== undefined);
-}
-
-/** The cart's view; when its customer sees it (`seen`), a total that moved is kept as the one they saw. */
-async function shownCart(
-  ctx: ServiceContext,
-  cart: CartRow,
-  lines: LineRow[],
-  priced: Priced,
-  extras: Parameters<typeof cartView>[3],
-  seen: boolean,
-): Promise<Cart> {
-  const view = cartView(cart, lines, priced, extras);
-  // The customer has now seen this total: a later checkout flags a move from it.
-  if (seen && cart.status === "open" && view.cart_price_updated) {
-    await ctx.db
-      .update(carts)
-      .set({ quotedTotalMinor: priced.quote.totalWithRedeemMinor })
-      .where(eq(carts.id, cart.id));
-  }
-  return view;
-}
-
 const locationRefused = (locationId: number) =>
   ApiError.validation({ location_id: [`Location ${locationId} is not one of the customer's locations.`] });
-
-async function checkLocation(ctx: ServiceContext, customerId: number, locationId: number | null | undefined) {
-  if (locationId == null) return;
-  try {
-    await getLocation(ctx, customerId, locationId);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw locationRefused(locationId);
-    throw error;
-  }
-}
 
 const lineRows = (ctx: ServiceContext, cartId: SqlOrId, q: Quote, at: string) =>
   q.lines.map((l) => ({
@@ -172,21 +49,6 @@ const lineRows = (ctx: ServiceContext, cartId: SqlOrId, q: Quote, at: string) =>
     createdAt: at,
   }));
 type SqlOrId = number | SQL;
-
-async function quoteLines(ctx: ServiceContext, customerId: number, input: CreateCart | UpdateCart, cart?: CartRow) {
-  const lines = input.items ? linesOf(input.items) : undefined;
-  return quote(
-    ctx,
-    {
-      lines: lines ?? [],
-      customerId,
-      voucherCode: input.voucher_code !== undefined ? input.voucher_code : (cart?.voucherCode ?? null),
-      walletRedeemMinor: input.wallet_redeem_amount ?? cart?.walletRedeemMinor ?? 0,
-      ...(await pricingContext(ctx)),
-    },
-    "items",
-  );
-}
 
 /**
  * CA14 Create Cart: the lines are validated and priced now; the total is what the customer saw. Two
@@ -267,29 +129,59 @@ export async function createCart(ctx: ServiceContext, customerId: number, input:
   return shownCart(ctx, row!, rows, priced, { items: facts.items, customer: customers.get(customerId) ?? null }, true);
 }
 
-/** CA14 Update Cart: only an open cart of the customer's; `items` replaces the lines. */
+/**
+ * CA14 Update Cart: only an open cart of the customer's; `items` replaces the lines. Two round trips:
+ * the cart with every fact its new state is priced with (the new lines' items, the voucher, the
+ * location), then one batch guarded on the cart being open, which also records the new total as the
+ * one the customer saw and reads the cart back for the answer.
+ */
 export async function updateCart(
   ctx: ServiceContext,
   customerId: number,
   id: number,
   input: UpdateCart,
 ): Promise<Cart> {
-  const { cart } = await findCart(ctx, id, customerId);
+  const lines = input.items ? linesOf(input.items) : undefined;
+  const itemIds = lines?.map((l) => l.itemId) ?? [];
+  const [found, facts, newItems, newVoucher, location] = await Promise.all([
+    findCart(ctx, id, customerId),
+    readCartFacts(ctx, id),
+    lines ? readCatalogueFacts(ctx, itemIds) : undefined,
+    input.voucher_code ? findVoucher(ctx, input.voucher_code, customerId) : undefined,
+    input.location_id == null ? undefined : readLocation(ctx, customerId, input.location_id),
+  ]);
+  const { cart } = found;
   if (cart.status !== "open") {
     throw ApiError.conflict("cart_checked_out", `Cart ${id} is ${cart.status}; create a new cart.`, {
       order_id: cart.orderId,
     });
   }
-  await checkLocation(ctx, customerId, input.location_id);
+  if (location === null) throw locationRefused(input.location_id!);
   const at = nowIso();
-  const changes = [];
-  let quotedTotal: number | undefined;
-  if (input.items) {
-    const q = await quoteLines(ctx, customerId, input, cart);
-    quotedTotal = q.totalWithRedeemMinor;
+  // The cart as this update leaves it, priced as Cart Details prices it (by its lines).
+  const next: CartRow = {
+    ...cart,
+    voucherCode: input.voucher_code !== undefined ? input.voucher_code : cart.voucherCode,
+    locationId: input.location_id !== undefined ? input.location_id : cart.locationId,
+    walletRedeemMinor: input.wallet_redeem_amount ?? cart.walletRedeemMinor,
+  };
+  const voucherFact = () => (next.voucherCode ? facts.voucherOf(next.voucherCode) : undefined);
+  const voucher = input.voucher_code !== undefined ? newVoucher : await voucherFact();
+  let nextLines = found.lines;
+  let items = facts.catalogue(found.lines.map((l) => l.itemId));
+  const changes: BatchItem<"sqlite">[] = [];
+  if (lines && newItems) {
+    items = newItems(itemIds);
+    const q = quoteOf(
+      { items: items.priced, voucher },
+      { lines, customerId, voucherCode: next.voucherCode, walletRedeemMinor: next.walletRedeemMinor, ...facts.pricing },
+      "items",
+    );
+    const rows = lineRows(ctx, id, q, at);
+    nextLines = rows.map((r, i) => ({ ...r, id: -1 - i }) as LineRow);
     changes.push(
       ctx.db.delete(cartItems).where(eq(cartItems.cartId, id)),
-      ctx.db.insert(cartItems).values(lineRows(ctx, id, q, at)),
+      ...(rows.length ? [ctx.db.insert(cartItems).values(rows)] : []),
     );
   }
   const recurring = input.is_recurring ?? cart.isRecurring;
@@ -297,9 +189,15 @@ export async function updateCart(
   const unit = input.duration_unit !== undefined ? input.duration_unit : cart.durationUnit;
   if (recurring && (duration == null || unit == null))
     throw ApiError.validation({ duration: ["A recurring cart needs `duration` and `duration_unit`."] });
-  // Only an open cart changes: a checkout that won the race leaves this update with nothing to write.
-  const open = and(eq(carts.id, id), eq(carts.status, "open"));
-  changes.unshift(
+  const seen = priceCartWith(next, nextLines, { items: items.priced, voucher }, facts.pricing);
+  const plan = new BatchPlan(ctx.db);
+  // Only an open cart changes: a checkout that won the race leaves this update with nothing written.
+  plan.guard(
+    sql`EXISTS (SELECT 1 FROM carts WHERE id = ${id} AND status = 'open')`,
+    "cart open",
+    ApiError.conflict("cart_checked_out", `Cart ${id} was checked out meanwhile; create a new cart.`),
+  );
+  plan.add(
     ctx.db
       .update(carts)
       .set({
@@ -313,24 +211,23 @@ export async function updateCart(
         durationUnit: input.duration_unit,
         cartProvider: input.cart_provider,
         customFields: input.custom_fields,
+        // The customer sees this total in the answer.
+        quotedTotalMinor: seen.quote.totalWithRedeemMinor,
         modifiedAt: at,
       })
-      .where(open),
+      .where(and(eq(carts.id, id), eq(carts.status, "open"))),
+    ...changes,
   );
-  const { applied } = await emit(ctx.db, ctx.events, changes, [newEvent(ctx.appId, "cart.updated", { id })], {
-    guard: sql`EXISTS (SELECT 1 FROM carts WHERE id = ${id} AND status = 'open')`,
-  });
-  if (!applied) throw ApiError.conflict("cart_checked_out", `Cart ${id} was checked out meanwhile; create a new cart.`);
-  const view = await cartDetails(ctx, id);
-  // The lines changed: the customer saw the new total in this answer. Otherwise cartDetails kept it.
-  if (quotedTotal !== undefined || view.cart_price_updated) {
-    await ctx.db
-      .update(carts)
-      .set({ quotedTotalMinor: Math.round(view.total_cart_price * 100) })
-      .where(eq(carts.id, id));
-    view.cart_price_updated = false;
-  }
-  return view;
+  plan.event(literalEvent(ctx.appId, "cart.updated", { id }));
+  const storedCart = plan.read<CartRow>(ctx.db.select().from(carts).where(eq(carts.id, id)));
+  const storedLines = plan.read<LineRow>(
+    ctx.db.select().from(cartItems).where(eq(cartItems.cartId, id)).orderBy(asc(cartItems.id)),
+  );
+  const result = await plan.run(ctx.events);
+  const [row] = result.rows(storedCart);
+  const rows = result.rows(storedLines);
+  const priced = priceCartWith(row!, rows, { items: items.priced, voucher }, facts.pricing);
+  return cartView(row!, rows, priced, { items: items.items, customer: facts.customer });
 }
 
 export type CartSummary = {
@@ -351,16 +248,17 @@ export type CartSummary = {
 
 /** MO1 List Carts: each cart as last priced (Cart Details prices it now). */
 export async function listCarts(ctx: ServiceContext, q: ListQuery): Promise<Page<CartSummary>> {
-  const page = await listPage(ctx.db, q, { table: carts, scope: () => live(carts, ctx.appId) });
-  const ids = page.results.map((c) => c.id);
-  const counts = ids.length
-    ? await ctx.db
-        .select({ cartId: cartItems.cartId, n: sql<number>`count(*)`.mapWith(Number) })
-        .from(cartItems)
-        .where(sql`${cartItems.cartId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
-        .groupBy(cartItems.cartId)
-    : [];
-  const count = new Map(counts.map((c) => [c.cartId, c.n]));
+  // The page's line counts in the page's own statement: one round trip.
+  const { page, nested } = await listPageWith(
+    ctx.db,
+    q,
+    { table: carts, scope: () => live(carts, ctx.appId) },
+    (rows) => ({
+      counts: sql`(SELECT json_group_array(json_array(cart_id, n)) FROM (SELECT cart_id, count(*) AS n FROM ${cartItems}
+      WHERE cart_id IN (SELECT id FROM ${rows}) GROUP BY cart_id))`,
+    }),
+  );
+  const count = new Map((nested.counts as [number, number][]).map(([id, n]) => [id, Number(n)]));
   return {
     ...page,
     results: page.results.map((c) => ({

@@ -8,7 +8,7 @@ import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../..
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
 import { type Customer, customersFromJson, customersJson } from "../../customers";
-import { cartDetails } from "../carts/service";
+import { cartDetails } from "../carts/details";
 import { CART_PROVIDERS, carts, DURATION_UNITS, orders, PAYMENT_PROVIDERS } from "../tables";
 import { recurringMachine } from "./machine";
 import { HISTORY_MAX, type RecurringPurchase, type RecurringPurchaseDetails } from "./schemas";
@@ -43,8 +43,8 @@ export const RECURRING_LIST: ListSpec = {
 const notFound = (id: number) => ApiError.notFound("recurring_purchase_not_found", `Recurring purchase ${id}`);
 
 /** The purchase (of `customerId` when given: another customer's is a 404, not a 403). */
-async function findPurchase(ctx: ServiceContext, id: number, customerId?: number): Promise<PurchaseRow> {
-  const row = await ctx.db
+const purchaseRow = (ctx: ServiceContext, id: number, customerId?: number) =>
+  ctx.db
     .select()
     .from(recurringPurchases)
     .where(
@@ -53,11 +53,7 @@ async function findPurchase(ctx: ServiceContext, id: number, customerId?: number
         live(recurringPurchases, ctx.appId),
         customerId === undefined ? undefined : eq(recurringPurchases.customerId, customerId),
       ),
-    )
-    .get();
-  if (!row) throw notFound(id);
-  return row;
-}
+    );
 
 function view(r: PurchaseRow, customer: Customer | null, totalCartMinor: number): RecurringPurchase {
   return {
@@ -109,42 +105,64 @@ export async function listRecurringPurchases(
   };
 }
 
-/** MO5 details; CA11 details with `customerId`: the saved cart priced now, its charges and its orders. */
+/** The purchase, its charges and its orders: ONE batch of reads, keyed by the purchase's id. */
+const purchaseReads = (ctx: ServiceContext, id: number, customerId?: number) =>
+  [
+    purchaseRow(ctx, id, customerId),
+    ctx.db
+      .select()
+      .from(recurringCharges)
+      .where(and(eq(recurringCharges.appId, ctx.appId), eq(recurringCharges.recurringPurchaseId, id)))
+      .orderBy(desc(recurringCharges.cycleDate))
+      .limit(HISTORY_MAX),
+    ctx.db
+      .select({
+        id: orders.id,
+        totalMinor: orders.totalMinor,
+        status: orders.status,
+        paymentStatus: orders.paymentStatus,
+        paymentProvider: orders.paymentProvider,
+        paymentMethod: orders.paymentMethod,
+        createdAt: orders.createdAt,
+      })
+      .from(orders)
+      .where(and(live(orders, ctx.appId), eq(orders.recurringPurchaseId, id)))
+      .orderBy(desc(orders.id))
+      .limit(HISTORY_MAX),
+  ] as const;
+
+/** What a purchase's details show, read in one round trip: its row, charges, orders and cart priced now. */
+async function readDetails(ctx: ServiceContext, id: number, customerId?: number) {
+  const cartId = sql`(SELECT cart_id FROM recurring_purchases WHERE id = ${id} AND app_id = ${ctx.appId})`;
+  const [[rows, charges, orderRows], cart] = await Promise.all([
+    ctx.db.batch(purchaseReads(ctx, id, customerId)),
+    cartDetails(ctx, cartId).catch((error: unknown) => {
+      // A purchase outlives nothing of its cart, but a missing one must not hide the purchase.
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }),
+  ]);
+  return { row: rows[0], charges, orderRows, cart };
+}
+
+/**
+ * MO5 details; CA11 details with `customerId`: the saved cart priced now, its charges and its
+ * orders, in one round trip (the cart keyed by the purchase's id in SQL).
+ */
 export async function recurringPurchaseDetails(
   ctx: ServiceContext,
   id: number,
   customerId?: number,
 ): Promise<RecurringPurchaseDetails> {
-  const r = await findPurchase(ctx, id, customerId);
-  const [cart, [charges, orderRows]] = await Promise.all([
-    cartDetails(ctx, r.cartId).catch((error: unknown) => {
-      // A purchase outlives nothing of its cart, but a missing one must not hide the purchase.
-      if (error instanceof ApiError && error.status === 404) return null;
-      throw error;
-    }),
-    ctx.db.batch([
-      ctx.db
-        .select()
-        .from(recurringCharges)
-        .where(and(eq(recurringCharges.appId, ctx.appId), eq(recurringCharges.recurringPurchaseId, id)))
-        .orderBy(desc(recurringCharges.cycleDate))
-        .limit(HISTORY_MAX),
-      ctx.db
-        .select({
-          id: orders.id,
-          totalMinor: orders.totalMinor,
-          status: orders.status,
-          paymentStatus: orders.paymentStatus,
-          paymentProvider: orders.paymentProvider,
-          paymentMethod: orders.paymentMethod,
-          createdAt: orders.createdAt,
-        })
-        .from(orders)
-        .where(and(live(orders, ctx.appId), eq(orders.recurringPurchaseId, id)))
-        .orderBy(desc(orders.id))
-        .limit(HISTORY_MAX),
-    ]),
-  ]);
+  const read = await readDetails(ctx, id, customerId);
+  if (!read.row) throw notFound(id);
+  return detailsView(read.row, read);
+}
+
+function detailsView(
+  r: PurchaseRow,
+  { charges, orderRows, cart }: Awaited<ReturnType<typeof readDetails>>,
+): RecurringPurchaseDetails {
   return {
     ...view(r, cart?.customer ?? null, cart ? Math.round(cart.total_cart_price * 100) : 0),
     cart_items: cart?.cart_items ?? [],
@@ -180,14 +198,18 @@ export async function deactivateRecurringPurchase(
   id: number,
   opts: { by: "merchant" | "customer"; customerId?: number; alreadyDone?: "ok" | "conflict" },
 ): Promise<RecurringPurchaseDetails> {
+  // The details are read with the purchase (a deactivation changes nothing of them but the row),
+  // and the batch reads the row back: two round trips, one more for each time the status moved.
+  const read = await readDetails(ctx, id, opts.customerId);
+  let r = read.row;
   // Twice at most: a first order paid meanwhile (pending → active) is stopped from its new status.
   for (let attempt = 0; ; attempt++) {
-    const r = await findPurchase(ctx, id, opts.customerId);
-    if (r.status === "inactive" && opts.alreadyDone === "ok") break;
+    if (!r) throw notFound(id);
+    if (r.status === "inactive" && opts.alreadyDone === "ok") return detailsView(r, read);
     const to = recurringMachine.next(r.status, "deactivate", `Recurring purchase ${id}`);
     if (attempt === 2) throw ApiError.conflict("concurrent_update", `Recurring purchase ${id} kept changing; retry.`);
     const at = nowIso();
-    const { applied } = await emit(
+    const { applied, results } = await emit(
       ctx.db,
       ctx.events,
       [
@@ -197,9 +219,12 @@ export async function deactivateRecurringPurchase(
           .where(and(eq(recurringPurchases.id, id), eq(recurringPurchases.status, r.status))),
       ],
       [newEvent(ctx.appId, "recurring_purchase.updated", { id, customer_id: r.customerId, status: to })],
-      { guard: sql`EXISTS (SELECT 1 FROM recurring_purchases WHERE id = ${id} AND status = ${r.status})` },
+      {
+        guard: sql`EXISTS (SELECT 1 FROM recurring_purchases WHERE id = ${id} AND status = ${r.status})`,
+        after: [purchaseRow(ctx, id, opts.customerId)],
+      },
     );
-    if (applied) break;
+    r = (results[1] as PurchaseRow[])[0];
+    if (applied && r) return detailsView(r, read);
   }
-  return recurringPurchaseDetails(ctx, id, opts.customerId);
 }

@@ -42,7 +42,7 @@ export const normalCode = (code: string) => code.trim().toUpperCase();
  * may be SQL (a cart's code, read in the same round trip as the cart): SQLite upper-cases only
  * ASCII, so `voucherOfCode` checks the match against `normalCode` before it trusts it.
  */
-const voucherByCode = (ctx: ServiceContext, code: string | SQL, customerId: number | null) =>
+const voucherByCode = (ctx: ServiceContext, code: string | SQL, customerId: number | SQL | null) =>
   ctx.db
     .select({
       voucher: vouchers,
@@ -63,23 +63,37 @@ const voucherByCode = (ctx: ServiceContext, code: string | SQL, customerId: numb
 /** What a voucher quote reads: the voucher of a code and the customer's uses of it (undefined: no such voucher). */
 export type FoundVoucher = { voucher: typeof vouchers.$inferSelect; customerUses: number } | undefined;
 
-/** Reads the voucher of `code` (one query), to price later with `priceFoundVoucher`. */
-export async function findVoucher(ctx: ServiceContext, code: string, customerId: number | null): Promise<FoundVoucher> {
+/**
+ * Reads the voucher of `code` (one query), to price later with `priceFoundVoucher`; the customer
+ * whose uses count is an id, a subquery's (a cart's customer) or none.
+ */
+export async function findVoucher(
+  ctx: ServiceContext,
+  code: string,
+  customerId: number | SQL | null,
+): Promise<FoundVoucher> {
   const [row] = await voucherByCode(ctx, code, customerId);
   return row;
 }
 
+/** A code whose SQL match (`upper(trim(...))`) is `normalCode`'s: no voucher there is none at all. */
+const SQL_MATCHES_NORMAL = /^[\x20-\x7e]*$/;
+
 /**
  * Reads the voucher of the code `codeSql` selects (a cart's), in the round trip of the cart itself;
- * the answer takes the code read beside it, and reads again in the rare case the SQL match differs.
+ * the answer takes the code read beside it, and reads again in the rare case the SQL match differs
+ * from `normalCode`'s: a code of other than printable ASCII (SQLite upper-cases and trims only that).
  */
 export async function findVoucherOfCode(
   ctx: ServiceContext,
   codeSql: SQL,
-  customerId: number | null,
+  customerId: number | SQL | null,
 ): Promise<(code: string) => Promise<FoundVoucher>> {
   const [row] = await voucherByCode(ctx, codeSql, customerId);
-  return async (code) => (row?.voucher.code === normalCode(code) ? row : findVoucher(ctx, code, customerId));
+  return async (code) =>
+    row?.voucher.code === normalCode(code) || (!row && SQL_MATCHES_NORMAL.test(code))
+      ? row
+      : findVoucher(ctx, code, customerId);
 }
 
 export type VoucherQuoteInput = {

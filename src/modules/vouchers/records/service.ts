@@ -2,6 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { liveRow, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
+import { emit, newEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
 import { minorOfMajor, toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
@@ -91,11 +92,15 @@ function storedValue(kind: VoucherRow["kind"], value: number): number {
 }
 
 /**
- * 400 naming the ids of `item_ids` / `category_ids` that are not live records of the store. The
- * catalogue's tables belong to the items module: they are read here by name, in one round trip.
+ * The ids of `item_ids` / `category_ids` that are not live records of the store, as a 400 (or
+ * null). The catalogue's tables belong to the items module: they are read here by name.
  */
-async function checkScope(ctx: ServiceContext, itemIds: number[] = [], categoryIds: number[] = []): Promise<void> {
-  if (!itemIds.length && !categoryIds.length) return;
+async function scopeRefusal(
+  ctx: ServiceContext,
+  itemIds: number[] = [],
+  categoryIds: number[] = [],
+): Promise<ApiError | null> {
+  if (!itemIds.length && !categoryIds.length) return null;
   const missing = (table: "items" | "item_categories", ids: number[]) =>
     sql`SELECT ${table} AS t, value AS id FROM json_each(${JSON.stringify(ids)})
       WHERE value NOT IN (SELECT id FROM ${sql.identifier(table)} WHERE ${liveRow(ctx.appId)})`;
@@ -108,7 +113,7 @@ async function checkScope(ctx: ServiceContext, itemIds: number[] = [], categoryI
     const gone = rows.filter((r) => r.t === table).map((r) => r.id);
     if (gone.length) errors[field] = [`${what} not in the store: ${gone.join(", ")}.`];
   }
-  if (Object.keys(errors).length) throw ApiError.validation(errors);
+  return Object.keys(errors).length ? ApiError.validation(errors) : null;
 }
 
 const codeTaken = (code: string, id?: number) =>
@@ -118,8 +123,9 @@ const codeTaken = (code: string, id?: number) =>
     id === undefined ? {} : { voucher_id: id },
   );
 
-/** 409 when another live voucher of the store has the code. */
-async function refuseTakenCode(ctx: ServiceContext, code: string, self?: number): Promise<void> {
+/** The 409 when another live voucher of the store has the code (or null). */
+async function takenCodeRefusal(ctx: ServiceContext, code: string | undefined, self?: number) {
+  if (code === undefined) return null;
   const [other] = await ctx.db
     .select({ id: vouchers.id })
     .from(vouchers)
@@ -127,7 +133,7 @@ async function refuseTakenCode(ctx: ServiceContext, code: string, self?: number)
       and(voucherRecords.live(ctx), eq(vouchers.code, code), self === undefined ? undefined : ne(vouchers.id, self)),
     )
     .limit(1);
-  if (other) throw codeTaken(code, other.id);
+  return other ? codeTaken(code, other.id) : null;
 }
 
 /** A race on the live-code unique index is the same 409 as the check before it. */
@@ -142,8 +148,13 @@ async function takingCode<T>(code: string | undefined, write: () => Promise<T>):
 
 export async function createVoucher(ctx: ServiceContext, input: CreateVoucher): Promise<Voucher> {
   const value = storedValue(input.kind, input.value);
-  await checkScope(ctx, input.item_ids, input.category_ids);
-  await refuseTakenCode(ctx, input.code);
+  // Both checks read in one round trip; the scope's 400 comes before the code's 409.
+  const refusals = await Promise.all([
+    scopeRefusal(ctx, input.item_ids, input.category_ids),
+    takenCodeRefusal(ctx, input.code),
+  ]);
+  const refusal = refusals.find((r) => r !== null);
+  if (refusal) throw refusal;
   const row = await takingCode(input.code, () =>
     voucherRecords.create(ctx, {
       appId: ctx.appId,
@@ -172,7 +183,14 @@ export async function createVoucher(ctx: ServiceContext, input: CreateVoucher): 
 
 /** Update Voucher: a partial change; the window is checked against the stored bound not given. */
 export async function updateVoucher(ctx: ServiceContext, id: number, input: UpdateVoucher): Promise<Voucher> {
-  const current = await voucherRecords.find(ctx, id);
+  // Every read in one round trip, refused in the order of the checks: the voucher, its window, the
+  // scope, the code (another live voucher's; the voucher's own code is never another's).
+  const [current, scope, taken] = await Promise.all([
+    voucherRecords.get(ctx, id),
+    scopeRefusal(ctx, input.item_ids, input.category_ids),
+    takenCodeRefusal(ctx, input.code, id),
+  ]);
+  if (!current) throw ApiError.notFound("voucher_not_found", `Voucher ${id}`);
   const kind = input.kind ?? current.kind;
   const value = input.value === undefined ? undefined : storedValue(kind, input.value);
   const startsAt = input.starts_at === undefined ? current.startsAt : input.starts_at;
@@ -181,10 +199,10 @@ export async function updateVoucher(ctx: ServiceContext, id: number, input: Upda
     const field = input.ends_at === undefined ? "starts_at" : "ends_at";
     throw ApiError.validation({ [field]: ["`ends_at` must be after `starts_at`."] });
   }
-  await checkScope(ctx, input.item_ids, input.category_ids);
-  if (input.code !== undefined && input.code !== current.code) await refuseTakenCode(ctx, input.code, id);
+  if (scope) throw scope;
+  if (taken) throw taken;
   const row = await takingCode(input.code, () =>
-    voucherRecords.change(ctx, id, {
+    changeVoucher(ctx, id, {
       modifiedAt: nowIso(),
       code: input.code,
       titleEn: input.title_en,
@@ -207,6 +225,23 @@ export async function updateVoucher(ctx: ServiceContext, id: number, input: Upda
     }),
   );
   return voucherView(row);
+}
+
+/**
+ * The change of a voucher already found, with its `voucher.updated` event, in one batch that
+ * answers the row as it is now (a voucher deleted meanwhile is the 404 of the find).
+ */
+async function changeVoucher(ctx: ServiceContext, id: number, set: Partial<VoucherRow>): Promise<VoucherRow> {
+  const { results } = await emit(
+    ctx.db,
+    ctx.events,
+    [voucherRecords.update(ctx, id, set).returning()],
+    [newEvent(ctx.appId, "voucher.updated", { id })],
+    { guard: sql`EXISTS (SELECT 1 FROM vouchers WHERE id = ${id} AND ${liveRow(ctx.appId)})` },
+  );
+  const row = (results[0] as VoucherRow[])[0];
+  if (!row) throw ApiError.notFound("voucher_not_found", `Voucher ${id}`);
+  return row;
 }
 
 export const deleteVoucher = (ctx: ServiceContext, id: number): Promise<void> => voucherRecords.remove(ctx, id);

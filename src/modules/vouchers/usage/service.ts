@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -10,8 +10,8 @@ import { vouchers, voucherUsages } from "../tables";
 import type { UpdateVoucherUsage, VoucherUsage } from "./schemas";
 import { bumpUsage, releaseVoucherStatements, usableGuard, voucherUsedEventsSql } from "./statements";
 
-/** The voucher's counts as the response shows them, for a customer or none. */
-const countsOf = (ctx: ServiceContext, code: string, customerId: number | null) =>
+/** The voucher's counts as the response shows them, for a customer (an id, or a subquery's) or none. */
+const countsOf = (ctx: ServiceContext, code: string, customerId: number | SQL | null) =>
   ctx.db
     .select({
       id: vouchers.id,
@@ -68,8 +68,10 @@ export async function updateVoucherUsage(
   code: string,
   body: UpdateVoucherUsage,
 ): Promise<VoucherUsage> {
+  // The counts are read for the customer the answer names: the body's, else the order's.
+  const orderCustomer = sql`(SELECT customer_id FROM orders WHERE id = ${body.order_id} AND ${liveRow(ctx.appId)})`;
   const [counts0, orders, customer, uses] = await ctx.db.batch([
-    countsOf(ctx, code, body.customer_id ?? null),
+    countsOf(ctx, code, body.customer_id ?? orderCustomer),
     orderOf(ctx, body.order_id),
     customerExists(ctx, body.customer_id ?? 0),
     useOf(ctx, code, body.order_id),
@@ -87,45 +89,53 @@ export async function updateVoucherUsage(
   const inUse = uses.some((u) => u.releasedAt === null);
   const at = nowIso();
 
-  const answer = async () => {
-    const [c] = await countsOf(ctx, code, customerId);
+  // The answer of a change that changes nothing is the counts read above; a change's batch reads them back.
+  const unchanged = () =>
+    view(code, customerId, { ...voucher, customerUses: customerId === null ? null : voucher.customerUses });
+  const answer = (results: unknown[], place: number) => {
+    const [c] = results[place] as Counts[];
     if (!c) throw ApiError.notFound("voucher_not_found", `Voucher ${code}`);
     return view(code, customerId, c);
   };
+  const after = [countsOf(ctx, code, customerId)];
   if (body.action === "release") {
-    if (!inUse) return answer();
-    await emit(
+    if (!inUse) return unchanged();
+    const release = releaseVoucherStatements(ctx, order.id, at, voucher.id);
+    const { results } = await emit(
       ctx.db,
       ctx.events,
-      releaseVoucherStatements(ctx, order.id, at, voucher.id),
+      release,
       voucherUsedEventsSql(ctx, { orderId: order.id, action: "release", at, voucherId: voucher.id }),
+      { after },
     );
-    return answer();
+    return answer(results, release.length);
   }
-  if (inUse) return answer();
+  if (inUse) return unchanged();
+  const use = [
+    usableGuard(ctx, { voucherId: voucher.id, customerId, at, anyTime: true, orderId: order.id }),
+    // A use released before comes back: one row per voucher and order.
+    ctx.db
+      .insert(voucherUsages)
+      .values({ appId: ctx.appId, voucherId: voucher.id, customerId, orderId: order.id, createdAt: at })
+      .onConflictDoUpdate({
+        target: [voucherUsages.voucherId, voucherUsages.orderId],
+        set: { releasedAt: null, customerId, createdAt: at },
+      }),
+    bumpUsage(ctx, voucher.id),
+  ];
   try {
-    await emit(
+    const { results } = await emit(
       ctx.db,
       ctx.events,
-      [
-        usableGuard(ctx, { voucherId: voucher.id, customerId, at, anyTime: true, orderId: order.id }),
-        // A use released before comes back: one row per voucher and order.
-        ctx.db
-          .insert(voucherUsages)
-          .values({ appId: ctx.appId, voucherId: voucher.id, customerId, orderId: order.id, createdAt: at })
-          .onConflictDoUpdate({
-            target: [voucherUsages.voucherId, voucherUsages.orderId],
-            set: { releasedAt: null, customerId, createdAt: at },
-          }),
-        bumpUsage(ctx, voucher.id),
-      ],
+      use,
       voucherUsedEventsSql(ctx, { orderId: order.id, action: "use", at, voucherId: voucher.id }),
+      { after },
     );
+    return answer(results, use.length);
   } catch (error) {
     if (!isGuardAbort(error)) throw error;
     return refusedUse(ctx, code, order.id, customerId);
   }
-  return answer();
 }
 
 /**
