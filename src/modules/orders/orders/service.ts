@@ -217,10 +217,17 @@ export async function createOrder(ctx: ServiceContext, input: CreateOrder, links
   return (await loadOrders(ctx, [id], links)).get(id)!;
 }
 
+/** The lines whose stock a release gives back, of the order `orderId` names (a value or a subquery). */
+export const orderLinesToRelease = (ctx: ServiceContext, orderId: SQL) =>
+  ctx.db
+    .select({ itemId: orderItems.itemId, qty: orderItems.qty })
+    .from(orderItems)
+    .where(sql`${orderItems.orderId} = ${orderId}`);
+
 /**
  * Adds to `plan` what gives an unpaid order's holds back (cancel, expire): its stock, its voucher
  * use, the cashback it took, its unpaid invoice (voided) and its open transactions (failed); with
- * their events.
+ * their events. `lines` are the order's (`orderLinesToRelease`), when the caller read them already.
  */
 export async function addOrderRelease(
   plan: BatchPlan,
@@ -228,11 +235,9 @@ export async function addOrderRelease(
   order: OrderRow,
   to: "cancelled" | "expired",
   at: string,
+  lines?: { itemId: number | null; qty: number }[],
 ): Promise<void> {
-  const lines = await ctx.db
-    .select({ itemId: orderItems.itemId, qty: orderItems.qty })
-    .from(orderItems)
-    .where(eq(orderItems.orderId, order.id));
+  lines ??= await orderLinesToRelease(ctx, sql`${order.id}`);
   const id = sql`${order.id}`;
   const statements: BatchItem<"sqlite">[] = [
     // Everything below gives back what a PENDING order holds: a payment that landed first wins.
