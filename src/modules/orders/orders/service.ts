@@ -1,6 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { BatchPlan } from "../../../core/batch-plan";
+import { BatchPlan, batchStatement, selectColumns } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, liveOffIndex } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -12,8 +12,8 @@ import { nowIso } from "../../../core/time";
 import { addCashbackMovement, findCustomer, getLocation } from "../../customers";
 import { returnStockStatements } from "../../items";
 import { releaseVoucherStatements, voucherUsedEventsSql } from "../../vouchers";
-import { pricingContext } from "../carts/pricing";
-import { placeOrder } from "../checkout/place";
+import { pricingOf } from "../carts/pricing";
+import { placeOrderShown, readOrderInputs } from "../checkout/place";
 import { invoiceEventSql, orderEventSql } from "../events-sql";
 import { quote } from "../pricing/quote";
 import { linesOf } from "../shared";
@@ -33,7 +33,7 @@ import {
 } from "../tables";
 import { orderMachine } from "./machine";
 import type { CreateOrder, Order, UpdateOrder } from "./schemas";
-import { assembleOrders, type LinkContext, loadOrders, orderPartsJson } from "./views";
+import { assembleOrders, type LinkContext, loadOrders, orderPartsJson, ordersOfRow, ordersStatement } from "./views";
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -170,27 +170,33 @@ export async function orderDetails(ctx: ServiceContext, id: number, links: LinkC
 
 /** MO4 create: a phone order, pending with a pay link (or waiting for its transfer or its delivery). */
 export async function createOrder(ctx: ServiceContext, input: CreateOrder, links: LinkContext): Promise<Order> {
-  await findCustomer(ctx, input.customer_id); // 404 customer_not_found: not a live customer of the store
-  const location = input.location_id
-    ? await getLocation(ctx, input.customer_id, input.location_id).catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 404)
-          throw ApiError.validation({
-            location_id: [`Location ${input.location_id} is not one of customer ${input.customer_id}'s.`],
-          });
-        throw error;
-      })
-    : null;
+  // Everything but the quote's own reads at once; a refusal is answered in the order it was checked before.
+  const [customer, located, inputs] = await Promise.all([
+    settled(findCustomer(ctx, input.customer_id)),
+    settled(input.location_id ? getLocation(ctx, input.customer_id, input.location_id) : Promise.resolve(null)),
+    readOrderInputs(ctx, input.customer_id),
+  ]);
+  if (!customer.ok) throw customer.error; // 404 customer_not_found: not a live customer of the store
+  if (!located.ok) {
+    if (located.error instanceof ApiError && located.error.status === 404)
+      throw ApiError.validation({
+        location_id: [`Location ${input.location_id} is not one of customer ${input.customer_id}'s.`],
+      });
+    throw located.error;
+  }
+  const location = located.value;
   const q = await quote(ctx, {
     lines: linesOf(input.items),
     customerId: input.customer_id,
     voucherCode: input.voucher_code ?? null,
     walletRedeemMinor: 0,
-    ...(await pricingContext(ctx)),
+    ...pricingOf(inputs.settings, inputs.config),
   });
   if (input.voucher_code && !q.voucher?.isSuccess)
     throw ApiError.validation({ voucher_code: [q.voucher?.errorReason ?? "The voucher does not apply."] });
   const customerId = input.customer_id;
-  const id = await placeOrder(
+  // The order is read back in its own batch.
+  return placeOrderShown(
     ctx,
     q,
     {
@@ -206,6 +212,8 @@ export async function createOrder(ctx: ServiceContext, input: CreateOrder, links
       customFields: input.custom_fields ?? null,
     },
     customerId === null ? [] : [subscriptionsStep(ctx, q.lines, customerId)],
+    inputs,
+    links,
   ).catch((error: unknown) => {
     if (
       error instanceof Error &&
@@ -214,13 +222,26 @@ export async function createOrder(ctx: ServiceContext, input: CreateOrder, links
       throw ApiError.conflict("conflict", `Another order of the store has the reference ${input.reference}.`);
     throw error;
   });
-  return (await loadOrders(ctx, [id], links)).get(id)!;
 }
+
+/** A read's outcome, held so that reads sent together are refused in the order they were checked one by one. */
+const settled = <T>(p: Promise<T>) =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+
+/** The lines whose stock a release gives back, of the order `orderId` names (a value or a subquery). */
+export const orderLinesToRelease = (ctx: ServiceContext, orderId: SQL) =>
+  ctx.db
+    .select({ itemId: orderItems.itemId, qty: orderItems.qty })
+    .from(orderItems)
+    .where(sql`${orderItems.orderId} = ${orderId}`);
 
 /**
  * Adds to `plan` what gives an unpaid order's holds back (cancel, expire): its stock, its voucher
  * use, the cashback it took, its unpaid invoice (voided) and its open transactions (failed); with
- * their events.
+ * their events. `lines` are the order's (`orderLinesToRelease`), when the caller read them already.
  */
 export async function addOrderRelease(
   plan: BatchPlan,
@@ -228,11 +249,9 @@ export async function addOrderRelease(
   order: OrderRow,
   to: "cancelled" | "expired",
   at: string,
+  lines?: { itemId: number | null; qty: number }[],
 ): Promise<void> {
-  const lines = await ctx.db
-    .select({ itemId: orderItems.itemId, qty: orderItems.qty })
-    .from(orderItems)
-    .where(eq(orderItems.orderId, order.id));
+  lines ??= await orderLinesToRelease(ctx, sql`${order.id}`);
   const id = sql`${order.id}`;
   const statements: BatchItem<"sqlite">[] = [
     // Everything below gives back what a PENDING order holds: a payment that landed first wins.
@@ -305,37 +324,40 @@ export async function releaseOrder(ctx: ServiceContext, order: OrderRow, to: "ca
 /** MO4 update: notes, reference, custom fields, and `status: cancelled` through the state machine. */
 export async function updateOrder(ctx: ServiceContext, id: number, input: UpdateOrder, links: LinkContext) {
   const order = await findOrder(ctx, id);
-  if (input.status === "cancelled") await releaseOrder(ctx, order, "cancelled");
+  const released = input.status === "cancelled";
+  if (released) await releaseOrder(ctx, order, "cancelled");
   const fields = {
     ...(input.notes !== undefined && { notes: input.notes }),
     ...(input.reference !== undefined && { reference: input.reference }),
     ...(input.custom_fields !== undefined && { customFields: input.custom_fields }),
   };
-  if (Object.keys(fields).length) {
-    const at = nowIso();
-    try {
-      await emit(
-        ctx.db,
-        ctx.events,
-        [
-          ctx.db
-            .update(orders)
-            .set({ ...fields, modifiedAt: at })
-            .where(eq(orders.id, id)),
-        ],
-        [newEvent(ctx.appId, "order.updated", await orderEventData(ctx, id))],
-      );
-    } catch (error) {
-      if (/UNIQUE/.test(String((error as Error).cause ?? (error as Error).message)))
-        throw ApiError.conflict("conflict", `Another order of the store has the reference ${input.reference}.`);
-      throw error;
-    }
+  if (!Object.keys(fields).length) return (await loadOrders(ctx, [id], links)).get(id)!;
+  const at = nowIso();
+  // The answer is read in the batch that writes it; the event's data is the row as read (again
+  // after a cancellation, which moved its status).
+  const { query, columns } = ordersStatement(ctx.appId, sql`(${id})`, at);
+  try {
+    const { results } = await emit(
+      ctx.db,
+      ctx.events,
+      [
+        ctx.db
+          .update(orders)
+          .set({ ...fields, modifiedAt: at })
+          .where(eq(orders.id, id)),
+        batchStatement(ctx.db, query, selectColumns(columns)),
+      ],
+      [newEvent(ctx.appId, "order.updated", orderEventData(released ? await findOrder(ctx, id) : order))],
+    );
+    return (await ordersOfRow((results[1] as Record<string, string | null>[])[0], columns, links, at)).get(id)!;
+  } catch (error) {
+    if (/UNIQUE/.test(String((error as Error).cause ?? (error as Error).message)))
+      throw ApiError.conflict("conflict", `Another order of the store has the reference ${input.reference}.`);
+    throw error;
   }
-  return (await loadOrders(ctx, [id], links)).get(id)!;
 }
 
-async function orderEventData(ctx: ServiceContext, id: number) {
-  const r = await findOrder(ctx, id);
+function orderEventData(r: OrderRow) {
   return {
     id: r.id,
     customer_id: r.customerId,

@@ -3,12 +3,11 @@ import type { ServiceContext } from "../../../core/context";
 import { serviceContext } from "../../../core/context";
 import { createRouter, jsonBody, jsonContent } from "../../../core/openapi";
 import { merchantRoute } from "../../../core/routes";
-import { readStoreSettings } from "../../account";
-import { placeOrder } from "../checkout/place";
+import { placeOrderShown, readOrderInputs } from "../checkout/place";
 import { CheckoutResultSchema } from "../checkout/schemas";
 import { checkoutResult } from "../checkout/service";
 import { linksOf } from "../http";
-import { type LinkContext, loadOrders } from "../orders/views";
+import type { LinkContext } from "../orders/views";
 import type { Quote } from "../pricing/quote";
 import { amountMinor } from "../shared";
 
@@ -31,7 +30,9 @@ type ChargeWallet = z.infer<typeof ChargeWalletSchema>;
  * a unique ledger entry per order). A balance bought in advance is not a taxable supply: no VAT.
  */
 export async function chargeWallet(ctx: ServiceContext, input: ChargeWallet, links: LinkContext) {
-  const settings = await readStoreSettings(ctx.db, ctx.appId);
+  // One round of reads (the store's rules and settings), then the order's batch, which reads it back.
+  const inputs = await readOrderInputs(ctx, null);
+  const { settings } = inputs;
   const amount = input.amount;
   const q: Quote = {
     currency: settings.currency,
@@ -49,16 +50,22 @@ export async function chargeWallet(ctx: ServiceContext, input: ChargeWallet, lin
     totalExcludingTaxMinor: amount,
     voucher: null,
   };
-  const id = await placeOrder(ctx, q, {
-    kind: "wallet_topup",
-    customerId: null,
-    cartId: null,
-    provider: input.payment_provider,
-    paymentMethod: null,
-    cartProvider: "other",
-  });
-  const order = (await loadOrders(ctx, [id], links)).get(id)!;
-  return checkoutResult(ctx, q, order, { priceUpdated: false, links, input });
+  const order = await placeOrderShown(
+    ctx,
+    q,
+    {
+      kind: "wallet_topup",
+      customerId: null,
+      cartId: null,
+      provider: input.payment_provider,
+      paymentMethod: null,
+      cartProvider: "other",
+    },
+    [],
+    inputs,
+    links,
+  );
+  return checkoutResult(ctx, q, order, { priceUpdated: false, links, input, config: inputs.config });
 }
 
 export const chargeWalletRoute = merchantRoute({

@@ -10,6 +10,7 @@ import { readStoreSettings } from "../../account";
 import { refundInvoice } from "../refunds/service";
 import { invoices } from "../tables";
 import {
+  applyChange,
   changeRow,
   daysBetween,
   guardedUpdate,
@@ -20,48 +21,50 @@ import {
 } from "./change";
 import { type SubscriptionAction, subscriptionMachine } from "./machine";
 import { subscriptionRef } from "./plan";
-import type { CancelSubscription } from "./schemas";
-import { findSubscription, type SubscriptionRow } from "./service";
-import { subscriptionRenewals, subscriptions } from "./tables";
+import type { CancelSubscription, MerchantSubscription } from "./schemas";
+import { findSubscription, merchantSubscriptionAnswer, type SubscriptionAnswer, type SubscriptionRow } from "./service";
+import { subscriptions } from "./tables";
 
 const label = (id: number) => `Subscription ${id}`;
 const LIVE = new Set(["pending", "trialing", "active", "suspended", "paused"]);
 
 /**
  * MS5 / U3: auto-renewal off; the subscription keeps its status until its period ends, then expires.
- * Idempotent: a live subscription already not renewing is answered as it is (no event).
+ * Idempotent: a live subscription already not renewing is answered as it is (no event). One read
+ * (the answer's own), then the change with the answer read back in its batch.
  */
-export async function cancelAutoRenewal(ctx: ServiceContext, id: number, customerId?: number): Promise<void> {
-  await retrying(id, async () => {
-    const r = await findSubscription(ctx, id, customerId);
-    if (!r.autoRenew && LIVE.has(r.status)) return true;
+export async function cancelAutoRenewal<View>(
+  ctx: ServiceContext,
+  id: number,
+  answer: SubscriptionAnswer<View>,
+): Promise<View> {
+  return retrying(id, async () => {
+    const { row: r, view } = await answer.read();
+    if (!r.autoRenew && LIVE.has(r.status)) return view;
     subscriptionMachine.next(r.status, "cancel_auto_renewal", label(id));
-    return (await changeRow(ctx, r, { autoRenew: false }, "subscription.auto_renewal_cancelled")) || undefined;
+    const { applied, results } = await applyChange(
+      ctx,
+      r,
+      { autoRenew: false },
+      "subscription.auto_renewal_cancelled",
+      { statements: [answer.statement()] },
+    );
+    return applied ? answer.of(results[0]).view : undefined;
   });
 }
 
-/** The paid invoice of the current period (its renewal's, or the checkout's), for a refund. */
-async function currentPeriodInvoice(ctx: ServiceContext, r: SubscriptionRow) {
-  const renewal = await ctx.db
-    .select({ invoiceId: subscriptionRenewals.invoiceId })
-    .from(subscriptionRenewals)
-    .where(
-      and(
-        eq(subscriptionRenewals.subscriptionId, r.id),
-        eq(subscriptionRenewals.periodStart, r.currentPeriodStartDate ?? ""),
-        eq(subscriptionRenewals.status, "paid"),
-      ),
-    )
+/** The paid invoice of the current period (its renewal's, or the checkout's), for a refund: subqueries on the row. */
+function currentPeriodInvoice(ctx: ServiceContext, id: number) {
+  const sub = sql`(SELECT * FROM subscriptions WHERE id = ${id})`;
+  const invoiceId = sql`coalesce((SELECT r.invoice_id FROM subscription_renewals r, ${sub} AS s
+      WHERE r.subscription_id = s.id AND r.period_start = coalesce(s.current_period_start_date, '')
+        AND r.status = 'paid' AND r.invoice_id IS NOT NULL),
+    (SELECT first_invoice_id FROM ${sub}))`;
+  return ctx.db
+    .select({ id: invoices.id, status: invoices.status, totalMinor: invoices.totalMinor })
+    .from(invoices)
+    .where(and(sql`${invoices.id} = ${invoiceId}`, eq(invoices.type, "invoice")))
     .get();
-  const invoiceId = renewal?.invoiceId ?? r.firstInvoiceId;
-  if (!invoiceId) return null;
-  return (
-    (await ctx.db
-      .select({ id: invoices.id, status: invoices.status, totalMinor: invoices.totalMinor })
-      .from(invoices)
-      .where(and(eq(invoices.id, invoiceId), eq(invoices.type, "invoice")))
-      .get()) ?? null
-  );
 }
 
 /** The unused share of the period (paused days count as unused): 0..1. */
@@ -76,39 +79,45 @@ function unusedShare(r: SubscriptionRow, today: string, timeZone: string): numbe
 /**
  * MS4: now (cancelled, with `subscription.cancelled`) or at the period's end (as MS5). A refund of
  * the current period's paid invoice goes through Refund Invoice first (`full`, or `prorated`: the
- * unused days' share), so that a refused refund leaves the subscription as it was.
+ * unused days' share), so that a refused refund leaves the subscription as it was. Everything it
+ * reads is read at once; the change reads the answer back in its batch.
  */
 export async function cancelSubscription(
   ctx: ServiceContext,
   env: Env,
   id: number,
   body: CancelSubscription,
-): Promise<void> {
+): Promise<MerchantSubscription> {
+  const answer = merchantSubscriptionAnswer(ctx, id);
   if (body.at_period_end) {
     if (body.refund !== "none")
       throw ApiError.validation({ refund: ["A cancellation at the period's end refunds nothing: give `none`."] });
-    return cancelAutoRenewal(ctx, id);
+    return cancelAutoRenewal(ctx, id, answer);
   }
-  let r = await findSubscription(ctx, id);
+  const [first, settings, invoice] = await Promise.all([
+    answer.read(),
+    readStoreSettings(ctx.db, ctx.appId),
+    body.refund === "none" ? undefined : currentPeriodInvoice(ctx, id),
+  ]);
+  let { row: r } = first;
   subscriptionMachine.next(r.status, "cancel", label(id));
-  const settings = await readStoreSettings(ctx.db, ctx.appId);
   const today = todayIn(settings.timezone);
   if (body.refund !== "none") {
-    const invoice = await currentPeriodInvoice(ctx, r);
     if (invoice?.status !== "paid")
       throw ApiError.conflict("refund_not_possible", `${label(id)} has no paid invoice for its current period.`);
     const amount =
       body.refund === "full" ? undefined : Math.floor(invoice.totalMinor * unusedShare(r, today, settings.timezone));
+    // Its own reads and batch (and a card's gateway): what it refunds must land before the cancellation.
     if (amount !== 0)
       await refundInvoice(ctx, env, invoice.id, {
         ...(amount !== undefined && { amount }),
         refund_reason: body.reason ?? `Subscription ${id} cancelled`,
       });
   }
-  await retrying(id, async () => {
-    if (r.status === "cancelled") return true;
+  return retrying(id, async () => {
+    if (r.status === "cancelled") return (await answer.read()).view;
     subscriptionMachine.next(r.status, "cancel", label(id));
-    const applied = await changeRow(
+    const { applied, results } = await applyChange(
       ctx,
       r,
       {
@@ -120,10 +129,13 @@ export async function cancelSubscription(
         pauseResumesAt: null,
       },
       "subscription.cancelled",
-      { data: sql`json_object('id', id, 'customer_id', customer_id, 'status', status, 'reason', cancellation_reason)` },
+      {
+        data: sql`json_object('id', id, 'customer_id', customer_id, 'status', status, 'reason', cancellation_reason)`,
+        statements: [answer.statement()],
+      },
     );
-    if (applied) return true;
-    r = await findSubscription(ctx, id);
+    if (applied) return answer.of(results[0]).view;
+    r = (await answer.read()).row;
     return undefined;
   });
 }
@@ -183,15 +195,12 @@ type BulkResult = { id: number; success: boolean; error: { code: string; detail:
 async function bulk(
   ctx: ServiceContext,
   ids: number[],
+  rows: SubscriptionRow[],
   action: SubscriptionAction,
   /** What to set; `silent`: a change of no status (a resume scheduled for later), without the event. */
   setOf: (r: SubscriptionRow) => { set: SubscriptionSet; silent?: boolean },
   eventType: "subscription.paused" | "subscription.resumed",
 ) {
-  const rows = await ctx.db
-    .select()
-    .from(subscriptions)
-    .where(and(live(subscriptions, ctx.appId), inList(subscriptions.id, ids)));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const results = new Map<number, BulkResult>();
   const statements: BatchItem<"sqlite">[] = [];
@@ -240,15 +249,26 @@ async function bulk(
   return { results: list, succeeded_count: succeeded, failed_count: list.length - succeeded };
 }
 
+/** The store's settings and the subscriptions `ids` names, read at once. */
+const bulkReads = (ctx: ServiceContext, ids: number[]) =>
+  Promise.all([
+    readStoreSettings(ctx.db, ctx.appId),
+    ctx.db
+      .select()
+      .from(subscriptions)
+      .where(and(live(subscriptions, ctx.appId), inList(subscriptions.id, ids))),
+  ]);
+
 /** MS8: active or suspended subscriptions paused (no renewals), optionally until `resumes_at`. */
 export async function bulkPause(ctx: ServiceContext, body: { subscription_ids: number[]; resumes_at?: string }) {
-  const { timezone } = await readStoreSettings(ctx.db, ctx.appId);
+  const [{ timezone }, rows] = await bulkReads(ctx, body.subscription_ids);
   if (body.resumes_at !== undefined && body.resumes_at <= todayIn(timezone))
     throw ApiError.validation({ resumes_at: ["Must be after today (the store's calendar)."] });
   const at = nowIso();
   return bulk(
     ctx,
     body.subscription_ids,
+    rows,
     "pause",
     () => ({ set: { status: "paused", pausedAt: at, pauseResumesAt: body.resumes_at ?? null, retryDate: null } }),
     "subscription.paused",
@@ -257,12 +277,13 @@ export async function bulkPause(ctx: ServiceContext, body: { subscription_ids: n
 
 /** MS9: paused subscriptions active again now (the term continues), or on `resume_on`. */
 export async function bulkResume(ctx: ServiceContext, body: { subscription_ids: number[]; resume_on?: string }) {
-  const { timezone } = await readStoreSettings(ctx.db, ctx.appId);
+  const [{ timezone }, rows] = await bulkReads(ctx, body.subscription_ids);
   const today = todayIn(timezone);
   const later = body.resume_on !== undefined && body.resume_on > today;
   return bulk(
     ctx,
     body.subscription_ids,
+    rows,
     "resume",
     // Scheduled: the status stays paused until the day (the scheduled run resumes it, with the event).
     (r) =>

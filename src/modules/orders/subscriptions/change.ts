@@ -52,16 +52,25 @@ export async function changeRow(
   type: EventType | null,
   more: { statements?: BatchItem<"sqlite">[]; events?: SQL[]; data?: SQL } = {},
 ): Promise<boolean> {
+  return (await applyChange(ctx, r, set, type, more)).applied;
+}
+
+/** `changeRow`, answering also the results of `more.statements` (a read of the answer, in the same batch). */
+export async function applyChange(
+  ctx: ServiceContext,
+  r: SubscriptionRow,
+  set: SubscriptionSet,
+  type: EventType | null,
+  more: { statements?: BatchItem<"sqlite">[]; events?: SQL[]; data?: SQL } = {},
+): Promise<{ applied: boolean; results: unknown[] }> {
   const token = newChangeToken();
   const at = nowIso();
   const events = [...(type ? [changedRowEvent(type, r.id, token, more.data)] : []), ...(more.events ?? [])];
   const update = guardedUpdate(ctx, r, set, token, at);
-  if (!events.length) {
-    const [rows] = await ctx.db.batch([update, ...(more.statements ?? [])]);
-    return rows.length > 0;
-  }
-  const { results } = await emit(ctx.db, ctx.events, [update, ...(more.statements ?? [])], unionEvents(events));
-  return (results[0] as unknown[]).length > 0;
+  const results: unknown[] = events.length
+    ? (await emit(ctx.db, ctx.events, [update, ...(more.statements ?? [])], unionEvents(events))).results
+    : await ctx.db.batch([update, ...(more.statements ?? [])]);
+  return { applied: (results[0] as unknown[]).length > 0, results: results.slice(1) };
 }
 
 /** Reads, decides and writes again while another change lands in between (three times at most). */

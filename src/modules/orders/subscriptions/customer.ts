@@ -5,7 +5,7 @@ import { createRouter, idParam, jsonContent } from "../../../core/openapi";
 import { customerRoute } from "../../../core/routes";
 import { cancelAutoRenewal } from "./actions";
 import { SubscriptionListSchema, SubscriptionSchema } from "./schemas";
-import { listMySubscriptions, mySubscriptionDetails, SUBSCRIPTION_LIST } from "./service";
+import { listMySubscriptions, mySubscriptionAnswer, mySubscriptionDetails, SUBSCRIPTION_LIST } from "./service";
 
 const tags = ["Customer app: subscriptions"];
 const param = idParam("subscription_id");
@@ -72,6 +72,5 @@ subscriptionsCustomerRouter.openapi(cancelMyAutoRenewalRoute, async (c) => {
   const ctx = serviceContext(c);
   const id = c.req.valid("param").subscription_id;
   const customerId = customerOf(c).customerId;
-  await cancelAutoRenewal(ctx, id, customerId);
-  return c.json(await mySubscriptionDetails(ctx, id, customerId), 200);
+  return c.json(await cancelAutoRenewal(ctx, id, mySubscriptionAnswer(ctx, id, customerId)), 200);
 });

@@ -18,7 +18,7 @@ import {
   UsageChangeSchema,
   UsageSchema,
 } from "./schemas";
-import { listSubscriptions, SUBSCRIPTION_LIST, subscriptionDetails } from "./service";
+import { listSubscriptions, merchantSubscriptionAnswer, SUBSCRIPTION_LIST, subscriptionDetails } from "./service";
 import { subscriptionStatistics } from "./statistics";
 import { cancelSubscriptionUpdate, createSubscriptionUpdate } from "./updates";
 
@@ -233,17 +233,16 @@ r.openapi(bulkResumeRoute, async (c) => c.json(await bulkResume(serviceContext(c
 r.openapi(getSubscriptionRoute, async (c) =>
   c.json(await subscriptionDetails(serviceContext(c), c.req.valid("param").subscription_id), 200),
 );
-r.openapi(cancelSubscriptionRoute, async (c) => {
-  const ctx = serviceContext(c);
-  const id = c.req.valid("param").subscription_id;
-  await cancelSubscription(ctx, c.env, id, c.req.valid("json"));
-  return c.json(await subscriptionDetails(ctx, id), 200);
-});
+r.openapi(cancelSubscriptionRoute, async (c) =>
+  c.json(
+    await cancelSubscription(serviceContext(c), c.env, c.req.valid("param").subscription_id, c.req.valid("json")),
+    200,
+  ),
+);
 r.openapi(cancelAutoRenewalRoute, async (c) => {
   const ctx = serviceContext(c);
   const id = c.req.valid("param").subscription_id;
-  await cancelAutoRenewal(ctx, id);
-  return c.json(await subscriptionDetails(ctx, id), 200);
+  return c.json(await cancelAutoRenewal(ctx, id, merchantSubscriptionAnswer(ctx, id)), 200);
 });
 r.openapi(incrementUsageRoute, async (c) => {
   const b = c.req.valid("json");

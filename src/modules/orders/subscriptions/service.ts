@@ -1,4 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { batchStatement, selectColumns } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -233,30 +235,55 @@ function merchantViewsOf(rows: SubscriptionRow[], nested: Record<string, unknown
   }));
 }
 
-/** The subscription (of `customerId` when given) and `nestedJson`'s parts, in one statement; else a 404. */
-async function readSubscription(
+/**
+ * The subscription (of `customerId` when given) and `nestedJson`'s parts as ONE statement, and the
+ * view of its row (else a 404): read alone (`read`) or at the end of a write's batch (`statement`),
+ * so that a change answers what it wrote without another round trip.
+ */
+export type SubscriptionAnswer<View> = {
+  read(): Promise<{ row: SubscriptionRow; view: View }>;
+  statement(): BatchItem<"sqlite">;
+  /** The row and view from `statement`'s rows. */
+  of(rows: unknown): { row: SubscriptionRow; view: View };
+};
+
+function answerOf<View>(
   ctx: ServiceContext,
   id: number,
   customerId: number | undefined,
   withCustomers: boolean,
-) {
+  viewOf: (rows: SubscriptionRow[], nested: Record<string, unknown>) => View[],
+): SubscriptionAnswer<View> {
   const mine = and(
     eq(s.id, id),
     live(s, ctx.appId),
     customerId === undefined ? undefined : eq(s.customerId, customerId),
   )!;
   const parts = nestedJson(ctx.appId, sql`(SELECT id FROM subscriptions WHERE ${mine})`, withCustomers);
-  const row = await ctx.db.get<Record<string, string | null>>(
-    sql`SELECT ${rowsJson(s, mine)} AS "rows", ${sql.join(
-      Object.entries(parts).map(([k, v]) => sql`${v} AS ${sql.identifier(k)}`),
-      sql`, `,
-    )}`,
-  );
-  const [found] = decodeRows(s, row?.rows ?? "[]");
-  if (!found) throw subscriptionNotFound(id);
-  const nested = Object.fromEntries(Object.keys(parts).map((k) => [k, JSON.parse(row?.[k] ?? "[]")]));
-  return { rows: [found], nested };
+  const query = sql`SELECT ${rowsJson(s, mine)} AS "rows", ${sql.join(
+    Object.entries(parts).map(([k, v]) => sql`${v} AS ${sql.identifier(k)}`),
+    sql`, `,
+  )}`;
+  const decode = (row: Record<string, string | null> | undefined) => {
+    const [found] = decodeRows(s, row?.rows ?? "[]");
+    if (!found) throw subscriptionNotFound(id);
+    const nested = Object.fromEntries(Object.keys(parts).map((k) => [k, JSON.parse(row?.[k] ?? "[]")]));
+    return { row: found, view: viewOf([found], nested)[0]! };
+  };
+  return {
+    read: async () => decode(await ctx.db.get<Record<string, string | null>>(query)),
+    statement: () => batchStatement(ctx.db, query, selectColumns(["rows", ...Object.keys(parts)])),
+    of: (rows) => decode((rows as Record<string, string | null>[])[0]),
+  };
 }
+
+/** MS2's answer. */
+export const merchantSubscriptionAnswer = (ctx: ServiceContext, id: number) =>
+  answerOf(ctx, id, undefined, true, merchantViewsOf);
+
+/** U2's answer: the customer's own subscription (another's is a 404). */
+export const mySubscriptionAnswer = (ctx: ServiceContext, id: number, customerId: number) =>
+  answerOf(ctx, id, customerId, false, viewsOf);
 
 /** MS1; U1 with `customerId` (the customer's own, without the embedded customer). */
 export async function listSubscriptions(ctx: ServiceContext, q: ListQuery): Promise<Page<MerchantSubscription>> {
@@ -280,8 +307,7 @@ export async function listMySubscriptions(
 
 /** MS2. */
 export async function subscriptionDetails(ctx: ServiceContext, id: number): Promise<MerchantSubscription> {
-  const { rows, nested } = await readSubscription(ctx, id, undefined, true);
-  return merchantViewsOf(rows, nested)[0]!;
+  return (await merchantSubscriptionAnswer(ctx, id).read()).view;
 }
 
 /** U2. */
@@ -290,6 +316,5 @@ export async function mySubscriptionDetails(
   id: number,
   customerId: number,
 ): Promise<Subscription> {
-  const { rows, nested } = await readSubscription(ctx, id, customerId, false);
-  return viewsOf(rows, nested)[0]!;
+  return (await mySubscriptionAnswer(ctx, id, customerId).read()).view;
 }

@@ -47,10 +47,19 @@ export async function createSubscriptionUpdate(
   id: number,
   body: CreateSubscriptionUpdate,
 ): Promise<SubscriptionUpdate> {
-  const { timezone } = await readStoreSettings(ctx.db, ctx.appId);
+  // Everything it reads, at once: the store's calendar, the new item, the subscription as it is.
+  const [{ timezone }, priced, first] = await Promise.all([
+    readStoreSettings(ctx.db, ctx.appId),
+    body.item_id === undefined ? undefined : itemsForPricing(ctx, [body.item_id]),
+    // Held, not thrown, until the item is checked: a bad item is a 400 before a missing subscription's 404.
+    findSubscription(ctx, id).then(
+      (row) => ({ row }),
+      (error: unknown) => ({ error }),
+    ),
+  ]);
   let item: { nameEn: string; nameAr: string; unitPriceMinor: number } | undefined;
   if (body.item_id !== undefined) {
-    const found = (await itemsForPricing(ctx, [body.item_id])).get(body.item_id);
+    const found = priced?.get(body.item_id);
     if (!found?.isLive || found.parentId !== null)
       throw ApiError.validation({ item_id: [`No item ${body.item_id} in the store's catalogue.`] });
     item = found;
@@ -62,8 +71,11 @@ export async function createSubscriptionUpdate(
     ...(body.duration_unit !== undefined && { duration_unit: body.duration_unit }),
     ...(body.usage_limit !== undefined && { usage_limit: body.usage_limit }),
   };
-  const updateId = await retrying(id, async () => {
-    const r = await findSubscription(ctx, id);
+  if ("error" in first) throw first.error;
+  let read: SubscriptionRow | undefined = first.row;
+  return retrying(id, async () => {
+    const r = read ?? (await findSubscription(ctx, id));
+    read = undefined;
     subscriptionMachine.next(r.status, "update", `Subscription ${id}`);
     const at = nowIso();
     const today = todayIn(timezone);
@@ -93,8 +105,9 @@ export async function createSubscriptionUpdate(
       plan
         .add(guardedUpdate(ctx, r, immediateSet(r, changes, item, proration, today), newChangeToken(), at))
         .event(updateEventSql("subscription.update_applied", sql`id = ${update.id}`));
+    const shown = plan.read<UpdateRow>(ctx.db.select().from(subscriptionUpdates).where(sql`id = ${update.id}`));
     try {
-      return (await plan.run(ctx.events)).id(update);
+      return updateView((await plan.run(ctx.events)).rows(shown)[0]!);
     } catch (error) {
       if (!isGuardAbort(error)) throw error;
       const pending = await ctx.db
@@ -109,9 +122,6 @@ export async function createSubscriptionUpdate(
       return undefined;
     }
   });
-  return updateView(
-    (await ctx.db.select().from(subscriptionUpdates).where(eq(subscriptionUpdates.id, updateId)).get())!,
-  );
 }
 
 /** The rest of the current period's share of a price difference (minor units; negative is a credit). */
@@ -142,26 +152,21 @@ function immediateSet(
   return set;
 }
 
-/** MS11: a pending update cancelled (an applied or cancelled one is a 409). */
+/** MS11: a pending update cancelled (an applied or cancelled one is a 409): one read, one batch that reads it back. */
 export async function cancelSubscriptionUpdate(
   ctx: ServiceContext,
   id: number,
   updateId: number,
 ): Promise<SubscriptionUpdate> {
-  await findSubscription(ctx, id);
-  const find = async (): Promise<UpdateRow> => {
-    const u = await ctx.db
-      .select()
-      .from(subscriptionUpdates)
-      .where(and(eq(subscriptionUpdates.id, updateId), eq(subscriptionUpdates.subscriptionId, id)))
-      .get();
-    if (!u) throw ApiError.notFound("subscription_update_not_found", `Update ${updateId} of subscription ${id}`);
-    return u;
-  };
-  const u = await find();
+  const ofUpdate = and(eq(subscriptionUpdates.id, updateId), eq(subscriptionUpdates.subscriptionId, id));
+  const [, u] = await Promise.all([
+    findSubscription(ctx, id),
+    ctx.db.select().from(subscriptionUpdates).where(ofUpdate).get(),
+  ]);
+  if (!u) throw ApiError.notFound("subscription_update_not_found", `Update ${updateId} of subscription ${id}`);
   subscriptionUpdateMachine.next(u.status, "cancel", `Update ${updateId}`);
   const at = nowIso();
-  await emit(
+  const { results } = await emit(
     ctx.db,
     ctx.events,
     [
@@ -169,6 +174,7 @@ export async function cancelSubscriptionUpdate(
         .update(subscriptionUpdates)
         .set({ status: "cancelled", cancelledAt: at, modifiedAt: at })
         .where(and(eq(subscriptionUpdates.id, updateId), eq(subscriptionUpdates.status, "pending"))),
+      ctx.db.select().from(subscriptionUpdates).where(ofUpdate),
     ],
     rowEvent(
       "subscription.update_cancelled",
@@ -177,7 +183,7 @@ export async function cancelSubscriptionUpdate(
       sql`json_object('id', id, 'subscription_id', subscription_id, 'status', status)`,
     ),
   );
-  const after = await find();
+  const after = (results[1] as UpdateRow[])[0]!;
   // Applied by a renewal meanwhile: the 409 names what it is now.
   if (after.status !== "cancelled" || after.cancelledAt !== at)
     subscriptionUpdateMachine.next(after.status, "cancel", `Update ${updateId}`);

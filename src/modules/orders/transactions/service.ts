@@ -3,7 +3,6 @@ import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit, unionEvents } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
 import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
 import { toMajor } from "../../../core/money";
@@ -12,7 +11,7 @@ import { nowIso } from "../../../core/time";
 import { readStoreSettings } from "../../account";
 import { transactionEventSql } from "../events-sql";
 import { readInvoiceConfig } from "../invoices/config";
-import { addOrderRelease } from "../orders/service";
+import { addOrderRelease, orderLinesToRelease } from "../orders/service";
 import { paidStatements } from "../payments/paid";
 import { orders, PAYMENT_PROVIDERS, TRANSACTION_STATUSES, TRANSACTION_TYPES, transactions } from "../tables";
 import type { Transaction } from "./schemas";
@@ -117,18 +116,30 @@ const stillPending = (ctx: ServiceContext, id: number) =>
     "transaction-pending",
   );
 
+/** The order of transaction `id`, as a subquery (the transaction is this store's: it is read beside it). */
+const orderOfTransaction = (id: number) => sql`(SELECT order_id FROM transactions WHERE id = ${id})`;
+
+/** The transaction's row read back in a write's batch, for the answer. */
+const readBack = (ctx: ServiceContext, plan: BatchPlan, id: number) =>
+  plan.read<Row>(ctx.db.select().from(transactions).where(eq(transactions.id, id)));
+
 /**
  * MO10 Capture Bank Transfer (and cash on delivery): the transaction captured, its invoice paid
  * (serial assigned), its order completed, in one batch guarded on the transaction still pending.
+ * Everything it reads is read at once (the order by subquery); the batch reads the answer back.
  */
 export async function captureTransaction(ctx: ServiceContext, id: number): Promise<Transaction> {
-  const r = await findTransaction(ctx, id);
-  refuseUnlessManual(r, "capture");
-  const [settings, invoiceConfig, order] = await Promise.all([
+  const [r, settings, invoiceConfig, order] = await Promise.all([
+    findTransaction(ctx, id),
     readStoreSettings(ctx.db, ctx.appId),
     readInvoiceConfig(ctx.db, ctx.appId),
-    ctx.db.select({ status: orders.status, kind: orders.kind }).from(orders).where(eq(orders.id, r.orderId)).get(),
+    ctx.db
+      .select({ status: orders.status, kind: orders.kind })
+      .from(orders)
+      .where(sql`${orders.id} = ${orderOfTransaction(id)}`)
+      .get(),
   ]);
+  refuseUnlessManual(r, "capture");
   if (order?.status !== "pending")
     throw ApiError.invalidTransition(`Order ${r.orderId} of transaction ${id}`, order?.status ?? "gone", "paid", []);
   const at = nowIso();
@@ -140,17 +151,16 @@ export async function captureTransaction(ctx: ServiceContext, id: number): Promi
     serialPrefix: invoiceConfig.serial_prefix,
     transactionId: sql`${id}`,
   });
+  const plan = new BatchPlan(ctx.db)
+    .add(
+      stillPending(ctx, id),
+      ctx.db.update(transactions).set({ reviewedAt: at }).where(eq(transactions.id, id)),
+      ...paid.statements,
+    )
+    .event(...paid.events);
+  const shown = readBack(ctx, plan, id);
   try {
-    await emit(
-      ctx.db,
-      ctx.events,
-      [
-        stillPending(ctx, id),
-        ctx.db.update(transactions).set({ reviewedAt: at }).where(eq(transactions.id, id)),
-        ...paid.statements,
-      ],
-      unionEvents(paid.events),
-    );
+    return transactionView((await plan.run(ctx.events)).rows(shown)[0]!);
   } catch (error) {
     if (!isGuardAbort(error)) throw error;
     // Either this transaction was settled meanwhile, or another payment paid the order first.
@@ -159,17 +169,24 @@ export async function captureTransaction(ctx: ServiceContext, id: number): Promi
     const paidBy = await ctx.db.select({ status: orders.status }).from(orders).where(eq(orders.id, r.orderId)).get();
     throw ApiError.invalidTransition(`Order ${r.orderId} of transaction ${id}`, paidBy?.status ?? "gone", "paid", []);
   }
-  return transactionDetails(ctx, id);
 }
 
 /**
  * MO11 Decline Bank Transfer: the transfer never came. The transaction is declined and its order
- * cancelled in the same batch (its stock, voucher use and wallet redemption go back).
+ * cancelled in the same batch (its stock, voucher use and wallet redemption go back). The
+ * transaction, its order and the order's lines are read at once; the batch reads the answer back.
  */
 export async function declineTransaction(ctx: ServiceContext, id: number, reason: string): Promise<Transaction> {
-  const r = await findTransaction(ctx, id);
+  const [r, order, lines] = await Promise.all([
+    findTransaction(ctx, id),
+    ctx.db
+      .select()
+      .from(orders)
+      .where(sql`${orders.id} = ${orderOfTransaction(id)}`)
+      .get(),
+    orderLinesToRelease(ctx, orderOfTransaction(id)),
+  ]);
   refuseUnlessManual(r, "decline");
-  const order = await ctx.db.select().from(orders).where(eq(orders.id, r.orderId)).get();
   const at = nowIso();
   const plan = new BatchPlan(ctx.db)
     .add(
@@ -180,12 +197,12 @@ export async function declineTransaction(ctx: ServiceContext, id: number, reason
         .where(eq(transactions.id, id)),
     )
     .event(transactionEventSql("transaction.declined", sql`id = ${id}`));
-  if (order?.status === "pending") await addOrderRelease(plan, ctx, order, "cancelled", at);
+  if (order?.status === "pending") await addOrderRelease(plan, ctx, order, "cancelled", at, lines);
+  const shown = readBack(ctx, plan, id);
   try {
-    await plan.run(ctx.events);
+    return transactionView((await plan.run(ctx.events)).rows(shown)[0]!);
   } catch (error) {
     if (!isGuardAbort(error)) throw error;
     throw ApiError.invalidTransition(`Transaction ${id}`, (await findTransaction(ctx, id)).status, "declined", []);
   }
-  return transactionDetails(ctx, id);
 }
