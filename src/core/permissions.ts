@@ -10,6 +10,7 @@ export const PERMISSIONS = [
   "can_update_app_config",
   "can_read_sales_channels",
   "can_write_sales_channels",
+  "can_manage_api_keys",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

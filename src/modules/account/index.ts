@@ -1,5 +1,11 @@
 /** What the app and other modules may use of the merchant account. */
 
+export {
+  ApiKeyWithSecretSchema,
+  type IssueApiKey,
+  IssueApiKeySchema,
+} from "./api-keys/schemas";
+export { issueApiKey, type KeyIssuer } from "./api-keys/service";
 export { defaultBankAccount } from "./bank-accounts/service";
 export { accountErrorCodes } from "./errors";
 export { accountEvents } from "./events";
@@ -10,9 +16,13 @@ export {
   storeIdentitiesOf,
   storeIdentitiesQuery,
 } from "./settings/identities";
+export { MerchantSettingsSchema, SettingsFieldsSchema } from "./settings/schemas";
 export {
+  type InitialSettings,
+  initialStoreSettings,
   readStoreSettings,
   type StoreSettings,
+  settingsView,
   storeCurrencySql,
   storeSettingsOf,
   storeSettingsQuery,
