@@ -90,7 +90,10 @@ export async function revokeMerchantToken(db: Db, appId: number, id: number): Pr
 const LAST_USED_EVERY_MS = 60_000;
 const lastUsedWritten = new Map<number, number>();
 
-/** Writes the token's `last_used_at` after the response (it adds no wait), at most once a minute per isolate. */
+/**
+ * Writes the token's `last_used_at` after a served request's response (it adds no wait), at most once
+ * a minute per token and isolate.
+ */
 function noteTokenUsed(c: Context<AppEnv>, tokenId: number): void {
   const now = Date.now();
   const last = lastUsedWritten.get(tokenId);
@@ -216,7 +219,6 @@ async function merchantPrincipal(c: Context<AppEnv>, token: string, appId: numbe
     throw ApiError.forbidden("This token belongs to another store than the `app-id` header names.", "wrong_tenant");
   }
   if (row.appSuspendedAt) throw appSuspended(appId);
-  noteTokenUsed(c, row.id);
   return {
     kind: "merchant",
     tokenId: row.id,
@@ -309,6 +311,8 @@ export const authenticate =
     }
     c.set("principal", principal);
     await next();
+    // A refused request writes nothing, not even this.
+    if (principal.kind === "merchant" && c.res.status < 400) noteTokenUsed(c, principal.tokenId);
   };
 
 /**

@@ -23,5 +23,11 @@ export const probes: ModuleProbes = {
     }),
     deleteBankAccount: (f) => ({ path: { bank_account_id: String(f.commerce.bBankAccount) } }),
     getOrganizationConfig: (f) => ({ orgId: f.stores.b }),
+    // B's API keys: A's list never shows them, and A's id-taking operations answer 404.
+    listApiKeys: (f) => ({ query: `?id=${f.commerce.bApiKey}` }),
+    createApiKey: () => ({ body: { name: "Mine", permissions: ["can_read_order"] } }),
+    getApiKey: (f) => ({ path: { api_key_id: String(f.commerce.bApiKey) } }),
+    revokeApiKey: (f) => ({ path: { api_key_id: String(f.commerce.bApiKey) } }),
+    rotateApiKey: (f) => ({ path: { api_key_id: String(f.commerce.bApiKey) } }),
   },
 };

@@ -1,5 +1,6 @@
 /** The contract suite's commerce records of B, and of another customer of A (see fixtures.ts). */
 import { env } from "cloudflare:workers";
+import { mintMerchantToken } from "../../../src/core/auth";
 import { bankAccounts, storeSettings } from "../../../src/modules/account/tables";
 import { itemCategoryLinks } from "../../../src/modules/items/tables";
 import { fulfillments } from "../../../src/modules/orders/fulfillments/tables";
@@ -98,6 +99,8 @@ export type Commerce = {
   /** B's voucher: featured, its titles the marker, its code not (answers echo the code A sends). */
   bVoucher: { id: number; code: string };
   bBankAccount: number;
+  /** B's merchant API key, named with the marker. */
+  bApiKey: number;
   /** B's IBAN (valid), which A may register as its own. */
   bIban: string;
   bWalletEntry: number;
@@ -148,6 +151,7 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
   // B's organization, which A's token names in `org-id` (Organization Config).
   await env.DB.prepare("UPDATE organizations SET name = ? WHERE id = ?").bind(MARKER, B).run();
   const bIban = "SA0380000000608010167519";
+  const { id: bApiKey } = await mintMerchantToken(db(), { appId: B, name: MARKER, permissions: ["can_read_order"] });
   const [bank] = await db()
     .insert(bankAccounts)
     .values({ appId: B, bankNameEn: MARKER, bankNameAr: MARKER, iban: bIban, accountHolder: MARKER, isDefault: true })
@@ -329,6 +333,7 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
   return {
     bVoucher: { id: voucher!.id, code },
     bBankAccount: bank!.id,
+    bApiKey,
     bIban,
     bWalletEntry: entry!.id,
     bCart: pending.cart,
