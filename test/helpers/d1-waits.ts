@@ -20,7 +20,7 @@ const DEFERRED =
 
 /** The checks held per isolate: the merchant token, the customer's standing, the store's existence (core/tenancy). */
 const AUTH =
-  /"merchant_api_tokens"|select "is_blocked" from "customers"|^select "id", "suspended_at" from "apps" where "apps"\."id" = \?$/i;
+  /from "merchant_api_tokens" inner join "apps"|select "is_blocked" from "customers"|^select "id", "suspended_at" from "apps" where "apps"\."id" = \?$/i;
 
 export function waitsMeter(d1: D1Database) {
   let deepest = { total: 0, beyondAuth: 0 };
