@@ -67,12 +67,12 @@ module.exports = {
       name: "resource-imports-no-composer",
       comment:
         "A module's top level composes its resources: index.ts (what the app and other modules use), the " +
-        "audience routers (merchant.ts, customer.ts, public.ts) and events.ts (the module's event catalogue) " +
+        "audience routers (merchant.ts, customer.ts, public.ts, platform.ts) and events.ts (the module's event catalogue) " +
         "import the resource folders. A resource folder (src/modules/<m>/<resource>/**) never imports them " +
         "back: it depends on its own files, its siblings' files, the module's leaf files and core.",
       severity: "error",
       from: { path: "^src/modules/([^/]+)/[^/]+/" },
-      to: { path: "^src/modules/$1/(index|merchant|customer|public|events)\\.ts$" },
+      to: { path: "^src/modules/$1/(index|merchant|customer|public|platform|events)\\.ts$" },
     },
     {
       name: "module-leaves-import-no-resource",
@@ -85,7 +85,7 @@ module.exports = {
       severity: "error",
       from: {
         path: "^src/modules/([^/]+)/[^/]+\\.ts$",
-        pathNot: "^src/modules/[^/]+/(index|merchant|customer|public|events)\\.ts$",
+        pathNot: "^src/modules/[^/]+/(index|merchant|customer|public|platform|events)\\.ts$",
       },
       to: { path: "^src/modules/$1/[^/]+/", pathNot: "^src/modules/$1/[^/]+/tables\\.ts$" },
     },

@@ -48,6 +48,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               TEST_MIGRATIONS: migrations,
               CUSTOMER_JWT_SECRET: "test-only-customer-jwt-secret-0123456789",
               LINK_SIGNING_SECRET: "test-only-link-signing-secret-0123456789",
+              // The platform operator's key (README, Secrets): test/helpers/platform.ts sends it.
+              PLATFORM_API_KEY: "test-only-platform-key-0123456789abcdef",
               ...(!files.isolate && { TEST_SHARED_DATABASE: "1" }),
               // The year of subscriptions' size: the suite's own unless the bench asks for more.
               ...(process.env.SIM_SUBSCRIPTIONS && { SIM_SUBSCRIPTIONS: process.env.SIM_SUBSCRIPTIONS }),

@@ -7,8 +7,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 const FILE = ".dev.vars";
-/** wrangler.toml's `[secrets] required`: customer access tokens, and signed links and callbacks. */
-const SECRETS = ["CUSTOMER_JWT_SECRET", "LINK_SIGNING_SECRET"];
+/**
+ * wrangler.toml's `[secrets] required` (customer access tokens, signed links and callbacks), and the
+ * platform operator's key: optional deployed (the platform routes answer 503 without it), one per clone here.
+ */
+const SECRETS = ["CUSTOMER_JWT_SECRET", "LINK_SIGNING_SECRET", "PLATFORM_API_KEY"];
 for (const name of SECRETS) {
   const current = existsSync(FILE) ? readFileSync(FILE, "utf8") : "";
   if (new RegExp(`^${name}=`, "m").test(current)) continue;

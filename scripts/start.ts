@@ -5,6 +5,7 @@
  * No Cloudflare account is needed: D1, KV and Queues are wrangler's local ones.
  */
 import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { queryLocal } from "./d1";
 import { writeLocalWebhooksConfig } from "./local-webhooks-config";
 
@@ -80,6 +81,8 @@ while (Date.now() < deadline) {
 }
 
 const h = `-H 'app-id: 1' -H 'Authorization: Bearer ${token}'`;
+const platformKey =
+  /^PLATFORM_API_KEY=(.*)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1] ?? "<PLATFORM_API_KEY of .dev.vars>";
 process.stdout.write(`
 The Commerce and Meals API is running at ${BASE}
   Interactive reference: ${BASE}/docs    OpenAPI: ${BASE}/openapi.json
@@ -119,6 +122,11 @@ page with its Pay button, the paid order, a refund) is in the README, "A purchas
 
   curl -s -H 'app-id: 1' '${BASE}/order/v1/items/?page_size=3'
   curl -s ${h} '${BASE}/order/v1/merchant/orders/?page_size=5'
+
+The platform operator's key of this clone (PLATFORM_API_KEY in .dev.vars) creates organizations,
+stores and their first keys (README, "Deploying", step 6):
+
+  curl -s -H 'Authorization: Bearer ${platformKey}' '${BASE}/platform/v1/stores/'
 
 Press Ctrl+C to stop.
 `);

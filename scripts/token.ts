@@ -1,28 +1,49 @@
 /**
- * Mints a merchant API token in the local D1 database and prints it, alone, on stdout:
+ * Issues a merchant API key of a store in the local D1 database (the one `npm start` and `npm run
+ * dev` serve) and prints its secret, alone, on stdout. The same service as the platform's Issue Store
+ * API Key (modules/account, `issueApiKey`), over wrangler's local bindings (getPlatformProxy): it works
+ * before `npm start` has run (once the migrations are applied) and while it runs.
  *   npm run -s token -- --app-id 1 --permissions can_read_order,can_write_item [--name cli] [--expires-in-days 30]
  */
+import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { randomToken, sha256Hex } from "../src/core/crypto";
-import { PERMISSIONS, type Permission, TOKEN_PREFIX } from "../src/core/permissions";
-import { executeLocal, lit } from "./d1";
+import { PERMISSIONS } from "../src/core/permissions";
+
+const USAGE = `Usage: npm run -s token -- --app-id <store id> --permissions <p1,p2,...> [--name <name>] [--expires-in-days <n>]
+
+Issues a merchant API key of a store in the local D1 database and prints it alone on stdout.
+  --app-id           the store (it must exist: see the README, "Deploying", to create one)
+  --permissions      comma-separated, any of: ${PERMISSIONS.join(", ")}
+  --name             the key's name (default: cli)
+  --expires-in-days  a positive number of days; without it the key never expires
+`;
 
 function fail(message: string): never {
   process.stderr.write(`token: ${message}\n`);
   process.exit(2);
 }
 
-const { values } = parseArgs({
-  options: {
-    "app-id": { type: "string" },
-    permissions: { type: "string" },
-    name: { type: "string", default: "cli" },
-    "expires-in-days": { type: "string" },
-  },
-});
+let values: { "app-id"?: string; permissions?: string; name?: string; "expires-in-days"?: string; help?: boolean };
+try {
+  ({ values } = parseArgs({
+    options: {
+      "app-id": { type: "string" },
+      permissions: { type: "string" },
+      name: { type: "string", default: "cli" },
+      "expires-in-days": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  }));
+} catch (error) {
+  fail(`${(error as Error).message}\n\n${USAGE}`);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 const appId = Number(values["app-id"]);
-if (!Number.isSafeInteger(appId) || appId < 1) fail("--app-id must be a positive integer");
+if (!Number.isSafeInteger(appId) || appId < 1) fail(`--app-id must be a positive integer\n\n${USAGE}`);
 const permissions = (values.permissions ?? "")
   .split(",")
   .map((p) => p.trim())
@@ -37,11 +58,50 @@ if (values["expires-in-days"] !== undefined) {
   expiresAt = new Date(Date.now() + days * 86_400_000).toISOString();
 }
 
-const token = randomToken(TOKEN_PREFIX);
-executeLocal(
-  `INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, expires_at, created_at)
-   SELECT ${lit(appId)}, ${lit(values.name!)}, ${lit(await sha256Hex(token))}, ${lit(token.slice(0, 10))},
-          ${lit(JSON.stringify(permissions as Permission[]))}, ${lit(expiresAt)}, ${lit(new Date().toISOString())}
-   WHERE EXISTS (SELECT 1 FROM apps WHERE id = ${lit(appId)});`,
-);
-process.stdout.write(`${token}\n`);
+// wrangler's own lines would mix with the key on stdout.
+process.env.WRANGLER_LOG ??= "error";
+process.env.WRANGLER_SEND_METRICS = "false";
+const { getPlatformProxy } = await import("wrangler");
+// Not literal paths, so that the scripts' Node type check does not pull in the Worker's sources.
+const accountModule = "../src/modules/account";
+const clientModule = "../src/db/client";
+type Issue = (
+  db: unknown,
+  sink: { queue: unknown; defer: (p: Promise<unknown>) => void },
+  appId: number,
+  issuer: null,
+  input: { name: string; permissions: string[]; expires_at: string | null },
+) => Promise<{ secret: string }>;
+const { issueApiKey } = (await import(accountModule)) as { issueApiKey: Issue };
+const { createDb } = (await import(clientModule)) as { createDb: (d1: unknown) => unknown };
+
+const persist = process.env.D1_PERSIST_TO ? { path: join(process.env.D1_PERSIST_TO, "v3") } : true;
+const platform = await getPlatformProxy<{ DB: unknown }>({ configPath: "wrangler.toml", persist });
+let code = 0;
+try {
+  // The key's `api_key.created` is left in the outbox for the API's cron (`resendStale`), which records
+  // the webhook deliveries before it sends: this process has neither that hook nor the queue's consumer.
+  const unsent = { sendBatch: () => new Promise<never>(() => undefined) };
+  const key = await issueApiKey(createDb(platform.env.DB), { queue: unsent, defer: () => undefined }, appId, null, {
+    name: values.name!,
+    permissions,
+    expires_at: expiresAt,
+  });
+  process.stdout.write(`${key.secret}\n`);
+} catch (error) {
+  code = 2;
+  const e = error as { code?: string; message?: string };
+  if (e.code === "store_not_found") {
+    process.stderr.write(
+      `token: no store has the id ${appId} in the local database. Create one with the platform routes ` +
+        '(README, "Deploying"), or run `npm run seed` for the demo stores 1 and 2.\n',
+    );
+  } else if (/no such table/i.test(String(e.message))) {
+    process.stderr.write("token: the local database has no tables yet: run `npm run db:migrate:local` first.\n");
+  } else {
+    process.stderr.write(`token: ${e.message ?? String(error)}\n`);
+  }
+} finally {
+  await platform.dispose();
+}
+process.exit(code);

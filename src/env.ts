@@ -6,8 +6,11 @@ export type Db = DrizzleD1Database<Record<string, never>>;
 
 /** Hono environment shared by every router: the bindings and secrets, and per-request values. */
 export type AppEnv = {
-  /** The bindings, vars and declared secrets, from `wrangler types`. */
-  Bindings: Env;
+  /**
+   * The bindings, vars and declared secrets, from `wrangler types`; and the platform operator's key,
+   * an optional secret (without it the platform routes answer 503, so a deploy never needs it).
+   */
+  Bindings: Env & { PLATFORM_API_KEY?: string };
   Variables: {
     requestId: string;
     db: Db;

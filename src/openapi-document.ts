@@ -8,6 +8,7 @@ import { itemErrorCodes } from "./modules/items/errors";
 import { mealOrderErrorCodes } from "./modules/meal-orders/errors";
 import { mealErrorCodes } from "./modules/meals/errors";
 import { orderErrorCodes } from "./modules/orders/errors";
+import { platformErrorCodes } from "./modules/platform";
 import { salesChannelErrorCodes } from "./modules/sales-channels/errors";
 import { shippingErrorCodes } from "./modules/shipping/errors";
 import { ticketErrorCodes } from "./modules/tickets/errors";
@@ -39,6 +40,7 @@ export const ERROR_CODES = {
   ...shippingErrorCodes,
   ...mealOrderErrorCodes,
   ...salesChannelErrorCodes,
+  ...platformErrorCodes,
 } satisfies Record<ErrorCode, string>;
 
 export const OPENAPI_INFO = {
@@ -78,6 +80,13 @@ export async function createDocumentApp() {
     type: "http",
     scheme: "bearer",
     description: "A merchant API token (`cmk_…`), with the permissions each operation names.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "platformKey", {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "The platform operator's key: the Worker secret `PLATFORM_API_KEY` (`wrangler secret put PLATFORM_API_KEY`). " +
+      "It grants the platform operations only, never a store's.",
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "customerToken", {
     type: "http",

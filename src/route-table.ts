@@ -282,6 +282,11 @@ export const ROUTE_TABLE: Record<RouterName, readonly (readonly [string, string]
     ["GET", "/api/v1/dashboard/admin/organization/config/"],
     ["GET", "/api/v1/dashboard/admin/audit-events/"],
     ["GET", "/api/v1/dashboard/admin/audit-events/:audit_event_id/"],
+    ["GET", "/api/v1/dashboard/admin/api-keys/"],
+    ["GET", "/api/v1/dashboard/admin/api-keys/:api_key_id/"],
+    ["POST", "/api/v1/dashboard/admin/api-keys/"],
+    ["POST", "/api/v1/dashboard/admin/api-keys/:api_key_id/revoke/"],
+    ["POST", "/api/v1/dashboard/admin/api-keys/:api_key_id/rotate/"],
   ],
   webhooksMerchant: [
     ["GET", "/api/v1/dashboard/admin/integrations/webhooks/deliveries/"],
@@ -411,4 +416,15 @@ export const ROUTE_TABLE: Record<RouterName, readonly (readonly [string, string]
     ["GET", "/api/v3/plans/:plan_id/menu-categories/"],
   ],
   planPurchasesCustomer: [["POST", "/api/v3/plans/has-purchased/"]],
+  platform: [
+    ["POST", "/platform/v1/organizations/"],
+    ["GET", "/platform/v1/organizations/"],
+    ["GET", "/platform/v1/organizations/:organization_id/"],
+    ["POST", "/platform/v1/stores/"],
+    ["GET", "/platform/v1/stores/"],
+    ["GET", "/platform/v1/stores/:store_id/"],
+    ["POST", "/platform/v1/stores/:store_id/suspend/"],
+    ["POST", "/platform/v1/stores/:store_id/reactivate/"],
+    ["POST", "/platform/v1/stores/:store_id/api-keys/"],
+  ],
 };

@@ -13,6 +13,8 @@ export const PREFIXES = {
   api: "/api/v1",
   /** Plans v3 of the meals app (MM4): the spec names the version. */
   apiV3: "/api/v3",
+  /** The platform operator's: organizations, stores, their suspension and first key. */
+  platform: "/platform/v1",
 } as const;
 
 // biome-ignore lint/suspicious/noExplicitAny: routers differ in their schema and base-path types
@@ -163,6 +165,12 @@ export const ROUTERS = [
     module: "meal-orders",
     prefix: PREFIXES.apiV3,
     load: async () => (await import("./modules/meal-orders/purchases/customer")).planPurchasesCustomerRouter,
+  },
+  {
+    name: "platform",
+    module: "platform",
+    prefix: PREFIXES.platform,
+    load: async () => (await import("./modules/platform/platform")).platformRouter,
   },
 ] as const satisfies readonly { name: string; module: string; prefix: string; load: () => Promise<AnyRouter> }[];
 

@@ -4,6 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      /** The platform operator's key (an optional secret of the Worker; vitest.config.ts sets one). */
+      PLATFORM_API_KEY?: string;
       /** Set in the project whose files share one database. */
       TEST_SHARED_DATABASE?: string;
       /** How many subscriptions test/subscriptions/year.test.ts plays (the bench's `--only year`: 1,000). */

@@ -1,15 +1,16 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Context, MiddlewareHandler } from "hono";
 import { sign, verify } from "hono/jwt";
 import { JwtTokenExpired } from "hono/utils/jwt/types";
 import type { Db } from "../db/client";
 import type { AppEnv } from "../env";
+import { executionCtxOf } from "./context";
 import { randomToken, sha256Hex } from "./crypto";
 import { ApiError } from "./errors";
 import { PERMISSIONS, type Permission, TOKEN_PREFIX } from "./permissions";
 import type { CustomerPrincipal, MerchantPrincipal, Principal } from "./principal";
-import { apps, readTenant } from "./tenancy";
+import { appSuspended, apps, readTenant, TOKEN_HOLD_MS } from "./tenancy";
 import { nowIso } from "./time";
 
 export { PERMISSIONS, type Permission, TOKEN_PREFIX };
@@ -32,6 +33,14 @@ export const merchantApiTokens = sqliteTable(
     expiresAt: text("expires_at"),
     revokedAt: text("revoked_at"),
     createdAt: text("created_at").notNull(),
+    /** The key that created this one; null when the platform (or the local CLI) issued it. */
+    createdBy: integer("created_by"),
+    /** The secret's last four characters, to tell keys apart in a list (the secret is never kept). */
+    lastFour: text("last_four"),
+    /** Written after a response, at most once a minute per key and isolate. */
+    lastUsedAt: text("last_used_at"),
+    /** The key a rotation replaced this one with. */
+    replacedBy: integer("replaced_by"),
   },
   (t) => [uniqueIndex("merchant_api_tokens_hash_uq").on(t.tokenHash), index("merchant_api_tokens_app_idx").on(t.appId)],
 );
@@ -51,6 +60,7 @@ export async function mintMerchantToken(
       name: input.name,
       tokenHash: await sha256Hex(token),
       tokenPrefix: token.slice(0, 10),
+      lastFour: token.slice(-4),
       permissions: input.permissions,
       expiresAt: input.expiresAt ?? null,
       createdAt: nowIso(),
@@ -59,12 +69,45 @@ export async function mintMerchantToken(
   return { id: row!.id, token };
 }
 
+/** Forgets the tokens this isolate held: a revocation, a rotation or a store's suspension shows here at once. */
+export function forgetHeldTokens(): void {
+  heldTokens.clear();
+}
+
+/** The statement that revokes a token (one not revoked yet), for a batch; the caller forgets the held tokens. */
+export const revokeMerchantTokenStatement = (db: Db, appId: number, id: number, at = nowIso()) =>
+  db
+    .update(merchantApiTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(merchantApiTokens.id, id), eq(merchantApiTokens.appId, appId), isNull(merchantApiTokens.revokedAt)));
+
 export async function revokeMerchantToken(db: Db, appId: number, id: number): Promise<void> {
   heldTokens.clear();
-  await db
+  await revokeMerchantTokenStatement(db, appId, id);
+}
+
+/** When this isolate last wrote each token's `last_used_at`: at most once a minute per token. */
+const LAST_USED_EVERY_MS = 60_000;
+const lastUsedWritten = new Map<number, number>();
+
+/**
+ * Writes the token's `last_used_at` after a served request's response (it adds no wait), at most once
+ * a minute per token and isolate.
+ */
+function noteTokenUsed(c: Context<AppEnv>, tokenId: number): void {
+  const now = Date.now();
+  const last = lastUsedWritten.get(tokenId);
+  if (last !== undefined && now - last < LAST_USED_EVERY_MS && now >= last) return;
+  const ctx = executionCtxOf(c);
+  if (!ctx) return;
+  if (lastUsedWritten.size >= TOKENS_HELD_MAX) lastUsedWritten.clear();
+  lastUsedWritten.set(tokenId, now);
+  const write = c
+    .get("db")
     .update(merchantApiTokens)
-    .set({ revokedAt: nowIso() })
-    .where(and(eq(merchantApiTokens.id, id), eq(merchantApiTokens.appId, appId)));
+    .set({ lastUsedAt: new Date(now).toISOString() })
+    .where(eq(merchantApiTokens.id, tokenId));
+  ctx.waitUntil(Promise.resolve(write).catch(() => lastUsedWritten.delete(tokenId)));
 }
 
 // RFC 9110 §11.1: the scheme is case-insensitive.
@@ -84,7 +127,8 @@ export async function signCustomerToken(secret: string, claims: CustomerClaims):
  * read is one D1 round trip (its own), not two. Revoking a token in this isolate forgets them at
  * once; elsewhere a revoked token is refused within a second. Expiry is checked on every request.
  */
-export const TOKEN_HOLD_MS = 1000;
+export { TOKEN_HOLD_MS };
+
 const TOKENS_HELD_MAX = 1000;
 type TokenRow = {
   id: number;
@@ -93,6 +137,7 @@ type TokenRow = {
   expiresAt: string | null;
   revokedAt: string | null;
   orgId: number;
+  appSuspendedAt: string | null;
 };
 const heldTokens = new Map<string, { row: TokenRow; at: number }>();
 
@@ -110,6 +155,7 @@ async function tokenRow(c: Context<AppEnv>, token: string): Promise<TokenRow | u
       expiresAt: merchantApiTokens.expiresAt,
       revokedAt: merchantApiTokens.revokedAt,
       orgId: apps.orgId,
+      appSuspendedAt: apps.suspendedAt,
     })
     .from(merchantApiTokens)
     .innerJoin(apps, eq(apps.id, merchantApiTokens.appId))
@@ -172,7 +218,15 @@ async function merchantPrincipal(c: Context<AppEnv>, token: string, appId: numbe
   if (row.appId !== appId) {
     throw ApiError.forbidden("This token belongs to another store than the `app-id` header names.", "wrong_tenant");
   }
-  return { kind: "merchant", tokenId: row.id, appId, orgId: row.orgId, permissions: new Set(row.permissions) };
+  if (row.appSuspendedAt) throw appSuspended(appId);
+  return {
+    kind: "merchant",
+    tokenId: row.id,
+    appId,
+    orgId: row.orgId,
+    permissions: new Set(row.permissions),
+    expiresAt: row.expiresAt,
+  };
 }
 
 /**
@@ -257,6 +311,8 @@ export const authenticate =
     }
     c.set("principal", principal);
     await next();
+    // A refused request writes nothing, not even this.
+    if (principal.kind === "merchant" && c.res.status < 400) noteTokenUsed(c, principal.tokenId);
   };
 
 /**

@@ -182,7 +182,7 @@ export class BatchPlan {
   }
 }
 
-type ColumnValues<T extends Table> = { [K in keyof InferInsertModel<T>]: InferInsertModel<T>[K] | SQL };
+export type ColumnValues<T extends Table> = { [K in keyof InferInsertModel<T>]: InferInsertModel<T>[K] | SQL };
 
 /**
  * `INSERT INTO table (col, ...) SELECT expr, ... <from>` with the columns named (drizzle's keys, so a

@@ -62,8 +62,12 @@ export const CORE_ERROR_CODES = defineErrorCodes({
   wrong_tenant: "The token belongs to another store than `app-id` names.",
   wrong_organization: "`org-id` does not own the store in `app-id`.",
   missing_permission: "The merchant token lacks the permission the operation names (`permission`).",
-  wrong_principal: "A customer token on a merchant path, or a merchant token on a customer path.",
+  wrong_principal:
+    "A customer token on a merchant path, a merchant token on a customer path, or either on a platform path.",
   app_not_found: "`app-id` names no store.",
+  app_suspended:
+    "The platform suspended the store: its data is kept, every request is refused until it is reactivated.",
+  platform_key_not_set: "The operator has not set the PLATFORM_API_KEY secret: the platform operations are off.",
   route_not_found: "No operation at this method and path.",
   method_not_allowed: "The path exists but not with this method (`Allow` lists them).",
   payload_too_large: "The body is larger than 1 MiB.",

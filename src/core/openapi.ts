@@ -38,6 +38,7 @@ const PROBLEM_DESCRIPTIONS = {
   422: "The request is well-formed but cannot be applied.",
   429: "Too many requests; retry after `Retry-After` seconds.",
   500: "Unexpected error; nothing internal is disclosed.",
+  503: "The service is not configured for this operation (a secret the operator must set).",
 } as const;
 
 export type ProblemStatus = keyof typeof PROBLEM_DESCRIPTIONS;

@@ -11,6 +11,7 @@ export const PERMISSIONS = [
   "can_read_sales_channels",
   "can_write_sales_channels",
   "can_read_audit_log",
+  "can_manage_api_keys",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

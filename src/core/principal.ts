@@ -8,6 +8,8 @@ export type MerchantPrincipal = {
   /** The organization that owns the token's store. */
   orgId: number;
   permissions: ReadonlySet<Permission>;
+  /** When the token expires (null: never); a key it creates may not outlive it. */
+  expiresAt: string | null;
 };
 export type CustomerPrincipal = {
   kind: "customer";

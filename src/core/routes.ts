@@ -19,6 +19,7 @@ import {
   withHeadersCheckedByMiddleware,
   z,
 } from "./openapi";
+import { authenticatePlatform } from "./platform-auth";
 import { knownApp, tenantHeaders, tenantOrgHeaders } from "./tenancy";
 
 /**
@@ -63,7 +64,7 @@ function requestPathErrors(r: RouteConfig): ErrorsByStatus {
 
 const TOKEN_ERRORS: ErrorsByStatus = {
   401: ["not_authenticated", "malformed_token", "invalid_token", "token_expired", "token_revoked"],
-  403: ["wrong_tenant", "wrong_principal"],
+  403: ["wrong_tenant", "wrong_principal", "app_suspended"],
   429: ["rate_limited"],
 };
 
@@ -214,7 +215,7 @@ const CACHE_HEADERS = {
  */
 export function publicRoute<const R extends PublicRouteInput>(route: R) {
   const { specId, beyondSpec, cached, errors, ...rest } = route;
-  const all = mergeErrors(requestPathErrors(rest), { 404: ["app_not_found"] }, errors);
+  const all = mergeErrors(requestPathErrors(rest), { 404: ["app_not_found"], 403: ["app_suspended"] }, errors);
   const responses = responsesWith(rest.responses, all);
   const extra = responses as Record<number, { description?: string; headers?: object }>;
   if (cached) {
@@ -245,6 +246,41 @@ export function publicRoute<const R extends PublicRouteInput>(route: R) {
   });
   // knownApp() reads `app-id`, cachedJson() `If-None-Match`: all of its headers.
   return withHeadersCheckedByMiddleware(created);
+}
+
+type PlatformRouteInput = Base & { beyondSpec: string };
+
+/**
+ * A platform operation (organizations, stores, a store's first key): the platform operator's key
+ * (`authenticatePlatform`), no `app-id`, never a merchant's or a customer's token. Beyond the spec,
+ * which knows stores only from inside.
+ */
+export function platformRoute<const R extends PlatformRouteInput>(route: R) {
+  const { beyondSpec, errors, ...rest } = route;
+  const body = hasBody(rest);
+  const writes = rest.method === "post" || rest.method === "put" || rest.method === "patch";
+  const all = mergeErrors(
+    {
+      ...(hasInput(rest) && { 400: ["validation_error", ...(body ? (["malformed_request"] as const) : [])] }),
+      ...(body && { 413: ["payload_too_large"], 415: ["unsupported_media_type"] }),
+      ...(writes && { 409: ["conflict"] }),
+      401: ["not_authenticated", "malformed_token", "invalid_token"],
+      403: ["wrong_principal"],
+      429: ["rate_limited"],
+      500: ["internal_error"],
+      503: ["platform_key_not_set"],
+    },
+    errors,
+  );
+  return createRoute({
+    ...rest,
+    security: [{ platformKey: [] }],
+    middleware: [authenticatePlatform(), requireJsonBody()] as const,
+    "x-beyond-spec": beyondSpec,
+    "x-audience": "platform",
+    description: `${rest.description ?? ""}\n\nPlatform: the platform operator's key; no \`app-id\`.`.trim(),
+    responses: responsesWith(rest.responses, all),
+  });
 }
 
 export type { ProblemStatus };

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { eq, sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
@@ -12,16 +12,32 @@ export const organizations = sqliteTable("organizations", {
   createdAt: text("created_at").notNull(),
 });
 
-/** An app is a store: the tenant that `app-id` names and that every tenant-owned row carries. */
-export const apps = sqliteTable("apps", {
-  id: integer("id").primaryKey(),
-  orgId: integer("org_id")
-    .notNull()
-    .references(() => organizations.id),
-  nameEn: text("name_en").notNull(),
-  nameAr: text("name_ar").notNull(),
-  createdAt: text("created_at").notNull(),
-});
+export const STORE_STATUSES = ["active", "suspended"] as const;
+
+/**
+ * An app is a store: the tenant that `app-id` names and that every tenant-owned row carries. A
+ * suspended store (`suspended_at` set by the platform) keeps its rows; its requests are refused.
+ */
+export const apps = sqliteTable(
+  "apps",
+  {
+    id: integer("id").primaryKey(),
+    orgId: integer("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    nameEn: text("name_en").notNull(),
+    nameAr: text("name_ar").notNull(),
+    createdAt: text("created_at").notNull(),
+    suspendedAt: text("suspended_at"),
+    suspensionReason: text("suspension_reason"),
+    /** Derived from `suspended_at`, so that lists filter on it as on any column. */
+    status: text("status", { enum: STORE_STATUSES }).generatedAlwaysAs(
+      sql`CASE WHEN suspended_at IS NULL THEN 'active' ELSE 'suspended' END`,
+      { mode: "virtual" },
+    ),
+  },
+  (t) => [index("apps_org_idx").on(t.orgId, t.id)],
+);
 
 const INT_HEADER = /^[1-9]\d{0,15}$/;
 
@@ -50,20 +66,51 @@ export function readTenant(c: Context<AppEnv>): number {
   return appId;
 }
 
-/** Stores known to exist, per isolate: a store is never deleted, so a hit never goes stale. */
-const knownApps = new Set<number>();
+/**
+ * How long an isolate holds what it read of a merchant token or a store (a revocation, a
+ * suspension): a second. The isolate that makes the change forgets what it held at once.
+ */
+export const TOKEN_HOLD_MS = 1000;
+const APPS_HELD_MAX = 1000;
+
+/** Stores as this isolate last read them: whether they are suspended, for at most TOKEN_HOLD_MS. */
+const heldApps = new Map<number, { suspended: boolean; at: number }>();
+
+/** Forgets what this isolate held of a store, so that its suspension or reactivation shows at once here. */
+export function forgetHeldApp(appId: number): void {
+  heldApps.delete(appId);
+}
+
+/** The 403 of every request to a suspended store: merchant, customer and public alike. */
+export const appSuspended = (appId: number) =>
+  ApiError.forbidden(
+    `Store ${appId} is suspended: its data is kept, but it serves no request until the platform reactivates it. ` +
+      "Contact the platform operator.",
+    "app_suspended",
+  );
 
 /**
- * `app-id` must name a store: a 404 `app_not_found` otherwise, not an empty page. Checked once
- * per isolate and store; for public and customer routes (a merchant token names its own store).
+ * `app-id` must name a store: a 404 `app_not_found` otherwise, not an empty page; a suspended
+ * store is a 403 `app_suspended`. Held per isolate and store for at most TOKEN_HOLD_MS; for public
+ * and customer routes (a merchant token's read joins its store).
  */
 export const knownApp = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const appId = readTenant(c);
-  if (!knownApps.has(appId)) {
-    const row = await c.get("db").select({ id: apps.id }).from(apps).where(eq(apps.id, appId)).get();
+  const now = Date.now();
+  let held = heldApps.get(appId);
+  if (!held || now - held.at >= TOKEN_HOLD_MS || now < held.at) {
+    const row = await c
+      .get("db")
+      .select({ id: apps.id, suspendedAt: apps.suspendedAt })
+      .from(apps)
+      .where(eq(apps.id, appId))
+      .get();
     if (!row) throw new ApiError(404, "app_not_found", `No store has the id ${appId}; check the \`app-id\` header.`);
-    knownApps.add(appId);
+    if (heldApps.size >= APPS_HELD_MAX) heldApps.clear();
+    held = { suspended: row.suspendedAt !== null, at: now };
+    heldApps.set(appId, held);
   }
+  if (held.suspended) throw appSuspended(appId);
   await next();
 };
 

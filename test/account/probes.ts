@@ -25,5 +25,11 @@ export const probes: ModuleProbes = {
     getOrganizationConfig: (f) => ({ orgId: f.stores.b }),
     listAuditEvents: (f) => ({ query: `?resource_id=${f.commerce.bBankAccount}` }),
     getAuditEvent: (f) => ({ path: { audit_event_id: String(f.commerce.bAuditEvent) } }),
+    // B's API keys: A's list never shows them, and A's id-taking operations answer 404.
+    listApiKeys: (f) => ({ query: `?id=${f.commerce.bApiKey}` }),
+    createApiKey: () => ({ body: { name: "Mine", permissions: ["can_read_order"] } }),
+    getApiKey: (f) => ({ path: { api_key_id: String(f.commerce.bApiKey) } }),
+    revokeApiKey: (f) => ({ path: { api_key_id: String(f.commerce.bApiKey) } }),
+    rotateApiKey: (f) => ({ path: { api_key_id: String(f.commerce.bApiKey) } }),
   },
 };

@@ -16,11 +16,11 @@ const RUNS = ["all", "raw", "first", "run"] as const;
  * runs: it never counts as a wait, whenever it comes back.
  */
 const DEFERRED =
-  /^update "outbox_events" set "enqueued_at"|^batch of 1: INSERT INTO "webhook_deliveries" .* FROM json_each/is;
+  /^update "outbox_events" set "enqueued_at"|^update "merchant_api_tokens" set "last_used_at"|^batch of 1: INSERT INTO "webhook_deliveries" .* FROM json_each/is;
 
 /** The checks held per isolate: the merchant token, the customer's standing, the store's existence (core/tenancy). */
 const AUTH =
-  /"merchant_api_tokens"|select "is_blocked" from "customers"|^select "id" from "apps" where "apps"\."id" = \?$/i;
+  /from "merchant_api_tokens" inner join "apps"|select "is_blocked" from "customers"|^select "id", "suspended_at" from "apps" where "apps"\."id" = \?$/i;
 
 export function waitsMeter(d1: D1Database) {
   let deepest = { total: 0, beyondAuth: 0 };

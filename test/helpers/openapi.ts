@@ -13,7 +13,7 @@ export type Operation = {
   "x-permission"?: string;
   "x-spec-id"?: string;
   "x-beyond-spec"?: string;
-  "x-audience"?: "merchant" | "customer" | "public";
+  "x-audience"?: "merchant" | "customer" | "public" | "platform";
 };
 export type Doc = {
   openapi: string;

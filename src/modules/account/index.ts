@@ -2,6 +2,12 @@
 
 export { type AuditEvent, AuditEventListSchema, AuditEventSchema } from "./audit-events/schemas";
 export { auditEventView, listPlatformAuditEvents, PLATFORM_AUDIT_EVENT_LIST } from "./audit-events/service";
+export {
+  ApiKeyWithSecretSchema,
+  type IssueApiKey,
+  IssueApiKeySchema,
+} from "./api-keys/schemas";
+export { issueApiKey, type KeyIssuer } from "./api-keys/service";
 export { defaultBankAccount } from "./bank-accounts/service";
 export { accountErrorCodes } from "./errors";
 export { accountEvents } from "./events";
@@ -12,9 +18,13 @@ export {
   storeIdentitiesOf,
   storeIdentitiesQuery,
 } from "./settings/identities";
+export { MerchantSettingsSchema, SettingsFieldsSchema } from "./settings/schemas";
 export {
+  type InitialSettings,
+  initialStoreSettings,
   readStoreSettings,
   type StoreSettings,
+  settingsView,
   storeCurrencySql,
   storeSettingsOf,
   storeSettingsQuery,

@@ -6,6 +6,7 @@ import { itemEvents } from "../items/events";
 import { mealOrderEvents } from "../meal-orders/events";
 import { mealEvents } from "../meals/events";
 import { orderEvents } from "../orders/events";
+import { platformEvents } from "../platform/events";
 import { salesChannelEvents } from "../sales-channels/events";
 import { shippingEvents } from "../shipping/events";
 import { ticketEvents } from "../tickets/events";
@@ -29,6 +30,7 @@ export const EVENT_CATALOGUE: Record<EventType, EventDefinition> = {
   ...shippingEvents,
   ...mealOrderEvents,
   ...salesChannelEvents,
+  ...platformEvents,
 };
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];

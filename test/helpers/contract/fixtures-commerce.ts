@@ -1,6 +1,7 @@
 /** The contract suite's commerce records of B, and of another customer of A (see fixtures.ts). */
 import { env } from "cloudflare:workers";
 import { auditEvents } from "../../../src/core/audit";
+import { mintMerchantToken } from "../../../src/core/auth";
 import { bankAccounts, storeSettings } from "../../../src/modules/account/tables";
 import { itemCategoryLinks } from "../../../src/modules/items/tables";
 import { fulfillments } from "../../../src/modules/orders/fulfillments/tables";
@@ -101,6 +102,8 @@ export type Commerce = {
   bBankAccount: number;
   /** An audit row of B (its bank account's creation). */
   bAuditEvent: number;
+  /** B's merchant API key, named with the marker. */
+  bApiKey: number;
   /** B's IBAN (valid), which A may register as its own. */
   bIban: string;
   bWalletEntry: number;
@@ -151,6 +154,7 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
   // B's organization, which A's token names in `org-id` (Organization Config).
   await env.DB.prepare("UPDATE organizations SET name = ? WHERE id = ?").bind(MARKER, B).run();
   const bIban = "SA0380000000608010167519";
+  const { id: bApiKey } = await mintMerchantToken(db(), { appId: B, name: MARKER, permissions: ["can_read_order"] });
   const [bank] = await db()
     .insert(bankAccounts)
     .values({ appId: B, bankNameEn: MARKER, bankNameAr: MARKER, iban: bIban, accountHolder: MARKER, isDefault: true })
@@ -346,6 +350,7 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
     bVoucher: { id: voucher!.id, code },
     bBankAccount: bank!.id,
     bAuditEvent: audit!.id,
+    bApiKey,
     bIban,
     bWalletEntry: entry!.id,
     bCart: pending.cart,

@@ -114,22 +114,23 @@ export const MerchantSettingsSchema = z
 
 export type MerchantSettings = z.infer<typeof MerchantSettingsSchema>;
 
-export const UpdateMerchantSettingsSchema = z
-  .object({
-    name_en: nameText,
-    name_ar: nameText,
-    logo: httpsUrl.nullable(),
-    currency,
-    default_lang: z.enum(STORE_LANGUAGES).openapi({ description: "One of `languages`." }),
-    languages: languages.openapi({ description: "The languages the store serves; they include `default_lang`." }),
-    timezone,
-    vat_percentage: vatPercentage,
-    vat_number: vatNumber.nullable(),
-    seller_name: text(NAME_MAX).nullable(),
-    commercial_registration: text(30).nullable(),
-    address: text(500).nullable(),
-  })
-  .partial()
+/** Every setting a merchant (or the platform, creating a store) may give, each checked. */
+export const SettingsFieldsSchema = z.object({
+  name_en: nameText,
+  name_ar: nameText,
+  logo: httpsUrl.nullable(),
+  currency,
+  default_lang: z.enum(STORE_LANGUAGES).openapi({ description: "One of `languages`." }),
+  languages: languages.openapi({ description: "The languages the store serves; they include `default_lang`." }),
+  timezone,
+  vat_percentage: vatPercentage,
+  vat_number: vatNumber.nullable(),
+  seller_name: text(NAME_MAX).nullable(),
+  commercial_registration: text(30).nullable(),
+  address: text(500).nullable(),
+});
+
+export const UpdateMerchantSettingsSchema = SettingsFieldsSchema.partial()
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: "Give at least one field to change.", path: ["body"] })
   .openapi("UpdateMerchantSettings");

@@ -1,5 +1,7 @@
 import { eq, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { auditRecord } from "../../../core/audit";
+import { type ColumnValues, insertSelect } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
@@ -233,4 +235,26 @@ function auditOf(
       ...(guard && { onlyIf: guard }),
     }),
   ];
+}
+
+/** The settings a store is created with: any of the merchant's fields but its names (the store's own). */
+export type InitialSettings = Omit<UpdateMerchantSettings, "name_en" | "name_ar">;
+
+/**
+ * The settings row of a store created in the same batch (`appId` its insert's handle): the fields
+ * given, the defaults for the others. Refuses (400) a `default_lang` outside `languages`.
+ */
+export function initialStoreSettings(db: Db, appId: SQL, input: InitialSettings): BatchItem<"sqlite"> {
+  const langs = input.languages ?? DEFAULTS.languages;
+  const lang = input.default_lang ?? DEFAULTS.defaultLang;
+  if (!langs.includes(lang)) {
+    throw ApiError.validation({
+      "settings.default_lang": [
+        `Must be one of the store's languages (${langs.join(", ")}); change \`languages\` too.`,
+      ],
+    });
+  }
+  const values: ColumnValues<typeof storeSettings> = { appId, modifiedAt: nowIso() };
+  for (const f of Object.keys(input) as (keyof InitialSettings)[]) Object.assign(values, { [COLUMNS[f]]: input[f] });
+  return insertSelect(db, storeSettings, values);
 }

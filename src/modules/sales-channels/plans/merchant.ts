@@ -1,9 +1,9 @@
 import { serviceContext } from "../../../core/context";
+import { listQueryWith, positiveId } from "../../../core/list-query-with";
 import { envelopeOf, listQueryOf, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent, z } from "../../../core/openapi";
 import { merchantRoute } from "../../../core/routes";
 import { OFFERED_PLAN_LIST } from "../../meals";
-import { listQueryWith, positiveId } from "../query";
 import {
   CreatePlanListingSchema,
   PlanListingListSchema,

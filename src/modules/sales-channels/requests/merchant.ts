@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { serviceContext } from "../../../core/context";
+import { listQueryWith } from "../../../core/list-query-with";
 import { envelopeOf, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent, z } from "../../../core/openapi";
 import { merchantRoute } from "../../../core/routes";
 import type { AppEnv } from "../../../env";
-import { listQueryWith } from "../query";
 import type { ConnectionAction } from "./machine";
 import {
   ConnectionRequestListSchema,

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import { ApiError, addFieldError, type FieldErrors } from "../../core/errors";
-import { type ListQuery, type ListSpec, parseListQuery } from "../../core/listing";
+import { ApiError, addFieldError, type FieldErrors } from "./errors";
+import { type ListQuery, type ListSpec, parseListQuery } from "./listing";
 
 /**
  * A list's query with one parameter that is not a column of the list (a connection's `direction`

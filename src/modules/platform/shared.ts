@@ -1,0 +1,15 @@
+import type { Context } from "hono";
+import { executionCtxOf } from "../../core/context";
+import type { EventSink } from "../../core/events/outbox";
+import type { AppEnv } from "../../env";
+
+/** Where a platform request's events go (a store's outbox): the Worker's queue, sent after the response. */
+export function eventSinkOf(c: Context<AppEnv>): EventSink {
+  const ctx = executionCtxOf(c);
+  return { queue: c.env.EVENTS, defer: (p) => (ctx ? ctx.waitUntil(p) : void p) };
+}
+
+export const PLATFORM_TAGS = ["Platform"];
+/** Why the platform operations exist beside the spec's. */
+export const PLATFORM_BEYOND_SPEC =
+  "The spec serves stores that exist; the platform operator creates them, suspends them and issues their first key.";

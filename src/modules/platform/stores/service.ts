@@ -1,0 +1,120 @@
+import { and, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import { forgetHeldTokens } from "../../../core/auth";
+import { BatchPlan } from "../../../core/batch-plan";
+import { ApiError } from "../../../core/errors";
+import { type EventSink, literalEvent } from "../../../core/events/outbox";
+import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColumns } from "../../../core/listing";
+import { apps, forgetHeldApp, organizations, STORE_STATUSES } from "../../../core/tenancy";
+import { nowIso } from "../../../core/time";
+import type { Db } from "../../../db/client";
+import { initialStoreSettings, settingsView, storeSettingsOf, storeSettingsQuery } from "../../account";
+import type { CreateStore, Store, StoreDetails } from "./schemas";
+
+type Row = typeof apps.$inferSelect;
+
+const view = (r: Row): Store => ({
+  id: r.id,
+  organization_id: r.orgId,
+  name_en: r.nameEn,
+  name_ar: r.nameAr,
+  status: r.suspendedAt ? "suspended" : "active",
+  suspended_at: r.suspendedAt,
+  suspension_reason: r.suspensionReason,
+  created_at: r.createdAt,
+});
+
+export const STORE_LIST: ListSpec = {
+  fields: {
+    id: { column: apps.id, kind: "integer" },
+    organization_id: { column: apps.orgId, kind: "integer" },
+    name_en: { column: apps.nameEn, kind: "string" },
+    name_ar: { column: apps.nameAr, kind: "string" },
+    status: { column: apps.status, kind: "string", values: STORE_STATUSES },
+    suspended_at: { column: apps.suspendedAt, kind: "datetime", nullable: true },
+    created_at: { column: apps.createdAt, kind: "datetime" },
+  },
+  search: searchColumns(apps.nameEn, apps.nameAr),
+  searchDescription: "Matches the store's names.",
+  defaultOrder: "id",
+  idColumn: apps.id,
+};
+
+export async function listStores(db: Db, q: ListQuery): Promise<Page<Store>> {
+  return mapPage(await listPage(db, q, { table: apps, scope: () => sql`1` }), view);
+}
+
+/** A store with its settings (the defaults where it has saved none); one round trip. */
+export async function getStore(db: Db, id: number): Promise<StoreDetails> {
+  const [rows, settings] = await db.batch([db.select().from(apps).where(eq(apps.id, id)), storeSettingsQuery(db, id)]);
+  const row = rows[0];
+  if (!row) throw ApiError.notFound("store_not_found", `Store ${id}`);
+  return { ...view(row), settings: settingsView(storeSettingsOf(id, settings)) };
+}
+
+/**
+ * A new store of an organization, with its settings row, in ONE batch: the organization must
+ * exist (a guard: 404 `organization_not_found`). Answered as Store Details reads it.
+ */
+export async function createStore(db: Db, sink: EventSink, input: CreateStore): Promise<StoreDetails> {
+  const plan = new BatchPlan(db).guard(
+    sql`EXISTS (SELECT 1 FROM ${organizations} WHERE ${organizations.id} = ${input.organization_id})`,
+    "organization exists",
+    ApiError.notFound("organization_not_found", `Organization ${input.organization_id}`),
+  );
+  const store = plan.insert(
+    "store",
+    db
+      .insert(apps)
+      .values({ orgId: input.organization_id, nameEn: input.name_en, nameAr: input.name_ar, createdAt: nowIso() })
+      .returning({ id: apps.id }),
+  );
+  plan.add(initialStoreSettings(db, store.id, input.settings ?? {}));
+  const id = (await plan.run(sink)).id(store);
+  return getStore(db, id);
+}
+
+/** Why a store cannot be suspended (or reactivated): 404, or 409 naming its status. */
+async function statusRefusal(db: Db, id: number, action: "suspended" | "reactivated"): Promise<ApiError> {
+  const row = await db.select().from(apps).where(eq(apps.id, id)).get();
+  if (!row) return ApiError.notFound("store_not_found", `Store ${id}`);
+  const status = row.suspendedAt ? "suspended" : "active";
+  return ApiError.invalidTransition(`Store ${id}`, status, action, [status === "active" ? "suspend" : "reactivate"]);
+}
+
+/**
+ * Moves a store between active and suspended: one guarded UPDATE (the status it leaves in its
+ * WHERE, so two racing requests cannot both apply), its event in the store's outbox, the row as it
+ * is after. This isolate forgets what it held of the store and its tokens: the change shows here
+ * at once, within a second elsewhere (core/tenancy.ts).
+ */
+async function setSuspension(
+  db: Db,
+  sink: EventSink,
+  id: number,
+  to: { suspendedAt: string; reason: string } | null,
+): Promise<Store> {
+  const from: SQL = to ? isNull(apps.suspendedAt) : isNotNull(apps.suspendedAt);
+  const where = and(eq(apps.id, id), from)!;
+  const plan = new BatchPlan(db).guard(sql`EXISTS (SELECT 1 FROM ${apps} WHERE ${where})`, "store status", () =>
+    statusRefusal(db, id, to ? "suspended" : "reactivated"),
+  );
+  plan.add(
+    db
+      .update(apps)
+      .set({ suspendedAt: to?.suspendedAt ?? null, suspensionReason: to?.reason ?? null })
+      .where(where),
+  );
+  const after = plan.read<Row>(db.select().from(apps).where(eq(apps.id, id)));
+  plan.event(
+    to ? literalEvent(id, "store.suspended", { id, reason: to.reason }) : literalEvent(id, "store.reactivated", { id }),
+  );
+  const result = await plan.run(sink);
+  forgetHeldApp(id);
+  forgetHeldTokens();
+  return view(result.rows(after)[0]!);
+}
+
+export const suspendStore = (db: Db, sink: EventSink, id: number, reason: string) =>
+  setSuspension(db, sink, id, { suspendedAt: nowIso(), reason });
+
+export const reactivateStore = (db: Db, sink: EventSink, id: number) => setSuspension(db, sink, id, null);
