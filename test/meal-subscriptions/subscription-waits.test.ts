@@ -4,7 +4,17 @@ import { customerLocations } from "../../src/modules/customers/tables";
 import { db } from "../helpers/factories";
 import { callWaits, json } from "../helpers/request";
 import { actionsIn, datesOf } from "./actions-fixtures";
-import { clockAt, customerOf, type MealCustomer, type MealStore, mealStoreOf, rowsOfSub, SUBS } from "./seed";
+import {
+  clockAt,
+  customerOf,
+  eventsOf,
+  type MealCustomer,
+  type MealStore,
+  mealStoreOf,
+  rowsOfSub,
+  SUBORDERS,
+  SUBS,
+} from "./seed";
 
 /**
  * How long the customer's subscription actions keep a client waiting on D1, counted in round trips
@@ -86,5 +96,43 @@ describe("D1 round trips of the subscription actions", () => {
     expect(moved.waits.beyondAuth).toBeLessThanOrEqual(3);
     expect((await rowsOfSub(s.id)).map((r) => r.location_id)).toEqual([c.location.id, home!.id, home!.id]);
     expect(await json(await c.as(`${SUBS}${s.id}/`))).toEqual(body);
+  });
+});
+
+describe("D1 round trips of the suborder changes", () => {
+  // The rows with their terms (and the location) in one round trip; the restaurants' windows and
+  // areas, or the plan days' categories, which the meals side reads by the ids the rows name, in a
+  // second; then the guarded change, whose batch reads a single suborder back.
+  it("Change Meals and Change Location of one suborder, and the bulk change, wait for D1 three times", async () => {
+    const s = await fresh(3);
+    const d = s.suborders[1]!; // 03-04, plan day 2
+    const [, lunch] = m.days[1]!.categories;
+    const meals = await send(`${SUBORDERS}${d.id}/meals/`, "PATCH", {
+      meals: [{ plan_category_id: lunch!.id, option_ids: lunch!.options.slice(0, 1) }],
+    });
+    const body = await json(meals.res);
+    expect(meals.res.status, JSON.stringify(body)).toBe(200);
+    expect(body.meals).toContainEqual({ plan_category_id: lunch!.id, option_ids: lunch!.options.slice(0, 1) });
+    expect(meals.waits.beyondAuth).toBeLessThanOrEqual(3);
+    expect(await json(await c.as(`${SUBORDERS}${d.id}/`))).toEqual(body);
+
+    const [work] = await db()
+      .insert(customerLocations)
+      .values({ appId: A, customerId: c.id, latitude: 24.75, longitude: 46.65, address1: "Olaya St", nameEn: "Work" })
+      .returning();
+    const moved = await send(`${SUBORDERS}${d.id}/location/`, "PATCH", { location_id: work!.id });
+    const movedBody = await json(moved.res);
+    expect(moved.res.status, JSON.stringify(movedBody)).toBe(200);
+    expect(movedBody).toMatchObject({ id: d.id, location_id: work!.id });
+    expect(moved.waits.beyondAuth).toBeLessThanOrEqual(3);
+
+    const ids = [s.suborders[2]!.id, 999_999];
+    const bulk = await send(`${SUBORDERS}bulk/location/`, "POST", { suborder_ids: ids, location_id: work!.id });
+    expect(bulk.res.status).toBe(200);
+    expect(await json(bulk.res)).toMatchObject({ succeeded_count: 1, failed_count: 1 });
+    expect(bulk.waits.beyondAuth).toBeLessThanOrEqual(3);
+    expect((await rowsOfSub(s.id)).map((r) => r.location_id)).toEqual([c.location.id, work!.id, work!.id]);
+    const updated = (await eventsOf(A, ["suborder.updated"])).filter((e) => e.data.subscription_id === s.id);
+    expect(updated.map((e) => e.data.fields)).toEqual([["meals"], ["location"], ["location"]]);
   });
 });
