@@ -24,18 +24,27 @@ export async function createLogisticsBranch(ctx: ServiceContext, body: CreateLog
 
 export async function updateLogisticsBranch(ctx: ServiceContext, id: number, body: UpdateLogisticsBranch) {
   const { location, ...rest } = body;
-  await getBranch(ctx, id);
-  await checkPlace(ctx, { cityId: body.city_id });
+  // The branch and the city read at once; the 404 still comes before the city's 400.
+  const [branch, place] = await Promise.allSettled([getBranch(ctx, id), checkPlace(ctx, { cityId: body.city_id })]);
+  if (branch.status === "rejected") throw branch.reason;
+  if (place.status === "rejected") throw place.reason;
   return updateBranch(ctx, id, { ...rest, ...locationColumns(location) });
 }
 
 /** Refused while live captains work from the branch: they would pick up at a branch that is gone. */
 export async function deleteLogisticsBranch(ctx: ServiceContext, id: number): Promise<void> {
-  await getBranch(ctx, id);
-  const users = await ctx.db
-    .select({ id: captains.id })
-    .from(captains)
-    .where(and(captainRows.live(ctx), eq(captains.branchId, id)));
+  // The branch and its captains read at once; the 404 still comes first.
+  const [branch, users] = await Promise.all([
+    getBranch(ctx, id).then(
+      () => null,
+      (error: unknown) => error,
+    ),
+    ctx.db
+      .select({ id: captains.id })
+      .from(captains)
+      .where(and(captainRows.live(ctx), eq(captains.branchId, id))),
+  ]);
+  if (branch) throw branch;
   const ids = users.map((c) => c.id);
   refuseWhileUsed(
     "branch_in_use",

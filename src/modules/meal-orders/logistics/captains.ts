@@ -1,7 +1,9 @@
-import { and, eq, gte, inArray, ne, or, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, ne, or, type SQL, sql } from "drizzle-orm";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
+import { literalEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../../../core/listing";
 import { containsText } from "../../../core/sql";
 import { nowIso, todayIn } from "../../../core/time";
@@ -83,29 +85,33 @@ const mobileTaken = (e164: string, other?: number) =>
     other === undefined ? {} : { captain_id: other },
   );
 
-/** The city and branch named must exist: a 400 on the field otherwise. */
+/**
+ * The city and branch named must exist: a 400 on the field otherwise. Both are read at once; the
+ * city's refusal still comes first.
+ */
 async function checkRefs(ctx: ServiceContext, body: { city_id?: number; branch_id?: number | null }) {
-  await checkPlace(ctx, { cityId: body.city_id });
-  if (body.branch_id != null && !(await findBranch(ctx, body.branch_id)))
+  const [place, branch] = await Promise.allSettled([
+    checkPlace(ctx, { cityId: body.city_id }),
+    body.branch_id == null ? undefined : findBranch(ctx, body.branch_id),
+  ]);
+  if (place.status === "rejected") throw place.reason;
+  if (branch.status === "rejected") throw branch.reason;
+  if (body.branch_id != null && !branch.value)
     throw ApiError.validation({ branch_id: ["No such branch of the store's restaurants."] });
 }
 
-async function refuseTakenMobile(ctx: ServiceContext, e164: string, self?: number) {
-  const other = await ctx.db
+/** The live captains of the store, other than `self`, who have the mobile number `e164`. */
+const holdersWhere = (ctx: ServiceContext, e164: string, self?: number) =>
+  and(captainRows.live(ctx), eq(captains.mobileNumber, e164), self === undefined ? undefined : ne(captains.id, self));
+
+const holderOf = (ctx: ServiceContext, e164: string, self?: number) =>
+  ctx.db
     .select({ id: captains.id })
     .from(captains)
-    .where(
-      and(
-        captainRows.live(ctx),
-        eq(captains.mobileNumber, e164),
-        self === undefined ? undefined : ne(captains.id, self),
-      ),
-    )
+    .where(holdersWhere(ctx, e164, self))
     .get();
-  if (other) throw mobileTaken(e164, other.id);
-}
 
-/** The unique index answers a race the check above lost. */
+/** The unique index answers a race the check lost. */
 async function takingMobile<T>(e164: string | undefined, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
@@ -115,10 +121,19 @@ async function takingMobile<T>(e164: string | undefined, write: () => Promise<T>
   }
 }
 
+/** The live captain `id` of the store, as a condition of a batch (the 404 when it fails). */
+const captainLives = (ctx: ServiceContext, id: number) =>
+  sql`EXISTS (SELECT 1 FROM ${captains} WHERE ${and(captainRows.live(ctx), eq(captains.id, id))})`;
+
+const captainNotFound = (id: number) => ApiError.notFound("captain_not_found", `${captainRows.label} ${id}`);
+
 export async function createCaptain(ctx: ServiceContext, body: CreateCaptain): Promise<Captain> {
   const mobile = parseMobile(body.country_code ?? "966", body.mobile_number);
-  await checkRefs(ctx, body);
-  await refuseTakenMobile(ctx, mobile.e164);
+  // One round trip of reads: the references and the number's holder, refused in that order.
+  const [refs, holder] = await Promise.allSettled([checkRefs(ctx, body), holderOf(ctx, mobile.e164)]);
+  if (refs.status === "rejected") throw refs.reason;
+  if (holder.status === "rejected") throw holder.reason;
+  if (holder.value) throw mobileTaken(mobile.e164, holder.value.id);
   const row = await takingMobile(mobile.e164, () =>
     captainRows.create(ctx, {
       appId: ctx.appId,
@@ -135,54 +150,82 @@ export async function createCaptain(ctx: ServiceContext, body: CreateCaptain): P
   return captainView(row);
 }
 
-/** A new `country_code` alone would re-read the old number: it comes with `mobile_number`. */
+/**
+ * A new `country_code` alone would re-read the old number: it comes with `mobile_number`. The row
+ * and the references are read at once; the number's holder (known only with the row's country
+ * code) and the row's existence are guards of the one batch that changes it and reads it back.
+ */
 export async function updateCaptain(ctx: ServiceContext, id: number, body: UpdateCaptain): Promise<Captain> {
-  const row = await captainRows.find(ctx, id);
+  const [found, refs] = await Promise.allSettled([captainRows.get(ctx, id), checkRefs(ctx, body)]);
+  if (found.status === "rejected") throw found.reason;
+  const row = found.value;
+  if (!row) throw captainNotFound(id);
   if (body.country_code !== undefined && body.mobile_number === undefined)
     throw ApiError.validation({ mobile_number: ["Required with country_code."] });
   const mobile =
     body.mobile_number === undefined
       ? undefined
       : parseMobile(body.country_code ?? row.countryCode, body.mobile_number);
-  await checkRefs(ctx, body);
-  if (mobile) await refuseTakenMobile(ctx, mobile.e164, id);
-  const changed = await takingMobile(mobile?.e164, () =>
-    captainRows.change(ctx, id, {
-      name: body.name,
-      countryCode: mobile?.countryCode,
-      mobileNumber: mobile?.e164,
-      cityId: body.city_id,
-      branchId: body.branch_id,
-      isActive: body.is_active,
-      vehicle: body.vehicle,
-      ordering: body.ordering,
-      modifiedAt: nowIso(),
-    }),
+  if (refs.status === "rejected") throw refs.reason;
+  const plan = new BatchPlan(ctx.db);
+  plan.guard(captainLives(ctx, id), "captain", captainNotFound(id));
+  if (mobile)
+    plan.guard(
+      sql`NOT EXISTS (SELECT 1 FROM ${captains} WHERE ${holdersWhere(ctx, mobile.e164, id)})`,
+      "captain_mobile",
+      async () => {
+        const holder = await holderOf(ctx, mobile.e164, id);
+        return holder ? mobileTaken(mobile.e164, holder.id) : null;
+      },
+    );
+  const changed = plan.read<CaptainRow>(
+    captainRows
+      .update(ctx, id, {
+        name: body.name,
+        countryCode: mobile?.countryCode,
+        mobileNumber: mobile?.e164,
+        cityId: body.city_id,
+        branchId: body.branch_id,
+        isActive: body.is_active,
+        vehicle: body.vehicle,
+        ordering: body.ordering,
+        modifiedAt: nowIso(),
+      })
+      .returning(),
   );
-  return captainView(changed);
+  plan.event(literalEvent(ctx.appId, "captain.updated", { id }));
+  const result = await takingMobile(mobile?.e164, () => plan.run(ctx.events));
+  return captainView(result.rows(changed)[0]!);
 }
 
 /**
  * Refused while suborders still to be delivered today or later (each restaurant's today) are
  * assigned to the captain: they would go out with nobody. Past and finished ones keep the captain.
+ * The captain and its open suborders are read at once; the restaurants' time zones only when a
+ * suborder's date is today somewhere (a later date is due in every zone).
  */
 export async function deleteCaptain(ctx: ServiceContext, id: number): Promise<void> {
-  await captainRows.find(ctx, id);
-  // Today at UTC-12 is the earliest today anywhere: the exact day is each restaurant's, below.
+  // Today at UTC-12 is the earliest today anywhere, at UTC+14 the latest.
   const earliest = todayIn("Etc/GMT+12");
-  const open = await ctx.db
-    .select({ id: suborders.id, restaurantId: suborders.restaurantId, date: suborders.date })
-    .from(suborders)
-    .where(
-      and(
-        live(suborders, ctx.appId),
-        eq(suborders.captainId, id),
-        eq(suborders.isFrozen, false),
-        inArray(suborders.status, [...OPEN_SUBORDER_STATUSES, "on_delivery"]),
-        gte(suborders.date, earliest),
+  const latest = todayIn("Etc/GMT-14");
+  const [row, open] = await Promise.all([
+    captainRows.get(ctx, id),
+    ctx.db
+      .select({ id: suborders.id, restaurantId: suborders.restaurantId, date: suborders.date })
+      .from(suborders)
+      .where(
+        and(
+          live(suborders, ctx.appId),
+          eq(suborders.captainId, id),
+          eq(suborders.isFrozen, false),
+          inArray(suborders.status, [...OPEN_SUBORDER_STATUSES, "on_delivery"]),
+          gte(suborders.date, earliest),
+        ),
       ),
-    );
-  const zones = await restaurantTimeZones(ctx, [...new Set(open.map((s) => s.restaurantId))]);
+  ]);
+  if (!row) throw captainNotFound(id);
+  const today = open.filter((s) => s.date < latest);
+  const zones = await restaurantTimeZones(ctx, [...new Set(today.map((s) => s.restaurantId))]);
   const due = open.filter((s) => s.date >= todayIn(zones.get(s.restaurantId) ?? "UTC")).map((s) => s.id);
   if (due.length)
     throw ApiError.conflict(
@@ -190,5 +233,9 @@ export async function deleteCaptain(ctx: ServiceContext, id: number): Promise<vo
       `Suborders ${due.join(", ")} are still to be delivered by captain ${id}; assign them to another captain first.`,
       { suborders: due },
     );
-  await captainRows.remove(ctx, id);
+  const plan = new BatchPlan(ctx.db);
+  plan.guard(captainLives(ctx, id), "captain", captainNotFound(id));
+  plan.add(captainRows.softDelete(ctx, id));
+  plan.event(literalEvent(ctx.appId, "captain.deleted", { id }));
+  await plan.run(ctx.events);
 }

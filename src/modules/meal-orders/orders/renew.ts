@@ -8,7 +8,7 @@ import { planVersionForOrder } from "../../meals";
 import { type CheckoutResult, type LinkContext, loadOrders } from "../../orders";
 import { type Buyer, type DeliverySelection, firstStart, planLine } from "../checkout/cart";
 import { placeMeal, requireVoucher } from "../checkout/place";
-import { priceMeal } from "../checkout/pricing";
+import { priceMealWith, readMealPricing } from "../checkout/pricing";
 import { AddOnOrderSchema } from "../checkout/schemas";
 import { initialCredits } from "../rules";
 import { deliveryDates, planDayFor } from "../schedule";
@@ -63,17 +63,38 @@ export async function renewMealSubscription(
   body: RenewMealSubscription,
   links: LinkContext,
 ): Promise<CheckoutResult> {
-  const sub = await ctx.db
-    .select()
-    .from(mealSubscriptions)
-    .where(
-      and(
-        live(mealSubscriptions, ctx.appId),
-        eq(mealSubscriptions.customerId, customerId),
-        eq(mealSubscriptions.id, subscriptionId),
+  // One round trip for what the path's id and the customer key (the subscription, its renewals,
+  // its suborders' meals, the prices' inputs); a second for what the subscription's row names (its
+  // plan version, its renewal orders), since the meals side reads a version by its id; then the batch.
+  const [sub, renewals, previous, pricing] = await Promise.all([
+    ctx.db
+      .select()
+      .from(mealSubscriptions)
+      .where(
+        and(
+          live(mealSubscriptions, ctx.appId),
+          eq(mealSubscriptions.customerId, customerId),
+          eq(mealSubscriptions.id, subscriptionId),
+        ),
+      )
+      .get(),
+    ctx.db
+      .select({ orderId: mealOrders.orderId })
+      .from(mealOrders)
+      .where(
+        and(
+          eq(mealOrders.appId, ctx.appId),
+          eq(mealOrders.type, "renewal"),
+          eq(mealOrders.subscriptionId, subscriptionId),
+        ),
       ),
-    )
-    .get();
+    ctx.db
+      .select({ planDayId: suborders.planDayId, meals: suborders.meals })
+      .from(suborders)
+      .where(eq(suborders.subscriptionId, subscriptionId))
+      .orderBy(suborders.date),
+    readMealPricing(ctx, customerId, body.voucher),
+  ]);
   if (!sub) throw ApiError.notFound("meal_subscription_not_found", `Meal subscription ${subscriptionId}`);
   if (!RENEWABLE.has(sub.status))
     throw ApiError.conflict(
@@ -81,36 +102,29 @@ export async function renewMealSubscription(
       `Meal subscription ${sub.id} is ${sub.status}: only an active, paused or completed subscription is renewed.`,
       { subscription_status: sub.status },
     );
-  const renewals = await ctx.db
-    .select({ orderId: mealOrders.orderId })
-    .from(mealOrders)
-    .where(and(eq(mealOrders.appId, ctx.appId), eq(mealOrders.type, "renewal"), eq(mealOrders.subscriptionId, sub.id)));
-  if (renewals.length) {
-    const orders = await loadOrders(
-      ctx,
-      renewals.map((r) => r.orderId),
-      links,
+  const [orders, p] = await Promise.all([
+    renewals.length
+      ? loadOrders(
+          ctx,
+          renewals.map((r) => r.orderId),
+          links,
+        )
+      : undefined,
+    planVersionForOrder(ctx, sub.planVersionId),
+  ]);
+  const open = [...(orders?.values() ?? [])].find((o) => o.status === "pending" || o.status === "completed");
+  if (open)
+    throw ApiError.conflict(
+      "subscription_already_renewed",
+      `Meal subscription ${sub.id} already has renewal order ${open.id} (${open.status}).`,
+      { order_id: open.id },
     );
-    const open = [...orders.values()].find((o) => o.status === "pending" || o.status === "completed");
-    if (open)
-      throw ApiError.conflict(
-        "subscription_already_renewed",
-        `Meal subscription ${sub.id} already has renewal order ${open.id} (${open.status}).`,
-        { order_id: open.id },
-      );
-  }
-  const p = await planVersionForOrder(ctx, sub.planVersionId);
   if (!p) throw ApiError.conflict("plan_version_closed", `Plan version ${sub.planVersionId} is no longer on sale.`);
   const start = firstStart(p, sub.endDate);
   const dates = deliveryDates(p, start);
-  const previous = await ctx.db
-    .select({ planDayId: suborders.planDayId, meals: suborders.meals })
-    .from(suborders)
-    .where(eq(suborders.subscriptionId, sub.id))
-    .orderBy(suborders.date);
   const byDay = new Map<number, MealChoice[]>();
   for (const s of previous) if (s.planDayId !== null && !byDay.has(s.planDayId)) byDay.set(s.planDayId, s.meals);
-  const { quote, inputs } = await priceMeal(ctx, {
+  const { quote, inputs } = priceMealWith(pricing, {
     customerId,
     lines: [planLine(p)],
     deliveryFeeMinor: sub.isPickup ? 0 : p.version.deliveryPriceMinor,

@@ -17,7 +17,7 @@ import { checkChangeable } from "../rules";
 import { newToken, OPEN, SUB_DATE, SUB_ID, updateOpenSuborders } from "../subscriptions/writes";
 import { type MealChoice, suborders } from "../tables";
 import { SUBORDER_CHANGE_CODES, type Suborder, type SuborderBulkResult, type SuborderChangeCode } from "./schemas";
-import { mySuborders, type SuborderRow, suborderDetails, suborderTerms } from "./service";
+import { mySubordersWithTerms, type SuborderRow, suborderFromReads, suborderReads } from "./service";
 
 /**
  * Changes the customer makes to suborders before the cutoff (MM1): location, delivery window,
@@ -162,22 +162,29 @@ function changeStatement(ctx: ServiceContext, ok: SuborderRow[], change: Suborde
 
 export type Outcome = { id: number; error: ApiError | null };
 
-/** Applies `change` to the customer's suborders `ids`: one outcome per id, in the order given. */
+/**
+ * Applies `change` to the customer's suborders `ids`: one outcome per id, in the order given. The
+ * rows with their terms and the location come in one round trip; the restaurants' logistics or the
+ * plan days' categories, which the meals side reads by the ids the rows name, in a second; then the
+ * guarded batch, which ends with `after` (reads of the answer) when given: its results in `read`.
+ */
 export async function changeSuborders(
   ctx: ServiceContext,
   customerId: number,
   ids: readonly number[],
   change: SuborderChange,
-): Promise<Outcome[]> {
-  const rows = await mySuborders(ctx, customerId, ids);
+  after: readonly BatchItem<"sqlite">[] = [],
+): Promise<{ outcomes: Outcome[]; read: unknown[] | null }> {
+  const [{ rows, terms }, location] = await Promise.all([
+    mySubordersWithTerms(ctx, customerId, ids),
+    change.kind === "location" ? getLocation(ctx, customerId, change.location_id) : undefined,
+  ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const restaurants = rows.map((r) => r.restaurantId);
-  const [terms, logistics, location, days] = await Promise.all([
-    suborderTerms(ctx, rows),
+  const [logistics, days] = await Promise.all([
     change.kind === "meals"
       ? new Map<number, RestaurantLogistics>()
       : restaurantLogisticsOf(ctx.db, ctx.appId, restaurants),
-    change.kind === "location" ? getLocation(ctx, customerId, change.location_id) : undefined,
     change.kind === "meals"
       ? dayCategoriesOf(
           ctx.db,
@@ -203,6 +210,7 @@ export async function changeSuborders(
       errors.set(id, error);
     }
   }
+  let read: unknown[] | null = null;
   if (ok.length) {
     const token = newToken();
     const statement = changeStatement(ctx, ok, change, c, token).returning({ id: suborders.id });
@@ -210,7 +218,7 @@ export async function changeSuborders(
     const { results } = await emit(
       ctx.db,
       ctx.events,
-      [statement as BatchItem<"sqlite">],
+      [statement as BatchItem<"sqlite">, ...after],
       rowEvent(
         "suborder.updated",
         suborders,
@@ -218,12 +226,13 @@ export async function changeSuborders(
         sql`json_object('id', id, 'subscription_id', subscription_id, 'date', date, 'fields', json(${fields}))`,
       ),
     );
+    read = results.slice(1);
     const changed = new Set((results[0] as { id: number }[]).map((r) => r.id));
     for (const r of ok)
       if (!changed.has(r.id))
         errors.set(r.id, ApiError.conflict("concurrent_update", `${label(r.id)} changed meanwhile; retry.`));
   }
-  return ids.map((id) => ({ id, error: errors.get(id) ?? null }));
+  return { outcomes: ids.map((id) => ({ id, error: errors.get(id) ?? null })), read };
 }
 
 /** A per-suborder code the document declares; any other error is the request's own, not one id's. */
@@ -247,14 +256,15 @@ export function bulkResult(outcomes: readonly Outcome[]): SuborderBulkResult {
   return { results, succeeded_count: succeeded, failed_count: results.length - succeeded };
 }
 
-/** One suborder changed: its view, or the error the change met. */
+/** One suborder changed: its view (read back by the change's batch), or the error the change met. */
 export async function changeSuborder(
   ctx: ServiceContext,
   customerId: number,
   id: number,
   change: SuborderChange,
 ): Promise<Suborder> {
-  const [outcome] = await changeSuborders(ctx, customerId, [id], change);
-  if (outcome!.error) throw outcome!.error;
-  return suborderDetails(ctx, id, customerId);
+  const reads = suborderReads(ctx, id, customerId);
+  const { outcomes, read } = await changeSuborders(ctx, customerId, [id], change, reads);
+  if (outcomes[0]!.error) throw outcomes[0]!.error;
+  return suborderFromReads(id, read as never);
 }

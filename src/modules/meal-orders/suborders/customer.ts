@@ -189,7 +189,7 @@ export const subordersCustomerRouter = createRouter()
       kind: "location",
       location_id,
     });
-    return c.json(bulkResult(out), 200);
+    return c.json(bulkResult(out.outcomes), 200);
   })
   .openapi(bulkSuborderWindowRoute, async (c) => {
     const { suborder_ids, delivery_window_id } = c.req.valid("json");
@@ -197,7 +197,7 @@ export const subordersCustomerRouter = createRouter()
       kind: "delivery_window",
       delivery_window_id,
     });
-    return c.json(bulkResult(out), 200);
+    return c.json(bulkResult(out.outcomes), 200);
   })
   .openapi(bulkSuborderBranchRoute, async (c) => {
     const { suborder_ids, pickup_branch_id } = c.req.valid("json");
@@ -205,7 +205,7 @@ export const subordersCustomerRouter = createRouter()
       kind: "pickup_branch",
       pickup_branch_id,
     });
-    return c.json(bulkResult(out), 200);
+    return c.json(bulkResult(out.outcomes), 200);
   })
   .openapi(preOrderRoute, async (c) => {
     const { items } = c.req.valid("json");
@@ -215,7 +215,7 @@ export const subordersCustomerRouter = createRouter()
       items.map((i) => i.suborder_id),
       { kind: "meals", meals: new Map(items.map((i) => [i.suborder_id, i.meals])) },
     );
-    return c.json(bulkResult(out), 200);
+    return c.json(bulkResult(out.outcomes), 200);
   })
   .openapi(getMySuborderRoute, async (c) =>
     c.json(await suborderDetails(serviceContext(c), c.req.valid("param").suborder_id, customerOf(c).customerId), 200),

@@ -9,7 +9,6 @@ import {
   type SubscriptionTerms,
   subscriptionTermsFromJson,
   subscriptionTermsJson,
-  subscriptionTermsOf,
   windowsAndBranchesFromJson,
   windowsAndBranchesJson,
 } from "../../meals";
@@ -69,33 +68,19 @@ export function suborderListQuery(params: URLSearchParams): ListQuery {
   return { ...q, where: q.where ? and(q.where, cond) : cond };
 }
 
-/** The plan versions of the suborders' subscriptions, and their terms (the calendar the cutoff is counted in). */
-export async function suborderTerms(ctx: ServiceContext, rows: readonly { subscriptionId: number }[]) {
-  const subs = rows.length
-    ? await ctx.db
-        .select({ id: mealSubscriptions.id, versionId: mealSubscriptions.planVersionId })
-        .from(mealSubscriptions)
-        .where(
-          and(
-            eq(mealSubscriptions.appId, ctx.appId),
-            inList(
-              mealSubscriptions.id,
-              rows.map((r) => r.subscriptionId),
-            ),
-          ),
-        )
-    : [];
-  const terms = await subscriptionTermsOf(
-    ctx.db,
-    [ctx.appId],
-    subs.map((s) => s.versionId),
-  );
-  const bySubscription = new Map<number, SubscriptionTerms>();
-  for (const s of subs) {
-    const t = terms.get(s.versionId);
-    if (t) bySubscription.set(s.id, t);
-  }
-  return bySubscription;
+/**
+ * The customer's suborders of `ids` that exist (others are absent), with the terms of their
+ * subscriptions' versions (the calendar the cutoff is counted in), by subscription: one batch.
+ */
+export async function mySubordersWithTerms(ctx: ServiceContext, customerId: number, ids: readonly number[]) {
+  if (!ids.length) return { rows: [] as SuborderRow[], terms: new Map<number, SubscriptionTerms>() };
+  const where = and(mineSql(ctx, customerId), inList(o.id, ids))!;
+  const parts = viewParts(ctx, sql`(SELECT * FROM ${o} WHERE ${where})`);
+  const [rows, partRows] = await ctx.db.batch([
+    ctx.db.select().from(o).where(where),
+    ctx.db.select({ versions: parts.versions.as("versions"), terms: parts.terms.as("terms") }).from(sql`(SELECT 1)`),
+  ]);
+  return { rows, terms: termsBySubscription(partRows[0]!) };
 }
 
 export const isChangeable = (r: SuborderRow, t: SubscriptionTerms | undefined, at: number) =>
@@ -119,8 +104,8 @@ function viewParts(ctx: ServiceContext, rows: SQL) {
   };
 }
 
-/** The views of `rows` from the parsed `viewParts`. */
-function viewsFromParts(rows: readonly SuborderRow[], parts: Record<keyof ReturnType<typeof viewParts>, unknown>) {
+/** The terms of the subscriptions `viewParts` read, by subscription. */
+function termsBySubscription(parts: { versions: unknown; terms: unknown }) {
   const terms = subscriptionTermsFromJson(parts.terms);
   const versions = (typeof parts.versions === "string" ? JSON.parse(parts.versions) : (parts.versions ?? [])) as [
     number,
@@ -131,9 +116,14 @@ function viewsFromParts(rows: readonly SuborderRow[], parts: Record<keyof Return
     const t = terms.get(versionId);
     if (t) bySubscription.set(id, t);
   }
+  return bySubscription;
+}
+
+/** The views of `rows` from the parsed `viewParts`. */
+function viewsFromParts(rows: readonly SuborderRow[], parts: Record<keyof ReturnType<typeof viewParts>, unknown>) {
   return suborderViews(
     rows,
-    bySubscription,
+    termsBySubscription(parts),
     windowsAndBranchesFromJson({ windows: parts.windows, branches: parts.branches }),
   );
 }
@@ -189,20 +179,11 @@ export async function listSuborders(ctx: ServiceContext, q: ListQuery, customerI
   return { ...page, results: viewsFromParts(page.results, nested) };
 }
 
-/** The customer's suborders of `ids` that exist (others are absent). */
-export async function mySuborders(ctx: ServiceContext, customerId: number, ids: readonly number[]) {
-  if (!ids.length) return [];
-  return ctx.db
-    .select()
-    .from(o)
-    .where(and(mineSql(ctx, customerId), inList(o.id, ids)));
-}
-
-export async function suborderDetails(ctx: ServiceContext, id: number, customerId: number): Promise<Suborder> {
-  // One batch keyed by the id: the row, and what its view needs.
+/** The reads of Suborder Details keyed by the id, for a batch of their own or the end of a change's. */
+export function suborderReads(ctx: ServiceContext, id: number, customerId: number) {
   const where = and(mineSql(ctx, customerId), eq(o.id, id))!;
   const parts = viewParts(ctx, sql`(SELECT * FROM ${o} WHERE ${where})`);
-  const [rows, partRows] = await ctx.db.batch([
+  return [
     ctx.db.select().from(o).where(where),
     ctx.db
       .select({
@@ -212,7 +193,18 @@ export async function suborderDetails(ctx: ServiceContext, id: number, customerI
         branches: parts.branches.as("branches"),
       })
       .from(sql`(SELECT 1)`),
-  ]);
+  ] as const;
+}
+
+type SuborderRead = [SuborderRow[], Record<keyof ReturnType<typeof viewParts>, unknown>[]];
+
+/** The view of the suborder `suborderReads` found, else its 404. */
+export function suborderFromReads(id: number, [rows, partRows]: SuborderRead): Suborder {
   if (!rows[0]) throw ApiError.notFound("suborder_not_found", `Suborder ${id}`);
   return viewsFromParts(rows, partRows[0]!)[0]!;
+}
+
+export async function suborderDetails(ctx: ServiceContext, id: number, customerId: number): Promise<Suborder> {
+  // One batch keyed by the id: the row, and what its view needs.
+  return suborderFromReads(id, (await ctx.db.batch(suborderReads(ctx, id, customerId))) as SuborderRead);
 }

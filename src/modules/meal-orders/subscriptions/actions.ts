@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
@@ -22,13 +23,12 @@ import { mealSubscriptions } from "../tables";
 import { mealSubscriptionMachine } from "./machine";
 import type { MealSubscriptionDetails, SuborderAction } from "./schemas";
 import {
-  deliveriesOf,
-  findSubscription,
   managedOf,
   type SubscriptionRow,
   type SubscriptionScope,
-  subscriptionDetails,
-  termsOf,
+  subscriptionFromReads,
+  subscriptionRead,
+  subscriptionReads,
 } from "./service";
 import {
   allTouched,
@@ -43,14 +43,30 @@ import {
 
 const label = (id: number) => `Meal subscription ${id}`;
 
-/** The subscription in the scope with what its rules read; `owner` is the context of its store. */
+/**
+ * The subscription in the scope with what its rules read, in one batch keyed by the id; `owner` is
+ * the context of its store.
+ */
 async function loadManaged(ctx: ServiceContext, id: number, scope: SubscriptionScope) {
-  const row = await findSubscription(ctx, id, scope);
-  const owner: ServiceContext = { ...ctx, appId: row.appId };
-  const [terms, deliveries] = await Promise.all([termsOf(ctx, [row]), deliveriesOf(ctx, [row.appId], [row.id])]);
-  const t = terms.get(row.planVersionId);
-  if (!t) throw new Error(`${label(id)}: plan version ${row.planVersionId} is missing`);
-  return { row, owner, t, deliveries: deliveries.get(row.id) ?? [] };
+  const found = subscriptionRead(id, (await ctx.db.batch(subscriptionReads(ctx, id, scope))) as never);
+  return { ...found, owner: { ...ctx, appId: found.row.appId } as ServiceContext };
+}
+
+/**
+ * Runs the change's guarded batch and answers the subscription as the batch's last reads see it
+ * (the same reads as Subscription Details), so that no read follows the write.
+ */
+async function writeAndRead(
+  ctx: ServiceContext,
+  owner: ServiceContext,
+  id: number,
+  scope: SubscriptionScope,
+  statements: BatchItem<"sqlite">[],
+  events: EventMessage[],
+): Promise<MealSubscriptionDetails> {
+  const reads = subscriptionReads(ctx, id, scope);
+  const { results } = await writeGuarded(owner, [...statements, ...reads], events, label(id));
+  return subscriptionFromReads(id, results.slice(-reads.length) as never);
 }
 
 const ref = (r: SubscriptionRow, status = r.status) => ({ id: r.id, status, channel_app_id: r.channelAppId });
@@ -188,8 +204,7 @@ export async function suborderAction(
       }),
     );
   }
-  await writeGuarded(owner, statements, events, label(id));
-  return subscriptionDetails(ctx, id, scope);
+  return writeAndRead(ctx, owner, id, scope, statements, events);
 }
 
 /** POST /subscriptions/{id}/cancel/ (and CA15's): deliveries from `from_date` cancelled, owed as credits. */
@@ -205,8 +220,11 @@ export async function cancelMealSubscription(
   const at = nowIso();
   const token = newToken();
   const credits = row.cancelCredits + cancel.length;
-  await writeGuarded(
+  return writeAndRead(
+    ctx,
     owner,
+    id,
+    scope,
     [
       subscriptionUnchanged(owner, row),
       updateOpenSuborders(owner, cancel, { status: "cancelled_by_customer", isFrozen: false }, token, at),
@@ -233,9 +251,7 @@ export async function cancelMealSubscription(
         cancel_credits: credits,
       }),
     ],
-    label(id),
   );
-  return subscriptionDetails(ctx, id, scope);
 }
 
 /** PATCH /subscriptions/{id}/location/: the address of every delivery still changeable, and the subscription's. */
@@ -245,7 +261,14 @@ export async function changeSubscriptionLocation(
   input: { location_id: number },
   scope: SubscriptionScope & { kind: "customer" },
 ): Promise<MealSubscriptionDetails> {
-  const { row, owner, t, deliveries } = await loadManaged(ctx, id, scope);
+  // The subscription and the customer's location read at once (the location is the customer's
+  // own: the scope's); the restaurant's areas, which the subscription's row names, after them.
+  const [loaded, place] = await Promise.allSettled([
+    loadManaged(ctx, id, scope),
+    getLocation(ctx, scope.customerId, input.location_id),
+  ]);
+  if (loaded.status === "rejected") throw loaded.reason;
+  const { row, owner, t, deliveries } = loaded.value;
   if (!["active", "paused"].includes(row.status))
     throw ApiError.invalidTransition(
       label(id),
@@ -258,7 +281,8 @@ export async function changeSubscriptionLocation(
       "suborder_is_pickup",
       `${label(id)} is picked up at a branch: it has no delivery location.`,
     );
-  const location = await getLocation(owner, row.customerId, input.location_id);
+  if (place.status === "rejected") throw place.reason;
+  const location = place.value;
   const logistics = (await restaurantLogisticsOf(owner.db, owner.appId, [row.restaurantId])).get(row.restaurantId)!;
   if (!deliversTo(logistics, [Number(location.latitude), Number(location.longitude)]))
     throw ApiError.conflict("location_not_served", `The restaurant does not deliver to location ${location.id}.`, {
@@ -275,8 +299,11 @@ export async function changeSubscriptionLocation(
   const at = nowIso();
   const token = newToken();
   const snapshot: Record<string, unknown> = location;
-  await writeGuarded(
+  return writeAndRead(
+    ctx,
     owner,
+    id,
+    scope,
     [
       subscriptionUnchanged(owner, row),
       updateOpenSuborders(owner, touched, { locationId: location.id, location: snapshot }, token, at),
@@ -290,9 +317,7 @@ export async function changeSubscriptionLocation(
       ...touched.map((d) => suborderUpdated(row.appId, row, d, ["location"])),
       newEvent(row.appId, "meal_subscription.updated", { ...ref(row), fields: ["location"] }),
     ],
-    label(id),
   );
-  return subscriptionDetails(ctx, id, scope);
 }
 
 function sqlId(row: SubscriptionRow) {

@@ -10,7 +10,6 @@ import {
   type SubscriptionTerms,
   subscriptionTermsFromJson,
   subscriptionTermsJson,
-  subscriptionTermsOf,
   type windowsAndBranchesByIds,
   windowsAndBranchesFromJson,
   windowsAndBranchesJson,
@@ -117,15 +116,6 @@ export async function deliveriesOf(ctx: ServiceContext, appIds: readonly number[
   return out;
 }
 
-/** The terms of the subscriptions' versions, or a 500-worthy gap when a version vanished (never deleted hard). */
-export async function termsOf(ctx: ServiceContext, rows: readonly SubscriptionRow[]) {
-  return subscriptionTermsOf(
-    ctx.db,
-    rows.map((r) => r.appId),
-    rows.map((r) => r.planVersionId),
-  );
-}
-
 export const managedOf = (r: SubscriptionRow): ManagedSubscription => ({
   status: r.status,
   isPickup: r.isPickup,
@@ -156,8 +146,8 @@ function viewParts(rows: SQL) {
 }
 type ViewParts = Record<keyof ReturnType<typeof viewParts>, unknown>;
 
-/** The views of `rows` from the parsed `viewParts`. */
-function viewsFromParts(rows: readonly SubscriptionRow[], parts: ViewParts) {
+/** The parsed `viewParts`: the deliveries by subscription (by date, then id), the terms, the windows and branches. */
+function partsOf(parts: ViewParts) {
   const deliveries = new Map<number, Delivery[]>();
   const list = (typeof parts.deliveries === "string" ? JSON.parse(parts.deliveries) : (parts.deliveries ?? [])) as [
     number,
@@ -176,6 +166,12 @@ function viewsFromParts(rows: readonly SubscriptionRow[], parts: ViewParts) {
   }
   const terms = subscriptionTermsFromJson(parts.terms);
   const refs = windowsAndBranchesFromJson({ windows: parts.windows, branches: parts.branches });
+  return { deliveries, terms, refs };
+}
+
+/** The views of `rows` from the parsed `viewParts`. */
+function viewsFromParts(rows: readonly SubscriptionRow[], parts: ViewParts) {
+  const { deliveries, terms, refs } = partsOf(parts);
   const at = nowMs();
   return rows.map((r) => viewWith(r, terms, deliveries, refs, at));
 }
@@ -275,16 +271,15 @@ export async function listSubscriptions(
   return { ...page, results: views.map(({ upcoming_suborders: _u, ...v }) => v) };
 }
 
-/** One subscription in the scope, with its upcoming deliveries. */
-export async function subscriptionDetails(
-  ctx: ServiceContext,
-  id: number,
-  scope: SubscriptionScope,
-): Promise<MealSubscriptionDetails> {
-  // One batch keyed by the id: the row, and what its view needs.
+/**
+ * The reads of one subscription in the scope keyed by its id, for a batch of their own or the end
+ * of a change's batch (which then answers the subscription as changed): the row, and what its view
+ * and its rules need (its terms, its deliveries, its window and branch).
+ */
+export function subscriptionReads(ctx: ServiceContext, id: number, scope: SubscriptionScope) {
   const where = and(eq(s.id, id), scopeSql(ctx, scope))!;
   const parts = viewParts(sql`(SELECT * FROM ${s} WHERE ${where})`);
-  const [rows, partRows] = await ctx.db.batch([
+  return [
     ctx.db.select().from(s).where(where),
     ctx.db
       .select({
@@ -294,7 +289,33 @@ export async function subscriptionDetails(
         branches: parts.branches.as("branches"),
       })
       .from(sql`(SELECT 1)`),
-  ]);
+  ] as const;
+}
+
+type SubscriptionRead = [SubscriptionRow[], ViewParts[]];
+
+/** The subscription `subscriptionReads` found (else its 404), its terms and its deliveries. */
+export function subscriptionRead(id: number, [rows, partRows]: SubscriptionRead) {
+  const row = rows[0];
+  if (!row) throw subscriptionNotFound(id);
+  const { deliveries, terms } = partsOf(partRows[0]!);
+  const t = terms.get(row.planVersionId);
+  if (!t) throw new Error(`Meal subscription ${id}: plan version ${row.planVersionId} is missing`);
+  return { row, t, deliveries: deliveries.get(row.id) ?? [] };
+}
+
+/** The view of the subscription `subscriptionReads` found, else its 404. */
+export function subscriptionFromReads(id: number, [rows, partRows]: SubscriptionRead): MealSubscriptionDetails {
   if (!rows[0]) throw subscriptionNotFound(id);
   return viewsFromParts(rows, partRows[0]!)[0]!;
+}
+
+/** One subscription in the scope, with its upcoming deliveries. */
+export async function subscriptionDetails(
+  ctx: ServiceContext,
+  id: number,
+  scope: SubscriptionScope,
+): Promise<MealSubscriptionDetails> {
+  // One batch keyed by the id: the row, and what its view needs.
+  return subscriptionFromReads(id, (await ctx.db.batch(subscriptionReads(ctx, id, scope))) as SubscriptionRead);
 }
