@@ -118,6 +118,18 @@ export const API_TAGS = [
     description: "The store's settings (currency, VAT, the seller on tax invoices), bank accounts, organization.",
   },
   {
+    name: "Merchant API keys",
+    description:
+      "The store's merchant API keys: issue one with some of the caller's permissions (its secret shown once), list, " +
+      "revoke, rotate with a grace period.",
+  },
+  {
+    name: "Platform",
+    description:
+      "The platform operator's operations (the `PLATFORM_API_KEY` secret, no `app-id`): organizations, stores, their " +
+      "suspension and first merchant key. Never reachable with a merchant or customer token.",
+  },
+  {
     name: "Store wallet",
     description: "The store's own balance, from an append-only ledger; topped up through a checkout.",
   },

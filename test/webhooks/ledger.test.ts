@@ -210,7 +210,10 @@ describe("turning a webhook off, on, or deleting it", () => {
     expect(await res.json()).toMatchObject({ is_active: true, disabled_reason: null, disabled_at: null });
     expect(await webhookRow(w.id)).toMatchObject({ failing_since: null, disabled_reason: null });
     expect(await deliveryRow(event, w.id)).toMatchObject({ status: "skipped" });
-    expect(send).not.toHaveBeenCalled();
+    // The change's own `webhook.updated` may be published; the skipped delivery is never sent again.
+    const sent = send.mock.calls.flatMap(([batch]) => [...batch].map((m) => m.body as { id: string; type: string }));
+    expect(sent.map((b) => b.id)).not.toContain(event.id);
+    expect(sent.filter((b) => b.type !== "webhook.updated")).toEqual([]);
   });
 
   it("an attempt in flight is not skipped under it; its next message is", async () => {
