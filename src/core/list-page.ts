@@ -59,7 +59,6 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
   const scope = opts.scope(q.searchDriven);
   const where = q.where ? and(scope, q.where)! : scope;
   const offset = (q.page - 1) * q.pageSize;
-  const inPage = sql`(SELECT count(*) FROM ${PAGE_ROWS})`;
   const extra = nested(sql`${PAGE_ROWS}`);
   const names = Object.keys(extra) as K[];
   const parts = sql.join(
@@ -67,15 +66,21 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
     sql``,
   );
   // The page is numbered as it comes (row_number over the ordered, limited subquery), and sorted
-  // by that number here: json_group_array's order is not promised.
+  // by that number here: json_group_array's order is not promised. The page's count and rows are
+  // read by one aggregate in FROM, not by a scalar subquery each (three, with the CASE's counts):
+  // SQLite compiles every statement afresh on the local runtime, and each subquery over the page
+  // cost it about as much as the page itself.
+  const inPage = sql`"page_summary"."in_page"`;
   const statement = sql`WITH ${PAGE_ROWS} AS MATERIALIZED (
       SELECT p.*, row_number() OVER () AS "_n" FROM (SELECT * FROM ${opts.table} WHERE ${where}
         ORDER BY ${sql.join(q.orderBy, sql`, `)} LIMIT ${q.pageSize} OFFSET ${offset}) AS p)
     SELECT CASE WHEN ${inPage} BETWEEN 1 AND ${q.pageSize - 1} OR (${offset} = 0 AND ${inPage} = 0)
         THEN ${offset} + ${inPage} ELSE ${opts.count ?? sql`(SELECT count(*) FROM ${opts.table} WHERE ${where})`} END AS "count",
-      (SELECT json_group_array(json_array("_n", ${rowArray(opts.table, "list_page")})) FROM ${PAGE_ROWS}) AS "rows",
+      "page_summary"."rows" AS "rows",
       ${parentFound(opts.parent)} AS "parent_found"
-      ${parts}`;
+      ${parts}
+    FROM (SELECT count(*) AS "in_page", json_group_array(json_array("_n", ${rowArray(opts.table, "list_page")})) AS "rows"
+      FROM ${PAGE_ROWS}) AS "page_summary"`;
   // Built once, its parameters counted, then run as built: db.get would build it again, and building
   // it is the largest CPU cost of a list read (docs/benchmarks.md, Public reads: KV cache and D1).
   const { dialect, $client } = db as unknown as DrizzleD1Internals;
