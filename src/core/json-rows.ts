@@ -60,12 +60,17 @@ export function rowsJson(table: SQLiteTable, where: SQL, orderBy: SQL[] = []): S
 
 /** One positional row (from `rowArray`) as drizzle maps a row of `table`. */
 export function decodeRow<T extends SQLiteTable>(table: T, chunks: unknown[][]): T["$inferSelect"] {
-  const values = chunks.flat();
+  // Walked in place, without flattening the chunks first: every row of every list comes through here.
+  const columns = columnsOf(table);
   const row: Record<string, unknown> = {};
-  for (const [i, [key, column]] of columnsOf(table).entries()) {
-    const v = values[i];
-    row[key] = v === null || v === undefined ? null : column.mapFromDriverValue(v);
-  }
+  let i = 0;
+  for (const chunk of chunks)
+    for (const v of chunk) {
+      if (i >= columns.length) break;
+      const [key, column] = columns[i++]!;
+      row[key] = v === null || v === undefined ? null : column.mapFromDriverValue(v);
+    }
+  for (; i < columns.length; i++) row[columns[i]![0]] = null;
   return row as T["$inferSelect"];
 }
 

@@ -58,28 +58,14 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
 ): Promise<{ page: Page<T["$inferSelect"]>; nested: Record<K, unknown> }> {
   const scope = opts.scope(q.searchDriven);
   const where = q.where ? and(scope, q.where)! : scope;
-  const offset = (q.page - 1) * q.pageSize;
-  const inPage = sql`(SELECT count(*) FROM ${PAGE_ROWS})`;
   const extra = nested(sql`${PAGE_ROWS}`);
   const names = Object.keys(extra) as K[];
   const parts = sql.join(
     names.map((n) => sql`, ${extra[n]} AS ${sql.identifier(`n_${n}`)}`),
     sql``,
   );
-  // The page is numbered as it comes (row_number over the ordered, limited subquery), and sorted
-  // by that number here: json_group_array's order is not promised.
-  const statement = sql`WITH ${PAGE_ROWS} AS MATERIALIZED (
-      SELECT p.*, row_number() OVER () AS "_n" FROM (SELECT * FROM ${opts.table} WHERE ${where}
-        ORDER BY ${sql.join(q.orderBy, sql`, `)} LIMIT ${q.pageSize} OFFSET ${offset}) AS p)
-    SELECT CASE WHEN ${inPage} BETWEEN 1 AND ${q.pageSize - 1} OR (${offset} = 0 AND ${inPage} = 0)
-        THEN ${offset} + ${inPage} ELSE ${opts.count ?? sql`(SELECT count(*) FROM ${opts.table} WHERE ${where})`} END AS "count",
-      (SELECT json_group_array(json_array("_n", ${rowArray(opts.table, "list_page")})) FROM ${PAGE_ROWS}) AS "rows",
-      ${parentFound(opts.parent)} AS "parent_found"
-      ${parts}`;
-  // Built once, its parameters counted, then run as built: db.get would build it again, and building
-  // it is the largest CPU cost of a list read (docs/benchmarks.md, Public reads: KV cache and D1).
   const { dialect, $client } = db as unknown as DrizzleD1Internals;
-  const query = dialect.sqlToQuery(statement);
+  const query = listStatement(dialect, { ...opts, where, count: opts.count }, q, parts);
   if (query.params.length > D1_MAX_PARAMS) return listPageInTwo(db, q, { ...opts, where }, names, parts);
   const row = (
     await $client
@@ -94,6 +80,61 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
   numbered.sort((a, b) => a[0] - b[0]);
   const results = numbered.map(([, r]) => decodeRow(opts.table, r));
   return { page: { count: total, page: q.page, pageSize: q.pageSize, results }, nested: parsedParts(row, names) };
+}
+
+/**
+ * `listPageWith`'s statement as D1 takes it. The page is numbered as it comes (row_number over the
+ * ordered, limited subquery), and sorted by that number after: json_group_array's order is not
+ * promised. The page's count and rows are read by one aggregate in FROM, not by a scalar subquery
+ * each (three, with the CASE's counts): SQLite compiles every statement afresh on the local
+ * runtime, and each subquery over the page cost it about as much as the page itself.
+ *
+ * Its pieces are rendered once each and put together as text: building a statement's SQL is the
+ * largest CPU cost of a list read in the isolate (docs/benchmarks.md, Public reads: KV cache and D1),
+ * and the filter appears twice (the page and its count). The text and parameters are the ones
+ * drizzle renders for the same statement, in the same order.
+ */
+function listStatement(
+  dialect: SQLiteDialect,
+  s: { table: SQLiteTable; where: SQL; count?: SQL; parent?: ListParent },
+  q: ListQuery,
+  parts: SQL,
+): { sql: string; params: unknown[] } {
+  const table = dialect.sqlToQuery(sql`${s.table}`).sql;
+  const where = dialect.sqlToQuery(s.where);
+  const order = dialect.sqlToQuery(sql.join(q.orderBy, sql`, `));
+  const count = s.count
+    ? dialect.sqlToQuery(s.count)
+    : { sql: `(SELECT count(*) FROM ${table} WHERE ${where.sql})`, params: where.params };
+  const parent = dialect.sqlToQuery(parentFound(s.parent));
+  const nested = dialect.sqlToQuery(parts);
+  const rowText = dialect.sqlToQuery(rowArray(s.table, "list_page")).sql;
+  const offset = (q.page - 1) * q.pageSize;
+  const inPage = `"page_summary"."in_page"`;
+  return {
+    sql: `WITH "list_page" AS MATERIALIZED (
+      SELECT p.*, row_number() OVER () AS "_n" FROM (SELECT * FROM ${table} WHERE ${where.sql}
+        ORDER BY ${order.sql} LIMIT ? OFFSET ?) AS p)
+    SELECT CASE WHEN ${inPage} BETWEEN 1 AND ? OR (? = 0 AND ${inPage} = 0)
+        THEN ? + ${inPage} ELSE ${count.sql} END AS "count",
+      "page_summary"."rows" AS "rows",
+      ${parent.sql} AS "parent_found"
+      ${nested.sql}
+    FROM (SELECT count(*) AS "in_page", json_group_array(json_array("_n", ${rowText})) AS "rows"
+      FROM "list_page") AS "page_summary"`,
+    params: [
+      ...where.params,
+      ...order.params,
+      q.pageSize,
+      offset,
+      q.pageSize - 1,
+      offset,
+      offset,
+      ...count.params,
+      ...parent.params,
+      ...nested.params,
+    ],
+  };
 }
 
 /** What drizzle's D1 database holds beside its builders, missing from its types: its dialect and its D1 client. */
