@@ -57,20 +57,29 @@ function processesIn(dir: string): string[] {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs each of the banner's commands with bash, as pasted into a shell; the profile read after the login's ACCESS=. */
+/**
+ * Runs the banner's commands with one bash, in order, as pasted into one shell (the login's code
+ * is good once: its ACCESS= is set once, then read); each command's output is checked on its own.
+ */
 function runCommands(commands: string[]): { command: string; ok: boolean; out: string }[] {
-  const access = commands.find((c) => c.startsWith("ACCESS="));
-  return commands.map((command) => {
-    let script = command;
-    if (command === access) script = `${command}\necho "ACCESS=\${ACCESS:0:16}..."`;
-    else if (command.includes("$ACCESS") && access) script = `${access}\n${command}`;
-    try {
-      const out = execFileSync("bash", ["-c", script], { encoding: "utf8", timeout: 60_000 }).trim();
-      const problem = /"status":\s*[45]\d\d/.test(out) || /^HTTP\/1\.1 [45]/m.test(out) || out === "ACCESS=...";
-      return { command, ok: out !== "" && !problem, out };
-    } catch (error) {
-      return { command, ok: false, out: String((error as { stderr?: string }).stderr ?? error) };
-    }
+  const marker = (i: number) => `@@start-check command ${i}@@`;
+  const script = commands
+    .map(
+      (c, i) => `echo '${marker(i)}'\n${c}${c.startsWith("ACCESS=") ? '\necho "ACCESS=${ACCESS:0:16}..."' : ""}\necho`,
+    )
+    .join("\n");
+  let all: string;
+  try {
+    all = execFileSync("bash", ["-c", script], { encoding: "utf8", timeout: 120_000 });
+  } catch (error) {
+    all = String((error as { stdout?: string }).stdout ?? "");
+  }
+  return commands.map((command, i) => {
+    const start = all.indexOf(marker(i));
+    const end = i + 1 < commands.length ? all.indexOf(marker(i + 1)) : all.length;
+    const out = start < 0 ? "" : all.slice(start + marker(i).length, end < 0 ? undefined : end).trim();
+    const problem = /"status":\s*[45]\d\d/.test(out) || /^HTTP\/1\.1 [45]/m.test(out) || out === "ACCESS=...";
+    return { command, ok: out !== "" && !problem, out };
   });
 }
 
