@@ -63,10 +63,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 function runCommands(commands: string[]): { command: string; ok: boolean; out: string }[] {
   const marker = (i: number) => `@@start-check command ${i}@@`;
+  // What the login set, shortened.
+  const showAccess = '\necho "ACCESS=$(printf %.16s "$ACCESS")..."';
   const script = commands
-    .map(
-      (c, i) => `echo '${marker(i)}'\n${c}${c.startsWith("ACCESS=") ? '\necho "ACCESS=${ACCESS:0:16}..."' : ""}\necho`,
-    )
+    .map((c, i) => `echo '${marker(i)}'\n${c}${c.startsWith("ACCESS=") ? showAccess : ""}\necho`)
     .join("\n");
   let all: string;
   try {
