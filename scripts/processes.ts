@@ -30,6 +30,8 @@ const running = new Set<ChildProcess>();
  */
 const seenWarnings = new Set<string>();
 const DROPPED = /Your types might be out of date/;
+/** Colour codes, which wrangler writes inside `[WARNING]` itself. */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 
 function filtered(from: NodeJS.ReadableStream, to: NodeJS.WritableStream): void {
   let partial = "";
@@ -40,7 +42,7 @@ function filtered(from: NodeJS.ReadableStream, to: NodeJS.WritableStream): void 
     // The block's text without its header's configuration name: the same warning for another file.
     const key = block
       .slice(1)
-      .map((l) => l.trim())
+      .map((l) => l.replace(ANSI, "").trim())
       .filter(Boolean)
       .join("\n");
     if (!seenWarnings.has(key)) {
@@ -51,7 +53,7 @@ function filtered(from: NodeJS.ReadableStream, to: NodeJS.WritableStream): void 
   };
   const line = (text: string) => {
     if (DROPPED.test(text)) return;
-    if (text.includes("[WARNING]")) {
+    if (text.replace(ANSI, "").includes("[WARNING]")) {
       flushBlock();
       block = [text];
     } else if (block && (text.trim() === "" || /^\s/.test(text))) block.push(text);
