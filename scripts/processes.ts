@@ -169,9 +169,10 @@ function parentOf(pid: number): number | null {
 }
 
 /**
- * Calls `then` once the processes above this one change: `npm start` runs `sh -c "tsx …"`, and npm
- * passes SIGTERM and SIGINT to that shell, which dies of it without passing it on to tsx. Its going
- * (tsx's parent changes), or tsx's (this process's parent changes), is the signal to stop.
+ * Calls `then` once the processes above this one change. npm passes SIGTERM and SIGINT to the
+ * `sh -c` of its script, which does not pass them on (SIGTERM kills it, SIGINT it ignores while it
+ * waits): package.json's `exec tsx …` puts tsx, which does, in its place. Should a shell or tsx
+ * above this process go all the same (killed), that is the signal to stop.
  */
 export function onOrphaned(then: () => void, everyMs = 500): void {
   const parent = process.ppid;

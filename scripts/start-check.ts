@@ -102,9 +102,11 @@ async function round(n: number, signal: NodeJS.Signals): Promise<string | null> 
   let exited = false;
   npm.on("exit", () => (exited = true));
   const fail = (why: string) => {
-    try {
-      if (npm.pid) process.kill(-npm.pid, "SIGKILL");
-    } catch {}
+    // npm's group, and what npm start left in groups of their own.
+    for (const pid of [npm.pid && -npm.pid, ...processesIn(dir).map((p) => Number(p.split(" ")[0]))])
+      try {
+        if (pid) process.kill(pid, "SIGKILL");
+      } catch {}
     return `${why}\n--- its output (last 40 lines), in ${dir}:\n${output.split("\n").slice(-40).join("\n")}`;
   };
 
