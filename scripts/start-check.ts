@@ -19,13 +19,13 @@ const ROUNDS = Number(values.rounds);
 const PORT = Number(process.env.PORT ?? 8797);
 const BANNER_END = "Press Ctrl+C to stop.";
 
-/** The banner's commands: a line that starts with `curl` or `NAME=$(curl`, with its `\` continuations. */
+/** The banner's commands: a line that starts with `curl`, `NAME=$(curl` or `npm run cron`, with its `\` continuations. */
 export function bannerCommands(banner: string): string[] {
   const commands: string[] = [];
   let current: string[] | null = null;
   for (const line of banner.split("\n")) {
     if (current) current.push(line);
-    else if (/^\s+(curl |[A-Z_]+=\$\(curl )/.test(line)) current = [line];
+    else if (/^\s+(curl |[A-Z_]+=\$\(curl |(PORT=\d+ )?npm run cron )/.test(line)) current = [line];
     if (current && !line.endsWith("\\")) {
       commands.push(current.join("\n").trim());
       current = null;
@@ -61,7 +61,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Runs the banner's commands with one bash, in order, as pasted into one shell (the login's code
  * is good once: its ACCESS= is set once, then read); each command's output is checked on its own.
  */
-function runCommands(commands: string[]): { command: string; ok: boolean; out: string }[] {
+function runCommands(commands: string[], cwd: string): { command: string; ok: boolean; out: string }[] {
   const marker = (i: number) => `@@start-check command ${i}@@`;
   // What the login set, shortened.
   const showAccess = '\necho "ACCESS=$(printf %.16s "$ACCESS")..."';
@@ -70,7 +70,7 @@ function runCommands(commands: string[]): { command: string; ok: boolean; out: s
     .join("\n");
   let all: string;
   try {
-    all = execFileSync("bash", ["-c", script], { encoding: "utf8", timeout: 120_000 });
+    all = execFileSync("bash", ["-c", script], { cwd, encoding: "utf8", timeout: 120_000 });
   } catch (error) {
     all = String((error as { stdout?: string }).stdout ?? "");
   }
@@ -118,7 +118,7 @@ async function round(n: number, signal: NodeJS.Signals): Promise<string | null> 
   const ready = ((Date.now() - started) / 1000).toFixed(0);
   const banner = output.slice(output.indexOf("The Commerce and Meals API is running"));
   const commands = bannerCommands(banner);
-  const results = runCommands(commands);
+  const results = runCommands(commands, dir);
   const bad = results.filter((r) => !r.ok);
   const merchant = results.some((r) => r.ok && r.command.includes("Bearer cmk_"));
   const customer = results.some((r) => r.ok && r.command.includes("/api/v1/customer/profile/"));

@@ -165,5 +165,9 @@ page with its Pay button, the paid order, a refund) is in the README, "A purchas
   curl -s -H 'app-id: 1' '${BASE}/order/v1/items/?page_size=3'
   curl -s ${h} '${BASE}/order/v1/merchant/orders/?page_size=5'
 
+The cron's tasks (unpaid orders' expiry, renewals, the outbox's re-send, …) run when you ask, once:
+
+  ${PORT === 8787 ? "" : `PORT=${PORT} `}npm run cron -- expire-unpaid-orders    # no task: all of them (README, "Scheduled work")
+
 Press Ctrl+C to stop.
 `);
