@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { ROOT, WRANGLER, WRANGLER_ENV } from "./processes";
 
 /** Quotes a value as an SQL literal. */
 export function lit(v: string | number | boolean | null | undefined | object): string {
@@ -12,39 +13,85 @@ export function lit(v: string | number | boolean | null | undefined | object): s
   return `'${s.replaceAll("'", "''")}'`;
 }
 
-const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: "false" };
-
 /** `D1_PERSIST_TO` points these helpers at another local state folder (the benchmark uses its own). */
 const persist = () => (process.env.D1_PERSIST_TO ? ["--persist-to", process.env.D1_PERSIST_TO] : []);
+/** Where wrangler keeps the local D1 files. */
+export const localStateDir = () => resolve(ROOT, process.env.D1_PERSIST_TO ?? join(".wrangler", "state"));
 
-/** Runs SQL against the local D1 database that `wrangler dev` uses; wrangler's chatter goes to stderr only on failure. */
+/**
+ * The processes other than this one with a file of `dir` open (Linux: /proc; elsewhere none are
+ * found). A `wrangler dev` or `npm start` left running in this folder is the usual one.
+ */
+export function holdersOf(dir: string): { pid: number; command: string }[] {
+  const found: { pid: number; command: string }[] = [];
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid);
+  } catch {
+    return found;
+  }
+  for (const pid of pids) {
+    try {
+      const fds = readdirSync(`/proc/${pid}/fd`);
+      if (!fds.some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith(`${dir}/`))) continue;
+      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+      found.push({ pid: Number(pid), command: command.length > 120 ? `${command.slice(0, 117)}...` : command });
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+/**
+ * What to tell the developer when `wrangler d1 execute` failed, from what it printed: the cause it
+ * names, and only then a hint that fits it (never "apply the migrations" for a database that has
+ * its tables).
+ */
+export function d1FailureCause(output: string, holders: { pid: number; command: string }[] = []): string {
+  const error = /\[ERROR\]\s*(.+)/.exec(output)?.[1]?.trim() ?? output.trim().split("\n").at(-1) ?? "no output";
+  const lines = [`wrangler d1 execute failed: ${error}`];
+  if (holders.length)
+    lines.push(
+      "Another process has the local D1 files open; stop it and run the command again:",
+      ...holders.map((h) => `  kill ${h.pid}    # ${h.command}`),
+    );
+  if (/no such table/i.test(error))
+    lines.push("The local database lacks a table: apply the migrations (npm run db:migrate:local).");
+  else if (/database is locked|SQLITE_BUSY/i.test(error))
+    lines.push("The local database was locked by another writer (see the processes above, if any).");
+  else if (/false == true/.test(error))
+    lines.push(
+      "wrangler's local D1 returned no result for the batch (its own assertion). The migrations are not",
+      "the cause; a process holding the local D1 files is (see above), or the run was interrupted.",
+    );
+  return lines.join("\n");
+}
+
+function wrangler(args: string[]): string {
+  try {
+    return execFileSync(WRANGLER, ["d1", "execute", "DB", "--local", ...persist(), ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: WRANGLER_ENV,
+    }).toString();
+  } catch (e) {
+    const err = e as { stdout?: Buffer; stderr?: Buffer };
+    const output = `${err.stdout?.toString() ?? ""}${err.stderr?.toString() ?? ""}`;
+    throw new Error(d1FailureCause(output, holdersOf(localStateDir())));
+  }
+}
+
+/** Runs SQL against the local D1 database that `wrangler dev` uses; wrangler's chatter is shown only on failure. */
 export function executeLocal(sqlText: string): void {
   const dir = mkdtempSync(join(tmpdir(), "d1-"));
   const file = join(dir, "run.sql");
   writeFileSync(file, sqlText);
-  try {
-    execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", ...persist(), "--file", file], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: wranglerEnv,
-    });
-  } catch (e) {
-    const err = e as { stdout?: Buffer; stderr?: Buffer };
-    process.stderr.write(err.stdout?.toString() ?? "");
-    process.stderr.write(err.stderr?.toString() ?? "");
-    throw new Error("wrangler d1 execute failed (have the migrations been applied? npm run db:migrate:local)");
-  }
+  wrangler(["--file", file]);
 }
 
 /** Runs one query against local D1 and returns its rows. */
 export function queryLocal<T>(sqlText: string): T[] {
-  const out = execFileSync(
-    "npx",
-    ["wrangler", "d1", "execute", "DB", "--local", ...persist(), "--json", "--command", sqlText],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: wranglerEnv,
-    },
-  ).toString();
-  const parsed = JSON.parse(out) as { results: T[] }[];
+  const parsed = JSON.parse(wrangler(["--json", "--command", sqlText])) as { results: T[] }[];
   return parsed[0]?.results ?? [];
 }

@@ -377,5 +377,11 @@ insert("delivery_zones", {
   polygon: CENTRAL_RIYADH_POLYGON,
 });
 
-executeLocal(rows.join("\n"));
+try {
+  executeLocal(rows.join("\n"));
+} catch (error) {
+  // The cause, as d1FailureCause words it; a stack trace of this script would say nothing more.
+  process.stderr.write(`seed: ${(error as Error).message}\n`);
+  process.exit(1);
+}
 process.stderr.write(`seeded ${rows.length} rows (existing ones kept)\n`);

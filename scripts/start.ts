@@ -1,42 +1,91 @@
 /**
  * `npm start`: applies the local D1 migrations, seeds the demo data, mints a token, starts
- * `wrangler dev` on port 8787 (the API, and the webhooks' consumer beside it) and, once it answers,
- * prints ready-to-paste curl commands.
+ * `wrangler dev` on port 8787 (the API, and the webhooks' consumer beside it; PORT=… for another) and,
+ * once it answers, prints ready-to-paste curl commands. SIGINT (Ctrl+C) and SIGTERM stop everything
+ * it started, wrangler and workerd included (scripts/processes.ts).
  * No Cloudflare account is needed: D1, KV and Queues are wrangler's local ones.
  */
-import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { queryLocal } from "./d1";
+import { join } from "node:path";
+import { holdersOf, localStateDir } from "./d1";
 import { writeLocalWebhooksConfig } from "./local-webhooks-config";
+import { onOrphaned, ROOT, run, start, stopAll, WRANGLER } from "./processes";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const BASE = `http://127.0.0.1:${PORT}`;
-const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+const TSX = join(ROOT, "node_modules", ".bin", "tsx");
 
-const step = (what: string, cmd: string, args: string[]) => {
+let stopping = false;
+/** Stops what this run started (a second signal while it does so changes nothing), then exits. */
+async function stop(signal: NodeJS.Signals): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  process.stdout.write(`\n${signal}: stopping what npm start started (wrangler dev, workerd)\n`);
+  await stopAll();
+  process.exit(signal === "SIGINT" ? 130 : 143);
+}
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+process.on("SIGHUP", stop);
+onOrphaned(() => void stop("SIGTERM"));
+
+function fail(message: string): never {
+  process.stderr.write(`\nnpm start: ${message}\n`);
+  process.exit(1);
+}
+
+const step = async (what: string, cmd: string, args: string[]) => {
   process.stdout.write(`> ${what}\n`);
-  return execFileSync(cmd, args, { stdio: ["ignore", "pipe", "inherit"], env }).toString();
+  try {
+    return await run(what, cmd, args);
+  } catch (error) {
+    // The step printed its own cause above (the seed and the token name theirs).
+    return fail((error as Error).message);
+  }
 };
 
-step("copying the /docs assets from node_modules", "npx", ["tsx", "scripts/docs-assets.ts"]);
-step("writing local secrets to .dev.vars (once)", "npx", ["tsx", "scripts/dev-vars.ts"]);
-step("applying local D1 migrations", "npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"]);
-step("seeding demo data (idempotent)", "npm", ["run", "-s", "seed"]);
-const token = step("minting a merchant token for app 1", "npm", [
-  "run",
-  "-s",
-  "token",
-  "--",
-  "--app-id",
-  "1",
-  "--name",
-  "npm-start",
-  "--permissions",
-  "can_read_order,can_write_order,can_read_item,can_write_item,can_retrieve_app_config,can_update_app_config",
-]).trim();
-const [ticket] = queryLocal<{ token: string }>(
+const answers = async () => {
+  try {
+    return (await fetch(`${BASE}/health`)).ok;
+  } catch {
+    return false;
+  }
+};
+// Before anything touches the local D1 files: a server still running here would hold them too.
+if (await answers())
+  fail(`${BASE} already answers: another npm start or wrangler dev is running on port ${PORT}. Stop it, or
+start this one on another port: PORT=${PORT + 1} npm start`);
+const holders = holdersOf(localStateDir());
+if (holders.length)
+  fail(`other processes have this folder's local D1 files open (a wrangler dev or npm start left running?).
+Two processes writing the same SQLite files is what a seed must not race with. Stop them, then npm start again:
+${holders.map((h) => `  kill ${h.pid}    # ${h.command}`).join("\n")}`);
+
+await step("copying the /docs assets from node_modules", TSX, ["scripts/docs-assets.ts"]);
+await step("writing local secrets to .dev.vars (once)", TSX, ["scripts/dev-vars.ts"]);
+await step("applying local D1 migrations", WRANGLER, ["d1", "migrations", "apply", "DB", "--local"]);
+await step("seeding demo data (idempotent)", TSX, ["scripts/seed.ts"]);
+const token = (
+  await step("minting a merchant token for app 1", TSX, [
+    "scripts/token.ts",
+    "--app-id",
+    "1",
+    "--name",
+    "npm-start",
+    "--permissions",
+    "can_read_order,can_write_order,can_read_item,can_write_item,can_retrieve_app_config,can_update_app_config",
+  ])
+).trim();
+const ticketQuery = await run("reading a ticket", WRANGLER, [
+  "d1",
+  "execute",
+  "DB",
+  "--local",
+  "--json",
+  "--command",
   "SELECT token FROM tickets WHERE app_id = 1 AND status = 'pending' AND is_deleted = 0 ORDER BY id LIMIT 1",
-);
+]);
+const ticket = (JSON.parse(ticketQuery) as { results: { token: string }[] }[])[0]?.results[0];
 
 // The demo customer Sara's number as a development test number: its login code is always 123456.
 const TEST_MOBILE = "0534501056";
@@ -44,38 +93,34 @@ const TEST_NUMBER = "966534501056:123456";
 
 // The API and the webhooks' consumer in one process, sharing the local queues and D1. Webhooks may
 // target a receiver on this machine (http://localhost) in local development only: both Workers check.
+// --test-scheduled: `npm run cron` runs the cron's tasks through /__scheduled, a route wrangler adds to
+// the development bundle only (README, "Scheduled work").
 const consumer = writeLocalWebhooksConfig({ WEBHOOKS_ALLOW_LOCALHOST: "true" });
-const dev = spawn(
-  "npx",
-  [
-    "wrangler",
-    "dev",
-    "-c",
-    "wrangler.toml",
-    "-c",
-    consumer,
-    "--port",
-    String(PORT),
-    "--ip",
-    "127.0.0.1",
-    "--var",
-    "WEBHOOKS_ALLOW_LOCALHOST:true",
-    "--var",
-    `OTP_TEST_NUMBERS:${TEST_NUMBER}`,
-  ],
-  { stdio: "inherit", env },
-);
-const stop = () => dev.kill("SIGINT");
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
-dev.on("exit", (code) => process.exit(code ?? 0));
+const dev = start(WRANGLER, [
+  "dev",
+  "-c",
+  "wrangler.toml",
+  "-c",
+  consumer,
+  "--port",
+  String(PORT),
+  "--ip",
+  "127.0.0.1",
+  "--test-scheduled",
+  "--var",
+  "WEBHOOKS_ALLOW_LOCALHOST:true",
+  "--var",
+  `OTP_TEST_NUMBERS:${TEST_NUMBER}`,
+]);
+dev.on("exit", (code, signal) => {
+  if (!stopping) fail(`wrangler dev stopped (${signal ?? `exit code ${code}`}); its output above says why`);
+});
 
-const deadline = Date.now() + 120_000;
-while (Date.now() < deadline) {
-  try {
-    if ((await fetch(`${BASE}/health`)).ok) break;
-  } catch {
-    // not listening yet
+const deadline = Date.now() + 180_000;
+while (!(await answers())) {
+  if (Date.now() > deadline) {
+    await stopAll();
+    fail(`wrangler dev did not answer on ${BASE}/health within 3 minutes`);
   }
   await new Promise((r) => setTimeout(r, 500));
 }
@@ -111,10 +156,10 @@ The meals reads are public (only app-id) and cached in local KV; send the ETag b
 
   curl -si -H 'app-id: 1' '${BASE}/public-api/v1/plans/1/?plan_version_id=1' | head -20
   curl -s  -H 'app-id: 1' '${BASE}/api/v1/restaurants/menus/2/'
-  curl -s  -H 'app-id: 1' -H 'Content-Type: application/json' -X POST '${BASE}/api/v1/sales-channels/providers/' \
+  curl -s  -H 'app-id: 1' -H 'Content-Type: application/json' -X POST '${BASE}/api/v1/sales-channels/providers/' \\
        -d '{"lat": "24.7136", "lng": "46.6753", "city_id": 1}'
 
-  curl -s ${h} -H 'Content-Type: application/json' -X PATCH '${BASE}/order/v1/merchant/meals/restaurants/2/' \
+  curl -s ${h} -H 'Content-Type: application/json' -X PATCH '${BASE}/order/v1/merchant/meals/restaurants/2/' \\
        -d '{"subtitle_en": "Open late"}'
 
 The customer app's catalogue is public too, and a whole purchase (cart, checkout, the development card
@@ -127,6 +172,10 @@ The platform operator's key of this clone (PLATFORM_API_KEY in .dev.vars) create
 stores and their first keys (README, "Deploying", step 6):
 
   curl -s -H 'Authorization: Bearer ${platformKey}' '${BASE}/platform/v1/stores/'
+
+The cron's tasks (unpaid orders' expiry, renewals, the outbox's re-send, …) run when you ask, once:
+
+  ${PORT === 8787 ? "" : `PORT=${PORT} `}npm run cron -- expire-unpaid-orders    # no task: all of them (README, "Scheduled work")
 
 Press Ctrl+C to stop.
 `);

@@ -3,7 +3,7 @@ import { makeServiceContext } from "./core/context";
 import { resendStale } from "./core/events/outbox";
 import { purgeExpiredIdempotencyKeys } from "./core/idempotency";
 import { deadLetterJobs, type JobHandlers, type JobMessage, runJobs } from "./core/jobs";
-import { logTaskFailure } from "./core/logging";
+import { type BackgroundTask, log, logTaskFailure } from "./core/logging";
 import { createDb } from "./db/client";
 import { expireLapsedBalances, fanOutPush, sendPushes, sendSms } from "./modules/customers";
 import {
@@ -13,6 +13,7 @@ import {
   renewSubscriptionsJob,
 } from "./modules/orders";
 import { pollCarrierTracking } from "./modules/shipping";
+import { type ScheduledTask, tasksOfRun } from "./scheduled-tasks";
 import { wireModules } from "./wiring";
 
 /** Every background job's handler, from the modules that declare them. */
@@ -22,6 +23,42 @@ const JOB_HANDLERS: JobHandlers = {
   "push.send": sendPushes,
   "subscriptions.renew": renewSubscriptionsJob,
 };
+
+type Task = { label: BackgroundTask; run: () => Promise<unknown> };
+
+/** The cron's tasks by name (src/scheduled-tasks.ts); each starts only when its run calls it. */
+function scheduledTasks(env: Env, ctx: ExecutionContext): Record<ScheduledTask, Task> {
+  const db = () => createDb(env.DB);
+  const contextOf = (appId: number) => makeServiceContext(createDb(env.DB), appId, env, (p) => ctx.waitUntil(p));
+  return {
+    // The outbox rows stay un-enqueued on failure, so the next run retries; the log is the trace.
+    "resend-outbox": { label: "resend outbox", run: () => resendStale(db(), env.EVENTS) },
+    "purge-idempotency-keys": { label: "purge idempotency keys", run: () => purgeExpiredIdempotencyKeys(db()) },
+    // Wallet amounts past their expiry leave the balance through an `expiry` entry.
+    "expire-wallet-balances": { label: "expire wallet balances", run: () => expireLapsedBalances(contextOf, db()) },
+    // Unpaid orders past their payment deadline give their stock, voucher use and cashback back.
+    "expire-unpaid-orders": {
+      label: "expire unpaid orders",
+      run: () =>
+        expireUnpaidOrders(contextOf, db(), undefined, undefined, (appId) => invalidateTenantCache(env.CACHE, appId)),
+    },
+    // Recurring purchases whose next order date has come are ordered and paid, once per cycle.
+    "charge-recurring-purchases": {
+      label: "charge recurring purchases",
+      run: () => chargeDueRecurringPurchases(contextOf, db()),
+    },
+    // Subscriptions due (renewal, retry, end of a pause) go to the jobs queue in batches; a claim per period charges it once.
+    "queue-subscription-renewals": {
+      label: "queue subscription renewals",
+      run: () => queueDueSubscriptions(db(), env.JOBS),
+    },
+    // Carriers that post no signed webhook (Aramex) are asked for their open shipments' statuses.
+    "poll-carrier-tracking": {
+      label: "poll carrier tracking",
+      run: () => pollCarrierTracking({ db: db(), env, waitUntil: (p) => ctx.waitUntil(p) }),
+    },
+  };
+}
 
 /**
  * The Worker's queue consumers (background jobs) and its cron: loaded by their first batch or run
@@ -34,29 +71,23 @@ export const background = {
     if (batch.queue === "commerce-jobs-dlq") return deadLetterJobs(batch);
     return runJobs(batch, env, ctx, JOB_HANDLERS);
   },
-  async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
+  async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
     wireModules();
-    // The outbox rows stay un-enqueued on failure, so the next run retries; the log is the trace.
-    ctx.waitUntil(resendStale(createDb(env.DB), env.EVENTS).catch((error) => logTaskFailure("resend outbox", error)));
-    const purge = purgeExpiredIdempotencyKeys(createDb(env.DB));
-    ctx.waitUntil(purge.catch((error) => logTaskFailure("purge idempotency keys", error)));
-    // Wallet amounts past their expiry leave the balance through an `expiry` entry.
-    const contextOf = (appId: number) => makeServiceContext(createDb(env.DB), appId, env, (p) => ctx.waitUntil(p));
-    const expiry = expireLapsedBalances(contextOf, createDb(env.DB));
-    ctx.waitUntil(expiry.catch((error) => logTaskFailure("expire wallet balances", error)));
-    // Unpaid orders past their payment deadline give their stock, voucher use and cashback back.
-    const unpaid = expireUnpaidOrders(contextOf, createDb(env.DB), undefined, undefined, (appId) =>
-      invalidateTenantCache(env.CACHE, appId),
-    );
-    ctx.waitUntil(unpaid.catch((error) => logTaskFailure("expire unpaid orders", error)));
-    // Recurring purchases whose next order date has come are ordered and paid, once per cycle.
-    const recurring = chargeDueRecurringPurchases(contextOf, createDb(env.DB));
-    ctx.waitUntil(recurring.catch((error) => logTaskFailure("charge recurring purchases", error)));
-    // Subscriptions due (renewal, retry, end of a pause) go to the jobs queue in batches; a claim per period charges it once.
-    const renewals = queueDueSubscriptions(createDb(env.DB), env.JOBS);
-    ctx.waitUntil(renewals.catch((error) => logTaskFailure("queue subscription renewals", error)));
-    // Carriers that post no signed webhook (Aramex) are asked for their open shipments' statuses.
-    const tracking = pollCarrierTracking({ db: createDb(env.DB), env, waitUntil: (p) => ctx.waitUntil(p) });
-    ctx.waitUntil(tracking.catch((error) => logTaskFailure("poll carrier tracking", error)));
+    const tasks = scheduledTasks(env, ctx);
+    // Each task on its own: one that fails never stops the others. The run ends when all have, so that
+    // `npm run cron` answers once their work is done; a failure fails the run, after its own log line.
+    const runs = tasksOfRun(controller.cron).map(async (name) => {
+      const started = Date.now();
+      try {
+        const result = (await tasks[name].run()) ?? null;
+        log({ msg: "scheduled task", level: "info", task: name, result, ms: Date.now() - started });
+      } catch (error) {
+        logTaskFailure(tasks[name].label, error);
+        throw error;
+      }
+    });
+    const outcomes = await Promise.allSettled(runs);
+    const failed = tasksOfRun(controller.cron).filter((_, i) => outcomes[i]?.status === "rejected");
+    if (failed.length) throw new Error(`scheduled tasks failed: ${failed.join(", ")} (see "background task failed")`);
   },
 } satisfies ExportedHandler<Env, JobMessage>;

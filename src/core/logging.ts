@@ -10,6 +10,7 @@ import type { AppEnv } from "../env";
  * - `webhook delivery`: one per delivery attempt, written by the queue consumer;
  * - `background task failed`: work done after the response or off a queue that failed, where
  *   nothing else would keep a trace; `unhandled error` is the same for a request's 5xx;
+ * - `scheduled task`: one per task of a scheduled run that finished, with what it did;
  * - `limit reached`: a ceiling guarding a cost (a store's SMS budget) refused a request.
  *
  * Never put a token, a code, a secret, a body, a query string or a webhook's URL or headers in a
@@ -89,6 +90,17 @@ export type TaskFailedLine = {
   error: string;
 };
 
+/** A scheduled task that finished (background.ts): what it did, for the console and the logs. */
+export type ScheduledTaskLine = {
+  msg: "scheduled task";
+  level: "info";
+  /** Its name in src/scheduled-tasks.ts. */
+  task: string;
+  /** What the task returned (a count, or a summary per carrier); null when it returns nothing. */
+  result: unknown;
+  ms: number;
+};
+
 /** A request's 5xx: ours, so the stack is kept (it never reaches the response). */
 export type UnhandledErrorLine = {
   msg: "unhandled error";
@@ -111,7 +123,13 @@ export type LimitReachedLine = {
   retry_after: number;
 };
 
-export type LogLine = RequestLine | DeliveryLine | TaskFailedLine | UnhandledErrorLine | LimitReachedLine;
+export type LogLine =
+  | RequestLine
+  | DeliveryLine
+  | TaskFailedLine
+  | ScheduledTaskLine
+  | UnhandledErrorLine
+  | LimitReachedLine;
 
 /** Prints one line: `console.error` for level "error", `console.log` otherwise. */
 export function log(line: LogLine): void {
