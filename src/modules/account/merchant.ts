@@ -1,6 +1,6 @@
 import { createRouter } from "../../core/openapi";
-import { auditEventsRouter } from "./audit-events/merchant";
 import { apiKeysRouter } from "./api-keys/merchant";
+import { auditEventsRouter } from "./audit-events/merchant";
 import { bankAccountsRouter } from "./bank-accounts/merchant";
 import { organizationRouter } from "./organization/merchant";
 import { merchantSettingsRouter } from "./settings/merchant";
