@@ -71,6 +71,7 @@ type Issue = (
   appId: number,
   issuer: null,
   input: { name: string; permissions: string[]; expires_at: string | null },
+  audit: { actor: { type: "platform"; id: null }; requestId: string },
 ) => Promise<{ secret: string }>;
 const { issueApiKey } = (await import(accountModule)) as { issueApiKey: Issue };
 const { createDb } = (await import(clientModule)) as { createDb: (d1: unknown) => unknown };
@@ -82,11 +83,11 @@ try {
   // The key's `api_key.created` is left in the outbox for the API's cron (`resendStale`), which records
   // the webhook deliveries before it sends: this process has neither that hook nor the queue's consumer.
   const unsent = { sendBatch: () => new Promise<never>(() => undefined) };
-  const key = await issueApiKey(createDb(platform.env.DB), { queue: unsent, defer: () => undefined }, appId, null, {
-    name: values.name!,
-    permissions,
-    expires_at: expiresAt,
-  });
+  // The local CLI acts as the platform operator: the audit trail records the key as the platform's.
+  const audit = { actor: { type: "platform" as const, id: null }, requestId: `cli-${crypto.randomUUID()}` };
+  const sink = { queue: unsent, defer: () => undefined };
+  const input = { name: values.name!, permissions, expires_at: expiresAt };
+  const key = await issueApiKey(createDb(platform.env.DB), sink, appId, null, input, audit);
   process.stdout.write(`${key.secret}\n`);
 } catch (error) {
   code = 2;

@@ -426,5 +426,7 @@ export const ROUTE_TABLE: Record<RouterName, readonly (readonly [string, string]
     ["POST", "/platform/v1/stores/:store_id/suspend/"],
     ["POST", "/platform/v1/stores/:store_id/reactivate/"],
     ["POST", "/platform/v1/stores/:store_id/api-keys/"],
+    ["GET", "/platform/v1/audit-events/"],
+    ["GET", "/platform/v1/audit-events/:audit_event_id/"],
   ],
 };

@@ -61,7 +61,8 @@ export type AuditContext = { actor: AuditActor; requestId: string };
  */
 export type AuditSubject = { resourceType: string; table: SQLiteTable & { id: unknown }; snapshot: SQL };
 
-type Common = { appId: number | null; action: string };
+/** The store a row is of (its id, or a plan's handle to a store the batch creates) and the action. */
+type Common = { appId: number | SQL | null; action: string };
 
 const base = (audit: AuditContext, c: Common) => ({
   appId: c.appId,

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { Db } from "../db/client";
 import type { AppEnv } from "../env";
-import type { AuditContext } from "./audit";
+import { type AuditContext, PLATFORM_ACTOR } from "./audit";
 import type { EventSink } from "./events/outbox";
 
 /**
@@ -28,11 +28,13 @@ export function serviceContext(c: Context<AppEnv>): ServiceContext {
   return audit ? { ...ctx, audit } : ctx;
 }
 
-/** The request's actor for the audit trail: its merchant key; none for a customer. */
+/** The request's actor for the audit trail: its merchant key, or the platform operator; none for a customer. */
 export function auditContextOf(c: Context<AppEnv>): AuditContext | undefined {
   const p = c.get("principal");
+  const requestId = c.get("requestId") ?? crypto.randomUUID();
+  if (p?.kind === "platform") return { actor: PLATFORM_ACTOR, requestId };
   if (p?.kind !== "merchant") return undefined;
-  return { actor: { type: "api_key", id: p.tokenId }, requestId: c.get("requestId") ?? crypto.randomUUID() };
+  return { actor: { type: "api_key", id: p.tokenId }, requestId };
 }
 
 /** The request's execution context, or undefined where there is none (a test's `app.request()`). */

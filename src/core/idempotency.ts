@@ -138,7 +138,12 @@ export const idempotent = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   // Hono caches the text, so the route's JSON validator still reads the body after this.
   const values = {
     appId: c.get("appId"),
-    principal: principal.kind === "merchant" ? `merchant:${principal.tokenId}` : `customer:${principal.customerId}`,
+    principal:
+      principal.kind === "merchant"
+        ? `merchant:${principal.tokenId}`
+        : principal.kind === "customer"
+          ? `customer:${principal.customerId}`
+          : "platform",
     key,
     method: c.req.method,
     path,

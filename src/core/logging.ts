@@ -35,7 +35,7 @@ export type RequestLine = {
   request_id: string | null;
   /** The `app-id` header when it is a positive integer. */
   app_id: number | null;
-  principal: "merchant" | "customer" | null;
+  principal: "merchant" | "customer" | "platform" | null;
   /** The problem's `code` for a 4xx/5xx raised as an `ApiError`; null otherwise. */
   code: string | null;
 };

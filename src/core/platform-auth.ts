@@ -19,7 +19,8 @@ async function sameSecret(given: string, expected: string): Promise<boolean> {
  * The platform operator's auth path: `Authorization: Bearer <PLATFORM_API_KEY>` (a Worker secret),
  * no `app-id`. No header 401; a merchant token or a customer's access token 403 `wrong_principal`
  * (they are real, only not the platform's); any other bearer 401 `invalid_token`; without the
- * secret every request is a 503 saying the operator must set it. One rate-limit key, `platform`.
+ * secret every request is a 503 saying the operator must set it. One rate-limit key, `platform`. Sets
+ * the principal `{ kind: "platform" }` (the audit trail's actor `platform`).
  */
 export const authenticatePlatform = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const header = c.req.header("authorization");
@@ -49,5 +50,6 @@ export const authenticatePlatform = (): MiddlewareHandler<AppEnv> => async (c, n
       headers: { "Retry-After": "60" },
     });
   }
+  c.set("principal", { kind: "platform" });
   await next();
 };

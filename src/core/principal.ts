@@ -21,4 +21,6 @@ export type CustomerPrincipal = {
    */
   channel?: { appId: number; customerId: number };
 };
-export type Principal = MerchantPrincipal | CustomerPrincipal;
+/** The platform operator (`authenticatePlatform`): no store, no permissions; every platform route is theirs. */
+export type PlatformPrincipal = { kind: "platform" };
+export type Principal = MerchantPrincipal | CustomerPrincipal | PlatformPrincipal;

@@ -7,7 +7,12 @@ export {
 } from "./api-keys/schemas";
 export { issueApiKey, type KeyIssuer } from "./api-keys/service";
 export { type AuditEvent, AuditEventListSchema, AuditEventSchema } from "./audit-events/schemas";
-export { auditEventView, listPlatformAuditEvents, PLATFORM_AUDIT_EVENT_LIST } from "./audit-events/service";
+export {
+  auditEventView,
+  getPlatformAuditEvent,
+  listPlatformAuditEvents,
+  PLATFORM_AUDIT_EVENT_LIST,
+} from "./audit-events/service";
 export { defaultBankAccount } from "./bank-accounts/service";
 export { accountErrorCodes } from "./errors";
 export { accountEvents } from "./events";

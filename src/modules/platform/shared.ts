@@ -1,5 +1,6 @@
 import type { Context } from "hono";
-import { executionCtxOf } from "../../core/context";
+import type { AuditContext } from "../../core/audit";
+import { auditContextOf, executionCtxOf } from "../../core/context";
 import type { EventSink } from "../../core/events/outbox";
 import type { AppEnv } from "../../env";
 
@@ -7,6 +8,13 @@ import type { AppEnv } from "../../env";
 export function eventSinkOf(c: Context<AppEnv>): EventSink {
   const ctx = executionCtxOf(c);
   return { queue: c.env.EVENTS, defer: (p) => (ctx ? ctx.waitUntil(p) : void p) };
+}
+
+/** The audit trail's actor of a platform request: the platform (`authenticatePlatform` set the principal). */
+export function platformAuditOf(c: Context<AppEnv>): AuditContext {
+  const audit = auditContextOf(c);
+  if (audit?.actor.type !== "platform") throw new Error("platformAuditOf() on a route without authenticatePlatform()");
+  return audit;
 }
 
 export const PLATFORM_TAGS = ["Platform"];

@@ -1,4 +1,5 @@
 import { and, eq, gt, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { type AuditContext, type AuditSubject, auditedChange, auditRows } from "../../../core/audit";
 import {
   forgetHeldTokens,
   merchantApiTokens,
@@ -48,6 +49,28 @@ const keyEvent = (type: EventType, where: SQL, extra = sql``) =>
     where,
     sql`json_object('id', id, 'name', name, 'permissions', json(permissions)${extra})`,
   );
+
+/** A key as the audit trail shows it: what List API Keys shows, never the secret nor its hash. */
+const KEY_AUDIT: AuditSubject = {
+  resourceType: "api_key",
+  table: merchantApiTokens,
+  snapshot: sql`json_object('id', id, 'name', name, 'prefix', token_prefix, 'last_four', last_four,
+    'permissions', json(permissions), 'created_by', created_by, 'expires_at', expires_at,
+    'revoked_at', revoked_at, 'replaced_by', replaced_by)`,
+};
+
+/** The audit row of a key the batch has just inserted (`api_key.created`); none without an actor. */
+const keyCreated = (db: Db, audit: AuditContext | undefined, appId: number, key: { id: SQL }) =>
+  audit
+    ? [
+        auditRows(db, audit, KEY_AUDIT, {
+          appId,
+          action: "api_key.created",
+          where: sql`id = ${key.id}`,
+          state: "after",
+        }),
+      ]
+    : [];
 
 /** Who asks for a key: a merchant key (its id, permissions and expiry), or the platform. */
 export type KeyIssuer = { tokenId: number; permissions: ReadonlySet<Permission>; expiresAt: string | null } | null;
@@ -105,8 +128,9 @@ async function newKey(
 
 /**
  * Creates a key of store `appId` and answers it with its secret, once: the store must exist (404
- * `store_not_found`, a guard of the batch); the key and its `api_key.created` land in one batch.
- * The merchant's Create API Key, the platform's Issue Store Key and `npm run token` all call it.
+ * `store_not_found`, a guard of the batch); the key, its `api_key.created` and its audit row (by
+ * `audit`'s actor) land in one batch. The merchant's Create API Key, the platform's Issue Store Key
+ * and `npm run token` all call it.
  */
 export async function issueApiKey(
   db: Db,
@@ -114,6 +138,7 @@ export async function issueApiKey(
   appId: number,
   issuer: KeyIssuer,
   input: IssueApiKey,
+  audit: AuditContext | undefined,
 ): Promise<ApiKeyWithSecret> {
   const permissions = input.permissions ?? [...PERMISSIONS];
   refuseEscalation(issuer, permissions);
@@ -125,6 +150,7 @@ export async function issueApiKey(
     ApiError.notFound("store_not_found", `Store ${appId}`),
   );
   const key = plan.insert("api_key", insert);
+  plan.add(...keyCreated(db, audit, appId, key));
   plan.event(keyEvent("api_key.created", sql`id = ${key.id}`));
   const row = (await plan.run(sink)).row<Row>(key);
   return { ...view(row), secret };
@@ -132,7 +158,7 @@ export async function issueApiKey(
 
 /** Create API Key: a key of the caller's store, with permissions the calling key holds. */
 export const createApiKey = (ctx: ServiceContext, issuer: KeyIssuer, input: CreateApiKey) =>
-  issueApiKey(ctx.db, ctx.events, ctx.appId, issuer, input);
+  issueApiKey(ctx.db, ctx.events, ctx.appId, issuer, input, ctx.audit);
 
 export const API_KEY_LIST: ListSpec = {
   fields: {
@@ -197,7 +223,13 @@ export async function revokeApiKey(ctx: ServiceContext, id: number): Promise<Api
     "key not revoked",
     async () => keyRefusal(ctx, id, "revoke"),
   );
-  plan.add(revokeMerchantTokenStatement(ctx.db, ctx.appId, id, at));
+  auditedChange(
+    plan,
+    ctx.audit,
+    KEY_AUDIT,
+    { appId: ctx.appId, action: "api_key.revoked", where: ofStore(ctx, id), after: "audit" },
+    [revokeMerchantTokenStatement(ctx.db, ctx.appId, id, at)],
+  );
   const after = plan.read<Row>(ctx.db.select().from(merchantApiTokens).where(ofStore(ctx, id)));
   plan.event(keyEvent("api_key.revoked", ofStore(ctx, id)));
   const result = await plan.run(ctx.events);
@@ -208,7 +240,8 @@ export async function revokeApiKey(ctx: ServiceContext, id: number): Promise<Api
 /**
  * Rotate API Key: a new key (a new secret, the same name, permissions and expiry), and the old one
  * valid until now + the grace period (its expiry lowered to that, never raised). A key that was
- * rotated already, revoked or expired is a 409. Emits `api_key.created` and `api_key.rotated`.
+ * rotated already, revoked or expired is a 409. Emits `api_key.created` and `api_key.rotated`, and
+ * records both in the audit trail (the new key created, the old one before and after).
  */
 export async function rotateApiKey(
   ctx: ServiceContext,
@@ -239,11 +272,18 @@ export async function rotateApiKey(
     async () => keyRefusal(ctx, id, "rotate"),
   );
   const key = plan.insert("api_key", insert);
-  plan.add(
-    ctx.db
-      .update(t)
-      .set({ expiresAt: oldEnd, replacedBy: sql`${key.id}` })
-      .where(ofStore(ctx, id)),
+  plan.add(...keyCreated(ctx.db, ctx.audit, ctx.appId, key));
+  auditedChange(
+    plan,
+    ctx.audit,
+    KEY_AUDIT,
+    { appId: ctx.appId, action: "api_key.rotated", where: ofStore(ctx, id), after: "audit" },
+    [
+      ctx.db
+        .update(t)
+        .set({ expiresAt: oldEnd, replacedBy: sql`${key.id}` })
+        .where(ofStore(ctx, id)),
+    ],
   );
   plan.event(
     keyEvent("api_key.created", sql`id = ${key.id}`),

@@ -70,3 +70,14 @@ export async function listPlatformAuditEvents(db: Db, q: ListQuery): Promise<Pag
   const page = await listPage(db, q, { table: t, scope: () => eq(t.actorType, "platform") });
   return mapPage(page, auditEventView);
 }
+
+/** One of the platform operator's audit rows (another principal's row is a 404, as in its list). */
+export async function getPlatformAuditEvent(db: Db, id: number): Promise<AuditEvent> {
+  const row = await db
+    .select()
+    .from(t)
+    .where(and(eq(t.actorType, "platform"), eq(t.id, id)))
+    .get();
+  if (!row) throw ApiError.notFound("audit_event_not_found", `Audit event ${id}`);
+  return auditEventView(row);
+}

@@ -1,7 +1,7 @@
 import { envelopeOf, envelopeSchema, listQueryOf, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
 import { platformRoute } from "../../../core/routes";
-import { eventSinkOf, PLATFORM_BEYOND_SPEC, PLATFORM_TAGS } from "../shared";
+import { eventSinkOf, PLATFORM_BEYOND_SPEC, PLATFORM_TAGS, platformAuditOf } from "../shared";
 import { CreateOrganizationSchema, OrganizationSchema } from "./schemas";
 import { createOrganization, getOrganization, listOrganizations, ORGANIZATION_LIST } from "./service";
 
@@ -48,7 +48,7 @@ const getRoute = platformRoute({
 
 export const organizationsPlatformRouter = createRouter()
   .openapi(createRoute, async (c) =>
-    c.json(await createOrganization(c.get("db"), eventSinkOf(c), c.req.valid("json")), 201),
+    c.json(await createOrganization(c.get("db"), eventSinkOf(c), c.req.valid("json"), platformAuditOf(c)), 201),
   )
   .openapi(listRoute, async (c) =>
     c.json(envelopeOf(c, await listOrganizations(c.get("db"), listQueryOf(c, ORGANIZATION_LIST))), 200),

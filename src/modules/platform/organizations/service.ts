@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { type AuditContext, auditRows } from "../../../core/audit";
 import { BatchPlan } from "../../../core/batch-plan";
 import { ApiError } from "../../../core/errors";
 import type { EventSink } from "../../../core/events/outbox";
@@ -23,12 +24,30 @@ export const ORGANIZATION_LIST: ListSpec = {
   idColumn: organizations.id,
 };
 
-/** A new organization; a plan of one statement, so that a record of the change can join its batch. */
-export async function createOrganization(db: Db, sink: EventSink, input: CreateOrganization): Promise<Organization> {
+/** A new organization and its audit row (of no store: `app_id` null), in one batch. */
+export async function createOrganization(
+  db: Db,
+  sink: EventSink,
+  input: CreateOrganization,
+  audit: AuditContext,
+): Promise<Organization> {
   const plan = new BatchPlan(db);
   const org = plan.insert(
     "organization",
     db.insert(organizations).values({ name: input.name, createdAt: nowIso() }).returning(),
+  );
+  const subject = {
+    resourceType: "organization",
+    table: organizations,
+    snapshot: sql`json_object('id', id, 'name', name, 'created_at', created_at)`,
+  };
+  plan.add(
+    auditRows(db, audit, subject, {
+      appId: null,
+      action: "organization.created",
+      where: sql`id = ${org.id}`,
+      state: "after",
+    }),
   );
   return view((await plan.run(sink)).row<Row>(org));
 }

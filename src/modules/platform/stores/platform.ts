@@ -2,7 +2,7 @@ import { envelopeOf, envelopeSchema, listQueryOf, listQuerySchema } from "../../
 import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
 import { platformRoute } from "../../../core/routes";
 import { ApiKeyWithSecretSchema, IssueApiKeySchema, issueApiKey } from "../../account";
-import { eventSinkOf, PLATFORM_BEYOND_SPEC, PLATFORM_TAGS } from "../shared";
+import { eventSinkOf, PLATFORM_BEYOND_SPEC, PLATFORM_TAGS, platformAuditOf } from "../shared";
 import { CreateStoreSchema, StoreDetailsSchema, StoreSchema, SuspendStoreSchema } from "./schemas";
 import { createStore, getStore, listStores, reactivateStore, STORE_LIST, suspendStore } from "./service";
 
@@ -100,19 +100,23 @@ const issueKeyRoute = platformRoute({
 
 /** The platform's stores: create, list, read, suspend, reactivate, and issue a key. */
 export const storesPlatformRouter = createRouter()
-  .openapi(createRoute, async (c) => c.json(await createStore(c.get("db"), eventSinkOf(c), c.req.valid("json")), 201))
+  .openapi(createRoute, async (c) =>
+    c.json(await createStore(c.get("db"), eventSinkOf(c), c.req.valid("json"), platformAuditOf(c)), 201),
+  )
   .openapi(listRoute, async (c) =>
     c.json(envelopeOf(c, await listStores(c.get("db"), listQueryOf(c, STORE_LIST))), 200),
   )
   .openapi(getRoute, async (c) => c.json(await getStore(c.get("db"), c.req.valid("param").store_id), 200))
   .openapi(suspendRoute, async (c) => {
     const id = c.req.valid("param").store_id;
-    return c.json(await suspendStore(c.get("db"), eventSinkOf(c), id, c.req.valid("json").reason), 200);
+    const reason = c.req.valid("json").reason;
+    return c.json(await suspendStore(c.get("db"), eventSinkOf(c), id, reason, platformAuditOf(c)), 200);
   })
   .openapi(reactivateRoute, async (c) =>
-    c.json(await reactivateStore(c.get("db"), eventSinkOf(c), c.req.valid("param").store_id), 200),
+    c.json(await reactivateStore(c.get("db"), eventSinkOf(c), c.req.valid("param").store_id, platformAuditOf(c)), 200),
   )
   .openapi(issueKeyRoute, async (c) => {
     const id = c.req.valid("param").store_id;
-    return c.json(await issueApiKey(c.get("db"), eventSinkOf(c), id, null, c.req.valid("json")), 201);
+    const key = await issueApiKey(c.get("db"), eventSinkOf(c), id, null, c.req.valid("json"), platformAuditOf(c));
+    return c.json(key, 201);
   });

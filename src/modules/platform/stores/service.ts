@@ -1,4 +1,5 @@
 import { and, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import { type AuditContext, type AuditSubject, auditedChange, auditRows } from "../../../core/audit";
 import { forgetHeldTokens } from "../../../core/auth";
 import { BatchPlan } from "../../../core/batch-plan";
 import { ApiError } from "../../../core/errors";
@@ -22,6 +23,14 @@ const view = (r: Row): Store => ({
   suspension_reason: r.suspensionReason,
   created_at: r.createdAt,
 });
+
+/** A store as the audit trail shows it: its row, as Store Details shows it (without its settings). */
+const STORE_AUDIT: AuditSubject = {
+  resourceType: "store",
+  table: apps,
+  snapshot: sql`json_object('id', id, 'organization_id', org_id, 'name_en', name_en, 'name_ar', name_ar,
+    'status', status, 'suspended_at', suspended_at, 'suspension_reason', suspension_reason)`,
+};
 
 export const STORE_LIST: ListSpec = {
   fields: {
@@ -53,9 +62,15 @@ export async function getStore(db: Db, id: number): Promise<StoreDetails> {
 
 /**
  * A new store of an organization, with its settings row, in ONE batch: the organization must
- * exist (a guard: 404 `organization_not_found`). Answered as Store Details reads it.
+ * exist (a guard: 404 `organization_not_found`); its audit row (`store.created`) in the same batch.
+ * Answered as Store Details reads it.
  */
-export async function createStore(db: Db, sink: EventSink, input: CreateStore): Promise<StoreDetails> {
+export async function createStore(
+  db: Db,
+  sink: EventSink,
+  input: CreateStore,
+  audit: AuditContext,
+): Promise<StoreDetails> {
   const plan = new BatchPlan(db).guard(
     sql`EXISTS (SELECT 1 FROM ${organizations} WHERE ${organizations.id} = ${input.organization_id})`,
     "organization exists",
@@ -68,7 +83,15 @@ export async function createStore(db: Db, sink: EventSink, input: CreateStore): 
       .values({ orgId: input.organization_id, nameEn: input.name_en, nameAr: input.name_ar, createdAt: nowIso() })
       .returning({ id: apps.id }),
   );
-  plan.add(initialStoreSettings(db, store.id, input.settings ?? {}));
+  plan.add(
+    initialStoreSettings(db, store.id, input.settings ?? {}),
+    auditRows(db, audit, STORE_AUDIT, {
+      appId: store.id,
+      action: "store.created",
+      where: sql`id = ${store.id}`,
+      state: "after",
+    }),
+  );
   const id = (await plan.run(sink)).id(store);
   return getStore(db, id);
 }
@@ -83,8 +106,8 @@ async function statusRefusal(db: Db, id: number, action: "suspended" | "reactiva
 
 /**
  * Moves a store between active and suspended: one guarded UPDATE (the status it leaves in its
- * WHERE, so two racing requests cannot both apply), its event in the store's outbox, the row as it
- * is after. This isolate forgets what it held of the store and its tokens: the change shows here
+ * WHERE, so two racing requests cannot both apply), its event in the store's outbox, its audit row
+ * (status and reason before and after), the row as it is after. This isolate forgets what it held of the store and its tokens: the change shows here
  * at once, within a second elsewhere (core/tenancy.ts).
  */
 async function setSuspension(
@@ -92,18 +115,20 @@ async function setSuspension(
   sink: EventSink,
   id: number,
   to: { suspendedAt: string; reason: string } | null,
+  audit: AuditContext,
 ): Promise<Store> {
   const from: SQL = to ? isNull(apps.suspendedAt) : isNotNull(apps.suspendedAt);
   const where = and(eq(apps.id, id), from)!;
   const plan = new BatchPlan(db).guard(sql`EXISTS (SELECT 1 FROM ${apps} WHERE ${where})`, "store status", () =>
     statusRefusal(db, id, to ? "suspended" : "reactivated"),
   );
-  plan.add(
+  const action = to ? "store.suspended" : "store.reactivated";
+  auditedChange(plan, audit, STORE_AUDIT, { appId: id, action, where, after: "audit" }, [
     db
       .update(apps)
       .set({ suspendedAt: to?.suspendedAt ?? null, suspensionReason: to?.reason ?? null })
       .where(where),
-  );
+  ]);
   const after = plan.read<Row>(db.select().from(apps).where(eq(apps.id, id)));
   plan.event(
     to ? literalEvent(id, "store.suspended", { id, reason: to.reason }) : literalEvent(id, "store.reactivated", { id }),
@@ -114,7 +139,8 @@ async function setSuspension(
   return view(result.rows(after)[0]!);
 }
 
-export const suspendStore = (db: Db, sink: EventSink, id: number, reason: string) =>
-  setSuspension(db, sink, id, { suspendedAt: nowIso(), reason });
+export const suspendStore = (db: Db, sink: EventSink, id: number, reason: string, audit: AuditContext) =>
+  setSuspension(db, sink, id, { suspendedAt: nowIso(), reason }, audit);
 
-export const reactivateStore = (db: Db, sink: EventSink, id: number) => setSuspension(db, sink, id, null);
+export const reactivateStore = (db: Db, sink: EventSink, id: number, audit: AuditContext) =>
+  setSuspension(db, sink, id, null, audit);
