@@ -8,6 +8,7 @@ import type { AppEnv } from "../env";
 import { executionCtxOf } from "./context";
 import { randomToken, sha256Hex } from "./crypto";
 import { ApiError } from "./errors";
+import { HeldFor } from "./held";
 import { PERMISSIONS, type Permission, TOKEN_PREFIX } from "./permissions";
 import type { CustomerPrincipal, MerchantPrincipal, Principal } from "./principal";
 import { appSuspended, apps, readTenant, TOKEN_HOLD_MS } from "./tenancy";
@@ -86,9 +87,8 @@ export async function revokeMerchantToken(db: Db, appId: number, id: number): Pr
   await revokeMerchantTokenStatement(db, appId, id);
 }
 
-/** When this isolate last wrote each token's `last_used_at`: at most once a minute per token. */
-const LAST_USED_EVERY_MS = 60_000;
-const lastUsedWritten = new Map<number, number>();
+/** The tokens whose `last_used_at` this isolate wrote in the last minute. */
+const lastUsedWritten = new HeldFor<number, true>(60_000);
 
 /**
  * Writes the token's `last_used_at` after a served request's response (it adds no wait), at most once
@@ -96,12 +96,10 @@ const lastUsedWritten = new Map<number, number>();
  */
 function noteTokenUsed(c: Context<AppEnv>, tokenId: number): void {
   const now = Date.now();
-  const last = lastUsedWritten.get(tokenId);
-  if (last !== undefined && now - last < LAST_USED_EVERY_MS && now >= last) return;
+  if (lastUsedWritten.get(tokenId, now)) return;
   const ctx = executionCtxOf(c);
   if (!ctx) return;
-  if (lastUsedWritten.size >= TOKENS_HELD_MAX) lastUsedWritten.clear();
-  lastUsedWritten.set(tokenId, now);
+  lastUsedWritten.set(tokenId, true, now);
   const write = c
     .get("db")
     .update(merchantApiTokens)
@@ -129,7 +127,6 @@ export async function signCustomerToken(secret: string, claims: CustomerClaims):
  */
 export { TOKEN_HOLD_MS };
 
-const TOKENS_HELD_MAX = 1000;
 type TokenRow = {
   id: number;
   appId: number;
@@ -139,13 +136,13 @@ type TokenRow = {
   orgId: number;
   appSuspendedAt: string | null;
 };
-const heldTokens = new Map<string, { row: TokenRow; at: number }>();
+const heldTokens = new HeldFor<string, TokenRow>(TOKEN_HOLD_MS);
 
 async function tokenRow(c: Context<AppEnv>, token: string): Promise<TokenRow | undefined> {
   const hash = await sha256Hex(token);
   const now = Date.now();
-  const held = heldTokens.get(hash);
-  if (held && now - held.at < TOKEN_HOLD_MS && now >= held.at) return held.row;
+  const held = heldTokens.get(hash, now);
+  if (held) return held;
   const row = await c
     .get("db")
     .select({
@@ -161,10 +158,7 @@ async function tokenRow(c: Context<AppEnv>, token: string): Promise<TokenRow | u
     .innerJoin(apps, eq(apps.id, merchantApiTokens.appId))
     .where(eq(merchantApiTokens.tokenHash, hash))
     .get();
-  if (row) {
-    if (heldTokens.size >= TOKENS_HELD_MAX) heldTokens.clear();
-    heldTokens.set(hash, { row, at: now });
-  }
+  if (row) heldTokens.set(hash, row, now);
   return row;
 }
 
@@ -186,7 +180,7 @@ export function checkCustomerStanding(check: StandingCheck): void {
  * block or a deletion is seen at once in the isolate that made it (it forgets the customer), and
  * within a second elsewhere, although the access token itself is valid for 15 minutes.
  */
-const heldStandings = new Map<string, { standing: CustomerStanding; at: number }>();
+const heldStandings = new HeldFor<string, CustomerStanding>(TOKEN_HOLD_MS);
 
 export function forgetCustomerStanding(appId: number, customerId: number): void {
   heldStandings.delete(`${appId}:${customerId}`);
@@ -196,12 +190,10 @@ async function requireGoodStanding(c: Context<AppEnv>, appId: number, customerId
   if (!standingOf) throw new Error("No customer standing check: createApp() registers it");
   const key = `${appId}:${customerId}`;
   const now = Date.now();
-  const held = heldStandings.get(key);
-  let standing = held && now - held.at < TOKEN_HOLD_MS && now >= held.at ? held.standing : undefined;
+  let standing = heldStandings.get(key, now);
   if (!standing) {
     standing = await standingOf(c.get("db"), appId, customerId);
-    if (heldStandings.size >= TOKENS_HELD_MAX) heldStandings.clear();
-    heldStandings.set(key, { standing, at: now });
+    heldStandings.set(key, standing, now);
   }
   if (standing === "blocked")
     throw ApiError.forbidden("The store blocked this customer: their tokens are refused.", "customer_blocked");

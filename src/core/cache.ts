@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler, TypedResponse } from "hono";
 import type { AppEnv } from "../env";
 import { nowMs } from "./clock";
 import { base64url } from "./crypto";
+import { HeldFor } from "./held";
 
 /**
  * Cache-aside in Workers KV for public reads, with HTTP revalidation.
@@ -151,14 +152,14 @@ async function plainOf(held: Held): Promise<Uint8Array> {
  * locations within KV's own propagation.
  */
 export const GENERATION_HOLD_MS = 1000;
-const generations = new Map<number, { gen: string | null; at: number }>();
+const generations = new HeldFor<number, string | null>(GENERATION_HOLD_MS);
 
 async function generationOf(kv: KVNamespace, appId: number): Promise<string | null> {
   const now = Date.now();
-  const held = generations.get(appId);
-  if (held && now - held.at < GENERATION_HOLD_MS && now >= held.at) return held.gen;
+  const held = generations.get(appId, now);
+  if (held !== undefined) return held;
   const gen = await kv.get(generationKey(appId));
-  generations.set(appId, { gen, at: now });
+  generations.set(appId, gen, now);
   return gen;
 }
 
@@ -261,7 +262,7 @@ export async function cachedData<T>(c: Context<AppEnv>, name: string, load: () =
 export async function invalidateTenantCache(kv: KVNamespace, appId: number): Promise<void> {
   const gen = crypto.randomUUID();
   await kv.put(generationKey(appId), gen);
-  generations.set(appId, { gen, at: Date.now() });
+  generations.set(appId, gen);
 }
 
 /**

@@ -4,6 +4,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
+import { HeldFor } from "./held";
 
 /** An organization owns one or more apps (stores). */
 export const organizations = sqliteTable("organizations", {
@@ -71,10 +72,9 @@ export function readTenant(c: Context<AppEnv>): number {
  * suspension): a second. The isolate that makes the change forgets what it held at once.
  */
 export const TOKEN_HOLD_MS = 1000;
-const APPS_HELD_MAX = 1000;
 
 /** Stores as this isolate last read them: whether they are suspended, for at most TOKEN_HOLD_MS. */
-const heldApps = new Map<number, { suspended: boolean; at: number }>();
+const heldApps = new HeldFor<number, { suspended: boolean }>(TOKEN_HOLD_MS);
 
 /** Forgets what this isolate held of a store, so that its suspension or reactivation shows at once here. */
 export function forgetHeldApp(appId: number): void {
@@ -97,8 +97,8 @@ export const appSuspended = (appId: number) =>
 export const knownApp = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const appId = readTenant(c);
   const now = Date.now();
-  let held = heldApps.get(appId);
-  if (!held || now - held.at >= TOKEN_HOLD_MS || now < held.at) {
+  let held = heldApps.get(appId, now);
+  if (!held) {
     const row = await c
       .get("db")
       .select({ id: apps.id, suspendedAt: apps.suspendedAt })
@@ -106,9 +106,8 @@ export const knownApp = (): MiddlewareHandler<AppEnv> => async (c, next) => {
       .where(eq(apps.id, appId))
       .get();
     if (!row) throw new ApiError(404, "app_not_found", `No store has the id ${appId}; check the \`app-id\` header.`);
-    if (heldApps.size >= APPS_HELD_MAX) heldApps.clear();
-    held = { suspended: row.suspendedAt !== null, at: now };
-    heldApps.set(appId, held);
+    held = { suspended: row.suspendedAt !== null };
+    heldApps.set(appId, held, now);
   }
   if (held.suspended) throw appSuspended(appId);
   await next();
