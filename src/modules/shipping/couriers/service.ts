@@ -1,4 +1,4 @@
-import { and, type Column, eq, inArray, isNotNull, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, type Column, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import { batchStatement, selectColumns } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
@@ -11,7 +11,7 @@ import { outcomeOf } from "../../../core/outcome";
 import { nowIso } from "../../../core/time";
 import { placesOf } from "../../customers";
 import { carriersOf, type ShippingEnv } from "../carriers";
-import { FINAL_STATUSES } from "../shipments/machine";
+import { openShipmentsUsing } from "../shipments/machine";
 import { COURIER_TYPES, couriers, type PriceRule, shipments } from "../tables";
 import type { Courier, CreateCourier, PriceRuleInput, UpdateCourier } from "./schemas";
 
@@ -328,17 +328,7 @@ export async function updateCourier(
 export async function deleteCourier(ctx: ServiceContext, env: ShippingEnv, id: number): Promise<void> {
   const [rowOf, open] = await Promise.all([
     outcomeOf(findCourier(ctx, env, id)),
-    ctx.db
-      .select({ id: shipments.id })
-      .from(shipments)
-      .where(
-        and(
-          eq(shipments.appId, ctx.appId),
-          eq(shipments.courierId, id),
-          notInArray(shipments.status, [...FINAL_STATUSES]),
-        ),
-      )
-      .limit(100),
+    openShipmentsUsing(ctx, shipments.courierId, id),
   ]);
   refuseIntegrated(rowOf(), "deleted");
   refuseWhileUsed(

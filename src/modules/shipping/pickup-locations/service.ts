@@ -1,4 +1,4 @@
-import { and, eq, notInArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
@@ -8,7 +8,7 @@ import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec, type P
 import { outcomeOf } from "../../../core/outcome";
 import { nowIso } from "../../../core/time";
 import { checkPlace } from "../../customers";
-import { FINAL_STATUSES } from "../shipments/machine";
+import { openShipmentsUsing } from "../shipments/machine";
 import { pickupLocations, shipments, shippingConfigs } from "../tables";
 import type { CreatePickupLocation, PickupLocation, UpdatePickupLocation } from "./schemas";
 
@@ -178,17 +178,7 @@ export async function deletePickupLocation(ctx: ServiceContext, id: number): Pro
         .select({ id: shippingConfigs.appId })
         .from(shippingConfigs)
         .where(and(eq(shippingConfigs.appId, ctx.appId), eq(shippingConfigs.defaultPickupLocationId, id))),
-      ctx.db
-        .select({ id: shipments.id })
-        .from(shipments)
-        .where(
-          and(
-            eq(shipments.appId, ctx.appId),
-            eq(shipments.originPickupLocationId, id),
-            notInArray(shipments.status, [...FINAL_STATUSES]),
-          ),
-        )
-        .limit(100),
+      openShipmentsUsing(ctx, shipments.originPickupLocationId, id),
     ]),
   ]);
   rowOf();

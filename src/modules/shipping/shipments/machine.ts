@@ -1,5 +1,8 @@
+import { and, eq, notInArray } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { ServiceContext } from "../../../core/context";
 import { defineStateMachine } from "../../../core/state-machine";
-import type { ShipmentStatus } from "../tables";
+import { type ShipmentStatus, shipments } from "../tables";
 
 type ShipmentAction =
   | "purchase_label"
@@ -55,3 +58,14 @@ export const ACTION_TO: Record<Exclude<ShipmentStatus, "created">, ShipmentActio
 
 /** Statuses in which a shipment still holds its fulfillments (not cancelled). */
 export const FINAL_STATUSES: readonly ShipmentStatus[] = ["delivered", "returned_to_sender", "cancelled"];
+
+/**
+ * The store's open shipments whose `column` (their courier, their origin) is `id`: what refuses that
+ * row's deletion; the first 100 are named.
+ */
+export const openShipmentsUsing = (ctx: ServiceContext, column: SQLiteColumn, id: number) =>
+  ctx.db
+    .select({ id: shipments.id })
+    .from(shipments)
+    .where(and(eq(shipments.appId, ctx.appId), eq(column, id), notInArray(shipments.status, [...FINAL_STATUSES])))
+    .limit(100);
