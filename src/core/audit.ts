@@ -144,6 +144,20 @@ export function auditAfter(db: Db, subject: AuditSubject, row: Handle): BatchIte
 }
 
 /**
+ * The audit row of the row a plan has just inserted (`row`, the insert's handle), placed after the
+ * insert: its snapshot as created. Without an actor, nothing.
+ */
+export function auditCreated(
+  plan: BatchPlan,
+  audit: AuditContext | undefined,
+  subject: AuditSubject,
+  entry: Common & { row: Handle },
+): void {
+  if (audit)
+    plan.add(auditRows(plan.db, audit, subject, { ...entry, where: sql`id = ${entry.row.id}`, state: "after" }));
+}
+
+/**
  * `changes` added to `plan` with the audit rows of the rows `where` selects: each row as it is
  * before the changes, then, with `after` (the name of the plan's handle to the audit row: for a
  * change to one row that leaves it in place), as it is after them. Without an actor, the changes alone.

@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { auditedChange, auditRows } from "../../core/audit";
+import { auditCreated, auditedChange } from "../../core/audit";
 import { BatchPlan } from "../../core/batch-plan";
 import type { ServiceContext } from "../../core/context";
 import { live } from "../../core/crud/tenant-table";
@@ -129,15 +129,7 @@ export async function createWebhook(
       })
       .returning(),
   );
-  if (ctx.audit)
-    plan.add(
-      auditRows(ctx.db, ctx.audit, WEBHOOK_AUDIT, {
-        appId: ctx.appId,
-        action: "webhook.created",
-        where: sql`id = ${created.id}`,
-        state: "after",
-      }),
-    );
+  auditCreated(plan, ctx.audit, WEBHOOK_AUDIT, { appId: ctx.appId, action: "webhook.created", row: created });
   plan.event(insertedRowEvent("webhook.created", webhooks, created));
   return webhookView((await plan.run(ctx.events)).row<WebhookRow>(created), "reveal");
 }

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
-import { type AuditContext, type AuditSubject, auditedChange, auditRows } from "../../../core/audit";
+import { type AuditContext, type AuditSubject, auditCreated, auditedChange } from "../../../core/audit";
 import {
   forgetHeldTokens,
   merchantApiTokens,
@@ -58,19 +58,6 @@ const KEY_AUDIT: AuditSubject = {
     'permissions', json(permissions), 'created_by', created_by, 'expires_at', expires_at,
     'revoked_at', revoked_at, 'replaced_by', replaced_by)`,
 };
-
-/** The audit row of a key the batch has just inserted (`api_key.created`); none without an actor. */
-const keyCreated = (db: Db, audit: AuditContext | undefined, appId: number, key: { id: SQL }) =>
-  audit
-    ? [
-        auditRows(db, audit, KEY_AUDIT, {
-          appId,
-          action: "api_key.created",
-          where: sql`id = ${key.id}`,
-          state: "after",
-        }),
-      ]
-    : [];
 
 /** Who asks for a key: a merchant key (its id, permissions and expiry), or the platform. */
 export type KeyIssuer = { tokenId: number; permissions: ReadonlySet<Permission>; expiresAt: string | null } | null;
@@ -150,7 +137,7 @@ export async function issueApiKey(
     ApiError.notFound("store_not_found", `Store ${appId}`),
   );
   const key = plan.insert("api_key", insert);
-  plan.add(...keyCreated(db, audit, appId, key));
+  auditCreated(plan, audit, KEY_AUDIT, { appId, action: "api_key.created", row: key });
   plan.event(keyEvent("api_key.created", sql`id = ${key.id}`));
   const row = (await plan.run(sink)).row<Row>(key);
   return { ...view(row), secret };
@@ -272,7 +259,7 @@ export async function rotateApiKey(
     async () => keyRefusal(ctx, id, "rotate"),
   );
   const key = plan.insert("api_key", insert);
-  plan.add(...keyCreated(ctx.db, ctx.audit, ctx.appId, key));
+  auditCreated(plan, ctx.audit, KEY_AUDIT, { appId: ctx.appId, action: "api_key.created", row: key });
   auditedChange(
     plan,
     ctx.audit,

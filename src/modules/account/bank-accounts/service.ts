@@ -1,6 +1,6 @@
 import { and, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { auditedChange, auditRows } from "../../../core/audit";
+import { auditCreated, auditedChange } from "../../../core/audit";
 import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
@@ -155,15 +155,7 @@ export async function createBankAccount(ctx: ServiceContext, input: CreateBankAc
   const plan = new BatchPlan(ctx.db).add(ibanFree(ctx, input.iban));
   const taken = isDefault === true ? takeDefault(ctx, plan, at) : undefined;
   const account = plan.insert("account", insert);
-  if (ctx.audit)
-    plan.add(
-      auditRows(ctx.db, ctx.audit, BANK_ACCOUNT_AUDIT, {
-        appId: ctx.appId,
-        action: "bank_account.created",
-        where: sql`id = ${account.id}`,
-        state: "after",
-      }),
-    );
+  auditCreated(plan, ctx.audit, BANK_ACCOUNT_AUDIT, { appId: ctx.appId, action: "bank_account.created", row: account });
   plan.event(eventOf(ctx, "bank_account.created", sql`${bankAccounts.id} = ${account.id}`), ...(taken ? [taken] : []));
   const result = await withIbanGuard(ctx, input.iban, () => plan.run(ctx.events));
   return view(result.row<Row>(account));

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { type AuditContext, auditRows } from "../../../core/audit";
+import { type AuditContext, auditCreated } from "../../../core/audit";
 import { BatchPlan } from "../../../core/batch-plan";
 import { ApiError } from "../../../core/errors";
 import type { EventSink } from "../../../core/events/outbox";
@@ -41,14 +41,7 @@ export async function createOrganization(
     table: organizations,
     snapshot: sql`json_object('id', id, 'name', name, 'created_at', created_at)`,
   };
-  plan.add(
-    auditRows(db, audit, subject, {
-      appId: null,
-      action: "organization.created",
-      where: sql`id = ${org.id}`,
-      state: "after",
-    }),
-  );
+  auditCreated(plan, audit, subject, { appId: null, action: "organization.created", row: org });
   return view((await plan.run(sink)).row<Row>(org));
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
-import { type AuditContext, type AuditSubject, auditedChange, auditRows } from "../../../core/audit";
+import { type AuditContext, type AuditSubject, auditCreated, auditedChange } from "../../../core/audit";
 import { forgetHeldTokens } from "../../../core/auth";
 import { BatchPlan } from "../../../core/batch-plan";
 import { ApiError } from "../../../core/errors";
@@ -83,15 +83,8 @@ export async function createStore(
       .values({ orgId: input.organization_id, nameEn: input.name_en, nameAr: input.name_ar, createdAt: nowIso() })
       .returning({ id: apps.id }),
   );
-  plan.add(
-    initialStoreSettings(db, store.id, input.settings ?? {}),
-    auditRows(db, audit, STORE_AUDIT, {
-      appId: store.id,
-      action: "store.created",
-      where: sql`id = ${store.id}`,
-      state: "after",
-    }),
-  );
+  plan.add(initialStoreSettings(db, store.id, input.settings ?? {}));
+  auditCreated(plan, audit, STORE_AUDIT, { appId: store.id, action: "store.created", row: store });
   const id = (await plan.run(sink)).id(store);
   return getStore(db, id);
 }
