@@ -76,7 +76,8 @@ export const background = {
     const tasks = scheduledTasks(env, ctx);
     // Each task on its own: one that fails never stops the others. The run ends when all have, so that
     // `npm run cron` answers once their work is done; a failure fails the run, after its own log line.
-    const runs = tasksOfRun(controller.cron).map(async (name) => {
+    const names = tasksOfRun(controller.cron);
+    const runs = names.map(async (name) => {
       const started = Date.now();
       try {
         const result = (await tasks[name].run()) ?? null;
@@ -87,7 +88,7 @@ export const background = {
       }
     });
     const outcomes = await Promise.allSettled(runs);
-    const failed = tasksOfRun(controller.cron).filter((_, i) => outcomes[i]?.status === "rejected");
+    const failed = names.filter((_, i) => outcomes[i]?.status === "rejected");
     if (failed.length) throw new Error(`scheduled tasks failed: ${failed.join(", ")} (see "background task failed")`);
   },
 } satisfies ExportedHandler<Env, JobMessage>;
