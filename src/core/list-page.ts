@@ -41,7 +41,8 @@ function checkParent(parent: ListParent | undefined, found: unknown) {
 }
 
 /** The page's rows inside `listPageWith`'s statement: `SELECT … FROM ${PAGE_ROWS}`. */
-export const PAGE_ROWS = sql.identifier("list_page");
+const PAGE_ALIAS = "list_page";
+export const PAGE_ROWS = sql.identifier(PAGE_ALIAS);
 
 /**
  * `listPage`, with nested levels fetched by the same statement: `nested` names scalar
@@ -108,11 +109,12 @@ function listStatement(
     : { sql: `(SELECT count(*) FROM ${table} WHERE ${where.sql})`, params: where.params };
   const parent = dialect.sqlToQuery(parentFound(s.parent));
   const nested = dialect.sqlToQuery(parts);
-  const rowText = dialect.sqlToQuery(rowArray(s.table, "list_page")).sql;
+  const rowText = dialect.sqlToQuery(rowArray(s.table, PAGE_ALIAS)).sql;
+  const pageRows = dialect.sqlToQuery(sql`${PAGE_ROWS}`).sql;
   const offset = (q.page - 1) * q.pageSize;
   const inPage = `"page_summary"."in_page"`;
   return {
-    sql: `WITH "list_page" AS MATERIALIZED (
+    sql: `WITH ${pageRows} AS MATERIALIZED (
       SELECT p.*, row_number() OVER () AS "_n" FROM (SELECT * FROM ${table} WHERE ${where.sql}
         ORDER BY ${order.sql} LIMIT ? OFFSET ?) AS p)
     SELECT CASE WHEN ${inPage} BETWEEN 1 AND ? OR (? = 0 AND ${inPage} = 0)
@@ -121,7 +123,7 @@ function listStatement(
       ${parent.sql} AS "parent_found"
       ${nested.sql}
     FROM (SELECT count(*) AS "in_page", json_group_array(json_array("_n", ${rowText})) AS "rows"
-      FROM "list_page") AS "page_summary"`,
+      FROM ${pageRows}) AS "page_summary"`,
     params: [
       ...where.params,
       ...order.params,
