@@ -45,6 +45,13 @@ export async function startPayment(paymentUrl: string) {
   return { page, reference: reference! };
 }
 
+/** The fake gateway page's Pay or Fail button: the URL its form posts to. */
+export const formAction = (html: string, cls: "pay" | "fail") => {
+  const m = new RegExp(`<form method="post" action="([^"]+)"><button class="${cls}"`).exec(html);
+  expect(m, html).toBeTruthy();
+  return `https://api.test${m![1]!.replaceAll("&amp;", "&")}`;
+};
+
 export const outcome = (reference: string, over: Partial<GatewayOutcome> = {}): GatewayOutcome => ({
   gateway: "fake",
   reference,

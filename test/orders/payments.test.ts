@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { payLink } from "../../src/modules/orders/orders/views";
 import { problem } from "../helpers/request";
-import { browse, cardOrder, cardTransactions, startPayment } from "./card-payments";
+import { browse, cardOrder, cardTransactions, formAction, startPayment } from "./card-payments";
 import {
   depositCashback,
   eventsWhere,
@@ -118,12 +118,6 @@ describe("Pay link (CA14)", () => {
 });
 
 describe("The whole card flow over HTTP (development gateway)", () => {
-  const formAction = (html: string, cls: "pay" | "fail") => {
-    const m = new RegExp(`<form method="post" action="([^"]+)"><button class="${cls}"`).exec(html);
-    expect(m, html).toBeTruthy();
-    return `${ORIGIN}${m![1]!.replaceAll("&amp;", "&")}`;
-  };
-
   it("checkout → pay link → the gateway's page → Pay → back to success_url, the order paid", async () => {
     const r = await cardOrder(A, 1, 4999, {
       success_url: "https://shop.example.com/ok?o=1",

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createCustomerFor, customerTokenFor, tokenFor } from "../helpers/factories";
 import { platformCall, platformStore } from "../helpers/platform";
 import { call, json, problem } from "../helpers/request";
+import { browse, cardOrder, cardTransactions, formAction, startPayment } from "../orders/card-payments";
+import { orderRow } from "../orders/helpers";
 
 const STORES = "/platform/v1/stores/";
 const SETTINGS = "/api/v1/dashboard/admin/settings/";
@@ -63,6 +65,26 @@ describe("suspending a store", () => {
       ["store.suspended", { id: storeId, reason: "Unpaid invoice" }],
       ["store.reactivated", { id: storeId }],
     ]);
+  });
+
+  it("refuses a new payment from its pay links; a payment already started still settles", async () => {
+    const { storeId } = await platformStore();
+    const started = await cardOrder(storeId, 1, 2000);
+    const waiting = await cardOrder(storeId, 1, 3000);
+    const { page } = await startPayment(started.payment_url);
+    const pay = formAction(await (await browse(page)).text(), "pay");
+
+    await platformCall(`${STORES}${storeId}/suspend/`, { method: "POST", body: { reason: "Review" } });
+    const refused = await browse(waiting.payment_url);
+    expect(refused.status).toBe(403);
+    expect((await problem(refused)).code).toBe("app_suspended");
+    expect(await cardTransactions(waiting.order.id)).toEqual([]);
+    const paid = await browse(pay, "POST");
+    expect(paid.status).toBe(200);
+    expect(await orderRow(started.order.id)).toMatchObject({ status: "completed", payment_status: "paid" });
+
+    await platformCall(`${STORES}${storeId}/reactivate/`, { method: "POST" });
+    await startPayment(waiting.payment_url);
   });
 
   it("lists stores by status; 404 for an unknown store", async () => {

@@ -1,9 +1,10 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { makeServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
 import { emit } from "../../../core/events/outbox";
 import { createRoute, createRouter, idParam, problemResponsesFor, z } from "../../../core/openapi";
+import { appSuspended, apps } from "../../../core/tenancy";
 import { nowIso } from "../../../core/time";
 import type { AppEnv } from "../../../env";
 import { loadCustomers } from "../../customers";
@@ -30,7 +31,9 @@ export const payLinkRoute = createRoute({
     "&error_url=`), as Order Details and the checkout result give it, signed (`signature`, with `app_id`). " +
     "Opening it starts a payment with the store's card gateway and redirects (303) to the gateway's page; " +
     "after paying, the gateway sends the customer to `success_url` or `error_url`. A changed or unsigned " +
-    "link is a 403; an order that is no longer pending is a 409. Public: a browser follows it.",
+    "link is a 403, and so is a link of a suspended store (`app_suspended`: no new payment starts; one " +
+    "already started still completes through the gateway's callback); an order that is no longer pending is " +
+    "a 409. Public: a browser follows it.",
   request: {
     params: idParam("order_id"),
     query: z.object({
@@ -49,7 +52,7 @@ export const payLinkRoute = createRoute({
     },
     ...problemResponsesFor({
       400: ["validation_error"],
-      403: ["invalid_payment_signature"],
+      403: ["invalid_payment_signature", "app_suspended"],
       404: ["order_not_found"],
       409: ["invalid_state_transition", "payment_failed"],
       500: ["internal_error"],
@@ -69,8 +72,17 @@ async function openPayLink(c: Context<AppEnv>, orderId: number) {
     );
   const appId = Number(signed.app_id);
   const ctx = makeServiceContext(c.get("db"), appId, c.env, (p) => c.executionCtx.waitUntil(p));
-  const order = await ctx.db.select().from(orders).where(eq(orders.id, orderId)).get();
-  if (!order || order.appId !== appId) throw ApiError.notFound("order_not_found", `Order ${orderId}`);
+  // The link names its store instead of `app-id`, so knownApp() never sees it: its suspension is
+  // read with the order. Payments already started still settle (the gateway's callbacks ignore it).
+  const row = await ctx.db
+    .select({ suspendedAt: apps.suspendedAt, order: orders })
+    .from(apps)
+    .leftJoin(orders, and(eq(orders.id, orderId), eq(orders.appId, apps.id)))
+    .where(eq(apps.id, appId))
+    .get();
+  if (row?.suspendedAt) throw appSuspended(appId);
+  const order = row?.order;
+  if (!order) throw ApiError.notFound("order_not_found", `Order ${orderId}`);
   if (order.status !== "pending" || order.paymentProvider !== "card")
     throw ApiError.invalidTransition(`Order ${orderId}`, order.status, "paid by card", []);
   // Past its deadline the order is about to release its stock: no new payment may start.
