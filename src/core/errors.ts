@@ -170,7 +170,15 @@ export function problemBody(
 /** Renders any thrown value as problem+json; internals of unexpected errors never leave the Worker. */
 export function renderProblem(err: unknown, c: Context): Response {
   const apiError = toApiError(err);
-  if (apiError.status >= 500) {
+  if (apiError.status >= 500 && err instanceof ApiError) {
+    log({
+      msg: "service unavailable",
+      level: "error",
+      request_id: c.get("requestId") ?? null,
+      code: apiError.code,
+      detail: apiError.detail,
+    });
+  } else if (apiError.status >= 500) {
     log({
       msg: "unhandled error",
       level: "error",

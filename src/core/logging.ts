@@ -9,7 +9,8 @@ import type { AppEnv } from "../env";
  * - `request`: one per HTTP request, written by `requestLog()`;
  * - `webhook delivery`: one per delivery attempt, written by the queue consumer;
  * - `background task failed`: work done after the response or off a queue that failed, where
- *   nothing else would keep a trace; `unhandled error` is the same for a request's 5xx;
+ *   nothing else would keep a trace; `unhandled error` is the same for a request's unexpected 5xx;
+ * - `service unavailable`: a 5xx the code answers on purpose (a provider silent, a secret unset);
  * - `scheduled task`: one per task of a scheduled run that finished, with what it did;
  * - `limit reached`: a ceiling guarding a cost (a store's SMS budget) refused a request.
  *
@@ -110,6 +111,15 @@ export type UnhandledErrorLine = {
   stack: string | null;
 };
 
+/** A 5xx answered on purpose (an `ApiError`): the operator's cue, with its code and no stack. */
+export type ServiceUnavailableLine = {
+  msg: "service unavailable";
+  level: "error";
+  request_id: string | null;
+  code: string;
+  detail: string;
+};
+
 /**
  * A ceiling that guards a cost (an SMS budget) refused a request: the metric to alert on, since
  * it trips under abuse. One per refused request; `limit` names the ceiling.
@@ -129,6 +139,7 @@ export type LogLine =
   | TaskFailedLine
   | ScheduledTaskLine
   | UnhandledErrorLine
+  | ServiceUnavailableLine
   | LimitReachedLine;
 
 /** Prints one line: `console.error` for level "error", `console.log` otherwise. */

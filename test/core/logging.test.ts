@@ -155,6 +155,30 @@ describe("request lines", () => {
     expect(requestLine().line).toMatchObject({ level: "info", status: 409, code: "conflict" });
   });
 
+  it("a 5xx answered on purpose: `service unavailable` with its code, no stack, no `unhandled error`", async () => {
+    const app = new Hono<AppEnv>();
+    app.use(requestId({ headerName: "X-Request-Id" }));
+    app.use(requestLog());
+    app.get("/later/", () => {
+      throw new ApiError(503, "provider_unavailable", "The provider did not answer.");
+    });
+    app.onError((e, c) => renderProblem(e, c));
+    const res = await app.request("/later/");
+    expect(res.status).toBe(503);
+    const { line } = requestLine();
+    expect(line).toMatchObject({ level: "error", status: 503, code: "provider_unavailable" });
+    expect(ofKind("unhandled error")).toEqual([]);
+    expect(ofKind("service unavailable").map((l) => l.line)).toEqual([
+      {
+        msg: "service unavailable",
+        level: "error",
+        request_id: line.request_id,
+        code: "provider_unavailable",
+        detail: "The provider did not answer.",
+      },
+    ]);
+  });
+
   it("truncates error texts to 500 characters", () => {
     expect(errorText(new Error("x".repeat(2000)))).toHaveLength(500);
     expect(errorText("plain")).toBe("plain");
