@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { PERMISSIONS } from "../src/core/permissions";
 import { holdersOf, localStateDir } from "./d1";
 import { writeLocalWebhooksConfig } from "./local-webhooks-config";
 import { onOrphaned, ROOT, run, start, stopAll, WRANGLER } from "./processes";
@@ -73,7 +74,8 @@ const token = (
     "--name",
     "npm-start",
     "--permissions",
-    "can_read_order,can_write_order,can_read_item,can_write_item,can_retrieve_app_config,can_update_app_config",
+    // Every permission, API keys and the audit log included: the demo store's owner at the keyboard.
+    PERMISSIONS.join(","),
   ])
 ).trim();
 const ticketQuery = await run("reading a ticket", WRANGLER, [
