@@ -14,8 +14,9 @@ import type { CreateLocation, Location } from "./schemas";
 
 /**
  * Customer locations, for both audiences: the merchant's (MC1, for a customer it names) and the
- * customer app's own (CA8, for the customer of the token). Callers check the customer first; these
- * functions scope every read and write by store and customer.
+ * customer app's own (CA8, for the customer of the token). Callers check the customer first (the
+ * create checks it itself, beside the places); these functions scope every read and write by store
+ * and customer.
  */
 
 type LocationRow = typeof customerLocations.$inferSelect;

@@ -46,7 +46,7 @@ const mine = (ctx: ServiceContext, customerId: number, id: number) =>
 
 /**
  * Writes `set` to the location with `customer.location.<change>`, both or neither (a concurrent
- * delete); `after`, statements that read the location as the batch left it.
+ * delete); `after`, statements that read the location as the batch left it, whose results it answers.
  */
 async function changeLocation(
   ctx: ServiceContext,
