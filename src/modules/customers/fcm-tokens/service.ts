@@ -3,6 +3,7 @@ import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { nowIso } from "../../../core/time";
+import { readTogether } from "../reads";
 import { findCustomer } from "../records/service";
 import { fcmTokens } from "../tables";
 import type { FcmToken, RegisterFcmToken } from "./schemas";
@@ -30,12 +31,16 @@ export async function registerFcmToken(
   customerId: number,
   input: RegisterFcmToken,
 ): Promise<{ token: FcmToken; created: boolean }> {
-  await findCustomer(ctx, customerId);
-  const [existing] = await ctx.db
-    .select({ id: fcmTokens.id })
-    .from(fcmTokens)
-    .where(and(eq(fcmTokens.appId, ctx.appId), eq(fcmTokens.token, input.token)))
-    .limit(1);
+  // The customer and the token read in one round trip; the customer's 404 comes first.
+  const [, [existing]] = await readTogether(
+    findCustomer(ctx, customerId),
+    ctx.db
+      .select({ id: fcmTokens.id })
+      .from(fcmTokens)
+      .where(and(eq(fcmTokens.appId, ctx.appId), eq(fcmTokens.token, input.token)))
+      .limit(1)
+      .then((rows) => rows),
+  );
   const now = nowIso();
   const active = and(live(fcmTokens, ctx.appId), eq(fcmTokens.customerId, customerId), eq(fcmTokens.isActive, true));
   const newest = ctx.db

@@ -2,7 +2,7 @@ import { serviceContext } from "../../../core/context";
 import { envelopeOf, listQueryOf, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
 import { merchantRoute } from "../../../core/routes";
-import { customerListQuery, findCustomer } from "../records/service";
+import { customerListQuery } from "../records/service";
 import { CreateLocationSchema, LocationListSchema, LocationSchema } from "./schemas";
 import { createLocation, getLocation, LOCATION_LIST, listLocations } from "./service";
 
@@ -67,9 +67,9 @@ export const customerLocationsRouter = createRouter()
     return c.json(envelopeOf(c, await listLocations(ctx, id, q)), 200);
   })
   .openapi(createCustomerLocationRoute, async (c) => {
+    // The customer is checked by the create itself, in the round trip of the places.
     const ctx = serviceContext(c);
-    const customer = await findCustomer(ctx, c.req.valid("param").customer_id);
-    return c.json(await createLocation(ctx, customer.id, c.req.valid("json")), 201);
+    return c.json(await createLocation(ctx, c.req.valid("param").customer_id, c.req.valid("json")), 201);
   })
   .openapi(getCustomerLocationRoute, async (c) => {
     const ctx = serviceContext(c);

@@ -60,6 +60,13 @@ export async function placesOf(
   };
 }
 
+/** The cities and districts a place names, to read beside a write's other reads (`refuseUnknownPlace`). */
+export const placesNamed = (ctx: ServiceContext, place: { cityId?: number | null; districtId?: number | null }) =>
+  placesOf(ctx, place.cityId == null ? [] : [place.cityId], place.districtId == null ? [] : [place.districtId]);
+
+/** The fields a place's 400 names: `city_id` and `district_id` unless a body calls them otherwise. */
+export type PlaceFields = { city: string; district: string };
+
 /**
  * Checks that the city and district a body names exist and that the district is in the city;
  * a 400 naming the field otherwise (as for any id that does not exist). `fields` renames them.
@@ -67,12 +74,23 @@ export async function placesOf(
 export async function checkPlace(
   ctx: ServiceContext,
   place: { cityId?: number | null; districtId?: number | null },
-  fields: { city: string; district: string } = { city: "city_id", district: "district_id" },
+  fields?: PlaceFields,
 ): Promise<void> {
+  if (place.cityId == null && place.districtId == null) return;
+  refuseUnknownPlace(await placesNamed(ctx, place), place, fields);
+}
+
+/**
+ * `checkPlace` over places already read (`placesOf`, in the round trip of the write's other reads):
+ * the same 400 when the city or district is not among them, or the district is not in the city.
+ */
+export function refuseUnknownPlace(
+  found: Awaited<ReturnType<typeof placesOf>>,
+  place: { cityId?: number | null; districtId?: number | null },
+  fields: PlaceFields = { city: "city_id", district: "district_id" },
+): void {
   const cityId = place.cityId ?? null;
   const districtId = place.districtId ?? null;
-  if (cityId === null && districtId === null) return;
-  const found = await placesOf(ctx, cityId === null ? [] : [cityId], districtId === null ? [] : [districtId]);
   const errors: FieldErrors = Object.create(null);
   if (cityId !== null && !found.cities.has(cityId)) errors[fields.city] = [`No city ${cityId}.`];
   if (districtId !== null) {

@@ -1,20 +1,22 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import { BatchPlan } from "../../../core/batch-plan";
+import { BatchPlan, batchStatement, selectColumns } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { eventPayloadSql, newEventId } from "../../../core/events/outbox";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import { type ListQuery, type ListSpec, listPageWith, type Page, searchColumns } from "../../../core/listing";
-import { liveCustomerParent } from "../records/service";
+import { readTogether } from "../reads";
+import { findCustomer, liveCustomerParent } from "../records/service";
 import { customerLocations, LOCATION_TYPES } from "../tables";
-import { checkPlace, type PlaceParts, placesFromJson, placesJson, placesOf } from "./places";
+import { type PlaceParts, placesFromJson, placesJson, placesNamed, placesOf, refuseUnknownPlace } from "./places";
 import type { CreateLocation, Location } from "./schemas";
 
 /**
  * Customer locations, for both audiences: the merchant's (MC1, for a customer it names) and the
- * customer app's own (CA8, for the customer of the token). Callers check the customer first; these
- * functions scope every read and write by store and customer.
+ * customer app's own (CA8, for the customer of the token). Callers check the customer first (the
+ * create checks it itself, beside the places); these functions scope every read and write by store
+ * and customer.
  */
 
 type LocationRow = typeof customerLocations.$inferSelect;
@@ -153,20 +155,44 @@ export async function getLocation(
   id: number,
   opts: { liveCustomer?: boolean } = {},
 ): Promise<Location> {
+  const read = locationRead(ctx, customerId, id, opts);
+  return read.view(await ctx.db.get<LocationReadRow>(read.query));
+}
+
+type LocationReadRow = Record<string, string | number | null> | undefined;
+
+/**
+ * `getLocation`'s statement, and its view of the row the statement answers: run on its own, or as
+ * the read of a write's batch (`locationInBatch`) that answers the location as the write left it.
+ */
+function locationRead(ctx: ServiceContext, customerId: number, id: number, opts: { liveCustomer?: boolean } = {}) {
   const mine = and(ofCustomer(ctx, customerId), eq(customerLocations.id, id))!;
   const parent = opts.liveCustomer ? liveCustomerParent(ctx, customerId) : undefined;
   const parts = placesOfLocations(ctx, sql`(SELECT ${customerLocations.id} FROM ${customerLocations} WHERE ${mine})`);
-  const row = await ctx.db.get<Record<string, string | number | null>>(
-    sql`SELECT ${rowsJson(customerLocations, mine)} AS "rows", ${parent?.exists ?? sql`1`} AS "parent_found", ${sql.join(
-      Object.entries(parts).map(([k, v]) => sql`${v} AS ${sql.identifier(k)}`),
-      sql`, `,
-    )}`,
-  );
-  if (parent && row?.parent_found !== 1) throw parent.notFound(row?.parent_found);
-  const found = decodeRows(customerLocations, row?.rows ?? "[]");
-  if (!found.length) throw ApiError.notFound("customer_location_not_found", `Location ${id}`);
-  const parsed = Object.fromEntries(Object.keys(parts).map((k) => [k, JSON.parse(String(row?.[k] ?? "[]"))]));
-  return locationViews(found, placesFromJson(parsed as PlaceParts))[0]!;
+  const query = sql`SELECT ${rowsJson(customerLocations, mine)} AS "rows", ${parent?.exists ?? sql`1`} AS "parent_found", ${sql.join(
+    Object.entries(parts).map(([k, v]) => sql`${v} AS ${sql.identifier(k)}`),
+    sql`, `,
+  )}`;
+  const view = (row: LocationReadRow): Location => {
+    if (parent && row?.parent_found !== 1) throw parent.notFound(row?.parent_found);
+    const found = decodeRows(customerLocations, row?.rows ?? "[]");
+    if (!found.length) throw ApiError.notFound("customer_location_not_found", `Location ${id}`);
+    const parsed = Object.fromEntries(Object.keys(parts).map((k) => [k, JSON.parse(String(row?.[k] ?? "[]"))]));
+    return locationViews(found, placesFromJson(parsed as PlaceParts))[0]!;
+  };
+  return { query, view, columns: ["rows", "parent_found", ...Object.keys(parts)] };
+}
+
+/**
+ * The customer's location `id` read where it stands in a write's batch (after the change), and its
+ * view once the batch has run: the write answers from its own round trip.
+ */
+export function locationInBatch(ctx: ServiceContext, customerId: number, id: number) {
+  const read = locationRead(ctx, customerId, id);
+  return {
+    statement: batchStatement(ctx.db, read.query, selectColumns(read.columns)),
+    view: (rows: unknown) => read.view((rows as LocationReadRow[])[0]),
+  };
 }
 
 /** The columns of the fields a body gives (a create's, or a partial update's). */
@@ -193,17 +219,28 @@ export function locationValues(input: Partial<CreateLocation>) {
   };
 }
 
-/** Adds a location to the customer, with its `customer.location.created` event in the same batch. */
+/**
+ * Adds a location to the customer (404 `customer_not_found` unless live), with its
+ * `customer.location.created` event: the customer and the places read in one round trip, then one
+ * batch that holds the customer live and answers the row.
+ */
 export async function createLocation(
   ctx: ServiceContext,
   customerId: number,
   input: CreateLocation,
 ): Promise<Location> {
-  await checkPlace(ctx, { cityId: input.city_id, districtId: input.district_id });
+  const place = { cityId: input.city_id, districtId: input.district_id };
+  const [, places] = await readTogether(findCustomer(ctx, customerId), placesNamed(ctx, place));
+  refuseUnknownPlace(places, place);
   const eventId = newEventId();
   const type = "customer.location.created";
   const locationData = sql`json_object('id', id, 'customer_id', customer_id)`;
   const plan = new BatchPlan(ctx.db);
+  plan.guard(
+    liveCustomerParent(ctx, customerId).exists,
+    "customer",
+    ApiError.notFound("customer_not_found", `Customer ${customerId}`),
+  );
   const location = plan.insert(
     "location",
     ctx.db
@@ -223,10 +260,5 @@ export async function createLocation(
       FROM ${customerLocations} WHERE id = ${location.id}`,
   );
   const row = (await plan.run(ctx.events)).row<LocationRow>(location);
-  const places = await placesOf(
-    ctx,
-    row.cityId === null ? [] : [row.cityId],
-    row.districtId === null ? [] : [row.districtId],
-  );
   return locationViews([row], places)[0]!;
 }

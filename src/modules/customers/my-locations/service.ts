@@ -1,12 +1,21 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
 import { live, softDeleted } from "../../../core/crud/tenant-table";
 import { emit, newEvent } from "../../../core/events/outbox";
 import type { ListQuery, Page } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { checkPlace } from "../locations/places";
+import { placesOf, refuseUnknownPlace } from "../locations/places";
 import type { CreateLocation, Location } from "../locations/schemas";
-import { createLocation, findLocation, getLocation, listLocations, locationValues } from "../locations/service";
+import {
+  createLocation,
+  findLocation,
+  getLocation,
+  listLocations,
+  locationInBatch,
+  locationValues,
+} from "../locations/service";
+import { readTogether } from "../reads";
 import { findCustomer } from "../records/service";
 import { customerLocations } from "../tables";
 import type { UpdateMyLocation } from "./schemas";
@@ -26,8 +35,8 @@ export async function getMyLocation(ctx: ServiceContext, customerId: number, id:
   return getLocation(ctx, customerId, id, { liveCustomer: true });
 }
 
+/** The customer's check is the create's own, read with the places. */
 export async function createMyLocation(ctx: ServiceContext, customerId: number, input: CreateLocation) {
-  await findCustomer(ctx, customerId);
   return createLocation(ctx, customerId, input);
 }
 
@@ -35,28 +44,50 @@ export async function createMyLocation(ctx: ServiceContext, customerId: number, 
 const mine = (ctx: ServiceContext, customerId: number, id: number) =>
   and(live(customerLocations, ctx.appId), eq(customerLocations.customerId, customerId), eq(customerLocations.id, id))!;
 
-/** Writes `set` to the location with `customer.location.<change>`, both or neither (a concurrent delete). */
+/**
+ * Writes `set` to the location with `customer.location.<change>`, both or neither (a concurrent
+ * delete); `after`, statements that read the location as the batch left it, whose results it answers.
+ */
 async function changeLocation(
   ctx: ServiceContext,
   customerId: number,
   id: number,
   set: Partial<typeof customerLocations.$inferInsert>,
   change: "updated" | "deleted",
-): Promise<void> {
+  after: BatchItem<"sqlite">[] = [],
+): Promise<unknown[]> {
   const where = mine(ctx, customerId, id);
-  await emit(
+  const { results } = await emit(
     ctx.db,
     ctx.events,
     [ctx.db.update(customerLocations).set(set).where(where)],
     [newEvent(ctx.appId, `customer.location.${change}`, { id, customer_id: customerId })],
-    { guard: sql`EXISTS (SELECT 1 FROM ${customerLocations} WHERE ${where})` },
+    { guard: sql`EXISTS (SELECT 1 FROM ${customerLocations} WHERE ${where})`, after },
   );
+  return results.slice(1);
 }
+
+/** Writes `set` to the location (as `changeLocation`) and answers it from the same batch. */
+async function changeAndRead(
+  ctx: ServiceContext,
+  customerId: number,
+  id: number,
+  set: Partial<typeof customerLocations.$inferInsert>,
+): Promise<Location> {
+  const read = locationInBatch(ctx, customerId, id);
+  const [rows] = await changeLocation(ctx, customerId, id, set, "updated", [read.statement]);
+  return read.view(rows);
+}
+
+/** The customer and their location `id`, read in one round trip; the customer's 404 comes first. */
+const findMine = (ctx: ServiceContext, customerId: number, id: number) =>
+  readTogether(findCustomer(ctx, customerId), findLocation(ctx, customerId, id));
 
 /**
  * Changes the given fields. The place is checked as it will be: a new city with the location's
  * district (or a new district in the location's city) must still agree, so that a location never
- * names a district outside its city.
+ * names a district outside its city. The places it names are read with the location (the ones it
+ * keeps by a subquery of it), so the change waits for one read round trip and its batch.
  */
 export async function updateMyLocation(
   ctx: ServiceContext,
@@ -64,16 +95,28 @@ export async function updateMyLocation(
   id: number,
   input: UpdateMyLocation,
 ): Promise<Location> {
-  await findCustomer(ctx, customerId);
-  const current = await findLocation(ctx, customerId, id);
-  if (input.city_id !== undefined || input.district_id !== undefined) {
-    await checkPlace(ctx, {
+  const checked = input.city_id !== undefined || input.district_id !== undefined;
+  const kept = (column: string) =>
+    sql`(SELECT ${sql.identifier(column)} FROM ${customerLocations} WHERE ${mine(ctx, customerId, id)})`;
+  const places = checked
+    ? placesOf(
+        ctx,
+        input.city_id == null ? kept("city_id") : [input.city_id],
+        input.district_id === undefined ? kept("district_id") : input.district_id === null ? [] : [input.district_id],
+      )
+    : Promise.resolve(null);
+  const [, current, found] = await readTogether(
+    findCustomer(ctx, customerId),
+    findLocation(ctx, customerId, id),
+    places,
+  );
+  if (found) {
+    refuseUnknownPlace(found, {
       cityId: input.city_id ?? current.cityId,
       districtId: input.district_id === undefined ? current.districtId : input.district_id,
     });
   }
-  await changeLocation(ctx, customerId, id, { ...locationValues(input), modifiedAt: nowIso() }, "updated");
-  return getLocation(ctx, customerId, id);
+  return changeAndRead(ctx, customerId, id, { ...locationValues(input), modifiedAt: nowIso() });
 }
 
 export async function updateMyLocationImage(
@@ -82,14 +125,11 @@ export async function updateMyLocationImage(
   id: number,
   image: string | null,
 ): Promise<Location> {
-  await findCustomer(ctx, customerId);
-  await findLocation(ctx, customerId, id);
-  await changeLocation(ctx, customerId, id, { image, modifiedAt: nowIso() }, "updated");
-  return getLocation(ctx, customerId, id);
+  await findMine(ctx, customerId, id);
+  return changeAndRead(ctx, customerId, id, { image, modifiedAt: nowIso() });
 }
 
 export async function deleteMyLocation(ctx: ServiceContext, customerId: number, id: number): Promise<void> {
-  await findCustomer(ctx, customerId);
-  await findLocation(ctx, customerId, id);
+  await findMine(ctx, customerId, id);
   await changeLocation(ctx, customerId, id, softDeleted(), "deleted");
 }

@@ -7,6 +7,7 @@ import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColu
 import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { checkPlace } from "../locations/places";
+import { readTogether } from "../reads";
 import { findCustomer } from "../records/service";
 import { customerNotifications, customers, NOTIFICATION_STATUSES, notifications } from "../tables";
 import {
@@ -62,18 +63,22 @@ export async function sendNotification(
   input: SendNotification,
 ): Promise<{ notification_id: number; recipients_count: number; status: "queued" }> {
   const audience: Audience = input.customer_ids ? { customer_ids: input.customer_ids } : { segment: input.segment! };
-  if ("segment" in audience && audience.segment !== "all") {
-    await checkPlace(
-      ctx,
-      { cityId: audience.segment.city_id },
-      { city: "segment.city_id", district: "segment.district_id" },
-    );
-  }
   const scope = and(live(customers, ctx.appId), audienceWhere(audience));
-  const [stats] = await ctx.db
-    .select({ count: sql<number>`count(*)`, upTo: max(customers.id) })
-    .from(customers)
-    .where(scope);
+  // The segment's city and the audience are read in one round trip; the city's 400 comes first.
+  const [, [stats]] = await readTogether(
+    "segment" in audience && audience.segment !== "all"
+      ? checkPlace(
+          ctx,
+          { cityId: audience.segment.city_id },
+          { city: "segment.city_id", district: "segment.district_id" },
+        )
+      : Promise.resolve(),
+    ctx.db
+      .select({ count: sql<number>`count(*)`, upTo: max(customers.id) })
+      .from(customers)
+      .where(scope)
+      .then((rows) => rows),
+  );
   const count = stats?.count ?? 0;
   if ("customer_ids" in audience && count !== audience.customer_ids.length) {
     const found = await ctx.db.select({ id: customers.id }).from(customers).where(scope);

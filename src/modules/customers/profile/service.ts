@@ -6,7 +6,7 @@ import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
 import { nowIso } from "../../../core/time";
 import { revokeCustomerSessions } from "../auth/tokens";
-import { customerRecords, customerView, findCustomer, updateCustomer } from "../records/service";
+import { changeCustomer, customerRecords, customerView, findCustomer } from "../records/service";
 import { customerLocations, customers, fcmTokens, otpCodes } from "../tables";
 import type { Profile, UpdateProfile } from "./schemas";
 
@@ -26,26 +26,29 @@ export async function getProfile(ctx: ServiceContext, customerId: number): Promi
   return profileOf(await findCustomer(ctx, customerId));
 }
 
+/** The records' change (one read round trip, one batch that answers the row), shown as the profile. */
 export async function updateProfile(ctx: ServiceContext, customerId: number, input: UpdateProfile): Promise<Profile> {
-  await updateCustomer(ctx, customerId, input);
-  return getProfile(ctx, customerId);
+  return profileOf(await changeCustomer(ctx, customerId, input));
 }
 
 export async function updateLanguage(ctx: ServiceContext, customerId: number, lang: "ar" | "en"): Promise<Profile> {
-  await updateCustomer(ctx, customerId, { lang });
-  return getProfile(ctx, customerId);
+  return profileOf(await changeCustomer(ctx, customerId, { lang }));
 }
 
 export async function updateAvatar(ctx: ServiceContext, customerId: number, avatar: string | null): Promise<Profile> {
-  await updateCustomer(ctx, customerId, { avatar });
-  return getProfile(ctx, customerId);
+  return profileOf(await changeCustomer(ctx, customerId, { avatar }));
 }
 
-/** The app's version is the app's bookkeeping, not a change of the customer: no event. */
+/**
+ * The app's version is the app's bookkeeping, not a change of the customer: no event. One guarded
+ * update that answers the row; none when the customer is not live.
+ */
 export async function updatePlatformVersion(ctx: ServiceContext, customerId: number, version: string) {
-  await findCustomer(ctx, customerId);
-  await customerRecords.update(ctx, customerId, { platformVersion: version, modifiedAt: nowIso() });
-  return getProfile(ctx, customerId);
+  const [row] = await customerRecords
+    .update(ctx, customerId, { platformVersion: version, modifiedAt: nowIso() })
+    .returning();
+  if (!row) throw ApiError.notFound("customer_not_found", `Customer ${customerId}`);
+  return profileOf(row);
 }
 
 /** What a deleted customer's mobile number becomes: not a number, unique, so that the real one may register again. */

@@ -1,8 +1,10 @@
 import { and, eq, ne, or, type SQL, sql } from "drizzle-orm";
 import { forgetCustomerStanding } from "../../../core/auth";
+import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
+import { literalEvent } from "../../../core/events/outbox";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import {
   type ListParent,
@@ -16,8 +18,9 @@ import {
 import { containsText, inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { revokeCustomerSessions } from "../auth/tokens";
-import { checkPlace } from "../locations/places";
+import { checkPlace, placesNamed, refuseUnknownPlace } from "../locations/places";
 import { parseMobile } from "../phone";
+import { readTogether } from "../reads";
 import { CUSTOMER_LANGS, customers } from "../tables";
 import type { CreateCustomer, Customer, UpdateCustomer } from "./schemas";
 
@@ -171,20 +174,28 @@ export async function listCustomers(ctx: ServiceContext, q: ListQuery): Promise<
 
 export const getCustomer = (ctx: ServiceContext, id: number): Promise<Customer> => loadCustomer(ctx, id);
 
-/** The 409 when another live customer of the store has the number. */
-async function refuseTakenMobile(ctx: ServiceContext, e164: string, self?: number): Promise<void> {
+/** The live customers of the store, other than `self`, who have the number `e164`. */
+const holdersOf = (ctx: ServiceContext, e164: string, self?: number) =>
+  and(
+    customerRecords.live(ctx),
+    eq(customers.mobileNumber, e164),
+    self === undefined ? undefined : ne(customers.id, self),
+  );
+
+/** The 409 naming the live customer of the store (not `self`) who has the number, or null when none does. */
+async function takenBy(ctx: ServiceContext, e164: string, self?: number): Promise<ApiError | null> {
   const [other] = await ctx.db
     .select({ id: customers.id })
     .from(customers)
-    .where(
-      and(
-        customerRecords.live(ctx),
-        eq(customers.mobileNumber, e164),
-        self === undefined ? undefined : ne(customers.id, self),
-      ),
-    )
+    .where(holdersOf(ctx, e164, self))
     .limit(1);
-  if (other) throw mobileTaken(e164, other.id);
+  return other ? mobileTaken(e164, other.id) : null;
+}
+
+/** The 409 when another live customer of the store has the number. */
+async function refuseTakenMobile(ctx: ServiceContext, e164: string): Promise<void> {
+  const taken = await takenBy(ctx, e164);
+  if (taken) throw taken;
 }
 
 const mobileTaken = (e164: string, customerId?: number) =>
@@ -209,11 +220,17 @@ const secondaryOf = (countryCode: string, value: string | null | undefined) =>
     ? value
     : parseMobile(countryCode, value, { country_code: "country_code", mobile_number: "secondary_mobile_number" }).e164;
 
+/** What a customer's place check calls the city (the district is never given). */
+const CITY_FIELD = { city: "current_city_id", district: "district_id" };
+
 export async function createCustomer(ctx: ServiceContext, input: CreateCustomer): Promise<Customer> {
   const mobile = parseMobile(input.country_code, input.mobile_number);
   const secondary = secondaryOf(mobile.countryCode, input.secondary_mobile_number);
-  await checkPlace(ctx, { cityId: input.current_city_id }, { city: "current_city_id", district: "district_id" });
-  await refuseTakenMobile(ctx, mobile.e164);
+  // The city and the number are checked in one round trip; the city's 400 still comes first.
+  await readTogether(
+    checkPlace(ctx, { cityId: input.current_city_id }, CITY_FIELD),
+    refuseTakenMobile(ctx, mobile.e164),
+  );
   const row = await takingMobile(mobile.e164, () =>
     customerRecords.create(ctx, {
       appId: ctx.appId,
@@ -239,7 +256,20 @@ export async function createCustomer(ctx: ServiceContext, input: CreateCustomer)
  * customer proves it again; `country_code` alone would re-read the old number, so it needs one.
  */
 export async function updateCustomer(ctx: ServiceContext, id: number, input: UpdateCustomer): Promise<Customer> {
-  const current = await findCustomer(ctx, id);
+  return customerView(await changeCustomer(ctx, id, input));
+}
+
+/**
+ * `updateCustomer`'s change, answering the row as it is now (the profile shows more of it): the
+ * customer and the city read in one round trip, then one batch that holds the customer live and the
+ * new number free, writes the change and its event (and a block's end of every session), and
+ * answers the row.
+ */
+export async function changeCustomer(ctx: ServiceContext, id: number, input: UpdateCustomer): Promise<CustomerRow> {
+  const [current, places] = await readTogether(
+    findCustomer(ctx, id),
+    placesNamed(ctx, { cityId: input.current_city_id }),
+  );
   if (input.country_code !== undefined && input.mobile_number === undefined) {
     throw ApiError.validation({ mobile_number: ["Required when `country_code` changes."] });
   }
@@ -249,34 +279,49 @@ export async function updateCustomer(ctx: ServiceContext, id: number, input: Upd
       : parseMobile(input.country_code ?? current.countryCode, input.mobile_number);
   const countryCode = mobile?.countryCode ?? current.countryCode;
   const secondary = secondaryOf(countryCode, input.secondary_mobile_number);
-  await checkPlace(ctx, { cityId: input.current_city_id }, { city: "current_city_id", district: "district_id" });
+  refuseUnknownPlace(places, { cityId: input.current_city_id }, CITY_FIELD);
   const newMobile = mobile && mobile.e164 !== current.mobileNumber ? mobile : undefined;
-  if (newMobile) await refuseTakenMobile(ctx, newMobile.e164, id);
   const newEmail = input.email !== undefined && input.email !== current.email;
-  const row = await takingMobile(newMobile?.e164, () =>
-    customerRecords.change(ctx, id, {
-      modifiedAt: nowIso(),
-      ...(newMobile && {
-        countryCode: newMobile.countryCode,
-        mobileNumber: newMobile.e164,
-        username: newMobile.national,
-        isMobileVerified: false,
-      }),
-      ...(newEmail && { email: input.email, isEmailVerified: false }),
-      name: input.name,
-      lang: input.lang,
-      dateOfBirth: input.date_of_birth,
-      nationalId: input.national_id,
-      secondaryMobileNumber: secondary,
-      currentCityId: input.current_city_id,
-      avatar: input.avatar,
-      customFields: input.custom_fields,
-      isBlocked: input.is_blocked,
-    }),
+  const plan = new BatchPlan(ctx.db);
+  plan.guard(
+    sql`EXISTS (SELECT 1 FROM ${customers} WHERE ${and(customerRecords.live(ctx), eq(customers.id, id))})`,
+    "customer",
+    ApiError.notFound("customer_not_found", `Customer ${id}`),
   );
-  // A blocked customer's sessions end now: no refresh succeeds, and the auth path refuses their
-  // access tokens (at once in this isolate, within a second in others; see core/auth.ts).
+  if (newMobile) {
+    plan.guard(sql`NOT EXISTS (SELECT 1 FROM ${customers} WHERE ${holdersOf(ctx, newMobile.e164, id)})`, "mobile", () =>
+      takenBy(ctx, newMobile.e164, id),
+    );
+  }
+  const changed = plan.read<CustomerRow>(
+    customerRecords
+      .update(ctx, id, {
+        modifiedAt: nowIso(),
+        ...(newMobile && {
+          countryCode: newMobile.countryCode,
+          mobileNumber: newMobile.e164,
+          username: newMobile.national,
+          isMobileVerified: false,
+        }),
+        ...(newEmail && { email: input.email, isEmailVerified: false }),
+        name: input.name,
+        lang: input.lang,
+        dateOfBirth: input.date_of_birth,
+        nationalId: input.national_id,
+        secondaryMobileNumber: secondary,
+        currentCityId: input.current_city_id,
+        avatar: input.avatar,
+        customFields: input.custom_fields,
+        isBlocked: input.is_blocked,
+      })
+      .returning(),
+  );
+  // A blocked customer's sessions end now: no refresh succeeds.
+  if (input.is_blocked === true && !current.isBlocked) plan.add(revokeCustomerSessions(ctx.db, ctx.appId, id));
+  plan.event(literalEvent(ctx.appId, "customer.updated", { id }));
+  const result = await takingMobile(newMobile?.e164, () => plan.run(ctx.events));
+  // And the auth path refuses their access tokens (at once in this isolate, within a second in
+  // others; see core/auth.ts).
   if (input.is_blocked !== undefined && input.is_blocked !== current.isBlocked) forgetCustomerStanding(ctx.appId, id);
-  if (input.is_blocked === true && !current.isBlocked) await revokeCustomerSessions(ctx.db, ctx.appId, id);
-  return customerView(row);
+  return result.rows(changed)[0]!;
 }
