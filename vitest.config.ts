@@ -31,7 +31,9 @@ const sharing = workerFiles
 const halves = [0, 1].map((h) => sharing.filter((_, i) => i % 2 === h));
 
 export default defineConfig(async (): Promise<ViteUserConfig> => {
-  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  // The directory's and the shards' (docs/shards.md): test/setup applies them to each binding.
+  const directoryMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations/directory"));
+  const shardMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations/shard"));
   // wrangler.toml's [assets] directory (the /docs files) must exist before the pool reads it.
   buildDocsAssets();
   // Everything that runs the Worker: inside workerd, with local D1, KV and Queues.
@@ -45,7 +47,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
           miniflare: {
             // A fixed secret for customer access tokens, as `.dev.vars` gives `wrangler dev` one.
             bindings: {
-              TEST_MIGRATIONS: migrations,
+              TEST_DIRECTORY_MIGRATIONS: directoryMigrations,
+              TEST_SHARD_MIGRATIONS: shardMigrations,
               CUSTOMER_JWT_SECRET: "test-only-customer-jwt-secret-0123456789",
               LINK_SIGNING_SECRET: "test-only-link-signing-secret-0123456789",
               // The platform operator's key (README, Secrets): test/helpers/platform.ts sends it.

@@ -68,9 +68,36 @@ export function d1FailureCause(output: string, holders: { pid: number; command: 
   return lines.join("\n");
 }
 
-function wrangler(args: string[]): string {
+/**
+ * The D1 bindings wrangler.toml declares, in its order (docs/shards.md): the directory and every
+ * shard, each with the migrations folder applied to it.
+ */
+export function d1Bindings(config = join(ROOT, "wrangler.toml")): { binding: string; migrationsDir: string }[] {
+  const blocks = readFileSync(config, "utf8")
+    .split(/^\[\[d1_databases\]\]$/m)
+    .slice(1);
+  return blocks.map((block) => {
+    const field = (name: string) => new RegExp(`^${name} = "([^"]*)"`, "m").exec(block)?.[1];
+    const binding = field("binding");
+    if (!binding) throw new Error(`wrangler.toml: a [[d1_databases]] block without a binding`);
+    return { binding, migrationsDir: field("migrations_dir") ?? "migrations" };
+  });
+}
+
+/** The shard bindings (`SHARD_1`, ...), in wrangler.toml's order. */
+export const shardBindings = () =>
+  d1Bindings()
+    .map((b) => b.binding)
+    .filter((b) => /^SHARD_\d+$/.test(b));
+
+/** The arguments of `wrangler d1 migrations apply` for every database, `--local` or `--remote`. */
+export function migrationCommands(where: "--local" | "--remote", extra: string[] = []): string[][] {
+  return d1Bindings().map(({ binding }) => ["d1", "migrations", "apply", binding, where, ...extra]);
+}
+
+function wrangler(args: string[], database = "SHARD_1"): string {
   try {
-    return execFileSync(WRANGLER, ["d1", "execute", "DB", "--local", ...persist(), ...args], {
+    return execFileSync(WRANGLER, ["d1", "execute", database, "--local", ...persist(), ...args], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: WRANGLER_ENV,
@@ -82,16 +109,19 @@ function wrangler(args: string[]): string {
   }
 }
 
-/** Runs SQL against the local D1 database that `wrangler dev` uses; wrangler's chatter is shown only on failure. */
-export function executeLocal(sqlText: string): void {
+/**
+ * Runs SQL against a local D1 database that `wrangler dev` uses (by its binding: store 1's shard
+ * unless told); wrangler's chatter is shown only on failure.
+ */
+export function executeLocal(sqlText: string, database = "SHARD_1"): void {
   const dir = mkdtempSync(join(tmpdir(), "d1-"));
   const file = join(dir, "run.sql");
   writeFileSync(file, sqlText);
-  wrangler(["--file", file]);
+  wrangler(["--file", file], database);
 }
 
-/** Runs one query against local D1 and returns its rows. */
-export function queryLocal<T>(sqlText: string): T[] {
-  const parsed = JSON.parse(wrangler(["--json", "--command", sqlText])) as { results: T[] }[];
+/** Runs one query against a local D1 database (store 1's shard unless told) and returns its rows. */
+export function queryLocal<T>(sqlText: string, database = "SHARD_1"): T[] {
+  const parsed = JSON.parse(wrangler(["--json", "--command", sqlText], database)) as { results: T[] }[];
   return parsed[0]?.results ?? [];
 }

@@ -1,7 +1,7 @@
 /**
- * Seeds the local D1 database with bilingual demo data: organization 1 with app 1 (the demo
- * store, with its catalogue, tickets, restaurants, menus and meal plans) and organization 2 with
- * app 2 (another tenant, for isolation). Idempotent: fixed ids and
+ * Seeds the local D1 databases with bilingual demo data: organization 1 with app 1 (the demo
+ * store, with its catalogue, tickets, restaurants, menus and meal plans) on SHARD_1, and organization
+ * 2 with app 2 (another tenant, for isolation) on SHARD_2; both in the directory. Idempotent: fixed ids and
  * INSERT OR IGNORE, so running it again changes nothing.
  */
 import { randomToken } from "../src/core/crypto";
@@ -10,18 +10,36 @@ import { executeLocal, lit } from "./d1";
 import { CENTRAL_RIYADH_POLYGON, insertSql, mealsDemo } from "./meals-demo";
 
 const NOW = "2026-11-01T09:00:00.000Z";
-const rows: string[] = [];
-const insert = (table: string, row: Record<string, unknown>) =>
-  rows.push(
-    `INSERT OR IGNORE INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.values(row)
-      .map((v) => lit(v as never))
-      .join(", ")});`,
-  );
+/**
+ * Store 1 on the first shard, store 2 on the second (docs/shards.md): every isolation check crosses
+ * shards. Each store's rows go to its shard (organization n is store n's); the directory gets both.
+ */
+const SHARD_OF_STORE: Record<number, string> = { 1: "SHARD_1", 2: "SHARD_2" };
+const rowsOf: Record<string, string[]> = { DIRECTORY: [], SHARD_1: [], SHARD_2: [] };
+const sqlOf = (table: string, row: Record<string, unknown>) =>
+  `INSERT OR IGNORE INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.values(row)
+    .map((v) => lit(v as never))
+    .join(", ")});`;
+/** The store a row belongs to: its `app_id`, or the id of a store or an organization. */
+const storeOf = (table: string, row: Record<string, unknown>) =>
+  Number(table === "apps" || table === "organizations" ? row.id : (row.app_id ?? 1));
+const push = (table: string, row: Record<string, unknown>, text = sqlOf(table, row)) =>
+  rowsOf[SHARD_OF_STORE[storeOf(table, row)] ?? "SHARD_1"]!.push(text);
+const insert = (table: string, row: Record<string, unknown>) => push(table, row);
 
-insert("organizations", { id: 1, name: "Demo organization", created_at: NOW });
-insert("organizations", { id: 2, name: "Other organization", created_at: NOW });
-insert("apps", { id: 1, org_id: 1, name_en: "Demo store", name_ar: "المتجر التجريبي", created_at: NOW });
-insert("apps", { id: 2, org_id: 2, name_en: "Other store", name_ar: "متجر آخر", created_at: NOW });
+for (const [id, name, nameEn, nameAr] of [
+  [1, "Demo organization", "Demo store", "المتجر التجريبي"],
+  [2, "Other organization", "Other store", "متجر آخر"],
+] as const) {
+  const org = { id, name, created_at: NOW };
+  const app = { id, org_id: id, name_en: nameEn, name_ar: nameAr, created_at: NOW };
+  insert("organizations", org);
+  insert("apps", app);
+  rowsOf.DIRECTORY!.push(
+    sqlOf("organizations", org),
+    sqlOf("apps", { ...app, shard: SHARD_OF_STORE[id], provisioned_at: NOW }),
+  );
+}
 
 const audit = (app_id: number, ordering = 0) => ({ app_id, created_at: NOW, modified_at: NOW, ordering });
 
@@ -286,7 +304,11 @@ insert("supported_cities", { id: 3, ...audit(2, 1), city_id: 1 });
 
 // Demo customers (ids 1–4 in app 1, 101–102 in app 2) with locations and memberships.
 for (const r of [...customersDemo(1), ...customersDemo(2)])
-  rows.push(insertSql(r, (v) => lit(v as Parameters<typeof lit>[0])));
+  push(
+    r.table,
+    r.row,
+    insertSql(r, (v) => lit(v as Parameters<typeof lit>[0])),
+  );
 
 // Their wallets: ledger entries, each `balance_after` the previous one plus `amount` (cashback in halalas).
 const wallet = (id: number, app_id: number, customer_id: number, o: Record<string, unknown>) =>
@@ -365,7 +387,12 @@ insert("store_wallet_entries", {
   created_at: NOW,
 });
 
-for (const r of mealsDemo(1, 0)) rows.push(insertSql(r, (v) => lit(v as never)));
+for (const r of mealsDemo(1, 0))
+  push(
+    r.table,
+    r.row,
+    insertSql(r, (v) => lit(v as never)),
+  );
 // Green Bowl (restaurant 1) delivers its plans over central Riyadh too, so that its windows serve
 // the demo customer's home (location 1) in the README's meal plan session.
 insert("delivery_zones", {
@@ -378,10 +405,11 @@ insert("delivery_zones", {
 });
 
 try {
-  executeLocal(rows.join("\n"));
+  for (const [database, rows] of Object.entries(rowsOf)) executeLocal(rows.join("\n"), database);
 } catch (error) {
   // The cause, as d1FailureCause words it; a stack trace of this script would say nothing more.
   process.stderr.write(`seed: ${(error as Error).message}\n`);
   process.exit(1);
 }
-process.stderr.write(`seeded ${rows.length} rows (existing ones kept)\n`);
+const seeded = Object.values(rowsOf).reduce((n, rows) => n + rows.length, 0);
+process.stderr.write(`seeded ${seeded} rows (existing ones kept)\n`);

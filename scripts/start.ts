@@ -64,7 +64,8 @@ ${holders.map((h) => `  kill ${h.pid}    # ${h.command}`).join("\n")}`);
 
 await step("copying the /docs assets from node_modules", TSX, ["scripts/docs-assets.ts"]);
 await step("writing local secrets to .dev.vars (once)", TSX, ["scripts/dev-vars.ts"]);
-await step("applying local D1 migrations", WRANGLER, ["d1", "migrations", "apply", "DB", "--local"]);
+// The directory and every shard (docs/shards.md), each with its own migrations.
+await step("applying local D1 migrations", TSX, ["scripts/migrate.ts", "--local"]);
 await step("seeding demo data (idempotent)", TSX, ["scripts/seed.ts"]);
 const token = (
   await step("minting a merchant token for app 1", TSX, [
@@ -81,7 +82,8 @@ const token = (
 const ticketQuery = await run("reading a ticket", WRANGLER, [
   "d1",
   "execute",
-  "DB",
+  // Store 1's shard (scripts/seed.ts places it).
+  "SHARD_1",
   "--local",
   "--json",
   "--command",

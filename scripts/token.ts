@@ -64,7 +64,7 @@ process.env.WRANGLER_SEND_METRICS = "false";
 const { getPlatformProxy } = await import("wrangler");
 // Not literal paths, so that the scripts' Node type check does not pull in the Worker's sources.
 const accountModule = "../src/modules/account";
-const clientModule = "../src/db/client";
+const shardsModule = "../src/db/shards";
 type Issue = (
   db: unknown,
   sink: { queue: unknown; defer: (p: Promise<unknown>) => void },
@@ -74,10 +74,12 @@ type Issue = (
   audit: { actor: { type: "platform"; id: null }; requestId: string },
 ) => Promise<{ secret: string }>;
 const { issueApiKey } = (await import(accountModule)) as { issueApiKey: Issue };
-const { createDb } = (await import(clientModule)) as { createDb: (d1: unknown) => unknown };
+const { storeDbOr } = (await import(shardsModule)) as {
+  storeDbOr: (env: unknown, appId: number, fallback: unknown) => Promise<unknown>;
+};
 
 const persist = process.env.D1_PERSIST_TO ? { path: join(process.env.D1_PERSIST_TO, "v3") } : true;
-const platform = await getPlatformProxy<{ DB: unknown }>({ configPath: "wrangler.toml", persist });
+const platform = await getPlatformProxy<Record<string, unknown>>({ configPath: "wrangler.toml", persist });
 let code = 0;
 try {
   // The key's `api_key.created` is left in the outbox for the API's cron (`resendStale`), which records
@@ -87,7 +89,10 @@ try {
   const audit = { actor: { type: "platform" as const, id: null }, requestId: `cli-${crypto.randomUUID()}` };
   const sink = { queue: unsent, defer: () => undefined };
   const input = { name: values.name!, permissions, expires_at: expiresAt };
-  const key = await issueApiKey(createDb(platform.env.DB), sink, appId, null, input, audit);
+  // The store's shard, through the directory (src/db/shards.ts); a store it lacks is refused with 404.
+  const db = await storeDbOr(platform.env, appId, null);
+  if (!db) throw Object.assign(new Error("no such store"), { code: "store_not_found" });
+  const key = await issueApiKey(db, sink, appId, null, input, audit);
   process.stdout.write(`${key.secret}\n`);
 } catch (error) {
   code = 2;

@@ -5,6 +5,7 @@ import { purgeExpiredIdempotencyKeys } from "./core/idempotency";
 import { deadLetterJobs, type JobHandlers, type JobMessage, runJobs } from "./core/jobs";
 import { type BackgroundTask, log, logTaskFailure } from "./core/logging";
 import { createDb } from "./db/client";
+import { everyShardBinding } from "./db/shards";
 import { expireLapsedBalances, fanOutPush, sendPushes, sendSms } from "./modules/customers";
 import {
   chargeDueRecurringPurchases,
@@ -26,10 +27,13 @@ const JOB_HANDLERS: JobHandlers = {
 
 type Task = { label: BackgroundTask; run: () => Promise<unknown> };
 
-/** The cron's tasks by name (src/scheduled-tasks.ts); each starts only when its run calls it. */
-function scheduledTasks(env: Env, ctx: ExecutionContext): Record<ScheduledTask, Task> {
-  const db = () => createDb(env.DB);
-  const contextOf = (appId: number) => makeServiceContext(createDb(env.DB), appId, env, (p) => ctx.waitUntil(p));
+/**
+ * The cron's tasks by name (src/scheduled-tasks.ts) over one shard's stores; each starts only when its
+ * run calls it. The tasks work store by store already: each shard's run covers that shard's stores.
+ */
+function scheduledTasks(env: Env, ctx: ExecutionContext, shard: D1Database): Record<ScheduledTask, Task> {
+  const db = () => createDb(shard);
+  const contextOf = (appId: number) => makeServiceContext(createDb(shard), appId, env, (p) => ctx.waitUntil(p));
   return {
     // The outbox rows stay un-enqueued on failure, so the next run retries; the log is the trace.
     "resend-outbox": { label: "resend outbox", run: () => resendStale(db(), env.EVENTS) },
@@ -73,22 +77,28 @@ export const background = {
   },
   async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
     wireModules();
-    const tasks = scheduledTasks(env, ctx);
-    // Each task on its own: one that fails never stops the others. The run ends when all have, so that
-    // `npm run cron` answers once their work is done; a failure fails the run, after its own log line.
+    // Each task on each shard on its own: one that fails never stops the others. The run ends when all
+    // have, so that `npm run cron` answers once their work is done; a failure fails the run, after its
+    // own log line.
     const names = tasksOfRun(controller.cron);
-    const runs = names.map(async (name) => {
-      const started = Date.now();
-      try {
-        const result = (await tasks[name].run()) ?? null;
-        log({ msg: "scheduled task", level: "info", task: name, result, ms: Date.now() - started });
-      } catch (error) {
-        logTaskFailure(tasks[name].label, error);
-        throw error;
-      }
+    const runs = everyShardBinding(env).flatMap(({ name: shard, d1 }) => {
+      const tasks = scheduledTasks(env, ctx, d1);
+      return names.map((name) => ({
+        name: `${name} (${shard})`,
+        run: async () => {
+          const started = Date.now();
+          try {
+            const result = (await tasks[name].run()) ?? null;
+            log({ msg: "scheduled task", level: "info", task: name, shard, result, ms: Date.now() - started });
+          } catch (error) {
+            logTaskFailure(tasks[name].label, error, { shard });
+            throw error;
+          }
+        },
+      }));
     });
-    const outcomes = await Promise.allSettled(runs);
-    const failed = names.filter((_, i) => outcomes[i]?.status === "rejected");
+    const outcomes = await Promise.allSettled(runs.map((r) => r.run()));
+    const failed = runs.filter((_, i) => outcomes[i]?.status === "rejected").map((r) => r.name);
     if (failed.length) throw new Error(`scheduled tasks failed: ${failed.join(", ")} (see "background task failed")`);
   },
 } satisfies ExportedHandler<Env, JobMessage>;

@@ -3,7 +3,9 @@ import type { D1Migration } from "cloudflare:test";
 declare global {
   namespace Cloudflare {
     interface Env {
-      TEST_MIGRATIONS: D1Migration[];
+      /** migrations/directory/ and migrations/shard/ (test/setup applies them to each binding). */
+      TEST_DIRECTORY_MIGRATIONS: D1Migration[];
+      TEST_SHARD_MIGRATIONS: D1Migration[];
       /** The platform operator's key (an optional secret of the Worker; vitest.config.ts sets one). */
       PLATFORM_API_KEY?: string;
       /** Set in the project whose files share one database. */

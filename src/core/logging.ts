@@ -87,6 +87,8 @@ export type TaskFailedLine = {
   /** The queue message's id, for a task run off a queue. */
   message_id?: string;
   event_id?: string;
+  /** The shard a scheduled task ran on (src/db/shards.ts). */
+  shard?: string;
   /** The error's text (`Name: message`), at most 500 characters; never a stack. */
   error: string;
 };
@@ -97,6 +99,8 @@ export type ScheduledTaskLine = {
   level: "info";
   /** Its name in src/scheduled-tasks.ts. */
   task: string;
+  /** The shard whose stores it ran over (src/db/shards.ts). */
+  shard: string;
   /** What the task returned (a count, or a summary per carrier); null when it returns nothing. */
   result: unknown;
   ms: number;
@@ -166,7 +170,7 @@ export function errorText(error: unknown): string {
 export function logTaskFailure(
   task: BackgroundTask,
   error: unknown,
-  context: Pick<TaskFailedLine, "app_id" | "message_id" | "event_id"> = {},
+  context: Pick<TaskFailedLine, "app_id" | "message_id" | "event_id" | "shard"> = {},
 ): void {
   log({ msg: "background task failed", level: "error", task, ...context, error: errorText(error) });
 }

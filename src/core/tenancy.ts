@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Context, MiddlewareHandler } from "hono";
+import { forgetHeldStore, storeEntry } from "../db/shards";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
-import { HeldFor } from "./held";
 
 /** An organization owns one or more apps (stores). */
 export const organizations = sqliteTable("organizations", {
@@ -73,12 +73,9 @@ export function readTenant(c: Context<AppEnv>): number {
  */
 export const TOKEN_HOLD_MS = 1000;
 
-/** Stores as this isolate last read them: whether they are suspended, for at most TOKEN_HOLD_MS. */
-const heldApps = new HeldFor<number, { suspended: boolean }>(TOKEN_HOLD_MS);
-
 /** Forgets what this isolate held of a store, so that its suspension or reactivation shows at once here. */
 export function forgetHeldApp(appId: number): void {
-  heldApps.delete(appId);
+  forgetHeldStore(appId);
 }
 
 /** The 403 of every request to a suspended store: merchant, customer and public alike. */
@@ -91,25 +88,15 @@ export const appSuspended = (appId: number) =>
 
 /**
  * `app-id` must name a store: a 404 `app_not_found` otherwise, not an empty page; a suspended
- * store is a 403 `app_suspended`. Held per isolate and store for at most TOKEN_HOLD_MS; for public
- * and customer routes (a merchant token's read joins its store).
+ * store is a 403 `app_suspended`. Read in the directory, held per isolate and store for at most
+ * TOKEN_HOLD_MS; for public and customer routes (a merchant token's read joins its store).
  */
 export const knownApp = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const appId = readTenant(c);
-  const now = Date.now();
-  let held = heldApps.get(appId, now);
-  if (!held) {
-    const row = await c
-      .get("db")
-      .select({ id: apps.id, suspendedAt: apps.suspendedAt })
-      .from(apps)
-      .where(eq(apps.id, appId))
-      .get();
-    if (!row) throw new ApiError(404, "app_not_found", `No store has the id ${appId}; check the \`app-id\` header.`);
-    held = { suspended: row.suspendedAt !== null };
-    heldApps.set(appId, held, now);
-  }
-  if (held.suspended) throw appSuspended(appId);
+  // The directory's row, which the request's db session read to find the store's shard (db/session.ts).
+  const entry = await storeEntry(c.env, appId);
+  if (!entry) throw new ApiError(404, "app_not_found", `No store has the id ${appId}; check the \`app-id\` header.`);
+  if (entry.suspendedAt !== null) throw appSuspended(appId);
   await next();
 };
 

@@ -1,7 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
-import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../core/errors";
-import type { AppEnv, Db } from "../env";
+import type { Db } from "../env";
 
 export type { Db };
 
@@ -83,31 +81,9 @@ export function clientOf(db: Db): D1Database | D1DatabaseSession {
   return (db as unknown as { $client: D1Database | D1DatabaseSession }).$client;
 }
 
-const BOOKMARK = /^[0-9a-f]{8}(-[0-9a-f]{8,})+$/i;
 export const BOOKMARK_HEADER = "x-d1-bookmark";
 
-/**
- * One D1 session per request, so that a client reads its own writes even from a read replica:
- * it resumes from the client's bookmark when sent, else reads may use any replica and writes go
- * to the primary. The session's bookmark goes back in the response.
- */
-export const dbSession = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const bookmark = c.req.header(BOOKMARK_HEADER);
-  if (bookmark !== undefined && !BOOKMARK.test(bookmark)) {
-    throw new ApiError(
-      400,
-      "invalid_header",
-      `The \`${BOOKMARK_HEADER}\` header must be a bookmark this API returned.`,
-      {
-        errors: { [BOOKMARK_HEADER]: ["Malformed bookmark."] },
-      },
-    );
-  }
-  const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
-  const session = c.env.DB.withSession(bookmark ?? (readOnly ? "first-unconstrained" : "first-primary"));
-  // Only request sessions are observed: the queue consumer's work runs beside the requests.
-  c.set("db", createDb(observed(session)));
-  await next();
-  const latest = session.getBookmark();
-  if (latest) c.header(BOOKMARK_HEADER, latest);
-};
+/** Only request sessions are observed: the queue consumer's work runs beside the requests. */
+export function observedDb(d1: D1Database | D1DatabaseSession): Db {
+  return createDb(observed(d1));
+}

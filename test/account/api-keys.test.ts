@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { forgetHeldTokens, PERMISSIONS } from "../../src/core/auth";
 import { ApiKeySchema, ApiKeyWithSecretSchema } from "../../src/modules/account/api-keys/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, APP_2, tokenFor } from "../helpers/factories";
+import { APP_1, APP_2, shardFor, tokenFor } from "../helpers/factories";
 import { platformCall, platformStore } from "../helpers/platform";
 import { call, json, problem } from "../helpers/request";
 
@@ -39,9 +38,10 @@ describe("Create, list and read API keys", () => {
     expect(list.results.map((k: { id: number }) => k.id)).toContain(key.id);
     for (const k of list.results) expect(k).not.toHaveProperty("secret");
 
-    const event = await env.DB.prepare(
-      "SELECT payload FROM outbox_events WHERE type = 'api_key.created' AND app_id = ? AND json_extract(payload, '$.data.id') = ?",
-    )
+    const event = await shardFor(APP_1)
+      .prepare(
+        "SELECT payload FROM outbox_events WHERE type = 'api_key.created' AND app_id = ? AND json_extract(payload, '$.data.id') = ?",
+      )
       .bind(APP_1, key.id)
       .first<{ payload: string }>();
     expect(JSON.parse(event!.payload).data).toEqual({
@@ -138,7 +138,8 @@ describe("Revoke and rotate", () => {
     expect(graceEnds - Date.now()).toBeLessThanOrEqual(3_600_000);
 
     // The grace passes: its end is moved into the past rather than waited for.
-    await env.DB.prepare("UPDATE merchant_api_tokens SET expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE merchant_api_tokens SET expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
       .bind(old.id)
       .run();
     forgetHeldTokens();
@@ -147,9 +148,10 @@ describe("Revoke and rotate", () => {
     expect((await problem(refused)).code).toBe("token_expired");
     expect((await call(SETTINGS, { token: fresh.secret, appId: APP_1 })).status).toBe(200);
 
-    const rotated = await env.DB.prepare(
-      "SELECT payload FROM outbox_events WHERE type = 'api_key.rotated' AND app_id = ? AND json_extract(payload, '$.data.id') = ?",
-    )
+    const rotated = await shardFor(APP_1)
+      .prepare(
+        "SELECT payload FROM outbox_events WHERE type = 'api_key.rotated' AND app_id = ? AND json_extract(payload, '$.data.id') = ?",
+      )
       .bind(APP_1, old.id)
       .first<{ payload: string }>();
     expect(JSON.parse(rotated!.payload).data).toMatchObject({ id: old.id, replaced_by: fresh.id });

@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AuditEventListSchema, AuditEventSchema } from "../../src/modules/account";
 import { auditRowsOf, keyFor } from "../helpers/audit";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, APP_2 } from "../helpers/factories";
+import { APP_1, APP_2, shardFor } from "../helpers/factories";
 import { call, callWaits, json, problem } from "../helpers/request";
 
 // The audit trail of the store's settings and bank accounts, and the list a store reads it with.
@@ -160,7 +159,8 @@ describe("List Audit Events and Audit Event Details", () => {
     const res = await call(`${EVENTS}?secret=1`, { token: reader, appId: APP_1 });
     expect(res.status).toBe(400);
     expect(JSON.stringify(await problem(res))).toContain("resource_type");
-    const theirs = await env.DB.prepare("SELECT id FROM audit_events WHERE app_id = ? LIMIT 1")
+    const theirs = await shardFor(APP_2)
+      .prepare("SELECT id FROM audit_events WHERE app_id = ? LIMIT 1")
       .bind(APP_2)
       .first<{ id: number }>();
     const other = await call(`${EVENTS}${theirs!.id}/`, { token: reader, appId: APP_1 });

@@ -1,10 +1,9 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { defaultBankAccount } from "../../src/modules/account";
 import { ibanProblem, maskIban, normaliseIban } from "../../src/modules/account/bank-accounts/iban";
 import { BankAccountListSchema, BankAccountSchema } from "../../src/modules/account/bank-accounts/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { db, ensureTenant, tokenFor } from "../helpers/factories";
+import { APP_1, db, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 
 const ACCOUNTS = "/api/v1/dashboard/admin/bank-accounts/";
@@ -35,17 +34,21 @@ async function freshStore() {
 }
 
 async function eventsOf(appId: number) {
-  const rows = await env.DB.prepare(
-    "SELECT type, json_extract(payload, '$.data.id') AS id FROM outbox_events " +
-      "WHERE app_id = ? AND type LIKE 'bank_account.%' ORDER BY rowid",
-  )
+  const rows = await shardFor(appId)
+    .prepare(
+      "SELECT type, json_extract(payload, '$.data.id') AS id FROM outbox_events " +
+        "WHERE app_id = ? AND type LIKE 'bank_account.%' ORDER BY rowid",
+    )
     .bind(appId)
     .all<{ type: string; id: number }>();
   return rows.results;
 }
 
 const stored = (id: number) =>
-  env.DB.prepare("SELECT iban, is_default, status, is_deleted FROM bank_accounts WHERE id = ?").bind(id).first();
+  shardFor(APP_1)
+    .prepare("SELECT iban, is_default, status, is_deleted FROM bank_accounts WHERE id = ?")
+    .bind(id)
+    .first();
 
 describe("IBAN rules", () => {
   it("checks the country's length and the mod-97 check digits", () => {
@@ -119,9 +122,8 @@ describe("Bank accounts (MA4 and the CRUD beyond it)", () => {
       { type: "bank_account.updated", id: a.id },
       { type: "bank_account.updated", id: b.id },
     ]);
-    const defaults = await env.DB.prepare(
-      "SELECT count(*) AS n FROM bank_accounts WHERE app_id = ? AND is_default = 1 AND is_deleted = 0",
-    )
+    const defaults = await shardFor(APP_1)
+      .prepare("SELECT count(*) AS n FROM bank_accounts WHERE app_id = ? AND is_default = 1 AND is_deleted = 0")
       .bind(s.appId)
       .first<{ n: number }>();
     expect(defaults?.n).toBe(1);
@@ -130,7 +132,8 @@ describe("Bank accounts (MA4 and the CRUD beyond it)", () => {
   it("concurrent requests for the default leave exactly one", async () => {
     const s = await freshStore();
     const created = await Promise.all([SA_1, SA_2, SA_3].map((iban) => s.create({ iban, is_default: true })));
-    const rows = await env.DB.prepare("SELECT id FROM bank_accounts WHERE app_id = ? AND is_default = 1")
+    const rows = await shardFor(APP_1)
+      .prepare("SELECT id FROM bank_accounts WHERE app_id = ? AND is_default = 1")
       .bind(s.appId)
       .all();
     expect(rows.results).toHaveLength(1);

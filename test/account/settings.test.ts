@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { readStoreSettings } from "../../src/modules/account";
 import { MerchantSettingsSchema } from "../../src/modules/account/settings/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, APP_2, db, ensureTenant, tokenFor } from "../helpers/factories";
+import { APP_1, APP_2, db, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 
 const SETTINGS = "/api/v1/dashboard/admin/settings/";
@@ -26,9 +25,8 @@ const write = (appId: number, token: string, body: unknown, method = "POST") =>
   call(SETTINGS, { method, token, appId, body });
 
 async function settingsEvents(appId: number) {
-  const rows = await env.DB.prepare(
-    "SELECT payload FROM outbox_events WHERE type = 'merchant.settings.updated' AND app_id = ? ORDER BY rowid",
-  )
+  const rows = await shardFor(appId)
+    .prepare("SELECT payload FROM outbox_events WHERE type = 'merchant.settings.updated' AND app_id = ? ORDER BY rowid")
     .bind(appId)
     .all<{ payload: string }>();
   return rows.results.map((r) => JSON.parse(r.payload).data as { fields: string[] });
@@ -62,7 +60,9 @@ describe("Merchant Settings (MA3)", () => {
       invoiceSellerName: `متجر ${appId}`,
       modifiedAt: null,
     });
-    expect(await env.DB.prepare("SELECT 1 FROM store_settings WHERE app_id = ?").bind(appId).first()).toBeNull();
+    expect(
+      await shardFor(appId).prepare("SELECT 1 FROM store_settings WHERE app_id = ?").bind(appId).first(),
+    ).toBeNull();
   });
 });
 
@@ -93,9 +93,8 @@ describe("Update Merchant Settings (MA5)", () => {
     });
     expect(body.modified_at).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
     expect(await read(appId, token)).toEqual(body);
-    const row = await env.DB.prepare(
-      "SELECT vat_percentage_bp, currency, timezone FROM store_settings WHERE app_id = ?",
-    )
+    const row = await shardFor(appId)
+      .prepare("SELECT vat_percentage_bp, currency, timezone FROM store_settings WHERE app_id = ?")
       .bind(appId)
       .first();
     expect(row).toEqual({ vat_percentage_bp: 550, currency: "AED", timezone: "Asia/Dubai" });

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { abortUnless, isGuardAbort } from "../../src/core/guards";
@@ -10,7 +9,7 @@ import {
 } from "../../src/modules/orders/store-wallet/service";
 import { orders } from "../../src/modules/orders/tables";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, APP_2, db, ensureTenant, tokenFor } from "../helpers/factories";
+import { APP_1, APP_2, db, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";
 
 const WALLET = "/order/v1/merchant/wallet/";
@@ -38,9 +37,10 @@ async function record(appId: number, e: StoreWalletEntryInput): Promise<boolean>
 }
 
 async function ledger(appId: number) {
-  const rows = await env.DB.prepare(
-    "SELECT id, type, amount_minor AS amount, balance_after_minor AS after FROM store_wallet_entries WHERE app_id = ? ORDER BY id",
-  )
+  const rows = await shardFor(appId)
+    .prepare(
+      "SELECT id, type, amount_minor AS amount, balance_after_minor AS after FROM store_wallet_entries WHERE app_id = ? ORDER BY id",
+    )
     .bind(appId)
     .all<{ id: number; type: string; amount: number; after: number }>();
   return rows.results;
@@ -89,7 +89,9 @@ describe("storeWalletEntryStatement: one guarded statement for any batch", () =>
         (e: unknown) => e,
       );
     expect(isGuardAbort(error)).toBe(true);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE app_id = ?").bind(appId).first("n")).toBe(0);
+    expect(
+      await shardFor(appId).prepare("SELECT count(*) AS n FROM orders WHERE app_id = ?").bind(appId).first("n"),
+    ).toBe(0);
   });
 
   it("concurrent debits never overdraw: the ledger sums to the balance", async () => {
@@ -128,8 +130,12 @@ describe("storeWalletEntryStatement: one guarded statement for any batch", () =>
     await credit("wallet_topup");
     const [row] = await ledger(appId);
     expect(row).toMatchObject({ type: "credit", amount: 2_500, after: 2_500 });
-    const orderId = await env.DB.prepare("SELECT max(id) AS id FROM orders WHERE app_id = ?").bind(appId).first("id");
-    const credited = await env.DB.prepare("SELECT order_id FROM store_wallet_entries WHERE id = ?")
+    const orderId = await shardFor(appId)
+      .prepare("SELECT max(id) AS id FROM orders WHERE app_id = ?")
+      .bind(appId)
+      .first("id");
+    const credited = await shardFor(APP_1)
+      .prepare("SELECT order_id FROM store_wallet_entries WHERE id = ?")
       .bind(row!.id)
       .first();
     expect(credited).toEqual({ order_id: orderId });

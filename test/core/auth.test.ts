@@ -10,7 +10,7 @@ import { type CustomerStanding, checkCustomerStanding, customerOf, forgetCustome
 import { renderProblem } from "../../src/core/errors";
 import { createRouter, jsonContent, z } from "../../src/core/openapi";
 import { customerRoute, merchantRoute } from "../../src/core/routes";
-import { dbSession } from "../../src/db/client";
+import { dbSession } from "../../src/db/session";
 import { sharedAuthCases, sharedCustomerAuthCases } from "../helpers/auth-cases";
 import { APP_1, customerTokenFor } from "../helpers/factories";
 import { BASE, type Call, problem } from "../helpers/request";

@@ -11,7 +11,7 @@ const APP = 8296;
 const at = "2026-01-01T00:00:00.000Z";
 
 const entry = (reference: string, amountMinor = 1) =>
-  db().insert(storeWalletEntries).values({
+  db(APP).insert(storeWalletEntries).values({
     appId: APP,
     type: "credit",
     source: "adjustment",
@@ -26,7 +26,7 @@ const entryOf = async (reference: string) =>
 
 /** An entry whose amount is the id of `handle`'s row, to read back what a later statement saw. */
 const echo = (reference: string, id: ReturnType<BatchPlan["handle"]>["id"]) =>
-  insertSelect(db(), storeWalletEntries, {
+  insertSelect(db(APP), storeWalletEntries, {
     appId: APP,
     type: "credit",
     source: "adjustment",
@@ -74,14 +74,14 @@ describe("BatchPlan: one multi-table write, its ids by name", () => {
     const none = plan.insert(
       "none",
       insertSelect(
-        db(),
+        db(APP),
         storeWalletEntries,
         { appId: APP, type: "credit", source: "adjustment", amountMinor: 1, balanceAfterMinor: 1, createdAt: at },
         sql`WHERE 0`,
       ),
     );
     plan.add(
-      insertSelect(db(), storeWalletEntries, {
+      insertSelect(db(APP), storeWalletEntries, {
         appId: APP,
         type: "credit",
         source: "adjustment",
@@ -177,9 +177,9 @@ describe("BatchPlan: one multi-table write, its ids by name", () => {
 
 describe("insertSelect: an INSERT ... SELECT by column name", () => {
   it("writes each named column from its expression, one row per row of `from`; the rest take their defaults", async () => {
-    await db().batch([
+    await db(APP).batch([
       insertSelect(
-        db(),
+        db(APP),
         storeWalletEntries,
         {
           appId: APP,
@@ -247,14 +247,14 @@ describe("insertSelect with returning", () => {
 /** Type checks only (tsc runs over the tests): a NOT NULL column left out, or a misspelt one, does not compile. */
 const _insertSelectTypeChecks = () => [
   // @ts-expect-error createdAt is NOT NULL without a default.
-  insertSelect(db(), storeWalletEntries, {
+  insertSelect(db(APP), storeWalletEntries, {
     appId: APP,
     type: "credit",
     source: "adjustment",
     amountMinor: 1,
     balanceAfterMinor: 1,
   }),
-  insertSelect(db(), storeWalletEntries, {
+  insertSelect(db(APP), storeWalletEntries, {
     appId: APP,
     type: "credit",
     source: "adjustment",

@@ -9,7 +9,7 @@ import { purgeExpiredIdempotencyKeys } from "../../src/core/idempotency";
 import { createRouter, jsonContent, z } from "../../src/core/openapi";
 import { merchantRoute } from "../../src/core/routes";
 import { observeStatements } from "../../src/db/client";
-import { APP_1, APP_2, countRows, createPlainItem, db, tokenFor } from "../helpers/factories";
+import { APP_1, APP_2, countRows, createPlainItem, db, shardFor, tokenFor } from "../helpers/factories";
 import { BASE, call, json, problem } from "../helpers/request";
 
 const ITEMS = "/order/v1/merchant/items/";
@@ -31,7 +31,8 @@ const purchase = (itemId: number, body: unknown, key: string | null, as = token,
   });
 
 const stockOf = async (id: number) =>
-  (await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(id).first<{ stock_qty: number }>())!.stock_qty;
+  (await shardFor(APP_1).prepare("SELECT stock_qty FROM items WHERE id = ?").bind(id).first<{ stock_qty: number }>())!
+    .stock_qty;
 
 const eventsOf = (id: number) =>
   countRows("outbox_events", `type = 'item.updated' AND json_extract(payload, '$.data.id') = ${id}`);
@@ -120,14 +121,16 @@ describe("Idempotency-Key: concurrency and scope", () => {
     const item = await createPlainItem(APP_1, { stockQty: 10 });
     const key = newKey();
     const mine = await tokenFor(APP_1, ["can_write_item"]);
-    const { id: tokenId } = (await env.DB.prepare("SELECT id FROM merchant_api_tokens WHERE token_hash = ?")
+    const { id: tokenId } = (await shardFor(APP_1)
+      .prepare("SELECT id FROM merchant_api_tokens WHERE token_hash = ?")
       .bind(await sha256Hex(mine))
       .first<{ id: number }>())!;
     // The claim a running request holds: its lease has not expired.
-    await env.DB.prepare(
-      "INSERT INTO idempotency_keys (app_id, principal, key, method, path, body_hash, state, expires_at) " +
-        "VALUES (?, ?, ?, 'POST', ?, ?, 'in_flight', ?)",
-    )
+    await shardFor(APP_1)
+      .prepare(
+        "INSERT INTO idempotency_keys (app_id, principal, key, method, path, body_hash, state, expires_at) " +
+          "VALUES (?, ?, ?, 'POST', ?, ?, 'in_flight', ?)",
+      )
       .bind(
         APP_1,
         `merchant:${tokenId}`,
@@ -182,20 +185,23 @@ describe("Idempotency-Key: concurrency and scope", () => {
     const item = await createPlainItem(APP_1, { stockQty: 10 });
     const key = newKey();
     await purchase(item.id, { qty: 1 }, key);
-    await env.DB.prepare("UPDATE idempotency_keys SET expires_at = '2020-01-01T00:00:00.000Z' WHERE key = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE idempotency_keys SET expires_at = '2020-01-01T00:00:00.000Z' WHERE key = ?")
       .bind(key)
       .run();
     const res = await purchase(item.id, { qty: 1 }, key);
     expect(res.status).toBe(200);
     expect(res.headers.get("idempotent-replayed")).toBeNull();
     expect(await stockOf(item.id)).toBe(8);
-    const row = await env.DB.prepare("SELECT state, expires_at FROM idempotency_keys WHERE key = ?")
+    const row = await shardFor(APP_1)
+      .prepare("SELECT state, expires_at FROM idempotency_keys WHERE key = ?")
       .bind(key)
       .first<{ state: string; expires_at: string }>();
     expect(row!.state).toBe("done");
     expect(Date.parse(row!.expires_at)).toBeGreaterThan(Date.now() + 23 * 3600_000);
     // And the scheduled purge removes keys past their 24 hours.
-    await env.DB.prepare("UPDATE idempotency_keys SET expires_at = '2020-01-01T00:00:00.000Z' WHERE key = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE idempotency_keys SET expires_at = '2020-01-01T00:00:00.000Z' WHERE key = ?")
       .bind(key)
       .run();
     await purgeExpiredIdempotencyKeys(db());
@@ -210,13 +216,14 @@ describe("Idempotency-Key: a Worker that dies between the commit and the stored 
       if (/^update "idempotency_keys" set "state" = \?, "response_status"/.test(q)) throw new Error("killed");
     });
   const keyRow = (key: string) =>
-    env.DB.prepare("SELECT state, response_status FROM idempotency_keys WHERE key = ?").bind(key).first();
+    shardFor(APP_1).prepare("SELECT state, response_status FROM idempotency_keys WHERE key = ?").bind(key).first();
   // The lease's minute passes (its rows' times moved back rather than waiting).
   const leasePasses = (key: string) =>
-    env.DB.prepare(
-      "UPDATE idempotency_keys SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '-2 minutes'), " +
-        "expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', expires_at, '-2 minutes') WHERE key = ?",
-    )
+    shardFor(APP_1)
+      .prepare(
+        "UPDATE idempotency_keys SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '-2 minutes'), " +
+          "expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', expires_at, '-2 minutes') WHERE key = ?",
+      )
       .bind(key)
       .run();
 
@@ -274,7 +281,8 @@ describe("Idempotency-Key: failures release the key", () => {
       if (mode === "crash") throw new Error("boom");
       if (mode === "overrun") {
         // The request outlived its lease and a retry took the key over; then it writes (one statement).
-        await env.DB.prepare("UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z' WHERE key = ?")
+        await shardFor(APP_1)
+          .prepare("UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z' WHERE key = ?")
           .bind(c.req.header("Idempotency-Key"))
           .run();
         await c.get("db").run(sql`UPDATE items SET stock_qty = stock_qty - 1 WHERE id = ${itemId}`);

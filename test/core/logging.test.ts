@@ -9,7 +9,7 @@ import { errorText, type LogLine, requestLog } from "../../src/core/logging";
 import type { AppEnv } from "../../src/env";
 import type { DeliveryMessage, QueueMessage } from "../../src/modules/webhooks/consumer";
 import webhooksWorker from "../../src/webhooks-worker";
-import { APP_1, createWebhookFor, db, tokenFor } from "../helpers/factories";
+import { APP_1, createWebhookFor, db, shardFor, tokenFor } from "../helpers/factories";
 import { fakeReceiver } from "../helpers/receiver";
 import { call } from "../helpers/request";
 
@@ -293,7 +293,8 @@ describe("background task lines", () => {
         error: "Error: queue down",
       },
     ]);
-    const row = await env.DB.prepare("SELECT enqueued_at FROM outbox_events WHERE id = ?")
+    const row = await shardFor(APP_1)
+      .prepare("SELECT enqueued_at FROM outbox_events WHERE id = ?")
       .bind(event.id)
       .first<{ enqueued_at: string | null }>();
     expect(row).toEqual({ enqueued_at: null });

@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EventType } from "../../src/core/events/registry";
 import { EVENT_CATALOGUE, eventEnvelopeSchema } from "../../src/modules/webhooks/catalogue";
-import { APP_1, createPlainItem, createTicketsFor, tokenFor } from "../helpers/factories";
+import { APP_1, createPlainItem, createTicketsFor, shardFor, tokenFor } from "../helpers/factories";
 import { openApiDocument } from "../helpers/openapi";
 import { BASE, call, json } from "../helpers/request";
 
@@ -109,7 +108,7 @@ describe("event catalogue", () => {
   });
 
   it("the events the services emit match their documented schemas", async () => {
-    const rows = await env.DB.prepare("SELECT type, payload FROM outbox_events").all<{
+    const rows = await shardFor(APP_1).prepare("SELECT type, payload FROM outbox_events").all<{
       type: string;
       payload: string;
     }>();

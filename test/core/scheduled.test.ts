@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { SCHEDULED_TASKS, tasksOfRun } from "../../src/scheduled-tasks";
+import { APP_1, shardFor } from "../helpers/factories";
 import { call } from "../helpers/request";
 import { orderOf, orderRow, rowOf, shopperOf, stocked, stockOf, storeFor } from "../orders/helpers";
 
@@ -24,7 +25,8 @@ async function runCron(cron: string) {
 async function overdueOrder() {
   const item = await stocked(A, 1000, 5);
   const { order } = await orderOf(await shopperOf(A), [{ item_id: item.id, qty: 2 }], "card");
-  await env.DB.prepare("UPDATE orders SET expires_at = ? WHERE id = ?")
+  await shardFor(APP_1)
+    .prepare("UPDATE orders SET expires_at = ? WHERE id = ?")
     .bind(new Date(Date.now() - 60_000).toISOString(), order.id)
     .run();
   return { item, order };
@@ -33,9 +35,10 @@ async function overdueOrder() {
 /** An idempotency key a day past its expiry: the purge task deletes it. */
 async function staleKey(key: string) {
   const past = new Date(Date.now() - 86_400_000).toISOString();
-  await env.DB.prepare(
-    "INSERT INTO idempotency_keys (app_id, principal, key, method, path, body_hash, state, expires_at) VALUES (?, 'merchant:1', ?, 'POST', '/x/', 'h', 'done', ?)",
-  )
+  await shardFor(A)
+    .prepare(
+      "INSERT INTO idempotency_keys (app_id, principal, key, method, path, body_hash, state, expires_at) VALUES (?, 'merchant:1', ?, 'POST', '/x/', 'h', 'done', ?)",
+    )
     .bind(A, key, past)
     .run();
 }

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../src/core/permissions";
-import { createCustomerFor, customerTokenFor, ensureTenant, tokenFor } from "../helpers/factories";
+import { APP_1, createCustomerFor, customerTokenFor, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { call, callWaits, json, problem } from "../helpers/request";
 import { outboxOf } from "./records-fixtures";
 
@@ -18,7 +17,7 @@ async function as(id: number, path: string, opts: { method?: string; body?: unkn
   return call(API + path, { ...opts, appId, token: await customerTokenFor(appId, id) });
 }
 const locationRow = (id: number) =>
-  env.DB.prepare("SELECT * FROM customer_locations WHERE id = ?").bind(id).first<Record<string, any>>();
+  shardFor(APP_1).prepare("SELECT * FROM customer_locations WHERE id = ?").bind(id).first<Record<string, any>>();
 
 const home = {
   type: "home",

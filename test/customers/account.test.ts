@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../src/core/permissions";
 import { customerNotifications, notifications, walletEntries } from "../../src/modules/customers/tables";
 import { sharedCustomerAuthCases } from "../helpers/auth-cases";
-import { createCustomerFor, customerTokenFor, db, ensureTenant, tokenFor } from "../helpers/factories";
+import { APP_1, createCustomerFor, customerTokenFor, db, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { outboxOf } from "./records-fixtures";
 
@@ -43,11 +42,13 @@ async function as(id: number, path: string, opts: Opts = {}) {
   return call(API + path, { ...opts, appId, token: await customerTokenFor(appId, id) });
 }
 const row = <T = Record<string, any>>(q: string, ...binds: unknown[]) =>
-  env.DB.prepare(q)
+  shardFor(APP_1)
+    .prepare(q)
     .bind(...binds)
     .first<T>();
 const rows = (q: string, ...binds: unknown[]) =>
-  env.DB.prepare(q)
+  shardFor(APP_1)
+    .prepare(q)
     .bind(...binds)
     .all<Record<string, any>>()
     .then((r) => r.results);
@@ -195,32 +196,36 @@ describe("CA6 delete account", () => {
       });
       const id = leaving.id;
       const future = new Date(Date.now() + 86_400_000).toISOString();
-      await env.DB.batch([
-        env.DB.prepare(
-          "INSERT INTO refresh_tokens (app_id, customer_id, family_id, token_hash, expires_at) " +
-            "VALUES (?, ?, 'fam', ?, ?)",
-        ).bind(S1, id, `hash-${id}`, future),
-        env.DB.prepare("INSERT INTO fcm_tokens (app_id, customer_id, token, platform) VALUES (?, ?, ?, 'ios')").bind(
-          S1,
-          id,
-          `device-of-leaving-customer-${id}`,
-        ),
-        env.DB.prepare(
-          "INSERT INTO customer_locations (app_id, customer_id, latitude, longitude, address1) " +
-            "VALUES (?, ?, 24.7, 46.7, 'Home street')",
-        ).bind(S1, id),
-        env.DB.prepare(
-          "INSERT INTO otp_codes (app_id, phone, purpose, code_hash, expires_at) VALUES (?, ?, 'login', 'h', ?)",
-        ).bind(S1, leaving.mobileNumber, future),
+      await shardFor(S1).batch([
+        shardFor(S1)
+          .prepare(
+            "INSERT INTO refresh_tokens (app_id, customer_id, family_id, token_hash, expires_at) " +
+              "VALUES (?, ?, 'fam', ?, ?)",
+          )
+          .bind(S1, id, `hash-${id}`, future),
+        shardFor(S1)
+          .prepare("INSERT INTO fcm_tokens (app_id, customer_id, token, platform) VALUES (?, ?, ?, 'ios')")
+          .bind(S1, id, `device-of-leaving-customer-${id}`),
+        shardFor(S1)
+          .prepare(
+            "INSERT INTO customer_locations (app_id, customer_id, latitude, longitude, address1) " +
+              "VALUES (?, ?, 24.7, 46.7, 'Home street')",
+          )
+          .bind(S1, id),
+        shardFor(S1)
+          .prepare(
+            "INSERT INTO otp_codes (app_id, phone, purpose, code_hash, expires_at) VALUES (?, ?, 'login', 'h', ?)",
+          )
+          .bind(S1, leaving.mobileNumber, future),
       ]);
-      await db()
+      await db(S1)
         .insert(walletEntries)
         .values({ appId: S1, customerId: id, kind: "points", type: "deposit", amount: 50, balanceAfter: 50 });
-      const [n] = await db()
+      const [n] = await db(S1)
         .insert(notifications)
         .values({ appId: S1, titleEn: "t", titleAr: "t", bodyEn: "b", bodyAr: "b", audience: { segment: "all" } })
         .returning();
-      await db().insert(customerNotifications).values({
+      await db(S1).insert(customerNotifications).values({
         appId: S1,
         notificationId: n!.id,
         customerId: id,
@@ -293,7 +298,7 @@ describe("CA7 FCM tokens", () => {
     const created = await json(first);
     expect(Object.keys(created).sort()).toEqual(["created_at", "id", "is_active", "modified_at", "platform", "token"]);
     expect(created).toMatchObject({ token: token("a"), platform: "ios", is_active: true });
-    await env.DB.prepare("UPDATE fcm_tokens SET is_active = 0 WHERE id = ?").bind(created.id).run();
+    await shardFor(APP_1).prepare("UPDATE fcm_tokens SET is_active = 0 WHERE id = ?").bind(created.id).run();
     const again = await as(sara, "/fcm-tokens/", { method: "POST", body: { token: token("a"), platform: "ios" } });
     expect(again.status).toBe(200);
     expect(await json(again)).toMatchObject({ id: created.id, is_active: true });

@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureTenant } from "../helpers/factories";
+import { APP_1, ensureTenant, shardFor } from "../helpers/factories";
 import { json, problem } from "../helpers/request";
 import { insertCustomer, newIp, newPhone, P, worldWith } from "./login-helpers";
 
@@ -26,7 +25,8 @@ async function login(appId = S) {
 }
 
 const family = (customerId: number) =>
-  env.DB.prepare("SELECT * FROM refresh_tokens WHERE customer_id = ? ORDER BY id")
+  shardFor(APP_1)
+    .prepare("SELECT * FROM refresh_tokens WHERE customer_id = ? ORDER BY id")
     .bind(customerId)
     .all<{ rotated_at: string | null; revoked_at: string | null; family_id: string; expires_at: string }>()
     .then((r) => r.results);
@@ -82,7 +82,8 @@ describe("Refresh Access Token (CA5)", () => {
     expect(elsewhere.status).toBe(401);
     expect((await problem(elsewhere)).code).toBe("invalid_refresh_token");
     expect((await family(id))[0]).toMatchObject({ rotated_at: null, revoked_at: null });
-    await env.DB.prepare("UPDATE refresh_tokens SET expires_at = '2020-01-01T00:00:00.000Z' WHERE customer_id = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE refresh_tokens SET expires_at = '2020-01-01T00:00:00.000Z' WHERE customer_id = ?")
       .bind(id)
       .run();
     const expired = await w.post(P.refresh, { refresh_token }, { appId: S });
@@ -94,13 +95,13 @@ describe("Refresh Access Token (CA5)", () => {
 
   it("refuses a customer blocked or deleted since the login, and revokes the family", async () => {
     const blocked = await login();
-    await env.DB.prepare("UPDATE customers SET is_blocked = 1 WHERE id = ?").bind(blocked.id).run();
+    await shardFor(APP_1).prepare("UPDATE customers SET is_blocked = 1 WHERE id = ?").bind(blocked.id).run();
     const res = await blocked.w.post(P.refresh, { refresh_token: blocked.refresh_token }, { appId: S });
     expect(res.status).toBe(403);
     expect((await problem(res)).code).toBe("customer_blocked");
     expect((await family(blocked.id)).every((r) => r.revoked_at !== null)).toBe(true);
     const deleted = await login();
-    await env.DB.prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(deleted.id).run();
+    await shardFor(APP_1).prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(deleted.id).run();
     const gone = await deleted.w.post(P.refresh, { refresh_token: deleted.refresh_token }, { appId: S });
     expect((await problem(gone)).code).toBe("invalid_refresh_token");
   });

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { waitsMeter } from "../helpers/d1-waits";
-import { ensureTenant } from "../helpers/factories";
+import { APP_1, ensureTenant, shardFor } from "../helpers/factories";
 import { json, problem } from "../helpers/request";
 import { insertCustomer, newIp, newPhone, outbox, P, worldWith } from "./login-helpers";
 
@@ -17,7 +16,7 @@ const phoneBody = (p: { national: string }) => ({ country_code: "966", mobile_nu
  * the code and the customer read together, then one batch. Counted, never timed.
  */
 async function metered(path: string, body: unknown, ip: string) {
-  const meter = waitsMeter(env.DB);
+  const meter = waitsMeter(shardFor(APP_1));
   const res = await worldWith().post(path, body, { appId: S, ip, meter });
   return { res, waits: meter.stop() };
 }

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { verify } from "hono/jwt";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { sha256Hex } from "../../src/core/crypto";
-import { ensureTenant } from "../helpers/factories";
+import { APP_1, ensureTenant, shardFor } from "../helpers/factories";
 import { json, problem } from "../helpers/request";
 import { age, codes, insertCustomer, newIp, newPhone, outbox, P, worldWith } from "./login-helpers";
 
@@ -57,7 +57,8 @@ describe("Register Customer and Confirm Customer Registration (CA1, CA2)", () =>
     const claims = await verify(body.access_token, env.CUSTOMER_JWT_SECRET, "HS256");
     expect(claims).toMatchObject({ sub: String(body.customer.id), app_id: S, kind: "customer" });
     expect(Number(claims.exp) - Number(claims.iat)).toBe(900);
-    const stored = await env.DB.prepare("SELECT * FROM refresh_tokens WHERE customer_id = ?")
+    const stored = await shardFor(APP_1)
+      .prepare("SELECT * FROM refresh_tokens WHERE customer_id = ?")
       .bind(body.customer.id)
       .first<Record<string, string>>();
     expect(stored!.token_hash).toBe(await sha256Hex(body.refresh_token));
@@ -89,7 +90,7 @@ describe("Register Customer and Confirm Customer Registration (CA1, CA2)", () =>
     const w = worldWith();
     const p = newPhone();
     const old = await insertCustomer(S, p);
-    await env.DB.prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(old).run();
+    await shardFor(APP_1).prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(old).run();
     expect((await w.post(P.register, { ...phoneBody(p), name: "Back" }, { appId: S, ip: newIp() })).status).toBe(202);
     const res = await w.post(P.confirm, { ...phoneBody(p), otp: w.codeFor(p.e164) }, { appId: S, ip: newIp() });
     expect(res.status).toBe(201);
@@ -206,7 +207,8 @@ describe("Request OTP and Get Access Token (CA3, CA4)", () => {
     await insertCustomer(S, p);
     await w.post(P.otp, phoneBody(p), { appId: S, ip: newIp() });
     const first = w.codeFor(p.e164);
-    await env.DB.prepare("UPDATE otp_codes SET expires_at = '2020-01-01T00:00:00.000Z' WHERE phone = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE otp_codes SET expires_at = '2020-01-01T00:00:00.000Z' WHERE phone = ?")
       .bind(p.e164)
       .run();
     const late = await w.post(P.token, { ...phoneBody(p), otp: first }, { appId: S, ip: newIp() });
@@ -232,13 +234,14 @@ describe("Request OTP and Get Access Token (CA3, CA4)", () => {
     expect((await problem(res)).code).toBe("customer_blocked");
     const gone = newPhone();
     const id = await insertCustomer(S, gone);
-    await env.DB.prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(id).run();
+    await shardFor(APP_1).prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(id).run();
     await w.post(P.otp, phoneBody(gone), { appId: S, ip: newIp() });
     expect(w.sent.some((m) => m.payload.to === gone.e164)).toBe(false);
   });
 
   it("uses the store's code length", async () => {
-    await env.DB.prepare("INSERT OR REPLACE INTO customer_settings (app_id, otp_length) VALUES (?, 4)")
+    await shardFor(APP_1)
+      .prepare("INSERT OR REPLACE INTO customer_settings (app_id, otp_length) VALUES (?, 4)")
       .bind(OTHER)
       .run();
     const w = worldWith();

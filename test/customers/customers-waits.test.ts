@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCustomerFor, customerTokenFor, ensureTenant, tokenFor } from "../helpers/factories";
+import { createCustomerFor, customerTokenFor, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { call, callWaits, json, problem } from "../helpers/request";
 import { outboxOf } from "./records-fixtures";
 
@@ -149,9 +148,10 @@ describe("D1 waits of the merchant's customer writes", () => {
   it("blocking a customer waits twice, and their token is refused at once", async () => {
     const { id } = await createCustomerFor(S);
     const token = await customerTokenFor(S, id);
-    await env.DB.prepare(
-      "INSERT INTO refresh_tokens (app_id, customer_id, family_id, token_hash, expires_at) VALUES (?, ?, 'w', ?, '2099-01-01T00:00:00.000Z')",
-    )
+    await shardFor(S)
+      .prepare(
+        "INSERT INTO refresh_tokens (app_id, customer_id, family_id, token_hash, expires_at) VALUES (?, ?, 'w', ?, '2099-01-01T00:00:00.000Z')",
+      )
       .bind(S, id, `waits-${id}`)
       .run();
     expect((await call(`${API}/profile/`, { appId: S, token })).status).toBe(200);
@@ -161,9 +161,10 @@ describe("D1 waits of the merchant's customer writes", () => {
     const refused = await call(`${API}/profile/`, { appId: S, token });
     expect(refused.status).toBe(403);
     expect((await problem(refused)).code).toBe("customer_blocked");
-    const sessions = await env.DB.prepare(
-      "SELECT count(*) AS open FROM refresh_tokens WHERE app_id = ? AND customer_id = ? AND revoked_at IS NULL",
-    )
+    const sessions = await shardFor(S)
+      .prepare(
+        "SELECT count(*) AS open FROM refresh_tokens WHERE app_id = ? AND customer_id = ? AND revoked_at IS NULL",
+      )
       .bind(S, id)
       .first<{ open: number }>();
     expect(sessions?.open).toBe(0);

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { ensureTenant, tokenFor } from "../helpers/factories";
+import { ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { call, json, problem } from "../helpers/request";
 
@@ -21,7 +20,8 @@ const del = (cityId: number | string, token = writeA, appId = A) =>
   call(`${GEO}/supported-cities/${cityId}/`, { method: "DELETE", token, appId });
 const events = async (appId: number) =>
   (
-    await env.DB.prepare("SELECT type, payload FROM outbox_events WHERE app_id = ? ORDER BY rowid")
+    await shardFor(appId)
+      .prepare("SELECT type, payload FROM outbox_events WHERE app_id = ? ORDER BY rowid")
       .bind(appId)
       .all<{ type: string; payload: string }>()
   ).results.map((r) => ({ type: r.type, data: JSON.parse(r.payload).data }));
@@ -249,7 +249,8 @@ describe("Support City and Stop Supporting City (beyond the spec)", () => {
     // Served again: the same row is revived, not a second one.
     expect((await put(16, write, C)).status).toBe(200);
     expect(await supported()).toEqual([16]);
-    const rows = await env.DB.prepare("SELECT is_deleted, deleted_at FROM supported_cities WHERE app_id = ?")
+    const rows = await shardFor(C)
+      .prepare("SELECT is_deleted, deleted_at FROM supported_cities WHERE app_id = ?")
       .bind(C)
       .all();
     expect(rows.results).toEqual([{ is_deleted: 0, deleted_at: null }]);

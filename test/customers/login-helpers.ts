@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { JobMessage } from "../../src/core/jobs";
 import type { waitsMeter } from "../helpers/d1-waits";
+import { APP_1, shardFor } from "../helpers/factories";
 import { BASE, fetchWorker } from "../helpers/request";
 
 /** The customer login's paths, under /api/v1/customer. */
@@ -78,11 +79,12 @@ export async function insertCustomer(
   phone: { national: string; e164: string },
   extra: { isBlocked?: boolean; isMobileVerified?: boolean; lang?: "ar" | "en" } = {},
 ): Promise<number> {
-  const row = await env.DB.prepare(
-    "INSERT INTO customers (app_id, country_code, mobile_number, username, name, lang, " +
-      "is_blocked, is_mobile_verified) " +
-      "VALUES (?, '966', ?, ?, 'Test customer', ?, ?, ?) RETURNING id",
-  )
+  const row = await shardFor(appId)
+    .prepare(
+      "INSERT INTO customers (app_id, country_code, mobile_number, username, name, lang, " +
+        "is_blocked, is_mobile_verified) " +
+        "VALUES (?, '966', ?, ?, 'Test customer', ?, ?, ?) RETURNING id",
+    )
     .bind(
       appId,
       phone.e164,
@@ -97,21 +99,24 @@ export async function insertCustomer(
 
 /** Moves a number's codes back in time (to leave the cooldown or a window without waiting). */
 export async function age(appId: number, e164: string, seconds: number): Promise<void> {
-  await env.DB.prepare(
-    "UPDATE otp_codes SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, ?) WHERE app_id = ? AND phone = ?",
-  )
+  await shardFor(APP_1)
+    .prepare(
+      "UPDATE otp_codes SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, ?) WHERE app_id = ? AND phone = ?",
+    )
     .bind(`-${seconds} seconds`, appId, e164)
     .run();
 }
 
 export const codes = (appId: number, e164: string) =>
-  env.DB.prepare("SELECT * FROM otp_codes WHERE app_id = ? AND phone = ? ORDER BY id")
+  shardFor(appId)
+    .prepare("SELECT * FROM otp_codes WHERE app_id = ? AND phone = ? ORDER BY id")
     .bind(appId, e164)
     .all<Record<string, unknown>>()
     .then((r) => r.results);
 
 export const outbox = (appId: number) =>
-  env.DB.prepare("SELECT type, payload FROM outbox_events WHERE app_id = ? ORDER BY created_at")
+  shardFor(appId)
+    .prepare("SELECT type, payload FROM outbox_events WHERE app_id = ? ORDER BY created_at")
     .bind(appId)
     .all<{ type: string; payload: string }>()
     .then((r) => r.results.map((e) => ({ type: e.type, data: JSON.parse(e.payload).data })));

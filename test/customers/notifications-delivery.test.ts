@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ensureTenant } from "../helpers/factories";
+import { APP_1, ensureTenant, shardFor } from "../helpers/factories";
 import { fcmError, installFakeGoogle, makeServiceAccount } from "./fcm-fake";
 import { all, jobWorld, row, texts, withTokens } from "./push-jobs";
 import { outboxOf } from "./records-fixtures";
@@ -176,11 +175,12 @@ describe("delivery: push.fanout and push.send through FCM (local fake)", () => {
   });
 
   it("walks a large segment 1000 customers a job, and completes with the exact count", async () => {
-    await env.DB.prepare(
-      `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 1001)
+    await shardFor(APP_1)
+      .prepare(
+        `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 1001)
        INSERT INTO customers (app_id, country_code, mobile_number, username)
        SELECT ?, '966', '96650' || printf('%07d', n), '050' || printf('%07d', n) FROM seq`,
-    )
+      )
       .bind(BIG)
       .run();
     const w = jobWorld(BIG);

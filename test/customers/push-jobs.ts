@@ -5,7 +5,7 @@ import worker from "../../src/index";
 import type { SendNotification } from "../../src/modules/customers/notifications/schemas";
 import { sendNotification } from "../../src/modules/customers/notifications/service";
 import { fcmTokens } from "../../src/modules/customers/tables";
-import { createCustomerFor, db, serviceCtx } from "../helpers/factories";
+import { APP_1, createCustomerFor, db, serviceCtx, shardFor } from "../helpers/factories";
 
 export type Queued = { body: JobMessage; delaySeconds?: number };
 
@@ -54,11 +54,13 @@ export function jobWorld(appId: number, overrides: { FCM_SERVICE_ACCOUNT?: strin
 export const texts = { title_en: "Offer", title_ar: "عرض", body_en: "20% off", body_ar: "خصم ٢٠٪" };
 
 export const row = (q: string, ...binds: unknown[]) =>
-  env.DB.prepare(q)
+  shardFor(APP_1)
+    .prepare(q)
     .bind(...binds)
     .first<Record<string, any>>();
 export const all = (q: string, ...binds: unknown[]) =>
-  env.DB.prepare(q)
+  shardFor(APP_1)
+    .prepare(q)
     .bind(...binds)
     .all<Record<string, any>>()
     .then((r) => r.results);

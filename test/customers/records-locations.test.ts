@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { ensureTenant, tokenFor } from "../helpers/factories";
+import { APP_1, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { call, callWaits, json, problem } from "../helpers/request";
 import { ensureGeography, outboxOf } from "./records-fixtures";
 
@@ -39,7 +38,7 @@ beforeAll(async () => {
   omar = await customer(S1, "0541234567");
   other = await customer(S2, "0534501056");
   // Store S1 serves Riyadh, not Jeddah.
-  await env.DB.prepare("INSERT INTO supported_cities (app_id, city_id) VALUES (?, 1)").bind(S1).run();
+  await shardFor(S1).prepare("INSERT INTO supported_cities (app_id, city_id) VALUES (?, 1)").bind(S1).run();
 });
 
 const HOME = {
@@ -182,18 +181,18 @@ describe("Customer Locations (MC1)", () => {
       expect((await problem(res)).code).toBe("customer_not_found");
     }
     const gone = await customer(S1, "0551234567");
-    await env.DB.prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(gone).run();
+    await shardFor(APP_1).prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(gone).run();
     expect((await as(locations(gone))).status).toBe(404);
   });
 });
 
 describe("Customer Memberships (MC2)", () => {
   beforeAll(async () => {
-    const insert = env.DB.prepare(
+    const insert = shardFor(APP_1).prepare(
       "INSERT INTO customer_memberships (app_id, customer_id, name_en, name_ar, " +
         "subscription_id, status, start_date, end_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     );
-    await env.DB.batch([
+    await shardFor(S1).batch([
       insert.bind(S1, sara, "Gold", "ذهبي", 7, "active", "2026-11-01", "2026-12-01"),
       insert.bind(S1, sara, "Silver", "فضي", null, "expired", "2026-01-01", "2026-02-01"),
       insert.bind(S1, omar, "Omar's", "عمر", null, "active", "2026-11-01", null),

@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseMobile, tryParseMobile } from "../../src/modules/customers/phone";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { ensureTenant, tokenFor } from "../helpers/factories";
+import { APP_1, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { ensureGeography, outboxOf } from "./records-fixtures";
 
@@ -148,7 +147,10 @@ describe("Create Customer (MC6)", () => {
       for (const r of racing.filter((r) => r.status === 409)) {
         expect((await problem(r)).code).toBe("customer_mobile_taken");
       }
-      await env.DB.prepare("UPDATE customers SET is_deleted = 1, deleted_at = 'x' WHERE id = ?").bind(first.id).run();
+      await shardFor(APP_1)
+        .prepare("UPDATE customers SET is_deleted = 1, deleted_at = 'x' WHERE id = ?")
+        .bind(first.id)
+        .run();
       const again = await create(S1, { mobile_number: "0591234567" });
       expect(again.id).not.toBe(first.id);
     },
@@ -201,7 +203,8 @@ describe("Update Customer (MC7)", () => {
 
   it("a new mobile number or email is no longer verified; the same number is no change", async () => {
     const c = await create(S1, { mobile_number: "0581234567", email: "v@example.com" });
-    await env.DB.prepare("UPDATE customers SET is_mobile_verified = 1, is_email_verified = 1 WHERE id = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE customers SET is_mobile_verified = 1, is_email_verified = 1 WHERE id = ?")
       .bind(c.id)
       .run();
     const same = await json(
@@ -253,7 +256,7 @@ describe("List Customers (MC4) and Customer Details (MC5)", () => {
     layla = await create(S2, { mobile_number: "0501110003", name: "ليلى العتيبي", lang: "en", current_city_id: 2 });
     await json(await as(S2, `${CUSTOMERS}${layla.id}/`, { method: "PATCH", body: { is_blocked: true } }));
     const gone = await create(S2, { mobile_number: "0501110009", name: "Sara Deleted" });
-    await env.DB.prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(gone.id).run();
+    await shardFor(APP_1).prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(gone.id).run();
   });
   const ids = async (query: string) => {
     const res = await as(S2, `${CUSTOMERS}${query}`);
@@ -305,7 +308,7 @@ describe("List Customers (MC4) and Customer Details (MC5)", () => {
     }
     const deleted = await as(S1, `${CUSTOMERS}${mine.id}/`);
     expect(deleted.status).toBe(200);
-    await env.DB.prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(mine.id).run();
+    await shardFor(APP_1).prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(mine.id).run();
     expect((await as(S1, `${CUSTOMERS}${mine.id}/`)).status).toBe(404);
     expect((await json(await as(S1, `${CUSTOMERS}${mine.id}/`, { method: "PATCH", body: { name: "x" } }))).code).toBe(
       "customer_not_found",
@@ -328,18 +331,18 @@ describe("Blocking a customer", () => {
     const blocked = await create(S1, { mobile_number: "0534500771" });
     const other = await create(S1, { mobile_number: "0534500772" });
     const insert = (customerId: number, hash: string) =>
-      env.DB.prepare(
-        "INSERT INTO refresh_tokens (app_id, customer_id, family_id, token_hash, expires_at) VALUES (?, ?, 'fam', ?, '2099-01-01T00:00:00.000Z')",
-      )
+      shardFor(S1)
+        .prepare(
+          "INSERT INTO refresh_tokens (app_id, customer_id, family_id, token_hash, expires_at) VALUES (?, ?, 'fam', ?, '2099-01-01T00:00:00.000Z')",
+        )
         .bind(S1, customerId, hash)
         .run();
     await insert(blocked.id, `block-${blocked.id}`);
     await insert(other.id, `keep-${other.id}`);
     const res = await as(S1, `${CUSTOMERS}${blocked.id}/`, { method: "PATCH", body: { is_blocked: true } });
     expect(res.status).toBe(200);
-    const rows = await env.DB.prepare(
-      "SELECT customer_id, revoked_at FROM refresh_tokens WHERE app_id = ? AND customer_id IN (?, ?)",
-    )
+    const rows = await shardFor(S1)
+      .prepare("SELECT customer_id, revoked_at FROM refresh_tokens WHERE app_id = ? AND customer_id IN (?, ?)")
       .bind(S1, blocked.id, other.id)
       .all<{ customer_id: number; revoked_at: string | null }>();
     expect(rows.results.find((r) => r.customer_id === blocked.id)?.revoked_at).toEqual(expect.any(String));

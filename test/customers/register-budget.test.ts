@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { ensureTenant } from "../helpers/factories";
+import { APP_1, ensureTenant, shardFor } from "../helpers/factories";
 import { openApiDocument } from "../helpers/openapi";
 import { json, problem } from "../helpers/request";
 import { insertCustomer, newIp, newPhone, P, worldWith } from "./login-helpers";
@@ -11,9 +10,10 @@ const BUDGET = 3;
 
 beforeAll(async () => {
   await ensureTenant(S);
-  await env.DB.prepare(
-    "INSERT OR REPLACE INTO customer_settings (app_id, otp_length, register_codes_per_10_min) VALUES (?, 6, ?)",
-  )
+  await shardFor(S)
+    .prepare(
+      "INSERT OR REPLACE INTO customer_settings (app_id, otp_length, register_codes_per_10_min) VALUES (?, 6, ?)",
+    )
     .bind(S, BUDGET)
     .run();
 });
@@ -23,7 +23,8 @@ const register = (w: ReturnType<typeof worldWith>, p: { national: string }) =>
 
 /** Moves the store's codes back in time: the budget's window passes without waiting. */
 const ageStore = (seconds: number) =>
-  env.DB.prepare("UPDATE otp_codes SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, ?) WHERE app_id = ?")
+  shardFor(APP_1)
+    .prepare("UPDATE otp_codes SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, ?) WHERE app_id = ?")
     .bind(`-${seconds} seconds`, S)
     .run();
 

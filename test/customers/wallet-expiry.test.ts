@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expireLapsedBalances } from "../../src/modules/customers/wallets/service";
-import { APP_1, createCustomerFor, serviceCtx, tokenFor } from "../helpers/factories";
+import { APP_1, createCustomerFor, serviceCtx, shardFor, tokenFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";
 
 /** The expiry sweep of the scheduled handler: lapsed, unspent amounts leave the balance once. */
@@ -16,9 +15,10 @@ const post = (id: number, path: string, body: unknown) =>
   call(`/order/v1/merchant/customers/${id}/wallet/${path}`, { method: "POST", token, appId: APP_1, body });
 
 async function ledger(id: number) {
-  const rows = await env.DB.prepare(
-    "SELECT type, amount, balance_after FROM wallet_entries WHERE customer_id = ? AND kind = 'points' ORDER BY id",
-  )
+  const rows = await shardFor(APP_1)
+    .prepare(
+      "SELECT type, amount, balance_after FROM wallet_entries WHERE customer_id = ? AND kind = 'points' ORDER BY id",
+    )
     .bind(id)
     .all<{ type: string; amount: number; balance_after: number }>();
   return rows.results;
@@ -47,9 +47,10 @@ describe("wallet expiry sweep", () => {
     expect(wallet.points_balance).toBe(50);
 
     // The expiry is an event like every other ledger entry.
-    const events = await env.DB.prepare(
-      "SELECT payload FROM outbox_events WHERE app_id = ? AND type = 'customer.wallet.updated' ORDER BY created_at DESC LIMIT 1",
-    )
+    const events = await shardFor(APP_1)
+      .prepare(
+        "SELECT payload FROM outbox_events WHERE app_id = ? AND type = 'customer.wallet.updated' ORDER BY created_at DESC LIMIT 1",
+      )
       .bind(APP_1)
       .first<{ payload: string }>();
     expect(JSON.parse(events!.payload).data).toMatchObject({ customer_id: id, type: "expiry", amount: -70 });

@@ -1,10 +1,9 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { minorOfMajor } from "../../src/core/money";
 import { expiringOf } from "../../src/modules/customers/wallets/expiring";
 import { WalletSchema, WalletUpdateSchema } from "../../src/modules/customers/wallets/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, APP_2, createCustomerFor, tokenFor } from "../helpers/factories";
+import { APP_1, APP_2, createCustomerFor, shardFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 
 const base = (id: number) => `/order/v1/merchant/customers/${id}/wallet/`;
@@ -18,9 +17,10 @@ const newCustomer = async (appId = APP_1) => (await createCustomerFor(appId, { n
 
 /** An order of the customer (nothing but the row: the wallet only asks whose it is). */
 const newOrder = async (customerId: number | null, appId = APP_1) =>
-  (await env.DB.prepare(
-    "INSERT INTO orders (app_id, customer_id, currency, sub_total_minor, total_minor) VALUES (?, ?, 'SAR', 0, 0) RETURNING id",
-  )
+  (await shardFor(appId)
+    .prepare(
+      "INSERT INTO orders (app_id, customer_id, currency, sub_total_minor, total_minor) VALUES (?, ?, 'SAR', 0, 0) RETURNING id",
+    )
     .bind(appId, customerId)
     .first<{ id: number }>())!.id;
 
@@ -33,19 +33,19 @@ const wallet = async (id: number) => {
 };
 
 async function ledgerOf(id: number) {
-  const rows = await env.DB.prepare(
-    "SELECT id, kind, type, amount, balance_after FROM wallet_entries WHERE customer_id = ? ORDER BY id",
-  )
+  const rows = await shardFor(APP_1)
+    .prepare("SELECT id, kind, type, amount, balance_after FROM wallet_entries WHERE customer_id = ? ORDER BY id")
     .bind(id)
     .all<{ id: number; kind: string; type: string; amount: number; balance_after: number }>();
   return rows.results;
 }
 
 async function walletEvents(id: number) {
-  const rows = await env.DB.prepare(
-    "SELECT payload FROM outbox_events WHERE type = 'customer.wallet.updated' " +
-      "AND json_extract(payload, '$.data.customer_id') = ? ORDER BY rowid",
-  )
+  const rows = await shardFor(APP_1)
+    .prepare(
+      "SELECT payload FROM outbox_events WHERE type = 'customer.wallet.updated' " +
+        "AND json_extract(payload, '$.data.customer_id') = ? ORDER BY rowid",
+    )
     .bind(id)
     .all<{ payload: string }>();
   return rows.results.map((r) => JSON.parse(r.payload) as { app_id: number; data: Record<string, unknown> });
@@ -100,7 +100,7 @@ describe("Customer Wallet Details (MW1)", () => {
   it("404 customer_not_found for another store's customer, a deleted one, or none", async () => {
     const theirs = await newCustomer(APP_2);
     const gone = await newCustomer();
-    await env.DB.prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(gone).run();
+    await shardFor(APP_1).prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(gone).run();
     for (const id of [theirs, gone, 987654321]) {
       const res = await call(base(id), { token, appId: APP_1 });
       expect(res.status).toBe(404);
@@ -151,7 +151,10 @@ describe("Deposit Points (MW2) and Deposit Cashback (MW3)", () => {
     const noisy = await send(id, "deposit-cashback/", { amount: 0.1 + 0.2, reason: "noise" });
     expect(noisy.status).toBe(201);
     expect((await json(noisy)).cashback_balance).toBe(0.3);
-    const row = await env.DB.prepare("SELECT amount FROM wallet_entries WHERE customer_id = ?").bind(id).first();
+    const row = await shardFor(APP_1)
+      .prepare("SELECT amount FROM wallet_entries WHERE customer_id = ?")
+      .bind(id)
+      .first();
     expect(row).toEqual({ amount: 30 });
     for (const amount of [1e-9, 0.001, 1.005, 0, -1, 10_000_001, "5"]) {
       const res = await send(id, "deposit-cashback/", { amount, reason: "bad" });
@@ -259,7 +262,7 @@ describe("Redeem From Wallet (MW4)", () => {
     const topUp = await newOrder(null);
     const otherStore = await newOrder(id, APP_2);
     const deleted = await newOrder(id);
-    await env.DB.prepare("UPDATE orders SET is_deleted = 1 WHERE id = ?").bind(deleted).run();
+    await shardFor(APP_1).prepare("UPDATE orders SET is_deleted = 1 WHERE id = ?").bind(deleted).run();
     for (const orderId of [999_999_999, otherStore, deleted]) {
       const res = await send(id, "redeem/", { kind: "points", amount: 10, order_id: orderId });
       expect(res.status, String(orderId)).toBe(404);

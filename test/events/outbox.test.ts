@@ -10,12 +10,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { EventMessage } from "../../src/core/events/outbox";
 import worker from "../../src/index";
 import webhooksWorker from "../../src/webhooks-worker";
-import { APP_1, createPlainItem, createTicketsFor } from "../helpers/factories";
+import { APP_1, createPlainItem, createTicketsFor, shardFor } from "../helpers/factories";
 
 afterEach(() => vi.useRealTimers());
 
 const row = (id: string) =>
-  env.DB.prepare("SELECT type, app_id, payload, enqueued_at FROM outbox_events WHERE id = ?")
+  shardFor(APP_1)
+    .prepare("SELECT type, app_id, payload, enqueued_at FROM outbox_events WHERE id = ?")
     .bind(id)
     .first<{ type: string; app_id: number; payload: string; enqueued_at: string | null }>();
 
@@ -23,9 +24,8 @@ describe("events outbox", () => {
   it("writes ticket.created with the ticket in the same batch and marks it enqueued once sent", async () => {
     const item = await createPlainItem(APP_1);
     const [t] = await createTicketsFor(APP_1, item.id, 1, { date: "2026-12-09" });
-    const ev = await env.DB.prepare(
-      "SELECT id FROM outbox_events WHERE type = 'ticket.created' AND json_extract(payload, '$.data.id') = ?",
-    )
+    const ev = await shardFor(APP_1)
+      .prepare("SELECT id FROM outbox_events WHERE type = 'ticket.created' AND json_extract(payload, '$.data.id') = ?")
       .bind(t!.id)
       .first<{ id: string }>();
     const stored = await row(ev!.id);
@@ -56,11 +56,13 @@ describe("events outbox", () => {
       timestamp: 1,
       data: { id: 1 },
     };
-    await env.DB.prepare("INSERT INTO outbox_events (id, app_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)")
+    await shardFor(APP_1)
+      .prepare("INSERT INTO outbox_events (id, app_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)")
       .bind(id, APP_1, payload.type, JSON.stringify(payload), new Date(Date.now() - 5 * 60_000).toISOString())
       .run();
     const fresh = `evt_fresh${Date.now()}`;
-    await env.DB.prepare("INSERT INTO outbox_events (id, app_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)")
+    await shardFor(APP_1)
+      .prepare("INSERT INTO outbox_events (id, app_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)")
       .bind(fresh, APP_1, payload.type, JSON.stringify({ ...payload, id: fresh }), new Date().toISOString())
       .run();
     const ctx = createExecutionContext();

@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { mintMerchantToken, PERMISSIONS, type Permission } from "../../src/core/auth";
-import { db } from "./factories";
+import { db, shardFor } from "./factories";
 
 /** An audit row as stored, `before` and `after` parsed, and the row's whole text (to look for secrets in). */
 export type StoredAudit = {
@@ -20,9 +19,8 @@ export type StoredAudit = {
 
 /** The store's audit rows, oldest first; `action` narrows them by its prefix (`webhook.`). */
 export async function auditRowsOf(appId: number, actionPrefix = ""): Promise<StoredAudit[]> {
-  const { results } = await env.DB.prepare(
-    "SELECT * FROM audit_events WHERE app_id = ? AND action LIKE ? || '%' ORDER BY id",
-  )
+  const { results } = await shardFor(appId)
+    .prepare("SELECT * FROM audit_events WHERE app_id = ? AND action LIKE ? || '%' ORDER BY id")
     .bind(appId, actionPrefix)
     .all<Record<string, unknown>>();
   return results.map((r) => ({
@@ -35,6 +33,6 @@ export async function auditRowsOf(appId: number, actionPrefix = ""): Promise<Sto
 
 /** A merchant key and its id (the audit trail's `actor_id`). */
 export async function keyFor(appId: number, permissions: Permission[] = [...PERMISSIONS]) {
-  const { id, token } = await mintMerchantToken(db(), { appId, name: "audit test", permissions, expiresAt: null });
+  const { id, token } = await mintMerchantToken(db(appId), { appId, name: "audit test", permissions, expiresAt: null });
   return { id, token };
 }

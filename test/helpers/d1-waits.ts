@@ -20,9 +20,17 @@ const DEFERRED =
 
 /** The checks held per isolate: the merchant token, the customer's standing, the store's existence (core/tenancy). */
 const AUTH =
-  /from "merchant_api_tokens" inner join "apps"|select "is_blocked" from "customers"|^select "id", "suspended_at" from "apps" where "apps"\."id" = \?$/i;
+  /from "merchant_api_tokens" inner join "apps"|select "is_blocked" from "customers"|^select "id", "shard", "suspended_at" from "apps" where "apps"\."id" = \?$/i;
 
-export function waitsMeter(d1: D1Database) {
+/** The D1 bindings a meter wraps: the directory and every shard (src/db/shards.ts). */
+const D1_BINDING = /^(DIRECTORY|SHARD_\d+)$/;
+
+/**
+ * A meter over every D1 binding of `bindings` (one depth for all: a request's directory read and
+ * its shard's statements are waits one after another); `env` is what the Worker gets, `db` one
+ * database metered (`d1`, for a test that calls a service itself).
+ */
+export function waitsMeter(d1?: D1Database) {
   let deepest = { total: 0, beyondAuth: 0 };
   let stopped = false;
   let deferred = 0;
@@ -84,8 +92,21 @@ export function waitsMeter(d1: D1Database) {
         return typeof v === "function" ? v.bind(t) : v;
       },
     });
+  const wrapped = new Map<PropertyKey, unknown>();
   return {
-    db: database(d1),
+    db: d1 ? database(d1) : (undefined as unknown as D1Database),
+    /** `bindings` with each D1 binding metered. */
+    env: <E extends object>(bindings: E): E =>
+      new Proxy(bindings, {
+        get(t, p) {
+          const v = Reflect.get(t, p);
+          if (typeof p !== "string" || !D1_BINDING.test(p)) return v;
+          if (!wrapped.has(p)) wrapped.set(p, database(v as D1Database));
+          return wrapped.get(p);
+        },
+        ownKeys: (t) => Reflect.ownKeys(t),
+        getOwnPropertyDescriptor: (t, p) => Reflect.getOwnPropertyDescriptor(t, p),
+      }),
     /** The waits so far: called when the response is back; later calls are deferred work. */
     stop(): Omit<Waits, "deferred" | "statements"> {
       stopped = true;

@@ -9,6 +9,7 @@ import {
 } from "../../src/core/auth";
 import type { ServiceContext } from "../../src/core/context";
 import { createDb } from "../../src/db/client";
+import { directoryOf, shardNames, shardOf } from "../../src/db/shards";
 import { customers } from "../../src/modules/customers/tables";
 import {
   bundleCategories,
@@ -48,44 +49,74 @@ export let APP_3 = 3;
  * stores); the files of one runtime run one after another, so two never take the same.
  */
 export async function useStoresOfThisFile(): Promise<void> {
-  const taken = await env.DB.prepare("SELECT coalesce(max(id), ?) AS id FROM apps WHERE id > ?")
+  // The directory allocates store ids: the next ones after every store it has, whatever its shard.
+  const taken = await directoryOf(env)
+    .prepare("SELECT coalesce(max(id), ?) AS id FROM apps WHERE id > ?")
     .bind(FIRST_FILE_STORE - 1, FIRST_FILE_STORE - 1)
     .first<{ id: number }>();
   APP_1 = taken!.id + 1;
   APP_2 = APP_1 + 1;
   APP_3 = APP_1 + 2;
-  await Promise.all([ensureTenant(APP_1), ensureTenant(APP_2), ensureTenant(APP_3)]);
+  // APP_2 on the second shard, as store 2: every isolation check crosses shards.
+  await Promise.all([ensureTenant(APP_1), ensureTenant(APP_2, "SHARD_2"), ensureTenant(APP_3)]);
 }
 /** Where the stores of the files that share a database begin, far from the fixed ids files use. */
 const FIRST_FILE_STORE = 1_000_001;
 
-export const db = () => createDb(env.DB);
+/**
+ * The shard each store of this file was placed on (ensureTenant): store 2 and APP_2 on SHARD_2, every
+ * other store on SHARD_1, where the platform's routes create theirs too (docs/shards.md, step 1).
+ */
+const placed = new Map<number, string>([[2, "SHARD_2"]]);
 
-/** Organizations 1 and 2, each with its app: two tenants for isolation tests. */
+/** The database of a store's shard, for a test that reads or writes its rows directly. */
+export function shardFor(appId: number): D1Database {
+  return shardOf(env, placed.get(appId) ?? (appId === APP_2 ? "SHARD_2" : "SHARD_1"));
+}
+
+/** Drizzle over a store's shard (store APP_1's unless told). */
+export const db = (appId: number = APP_1) => createDb(shardFor(appId));
+
+/** Organizations 1 and 2, each with its app: two tenants for isolation tests, on different shards. */
 export async function seedTenants(): Promise<void> {
-  await env.DB.batch([
-    env.DB.prepare(
-      "INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (1, 'Demo org', " +
-        "'2026-01-01T00:00:00.000Z'), (2, 'Other org', '2026-01-01T00:00:00.000Z')",
-    ),
-    env.DB.prepare(
-      "INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (1, 1, " +
-        "'Demo store', 'المتجر التجريبي', '2026-01-01T00:00:00.000Z'), (2, 2, 'Other store', " +
-        "'متجر آخر', '2026-01-01T00:00:00.000Z')",
-    ),
+  await Promise.all([
+    ensureTenant(1, "SHARD_1", { org: "Demo org", en: "Demo store", ar: "المتجر التجريبي" }),
+    ensureTenant(2, "SHARD_2", { org: "Other org", en: "Other store", ar: "متجر آخر" }),
   ]);
 }
 
-/** A further tenant (organization and app with the same id), for tests that need their own. */
-export async function ensureTenant(id: number): Promise<void> {
-  await env.DB.batch([
-    env.DB.prepare(
-      "INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (?, ?, '2026-01-01T00:00:00.000Z')",
-    ).bind(id, `Org ${id}`),
-    env.DB.prepare(
-      "INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (?, ?, ?, " +
-        "?, '2026-01-01T00:00:00.000Z')",
-    ).bind(id, id, `Store ${id}`, `متجر ${id}`),
+/**
+ * A further tenant (organization and app with the same id), for tests that need their own: its rows
+ * on `shard`, its directory rows beside them, as the platform's Create Store leaves them.
+ */
+export async function ensureTenant(
+  id: number,
+  shard = placed.get(id) ?? "SHARD_1",
+  names = { org: `Org ${id}`, en: `Store ${id}`, ar: `متجر ${id}` },
+): Promise<void> {
+  placed.set(id, shard);
+  const at = "2026-01-01T00:00:00.000Z";
+  const org = "INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (?, ?, ?)";
+  const rows = (d1: D1Database, app: string, ...extra: unknown[]) => [
+    d1.prepare(org).bind(id, names.org, at),
+    d1.prepare(app).bind(id, id, names.en, names.ar, at, ...extra),
+  ];
+  await Promise.all([
+    shardFor(id).batch(
+      rows(
+        shardFor(id),
+        "INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (?, ?, ?, ?, ?)",
+      ),
+    ),
+    directoryOf(env).batch(
+      rows(
+        directoryOf(env),
+        "INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at, shard, provisioned_at) " +
+          "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        shard,
+        at,
+      ),
+    ),
   ]);
 }
 
@@ -94,7 +125,7 @@ export async function tokenFor(
   permissions: Permission[] = [...PERMISSIONS],
   opts: { expiresAt?: string } = {},
 ) {
-  const { token } = await mintMerchantToken(db(), {
+  const { token } = await mintMerchantToken(db(appId), {
     appId,
     name: "test",
     permissions,
@@ -104,8 +135,8 @@ export async function tokenFor(
 }
 
 export async function revokedTokenFor(appId: number, permissions: Permission[] = [...PERMISSIONS]) {
-  const { id, token } = await mintMerchantToken(db(), { appId, name: "revoked", permissions });
-  await revokeMerchantToken(db(), appId, id);
+  const { id, token } = await mintMerchantToken(db(appId), { appId, name: "revoked", permissions });
+  await revokeMerchantToken(db(appId), appId, id);
   return token;
 }
 
@@ -116,7 +147,7 @@ export function serviceCtx(
 ): ServiceContext & { settle: () => Promise<void> } {
   const pending: Promise<unknown>[] = [];
   return {
-    db: db(),
+    db: db(appId),
     appId,
     events: { queue: queues.events ?? env.EVENTS, defer: (p) => void pending.push(p) },
     jobs: queues.jobs ?? env.JOBS,
@@ -132,7 +163,7 @@ const uniq = () => `${Date.now().toString(36)}${(seq++).toString(36)}`;
  * images, a discount with a trial, a category and a bundle category.
  */
 export async function createFullItem(appId: number, overrides: Partial<typeof items.$inferInsert> = {}) {
-  const d = db();
+  const d = db(appId);
   const u = uniq();
   const [size] = await d
     .insert(modifierCategories)
@@ -237,7 +268,7 @@ export async function createFullItem(appId: number, overrides: Partial<typeof it
 
 /** A plain item with nothing attached. */
 export async function createPlainItem(appId: number, overrides: Partial<typeof items.$inferInsert> = {}) {
-  const [item] = await db()
+  const [item] = await db(appId)
     .insert(items)
     .values({
       appId,
@@ -275,7 +306,7 @@ export async function createTicketsFor(appId: number, itemId: number, n: number,
 
 /** A webhook inserted directly (the API refuses local targets); returns its row. */
 export async function createWebhookFor(appId: number, overrides: Partial<typeof webhooks.$inferInsert> = {}) {
-  const [row] = await db()
+  const [row] = await db(appId)
     .insert(webhooks)
     .values({
       appId,
@@ -289,9 +320,14 @@ export async function createWebhookFor(appId: number, overrides: Partial<typeof 
   return row!;
 }
 
+/** The rows of `table` that `where` matches, on every shard. */
 export async function countRows(table: string, where = "1"): Promise<number> {
-  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).first<{ n: number }>();
-  return row!.n;
+  const counts = await Promise.all(
+    shardNames(env).map((name) =>
+      shardOf(env, name).prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).first<{ n: number }>(),
+    ),
+  );
+  return counts.reduce((n, row) => n + row!.n, 0);
 }
 
 export { sql };
@@ -325,7 +361,7 @@ let customerSerial = 0;
 export async function createCustomerFor(appId: number, overrides: Partial<typeof customers.$inferInsert> = {}) {
   customerSerial += 1;
   const local = `55${String(Date.now() % 1e3).padStart(3, "0")}${String(customerSerial).padStart(4, "0")}`;
-  const [row] = await db()
+  const [row] = await db(appId)
     .insert(customers)
     .values({ appId, countryCode: "966", mobileNumber: `966${local}`, username: `0${local}`, ...overrides })
     .returning();

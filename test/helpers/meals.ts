@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { mealsDemo } from "../../scripts/meals-demo";
-import { ensureTenant } from "./factories";
+import { ensureTenant, shardFor } from "./factories";
 import { deref, openApiDocument, validate } from "./openapi";
 
 /**
@@ -11,13 +10,15 @@ export async function seedMealsFor(appId: number, base: number) {
   await ensureTenant(appId);
   const rows = mealsDemo(appId, base);
   const statements = rows.map(({ table, row }) =>
-    env.DB.prepare(
-      `INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row)
-        .map(() => "?")
-        .join(", ")})`,
-    ).bind(...Object.values(row)),
+    shardFor(appId)
+      .prepare(
+        `INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row)
+          .map(() => "?")
+          .join(", ")})`,
+      )
+      .bind(...Object.values(row)),
   );
-  for (let i = 0; i < statements.length; i += 500) await env.DB.batch(statements.slice(i, i + 500));
+  for (let i = 0; i < statements.length; i += 500) await shardFor(appId).batch(statements.slice(i, i + 500));
   const id = (n: number) => base + n;
   return {
     green: id(1),

@@ -59,14 +59,10 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
 export async function fetchWorker(
   request: Request,
   bindings: Env,
-  meter = env.TEST_D1_WAITS ? waitsMeter(bindings.DB) : undefined,
+  meter = env.TEST_D1_WAITS ? waitsMeter() : undefined,
 ): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(
-    request,
-    meter ? new Proxy(bindings, { get: (t, p) => (p === "DB" ? meter.db : Reflect.get(t, p)) }) : bindings,
-    ctx,
-  );
+  const res = await worker.fetch(request, meter ? meter.env(bindings) : bindings, ctx);
   const waits = meter?.stop();
   await waitOnExecutionContext(ctx);
   if (meter && env.TEST_D1_WAITS) {
@@ -87,7 +83,7 @@ export async function fetchWorker(
  * counted when the response is back, the work it deferred apart. Counted, never timed.
  */
 export async function callWaits(path: string, opts: Call = {}) {
-  const meter = waitsMeter((opts.env ?? env).DB);
+  const meter = waitsMeter();
   const res = await call(path, { ...opts, meter });
   return { res, waits: meter.stop() };
 }

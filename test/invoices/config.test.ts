@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readInvoiceConfig } from "../../src/modules/orders/invoices/config";
 import { InvoiceConfigSchema } from "../../src/modules/orders/invoices/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { db, ensureTenant, tokenFor } from "../helpers/factories";
+import { db, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { seedInvoices } from "./fixtures";
 
@@ -26,9 +25,8 @@ const get = async () => {
 const post = (body: unknown) => call(CONFIG, { method: "POST", token: writer, appId: APP, body });
 
 async function configEvents() {
-  const rows = await env.DB.prepare(
-    "SELECT payload FROM outbox_events WHERE type = 'invoice_config.updated' AND app_id = ?",
-  )
+  const rows = await shardFor(APP)
+    .prepare("SELECT payload FROM outbox_events WHERE type = 'invoice_config.updated' AND app_id = ?")
     .bind(APP)
     .all<{ payload: string }>();
   return rows.results.map((r) => JSON.parse(r.payload) as { data: unknown });
@@ -62,7 +60,8 @@ describe("Invoice Config (MO6)", () => {
     expect(await get()).toEqual({ ...expected, footer_en: "Thanks!" });
     // An empty footer removes it.
     expect(await json(await post({ footer_en: "  " }))).toMatchObject({ footer_en: null });
-    const rows = await env.DB.prepare("SELECT serial_prefix, due_days FROM invoice_config WHERE app_id = ?")
+    const rows = await shardFor(APP)
+      .prepare("SELECT serial_prefix, due_days FROM invoice_config WHERE app_id = ?")
       .bind(APP)
       .all();
     expect(rows.results).toEqual([{ serial_prefix: "SHOP-26", due_days: 3 }]);

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { InvoiceDetailsSchema, InvoiceListSchema } from "../../src/modules/orders/invoices/schemas";
@@ -6,7 +5,7 @@ import { loadInvoices } from "../../src/modules/orders/invoices/views";
 import { decodeZatcaQr } from "../../src/modules/orders/invoices/zatca";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { waitsMeter } from "../helpers/d1-waits";
-import { APP_1, serviceCtx, tokenFor } from "../helpers/factories";
+import { APP_1, serviceCtx, shardFor, tokenFor } from "../helpers/factories";
 import { filtersMatching } from "../helpers/list-filters";
 import { openApiDocument } from "../helpers/openapi";
 import { call, json, problem } from "../helpers/request";
@@ -238,7 +237,7 @@ describe("Invoice Details (MO7)", () => {
   });
 
   it("loads any number of invoices, with their lines, items and customers, in one D1 round trip", async () => {
-    const meter = waitsMeter(env.DB);
+    const meter = waitsMeter(shardFor(APP));
     const ctx = { ...serviceCtx(APP), db: createDb(meter.db) };
     const all = [seed.paid.id, seed.unpaid.id, seed.refund.id, other.paid.id];
     const views = await loadInvoices(ctx, all, { origin: "https://api.test", secret: "s", withItems: true });

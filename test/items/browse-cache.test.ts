@@ -173,10 +173,10 @@ describe("how long a cached read stays right", () => {
     const query = { search: item.nameEn };
     expect((await listActiveItems(serviceCtx(B), query, day)).validUntil).toBe(day.endsAt);
     const ends = new Date(Date.now() + 3_600_000).toISOString();
-    await db().insert(itemDiscounts).values({ appId: B, itemId: item.id, kind: "fixed", value: 100, endsAt: ends });
+    await db(B).insert(itemDiscounts).values({ appId: B, itemId: item.id, kind: "fixed", value: 100, endsAt: ends });
     expect((await listActiveItems(serviceCtx(B), query, day)).validUntil).toBe(Date.parse(ends));
     const expires = new Date(Date.now() + 600_000).toISOString();
-    await db()
+    await db(B)
       .insert(itemReservations)
       .values({ appId: B, itemId: item.id, qty: 1, expiresAt: expires, createdAt: new Date().toISOString() });
     expect((await listActiveItems(serviceCtx(B), query, day)).validUntil).toBe(Date.parse(expires));

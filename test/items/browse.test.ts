@@ -125,7 +125,7 @@ describe("filters, search and order", () => {
     const parent = await createFullItem(B, { ...ALWAYS, stockQty: 0 });
     // The second variant has 1 unit; the first none.
     expect(ids(await list("in_stock=true", B))).toContain(parent.item.id);
-    await db()
+    await db(B)
       .insert(itemReservations)
       .values({
         appId: B,

@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { APP_1, APP_2, countRows, createFullItem, tokenFor } from "../helpers/factories";
+import { APP_1, APP_2, countRows, createFullItem, shardFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 
 const MODS = "/order/v1/merchant/items/modifiers/";
@@ -95,7 +94,8 @@ describe("Modifier categories", () => {
     ]);
     expect(body.values[0].id).toBe(skim.id);
     expect(
-      (await env.DB.prepare("SELECT is_deleted FROM modifier_values WHERE id = ?")
+      (await shardFor(APP_1)
+        .prepare("SELECT is_deleted FROM modifier_values WHERE id = ?")
         .bind(whole.id)
         .first<{ is_deleted: number }>())!.is_deleted,
     ).toBe(1);
@@ -144,7 +144,8 @@ describe("Modifier categories", () => {
       expect((await as1(`${MODS}${theirs.size.id}/`, { method, body })).status, method).toBe(404);
     }
     expect(
-      (await env.DB.prepare("SELECT name_en FROM modifier_categories WHERE id = ?")
+      (await shardFor(APP_1)
+        .prepare("SELECT name_en FROM modifier_categories WHERE id = ?")
         .bind(theirs.size.id)
         .first<{ name_en: string }>())!.name_en,
     ).toBe("Size");

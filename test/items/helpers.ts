@@ -62,7 +62,7 @@ export async function catalogueOf(a: number, b: number) {
   const bItem = await createPlainItem(b, { nameEn: "Other store's coffee" });
   const bFull = await createFullItem(b, ALWAYS);
   // Plan-only and deleted items in the category must not count.
-  await db()
+  await db(a)
     .insert(itemCategoryLinks)
     .values([
       { appId: a, itemId: hidden.planOnly, categoryId: full.category.id },

@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { APP_2, countRows, createFullItem } from "../helpers/factories";
+import { APP_1, APP_2, countRows, createFullItem, shardFor } from "../helpers/factories";
 import { json, problem } from "../helpers/request";
 import { ITEMS, itemsMerchant, sku } from "./helpers";
 
@@ -43,8 +42,10 @@ describe("Bulk updates", () => {
       [b.id, 0],
     ]);
     expect(
-      (await env.DB.prepare("SELECT price_minor FROM items WHERE id = ?").bind(a.id).first<{ price_minor: number }>())!
-        .price_minor,
+      (await shardFor(APP_1)
+        .prepare("SELECT price_minor FROM items WHERE id = ?")
+        .bind(a.id)
+        .first<{ price_minor: number }>())!.price_minor,
     ).toBe(350);
     expect(
       await countRows(

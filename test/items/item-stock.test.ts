@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { countRows } from "../helpers/factories";
+import { APP_1, countRows, shardFor } from "../helpers/factories";
 import { json, problem } from "../helpers/request";
 import { expectHeldFor, ITEMS, itemsMerchant, sku } from "./helpers";
 
@@ -40,8 +39,10 @@ describe("Stock: reservations and purchases", () => {
     expect(bought.status).toBe(200);
     expect((await json(bought)).stock).toEqual({ in_stock: true, qty: 1 });
     expect(
-      (await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(item.id).first<{ stock_qty: number }>())!
-        .stock_qty,
+      (await shardFor(APP_1)
+        .prepare("SELECT stock_qty FROM items WHERE id = ?")
+        .bind(item.id)
+        .first<{ stock_qty: number }>())!.stock_qty,
     ).toBe(1);
     const again = await as1(`${ITEMS}${item.id}/purchase/`, { method: "POST", body: { reservation_id: r.id } });
     expect(again.status).toBe(409);
@@ -51,7 +52,8 @@ describe("Stock: reservations and purchases", () => {
   it("an expired reservation holds nothing and cannot be used", async () => {
     const item = await withStock(2);
     const r = await json(await as1(`${ITEMS}${item.id}/reserve/`, { method: "POST", body: { qty: 2 } }));
-    await env.DB.prepare("UPDATE item_reservations SET expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE item_reservations SET expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
       .bind(r.id)
       .run();
     expect(await stockOf(item.id)).toEqual({ in_stock: true, qty: 2 });
@@ -59,8 +61,10 @@ describe("Stock: reservations and purchases", () => {
     expect(res.status).toBe(409);
     expect((await problem(res)).code).toBe("reservation_expired");
     expect(
-      (await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(item.id).first<{ stock_qty: number }>())!
-        .stock_qty,
+      (await shardFor(APP_1)
+        .prepare("SELECT stock_qty FROM items WHERE id = ?")
+        .bind(item.id)
+        .first<{ stock_qty: number }>())!.stock_qty,
     ).toBe(2);
   });
 
@@ -89,8 +93,10 @@ describe("Stock: reservations and purchases", () => {
     );
     expect(purchases.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     expect(
-      (await env.DB.prepare("SELECT stock_qty FROM items WHERE id = ?").bind(b.id).first<{ stock_qty: number }>())!
-        .stock_qty,
+      (await shardFor(APP_1)
+        .prepare("SELECT stock_qty FROM items WHERE id = ?")
+        .bind(b.id)
+        .first<{ stock_qty: number }>())!.stock_qty,
     ).toBe(0);
     expect(
       await countRows("outbox_events", `type = 'item.updated' AND json_extract(payload, '$.data.id') = ${b.id}`),

@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { observeRoundTrips, observeStatements } from "../../src/db/client";
 import { ItemSchema, VariantSchema } from "../../src/modules/items";
-import { APP_1, APP_2, countRows, createFullItem } from "../helpers/factories";
+import { APP_1, APP_2, countRows, createFullItem, shardFor } from "../helpers/factories";
 import { json, problem } from "../helpers/request";
 import { ITEMS, itemsMerchant, sizeCategory, sku } from "./helpers";
 
@@ -258,7 +257,8 @@ describe("Create, read, update and delete items", () => {
       [`${base}-XL`, 15],
     ]);
     expect(
-      (await env.DB.prepare("SELECT is_deleted FROM items WHERE id = ?")
+      (await shardFor(APP_1)
+        .prepare("SELECT is_deleted FROM items WHERE id = ?")
         .bind(large.id)
         .first<{ is_deleted: number }>())!.is_deleted,
     ).toBe(1);
@@ -279,7 +279,8 @@ describe("Create, read, update and delete items", () => {
     expect((await as1(`${ITEMS}${full.item.id}/`)).status).toBe(404);
     expect((await json(await as1(`${ITEMS}?id=${full.item.id}`))).count).toBe(0);
     expect(
-      (await env.DB.prepare("SELECT count(*) AS n FROM items WHERE parent_id = ? AND is_deleted = 0")
+      (await shardFor(APP_1)
+        .prepare("SELECT count(*) AS n FROM items WHERE parent_id = ? AND is_deleted = 0")
         .bind(full.item.id)
         .first<{ n: number }>())!.n,
     ).toBe(0);
@@ -303,7 +304,10 @@ describe("Create, read, update and delete items", () => {
       expect((await as1(`${ITEMS}${theirs.item.id}/${path}`, { method, body })).status, `${method} ${path}`).toBe(404);
     }
     expect(
-      await env.DB.prepare("SELECT stock_qty, is_deleted FROM items WHERE id = ?").bind(theirs.item.id).first(),
+      await shardFor(APP_1)
+        .prepare("SELECT stock_qty, is_deleted FROM items WHERE id = ?")
+        .bind(theirs.item.id)
+        .first(),
     ).toEqual({ stock_qty: 7, is_deleted: 0 });
   });
 

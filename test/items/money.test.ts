@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hundredthsOf } from "../../src/core/fields";
-import { APP_1, tokenFor } from "../helpers/factories";
+import { APP_1, shardFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 
 /**
@@ -21,8 +20,10 @@ const newItem = (price: unknown) =>
     body: { type: "product", service_type: "pickup", sku: sku(), price, name_en: "Tea", name_ar: "شاي" },
   });
 const priceMinor = async (id: number) =>
-  (await env.DB.prepare("SELECT price_minor FROM items WHERE id = ?").bind(id).first<{ price_minor: number }>())!
-    .price_minor;
+  (await shardFor(APP_1)
+    .prepare("SELECT price_minor FROM items WHERE id = ?")
+    .bind(id)
+    .first<{ price_minor: number }>())!.price_minor;
 
 /** Amounts a JavaScript client sends every day, and what they mean. */
 const NOISY: [number, number][] = [
@@ -131,7 +132,7 @@ describe("Discount values", () => {
     return { item, res };
   };
   const stored = async (itemId: number) =>
-    env.DB.prepare("SELECT value, trial_value FROM item_discounts WHERE item_id = ?").bind(itemId).first();
+    shardFor(APP_1).prepare("SELECT value, trial_value FROM item_discounts WHERE item_id = ?").bind(itemId).first();
 
   it("float noise is the value meant, for fixed amounts and percentages (kept in hundredths)", async () => {
     const fixed = await discountOf({ kind: "fixed", value: 0.1 + 0.2, trial_kind: "percentage", trial_value: 1.1 * 3 });

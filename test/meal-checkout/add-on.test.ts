@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
-import { countRows } from "../helpers/factories";
+import { APP_1, countRows, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { json, problem } from "../helpers/request";
 import { depositCashback, eventsWhere, rowsOf, writtenCounts } from "../orders/helpers";
@@ -162,7 +161,8 @@ describe("Add-On Order", () => {
     const res = await stranger.shopper.as(ADD_ON, { method: "POST", body: body() });
     expect(await problem(res)).toMatchObject({ status: 404, code: "meal_subscription_not_found" });
     const paused = await buyMealPlan(shop);
-    await env.DB.prepare("UPDATE meal_subscriptions SET status = 'paused' WHERE id = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE meal_subscriptions SET status = 'paused' WHERE id = ?")
       .bind(paused.subscriptionId)
       .run();
     const refused = await paused.shopper.as(ADD_ON, {

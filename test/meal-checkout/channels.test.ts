@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { countRows, createCustomerFor, customerTokenFor, tokenFor } from "../helpers/factories";
+import { APP_1, countRows, createCustomerFor, customerTokenFor, shardFor, tokenFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { call, json, problem } from "../helpers/request";
 import { eventsWhere, locationOf, rowOf, rowsOf, storeFor } from "../orders/helpers";
@@ -26,7 +25,8 @@ let channelToken: string;
 let channelLocationId: number;
 
 const setConnection = (status: string, deleted = 0) =>
-  env.DB.prepare("UPDATE channel_connections SET status = ?, is_deleted = ? WHERE id = ?")
+  shardFor(APP_1)
+    .prepare("UPDATE channel_connections SET status = ?, is_deleted = ? WHERE id = ?")
     .bind(status, deleted, connectionId)
     .run();
 
@@ -35,11 +35,12 @@ beforeAll(async () => {
   shop = await mealShopFor(P, 9_180_000);
   await storeFor(C);
   await storeFor(X);
-  const row = await env.DB.prepare(
-    `INSERT INTO channel_connections (app_id, channel_app_id, provider_app_id, status, requested_at, created_at, modified_at)
+  const row = await shardFor(C)
+    .prepare(
+      `INSERT INTO channel_connections (app_id, channel_app_id, provider_app_id, status, requested_at, created_at, modified_at)
      VALUES (?1, ?1, ?2, 'pending', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')
      RETURNING id`,
-  )
+    )
     .bind(C, P)
     .first<{ id: number }>();
   connectionId = row!.id;

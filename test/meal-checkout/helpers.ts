@@ -5,7 +5,7 @@ import { todayIn } from "../../src/core/time";
 import { versionPriceMinor } from "../../src/modules/meal-orders/checkout/pricing";
 import { deliveryDates, planDayFor } from "../../src/modules/meal-orders/schedule";
 import { earliestStartDate, planVersionForOrder } from "../../src/modules/meals";
-import { db } from "../helpers/factories";
+import { APP_1, db, shardFor } from "../helpers/factories";
 import { seedMealsFor } from "../helpers/meals";
 import { call, json } from "../helpers/request";
 import {
@@ -45,11 +45,12 @@ export type MealShop = Awaited<ReturnType<typeof mealShopFor>>;
 export async function mealShopFor(appId: number, base: number) {
   const meals = await seedMealsFor(appId, base);
   const store: Store = await storeFor(appId);
-  await env.DB.prepare(
-    `INSERT OR IGNORE INTO delivery_zones (id, app_id, restaurant_id, city_id, name_en, polygon, created_at, modified_at)
+  await shardFor(APP_1)
+    .prepare(
+      `INSERT OR IGNORE INTO delivery_zones (id, app_id, restaurant_id, city_id, name_en, polygon, created_at, modified_at)
      VALUES (?, ?, ?, 1, 'Riyadh', '[[24.6,46.6],[24.6,46.8],[24.8,46.8],[24.8,46.6]]', '2026-01-01T00:00:00.000Z',
        '2026-01-01T00:00:00.000Z')`,
-  )
+    )
     .bind(meals.id(900), appId, meals.green)
     .run();
   const id = meals.id;

@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { expireUnpaidOrders } from "../../src/modules/orders";
-import { countRows, db, serviceCtx } from "../helpers/factories";
+import { APP_1, countRows, db, serviceCtx, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { call, callWaits, json, problem } from "../helpers/request";
 import {
@@ -114,7 +113,7 @@ describe("Place Order paid by the wallet", () => {
   });
 
   it("the menu cycle repeats every `repetition` deliveries; the version's pause allowances are the subscription's", async () => {
-    await env.DB.prepare("UPDATE plans SET repetition = 3 WHERE id = ?").bind(other.plans.keto).run();
+    await shardFor(APP_1).prepare("UPDATE plans SET repetition = 3 WHERE id = ?").bind(other.plans.keto).run();
     const b = await buyMealPlan(other);
     const day = (n: number) => other.meals.id(31 + n);
     expect(b.suborders.map((s) => s.plan_day_id)).toEqual([day(0), day(1), day(2), day(0), day(1), day(2), day(0)]);

@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
+import { APP_1, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { json, problem } from "../helpers/request";
 import { depositCashback, rowOf, rowsOf, voucherOf, writtenCounts } from "../orders/helpers";
@@ -19,7 +19,8 @@ beforeAll(async () => {
   setClock("2026-03-02T09:00:00.000Z");
   shop = await mealShopFor(A, 9_110_000);
   // Balanced 20 also at 10% off, to show the version's discount leaves the delivery fee alone.
-  await env.DB.prepare("UPDATE plan_versions SET discount_percentage = 12.5 WHERE id = ?")
+  await shardFor(APP_1)
+    .prepare("UPDATE plan_versions SET discount_percentage = 12.5 WHERE id = ?")
     .bind(shop.versions.balanced20)
     .run();
 });

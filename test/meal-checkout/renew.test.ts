@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
-import { countRows } from "../helpers/factories";
+import { APP_1, countRows, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { json, problem } from "../helpers/request";
 import { depositCashback, eventsWhere, rowOf, rowsOf } from "../orders/helpers";
@@ -36,7 +35,8 @@ describe("Renew Subscription", () => {
       first[0]!.option_ids[0],
     );
     const changed = [{ ...first[0]!, option_ids: [second.id] }, ...first.slice(1)];
-    await env.DB.prepare("UPDATE suborders SET meals = ? WHERE id = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE suborders SET meals = ? WHERE id = ?")
       .bind(JSON.stringify(changed), b.suborders[0]!.id)
       .run();
     await depositCashback(shop.store, b.shopper.id, 599);
@@ -132,7 +132,8 @@ describe("Renew Subscription", () => {
       status: 404,
       code: "meal_subscription_not_found",
     });
-    await env.DB.prepare("UPDATE meal_subscriptions SET status = 'cancelled' WHERE id = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE meal_subscriptions SET status = 'cancelled' WHERE id = ?")
       .bind(b.subscriptionId)
       .run();
     expect(

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
-import { countRows } from "../helpers/factories";
+import { APP_1, countRows, shardFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { locationOf, writtenCounts } from "../orders/helpers";
 import { buyMealPlan, type MealShop, mealCustomerOf, mealShopFor, ORDERS, orderBody } from "./helpers";
@@ -19,7 +18,8 @@ const B = 9922;
 let shop: MealShop;
 let other: MealShop;
 const sql = (q: string, ...binds: unknown[]) =>
-  env.DB.prepare(q)
+  shardFor(APP_1)
+    .prepare(q)
     .bind(...binds)
     .run();
 
@@ -211,10 +211,11 @@ describe("the dates and meals", () => {
   it("a plan with skip_option_selection takes no dates: each category gets its recommended option", async () => {
     await sql("UPDATE plans SET skip_option_selection = 1 WHERE id = ?", other.plans.keto);
     const bought = await buyMealPlan(other, { body: { dates: undefined } });
-    const recommended = await env.DB.prepare(
-      `SELECT c.id AS category, o.id AS option FROM plan_categories c JOIN plan_options o ON o.plan_category_id = c.id
+    const recommended = await shardFor(APP_1)
+      .prepare(
+        `SELECT c.id AS category, o.id AS option FROM plan_categories c JOIN plan_options o ON o.plan_category_id = c.id
        WHERE c.plan_day_id = ? AND o.is_recommended = 1 ORDER BY c.ordering, c.id`,
-    )
+      )
       .bind(bought.suborders[0]!.plan_day_id)
       .all<{ category: number; option: number }>();
     expect(JSON.parse(bought.suborders[0]!.meals)).toEqual(

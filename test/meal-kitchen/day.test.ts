@@ -1,7 +1,7 @@
-import { env } from "cloudflare:test";
 import { afterAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { scaled } from "../helpers/depth";
+import { APP_1, shardFor } from "../helpers/factories";
 import { json } from "../helpers/request";
 import { type Bought, buyMealPlan, type MealShop, mealCustomerOf, mealShopFor } from "../meal-checkout/helpers";
 import { rowOf, rowsOf } from "../orders/helpers";
@@ -48,7 +48,10 @@ describe("A day in the kitchen", () => {
       // A customer's saved location in Riyadh, as the app saves it (with its city): the kitchen's day
       // gives a delivery to the branch of its city.
       const customer = await mealCustomerOf(shop);
-      await env.DB.prepare("UPDATE customer_locations SET city_id = 1 WHERE id = ?").bind(customer.locationId).run();
+      await shardFor(APP_1)
+        .prepare("UPDATE customer_locations SET city_id = 1 WHERE id = ?")
+        .bind(customer.locationId)
+        .run();
       bought.push(
         await buyMealPlan(shop, {
           customer,

@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
+import { APP_1, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { problem } from "../helpers/request";
 import {
@@ -114,8 +114,10 @@ describe("ML6 Bulk Update Suborders: statuses", () => {
     const out = await ok(await bulk({ suborder_ids: [last.id, heldLast.id], status: "not_received_by_customer" }));
     expect(out.succeeded_count).toBe(2);
     const statusOf = async (id: number) =>
-      (await env.DB.prepare("SELECT status FROM meal_subscriptions WHERE id = ?").bind(id).first<{ status: string }>())!
-        .status;
+      (await shardFor(APP_1)
+        .prepare("SELECT status FROM meal_subscriptions WHERE id = ?")
+        .bind(id)
+        .first<{ status: string }>())!.status;
     expect([await statusOf(done.id), await statusOf(held.id)]).toEqual(["completed", "active"]);
     const completed = (await eventsOf(A, "meal_subscription.completed")).filter((e) =>
       [done.id, held.id].includes(e.id),

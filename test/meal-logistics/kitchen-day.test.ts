@@ -36,7 +36,7 @@ sharedAuthCases({ method: "GET", path: `${L}kitchen-day/?date=${DAY}&branch_id=1
 beforeAll(async () => {
   s = await logisticsStore(A, 4_610_500);
   other = await logisticsStore(B, 4_620_500);
-  const [branch] = await db()
+  const [branch] = await db(A)
     .insert(restaurantBranches)
     .values({ appId: A, restaurantId: s.green, nameEn: "Sulay", nameAr: "السلي", cityId: RIYADH, lat: 24.6, lng: 46.8 })
     .returning();

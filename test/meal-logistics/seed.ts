@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { captains } from "../../src/modules/meal-orders/logistics/tables";
 import { mealSubscriptions, suborders } from "../../src/modules/meal-orders/tables";
 import { deliveryZones } from "../../src/modules/meals/tables";
-import { createCustomerFor, db, tokenFor } from "../helpers/factories";
+import { APP_1, createCustomerFor, db, shardFor, tokenFor } from "../helpers/factories";
 import { seedMealsFor } from "../helpers/meals";
 import { call, json } from "../helpers/request";
 
@@ -52,7 +51,7 @@ type SubscriptionInsert = Partial<typeof mealSubscriptions.$inferInsert>;
 export async function seedSubscription(s: LStore, overrides: SubscriptionInsert & { customerName?: string } = {}) {
   const { customerName, ...rest } = overrides;
   const customerId = rest.customerId ?? (await createCustomerFor(s.appId, { name: customerName ?? "Sara" })).id;
-  const [row] = await db()
+  const [row] = await db(s.appId)
     .insert(mealSubscriptions)
     .values({
       appId: s.appId,
@@ -82,7 +81,7 @@ export async function seedSuborder(
   overrides: Partial<typeof suborders.$inferInsert> = {},
 ) {
   const date = overrides.date ?? "2026-12-02";
-  const [row] = await db()
+  const [row] = await db(s.appId)
     .insert(suborders)
     .values({
       appId: s.appId,
@@ -107,7 +106,7 @@ export async function seedSuborder(
 
 /** A captain inserted directly (the API's own create is tested on its own). */
 export async function seedCaptain(s: LStore, overrides: Partial<typeof captains.$inferInsert> = {}) {
-  const [row] = await db()
+  const [row] = await db(s.appId)
     .insert(captains)
     .values({
       appId: s.appId,
@@ -131,7 +130,7 @@ export async function seedZone(
   ordering = 1000,
 ) {
   const [lat1, lng1, lat2, lng2] = box;
-  const [row] = await db()
+  const [row] = await db(s.appId)
     .insert(deliveryZones)
     .values({
       appId: s.appId,
@@ -159,12 +158,13 @@ export async function ok<T = any>(res: Response, status = 200): Promise<T> {
 
 /** The store's outbox events of `type`, oldest first: their data. */
 export async function eventsOf(appId: number, type: string): Promise<Record<string, any>[]> {
-  const rows = await env.DB.prepare("SELECT payload FROM outbox_events WHERE app_id = ? AND type = ? ORDER BY rowid")
+  const rows = await shardFor(appId)
+    .prepare("SELECT payload FROM outbox_events WHERE app_id = ? AND type = ? ORDER BY rowid")
     .bind(appId, type)
     .all<{ payload: string }>();
   return rows.results.map((r) => JSON.parse(r.payload).data);
 }
 
 export async function suborderRow(id: number) {
-  return env.DB.prepare("SELECT * FROM suborders WHERE id = ?").bind(id).first<Record<string, any>>();
+  return shardFor(APP_1).prepare("SELECT * FROM suborders WHERE id = ?").bind(id).first<Record<string, any>>();
 }

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { vouchers } from "../../src/modules/vouchers/tables";
-import { createCustomerFor, customerTokenFor, db, ensureTenant, tokenFor } from "../helpers/factories";
+import { createCustomerFor, customerTokenFor, db, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { call, json, problem } from "../helpers/request";
 
@@ -26,9 +25,8 @@ const read = (headers: Record<string, string> = {}, appId = A) => call(CONFIG, {
 const patch = (body: unknown, token = admin) => call(CONFIG, { method: "PATCH", appId: A, token, body });
 
 async function eventsOf(type: string, appId = A) {
-  const { results } = await env.DB.prepare(
-    "SELECT payload FROM outbox_events WHERE app_id = ? AND type = ? ORDER BY rowid",
-  )
+  const { results } = await shardFor(appId)
+    .prepare("SELECT payload FROM outbox_events WHERE app_id = ? AND type = ? ORDER BY rowid")
     .bind(appId, type)
     .all<{ payload: string }>();
   return results.map((r) => JSON.parse(r.payload).data);
@@ -137,7 +135,8 @@ describe("App Configs", () => {
     expect(config.primary_color).toBeNull();
     expect(config.default_lang).toBe("en");
     // Only the switches the store changed are stored, merged in the statement.
-    const stored = await env.DB.prepare("SELECT features, primary_color FROM meal_app_configs WHERE app_id = ?")
+    const stored = await shardFor(A)
+      .prepare("SELECT features, primary_color FROM meal_app_configs WHERE app_id = ?")
       .bind(A)
       .first<{ features: string; primary_color: string | null }>();
     expect(JSON.parse(stored!.features)).toEqual({ referrals: true, pause: false });
@@ -209,7 +208,7 @@ describe("Featured Vouchers (meals app)", () => {
       isFeatured: true,
       ...o,
     });
-    const rows = await db()
+    const rows = await db(B)
       .insert(vouchers)
       .values([
         row("MEALS10", { ordering: 1 }),

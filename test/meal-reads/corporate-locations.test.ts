@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { countRows, createCustomerFor, customerTokenFor, tokenFor } from "../helpers/factories";
+import { countRows, createCustomerFor, customerTokenFor, shardFor, tokenFor } from "../helpers/factories";
 import { schemaErrors, seedMealsFor } from "../helpers/meals";
 import { call, json, problem } from "../helpers/request";
 
@@ -26,9 +25,8 @@ const customerGet = (path: string, appId = A, token = customer) => call(PUBLIC +
 const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 
 async function eventsOf(type: string) {
-  const { results } = await env.DB.prepare(
-    "SELECT payload FROM outbox_events WHERE app_id = ? AND type = ? ORDER BY rowid",
-  )
+  const { results } = await shardFor(A)
+    .prepare("SELECT payload FROM outbox_events WHERE app_id = ? AND type = ? ORDER BY rowid")
     .bind(A, type)
     .all<{ payload: string }>();
   return results.map((r) => JSON.parse(r.payload).data);

@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { openDates } from "../../src/modules/meals/dates";
-import { tokenFor } from "../helpers/factories";
+import { APP_1, shardFor, tokenFor } from "../helpers/factories";
 import { missingKeys, schemaErrors, seedMealsFor } from "../helpers/meals";
 import { call, callWaits, json, problem } from "../helpers/request";
 
@@ -227,10 +226,11 @@ describe("Plan Menu Categories", () => {
   });
 
   it("is a 404 naming the menu when the plan is shown but its menu is not", async () => {
-    const { menuId } = (await env.DB.prepare("SELECT menu_id AS menuId FROM plans WHERE id = ?")
+    const { menuId } = (await shardFor(APP_1)
+      .prepare("SELECT menu_id AS menuId FROM plans WHERE id = ?")
       .bind(b.balanced)
       .first<{ menuId: number }>())!;
-    await env.DB.prepare("UPDATE menus SET is_deleted = 1 WHERE id = ?").bind(menuId).run();
+    await shardFor(APP_1).prepare("UPDATE menus SET is_deleted = 1 WHERE id = ?").bind(menuId).run();
     const p = await problem(await get(`${b.balanced}/menu-categories/?page=3`, {}, B));
     expect(p).toMatchObject({ status: 404, code: "menu_not_found" });
     expect(p.detail).toContain(`Menu ${menuId}`);

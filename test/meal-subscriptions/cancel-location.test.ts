@@ -136,7 +136,7 @@ describe("Cancel", () => {
 describe("Change Subscription Location", () => {
   it("every changeable delivery and the subscription move to the location; the cutoff's are kept", async () => {
     const s = await fresh(3);
-    const [home] = await db()
+    const [home] = await db(A)
       .insert(customerLocations)
       .values({ appId: A, customerId: c.id, latitude: 24.75, longitude: 46.65, address1: "Olaya St", nameEn: "Work" })
       .returning();
@@ -151,7 +151,7 @@ describe("Change Subscription Location", () => {
 
   it("outside the restaurant's zones, another customer's location, or a pickup subscription are refused", async () => {
     const s = await fresh(3);
-    const [far] = await db()
+    const [far] = await db(A)
       .insert(customerLocations)
       .values({ appId: A, customerId: c.id, latitude: 21.5, longitude: 39.2, address1: "Jeddah", nameEn: "Far" })
       .returning();

@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { channelConnections } from "../../src/modules/sales-channels/tables";
 import { sharedAuthCases, sharedCustomerAuthCases } from "../helpers/auth-cases";
-import { db } from "../helpers/factories";
+import { APP_1, db, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { problem } from "../helpers/request";
 import { type Store, shopperOf, storeFor } from "../orders/helpers";
@@ -26,7 +25,7 @@ beforeAll(async () => {
   p = await mealStoreOf(P);
   ch = await storeFor(CH);
   x = await storeFor(X);
-  const [row] = await db()
+  const [row] = await db(CH)
     .insert(channelConnections)
     .values({ appId: CH, channelAppId: CH, providerAppId: P, status: "active", requestedAt: "2026-01-01T00:00:00Z" })
     .returning();
@@ -36,7 +35,8 @@ beforeEach(() => clockAt("2026-03-02T09:00:00Z"));
 afterAll(() => setClock(null));
 
 const setConnection = (status: string, deleted = 0) =>
-  env.DB.prepare("UPDATE channel_connections SET status = ?, is_deleted = ? WHERE id = ?")
+  shardFor(APP_1)
+    .prepare("UPDATE channel_connections SET status = ?, is_deleted = ? WHERE id = ?")
     .bind(status, deleted, connectionId)
     .run();
 
@@ -108,7 +108,8 @@ describe("Sales Channel Subscriptions (MX4)", () => {
     await setConnection("active");
     expect((await ok(await ch.as(`${M_SUBS}${viaChannel.id}/`))).id).toBe(viaChannel.id);
     expect(
-      (await env.DB.prepare("SELECT status FROM meal_subscriptions WHERE id = ?").bind(viaChannel.id).first())!.status,
+      (await shardFor(APP_1).prepare("SELECT status FROM meal_subscriptions WHERE id = ?").bind(viaChannel.id).first())!
+        .status,
     ).toBe("active");
   });
 });

@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { sharedAuthCases, sharedCustomerAuthCases } from "../helpers/auth-cases";
+import { APP_1, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { callWaits, problem } from "../helpers/request";
 import {
@@ -30,7 +30,7 @@ afterAll(() => setClock(null));
 
 const M_COMPLAINTS = "/api/v1/meals/complaints/";
 const setStatus = (id: number, status: string) =>
-  env.DB.prepare("UPDATE suborders SET status = ? WHERE id = ?").bind(status, id).run();
+  shardFor(APP_1).prepare("UPDATE suborders SET status = ? WHERE id = ?").bind(status, id).run();
 /** A subscription of `who` delivered on 03-03 and 03-04 (the first delivered, the second not received). */
 async function delivered(who: MealCustomer = c) {
   const s = await subscriptionOf(m, who, { start: "2026-03-03", count: 3 });
@@ -190,9 +190,8 @@ describe("The store's side: review, resolve (with wallet credit) or reject", () 
       allowed_actions: [],
     });
     expect(done.resolved_at).toBe("2026-03-06T09:00:00.000Z");
-    const entry = await env.DB.prepare(
-      "SELECT * FROM wallet_entries WHERE app_id = ? AND customer_id = ? AND reference = ?",
-    )
+    const entry = await shardFor(A)
+      .prepare("SELECT * FROM wallet_entries WHERE app_id = ? AND customer_id = ? AND reference = ?")
       .bind(A, c.id, `complaint:${complaint.id}`)
       .first<Record<string, any>>();
     expect(entry).toMatchObject({ kind: "cashback", type: "deposit", amount: 1550, order_id: 0 });

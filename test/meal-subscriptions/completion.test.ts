@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { completeFinishedSubscriptions } from "../../src/modules/meal-orders/subscriptions/completion";
-import { serviceCtx } from "../helpers/factories";
+import { APP_1, serviceCtx, shardFor } from "../helpers/factories";
 import {
   clockAt,
   customerOf,
@@ -27,7 +26,8 @@ beforeAll(async () => {
 afterAll(() => setClock(null));
 
 const setStatuses = (ids: number[], status: string) =>
-  env.DB.prepare("UPDATE suborders SET status = ? WHERE id IN (SELECT value FROM json_each(?))")
+  shardFor(APP_1)
+    .prepare("UPDATE suborders SET status = ? WHERE id IN (SELECT value FROM json_each(?))")
     .bind(status, JSON.stringify(ids))
     .run();
 

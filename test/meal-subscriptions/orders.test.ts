@@ -32,7 +32,7 @@ async function bought() {
   const addOn = await paidOrderOf(m, c, [{ item_id: item.id, qty: 2 }]);
   clockAt("2026-03-02T09:00:00Z");
   const s = await subscriptionOf(m, c, { start: "2026-03-03", count: 3, orderId: first.id });
-  await db().insert(mealOrders).values({
+  await db(A).insert(mealOrders).values({
     appId: A,
     orderId: addOn.id,
     type: "add_on",

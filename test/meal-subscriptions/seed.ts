@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { setClock } from "../../src/core/clock";
 import type { Weekday } from "../../src/core/fields";
@@ -16,7 +15,7 @@ import {
   restaurantBranches,
   restaurants,
 } from "../../src/modules/meals/tables";
-import { db } from "../helpers/factories";
+import { APP_1, db, shardFor } from "../helpers/factories";
 import { json } from "../helpers/request";
 import { locationOf, type Shopper, type Store, shopperOf, storeFor } from "../orders/helpers";
 
@@ -273,21 +272,26 @@ export async function ok<T = any>(res: Response, status = 200): Promise<T> {
 
 export async function rowsOfSub(subscriptionId: number) {
   return (
-    await env.DB.prepare("SELECT * FROM suborders WHERE subscription_id = ? ORDER BY id")
+    await shardFor(APP_1)
+      .prepare("SELECT * FROM suborders WHERE subscription_id = ? ORDER BY id")
       .bind(subscriptionId)
       .all<Record<string, any>>()
   ).results;
 }
 
 export async function subRow(id: number) {
-  return (await env.DB.prepare("SELECT * FROM meal_subscriptions WHERE id = ?").bind(id).first<Record<string, any>>())!;
+  return (await shardFor(APP_1)
+    .prepare("SELECT * FROM meal_subscriptions WHERE id = ?")
+    .bind(id)
+    .first<Record<string, any>>())!;
 }
 
 /** The store's outbox events of `types` oldest first (type and data). */
 export async function eventsOf(appId: number, types: string[]) {
-  const rows = await env.DB.prepare(
-    "SELECT type, payload FROM outbox_events WHERE app_id = ? AND type IN (SELECT value FROM json_each(?)) ORDER BY rowid",
-  )
+  const rows = await shardFor(appId)
+    .prepare(
+      "SELECT type, payload FROM outbox_events WHERE app_id = ? AND type IN (SELECT value FROM json_each(?)) ORDER BY rowid",
+    )
     .bind(appId, JSON.stringify(types))
     .all<{ type: string; payload: string }>();
   return rows.results.map((r) => ({ type: r.type, data: JSON.parse(r.payload).data as Record<string, any> }));
@@ -295,7 +299,8 @@ export async function eventsOf(appId: number, types: string[]) {
 
 /** Events of `types` written since `since` (a count from `eventCount`). */
 export async function eventCount(appId: number) {
-  return (await env.DB.prepare("SELECT count(*) AS n FROM outbox_events WHERE app_id = ?")
+  return (await shardFor(appId)
+    .prepare("SELECT count(*) AS n FROM outbox_events WHERE app_id = ?")
     .bind(appId)
     .first<{ n: number }>())!.n;
 }

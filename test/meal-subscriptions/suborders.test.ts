@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { customerLocations } from "../../src/modules/customers/tables";
 import { sharedCustomerAuthCases } from "../helpers/auth-cases";
-import { db } from "../helpers/factories";
+import { APP_1, db, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { callWaits, problem } from "../helpers/request";
 import {
@@ -39,7 +38,7 @@ const patch = (id: number, what: string, body: unknown, as: MealCustomer = c) =>
 const post = (what: string, body: unknown, as: MealCustomer = c) =>
   as.as(`${SUBORDERS}${what}/`, { method: "POST", body });
 const row = async (id: number) =>
-  (await env.DB.prepare("SELECT * FROM suborders WHERE id = ?").bind(id).first<Record<string, any>>())!;
+  (await shardFor(APP_1).prepare("SELECT * FROM suborders WHERE id = ?").bind(id).first<Record<string, any>>())!;
 const updatedEvents = async (ids: number[]) =>
   (await eventsOf(A, ["suborder.updated"])).filter((e) => ids.includes(e.data.id));
 
@@ -163,7 +162,10 @@ describe("Change Meals", () => {
     );
     expect(past.first_valid_date).toBe("2026-03-04");
     // A delivered one (the kitchen's and the captain's moves are logistics').
-    await env.DB.prepare("UPDATE suborders SET status = 'delivered' WHERE id = ?").bind(s.suborders[2]!.id).run();
+    await shardFor(APP_1)
+      .prepare("UPDATE suborders SET status = 'delivered' WHERE id = ?")
+      .bind(s.suborders[2]!.id)
+      .run();
     const done = await conflict(
       await patch(s.suborders[2]!.id, "meals", {
         meals: [{ plan_category_id: breakfast!.id, option_ids: [breakfast!.options[0]] }],
@@ -194,7 +196,7 @@ describe("Change Meals", () => {
 describe("Change location and delivery window", () => {
   it("a location the restaurant delivers to; outside its zones, or a pickup suborder, is refused", async () => {
     const s = await fresh();
-    const [work, far] = await db()
+    const [work, far] = await db(A)
       .insert(customerLocations)
       .values([
         { appId: A, customerId: c.id, latitude: 24.75, longitude: 46.65, address1: "Olaya St", nameEn: "Work" },
@@ -239,7 +241,7 @@ describe("Bulk changes and Pre-Order", () => {
     const s = await fresh();
     const stranger = await customerOf(m);
     const theirs = await subscriptionOf(m, stranger, { start: "2026-03-04", count: 1 });
-    const [work] = await db()
+    const [work] = await db(A)
       .insert(customerLocations)
       .values({ appId: A, customerId: c.id, latitude: 24.75, longitude: 46.65, address1: "Olaya St", nameEn: "Work" })
       .returning();

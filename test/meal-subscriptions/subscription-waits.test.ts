@@ -85,7 +85,7 @@ describe("D1 round trips of the subscription actions", () => {
 
   it("Change Location waits for D1 three times: the restaurant's areas are read by the restaurant the row names", async () => {
     const s = await fresh(3);
-    const [home] = await db()
+    const [home] = await db(A)
       .insert(customerLocations)
       .values({ appId: A, customerId: c.id, latitude: 24.75, longitude: 46.65, address1: "Olaya St", nameEn: "Work" })
       .returning();
@@ -116,7 +116,7 @@ describe("D1 round trips of the suborder changes", () => {
     expect(meals.waits.beyondAuth).toBeLessThanOrEqual(3);
     expect(await json(await c.as(`${SUBORDERS}${d.id}/`))).toEqual(body);
 
-    const [work] = await db()
+    const [work] = await db(A)
       .insert(customerLocations)
       .values({ appId: A, customerId: c.id, latitude: 24.75, longitude: 46.65, address1: "Olaya St", nameEn: "Work" })
       .returning();

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll } from "vitest";
 import { addDays, todayIn, weekdayOf } from "../../src/modules/meals/dates";
-import { tokenFor } from "../helpers/factories";
+import { APP_1, shardFor, tokenFor } from "../helpers/factories";
 import { seedMealsFor } from "../helpers/meals";
 import { type Call, call } from "../helpers/request";
 
@@ -44,4 +43,4 @@ export function mealsMerchantOf(A: number, B: number) {
 
 /** A row as stored, by table and id. */
 export const rowOf = (table: string, id: number) =>
-  env.DB.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(id).first<Record<string, unknown>>();
+  shardFor(APP_1).prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(id).first<Record<string, unknown>>();

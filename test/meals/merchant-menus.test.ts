@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { APP_1, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { call, json, problem } from "../helpers/request";
 import { MERCHANT_MEALS, mealsMerchantOf, rowOf } from "./helpers";
@@ -50,7 +50,8 @@ describe("menus, categories and products", () => {
     expect(updated.nutritions.calories).toBe(100);
     expect(updated.nutrition_options).toEqual([]);
     expect(
-      (await env.DB.prepare("SELECT count(*) AS n FROM nutritions WHERE product_id = ? AND is_deleted = 0")
+      (await shardFor(APP_1)
+        .prepare("SELECT count(*) AS n FROM nutritions WHERE product_id = ? AND is_deleted = 0")
         .bind(product.id)
         .first())!.n,
     ).toBe(1);

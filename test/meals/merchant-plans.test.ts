@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { call, json, problem } from "../helpers/request";
 import { MERCHANT_MEALS, mealsMerchantOf, rowOf } from "./helpers";
@@ -34,9 +34,10 @@ describe("plans with versions, days, categories and options", () => {
     });
     expect(plan.plan_tags.map((t: { id: number }) => t.id)).toEqual([fx.a.tags[0]]);
 
-    const announced = await env.DB.prepare(
-      "SELECT payload FROM outbox_events WHERE app_id = ? AND type = 'plan.created' ORDER BY rowid DESC LIMIT 1",
-    )
+    const announced = await shardFor(A)
+      .prepare(
+        "SELECT payload FROM outbox_events WHERE app_id = ? AND type = 'plan.created' ORDER BY rowid DESC LIMIT 1",
+      )
       .bind(A)
       .first<{ payload: string }>();
     expect(JSON.parse(announced!.payload)).toMatchObject({ type: "plan.created", app_id: A, data: { id: plan.id } });
@@ -54,9 +55,8 @@ describe("plans with versions, days, categories and options", () => {
     expect(schemaErrors("createPlanVersion", version, "201")).toEqual([]);
     expect(version).toMatchObject({ plan: plan.id, original_price: 49.99 });
     // A change below the plan is announced as the plan's.
-    const updated = await env.DB.prepare(
-      "SELECT payload FROM outbox_events WHERE app_id = ? ORDER BY rowid DESC LIMIT 1",
-    )
+    const updated = await shardFor(A)
+      .prepare("SELECT payload FROM outbox_events WHERE app_id = ? ORDER BY rowid DESC LIMIT 1")
       .bind(A)
       .first<{ payload: string }>();
     expect(JSON.parse(updated!.payload)).toMatchObject({ type: "plan.updated", data: { id: plan.id } });

@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { APP_1, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { call, json, problem } from "../helpers/request";
 import { MERCHANT_MEALS, mealsMerchantOf, rowOf } from "./helpers";
@@ -52,8 +52,12 @@ describe("restaurants and branches", () => {
       is_deleted: 0,
     });
     expect(
-      (await env.DB.prepare("SELECT from_time, to_time FROM delivery_windows WHERE restaurant_id = ?").bind(r.id).all())
-        .results,
+      (
+        await shardFor(APP_1)
+          .prepare("SELECT from_time, to_time FROM delivery_windows WHERE restaurant_id = ?")
+          .bind(r.id)
+          .all()
+      ).results,
     ).toEqual([{ from_time: "11:00:00", to_time: "14:00:00" }]);
 
     const providers = await json(
@@ -68,7 +72,8 @@ describe("restaurants and branches", () => {
     await patch(`${M}restaurants/${r.id}/`, { delivery_windows: [{ from_time: "18:00:00", to_time: "21:00:00" }] });
     expect(
       (
-        await env.DB.prepare("SELECT from_time FROM delivery_windows WHERE restaurant_id = ? AND is_deleted = 0")
+        await shardFor(APP_1)
+          .prepare("SELECT from_time FROM delivery_windows WHERE restaurant_id = ? AND is_deleted = 0")
           .bind(r.id)
           .all()
       ).results,
@@ -76,7 +81,8 @@ describe("restaurants and branches", () => {
   });
 
   it("refuses bad fields with field errors and stores nothing", async () => {
-    const before = await env.DB.prepare("SELECT count(*) AS n FROM restaurants WHERE app_id = ?")
+    const before = await shardFor(A)
+      .prepare("SELECT count(*) AS n FROM restaurants WHERE app_id = ?")
       .bind(A)
       .first<{ n: number }>();
     for (const [body, field] of [
@@ -123,7 +129,10 @@ describe("restaurants and branches", () => {
       expect(Object.keys((await problem(res)).errors ?? {}), field).toContain(field);
     }
     expect(
-      await env.DB.prepare("SELECT count(*) AS n FROM restaurants WHERE app_id = ?").bind(A).first<{ n: number }>(),
+      await shardFor(A)
+        .prepare("SELECT count(*) AS n FROM restaurants WHERE app_id = ?")
+        .bind(A)
+        .first<{ n: number }>(),
     ).toEqual(before);
     const wrongMenu = await patch(`${M}restaurants/${fx.a.kabsa}/`, { menu_id: fx.a.greenMenu });
     expect(wrongMenu.status).toBe(400);
@@ -172,10 +181,11 @@ describe("restaurants and branches", () => {
     expect(res.status).toBe(204);
     expect(await row("restaurants", fx.a.kabsa)).toMatchObject({ is_deleted: 1 });
     expect(
-      await env.DB.prepare(
-        "SELECT count(*) AS n FROM outbox_events WHERE app_id = ? AND type = 'restaurant.deleted' " +
-          "AND payload ->> '$.data.id' = ?",
-      )
+      await shardFor(A)
+        .prepare(
+          "SELECT count(*) AS n FROM outbox_events WHERE app_id = ? AND type = 'restaurant.deleted' " +
+            "AND payload ->> '$.data.id' = ?",
+        )
         .bind(A, fx.a.kabsa)
         .first(),
     ).toEqual({ n: 1 });

@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { observeStatements } from "../../src/db/client";
 import { addDays, weekdayOf } from "../../src/modules/meals/dates";
+import { APP_1, shardFor } from "../helpers/factories";
 import { AUDIT, missingKeys, schemaErrors, seedMealsFor } from "../helpers/meals";
 import { call, json, problem } from "../helpers/request";
 import { firstOpen, today } from "./helpers";
@@ -237,13 +237,14 @@ describe("Plan Details (2.3, 4.3)", () => {
     async () => {
       expect((await plan(999_999)).status).toBe(404);
       expect((await plan(b.balanced)).status).toBe(404);
-      await env.DB.prepare("UPDATE plan_versions SET max_start_date = '2026-01-31' WHERE id = ?")
+      await shardFor(APP_1)
+        .prepare("UPDATE plan_versions SET max_start_date = '2026-01-31' WHERE id = ?")
         .bind(b.ketoWeek)
         .run();
       const closed = await call(`/public-api/v1/plans/${b.keto}/`, { appId: B });
       expect(closed.status).toBe(409);
       expect((await problem(closed)).code).toBe("plan_version_closed");
-      await env.DB.prepare("UPDATE plan_versions SET is_deleted = 1 WHERE id = ?").bind(b.ketoWeek).run();
+      await shardFor(APP_1).prepare("UPDATE plan_versions SET is_deleted = 1 WHERE id = ?").bind(b.ketoWeek).run();
       const none = await call(`/public-api/v1/plans/${b.keto}/`, { appId: B });
       expect(none.status).toBe(409);
       expect((await problem(none)).code).toBe("plan_has_no_versions");

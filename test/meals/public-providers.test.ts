@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { APP_1, shardFor } from "../helpers/factories";
 import { missingKeys, schemaErrors, seedMealsFor } from "../helpers/meals";
 import { deref, openApiDocument, validate } from "../helpers/openapi";
 import { call, json, problem } from "../helpers/request";
@@ -16,7 +16,7 @@ beforeAll(async () => {
   b = await seedMealsFor(B, 600_000);
   // Store B's Kabsa House inactive: these tests ran after Restaurant Details (public-restaurants.test.ts),
   // which leaves it so, when they shared a file.
-  await env.DB.prepare("UPDATE restaurants SET is_active = 0 WHERE id = ?").bind(b.kabsa).run();
+  await shardFor(APP_1).prepare("UPDATE restaurants SET is_active = 0 WHERE id = ?").bind(b.kabsa).run();
 });
 
 describe("List Channel Providers (2.6, 4.6)", () => {

@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { observeRoundTrips, observeStatements } from "../../src/db/client";
 import { addDays, weekdayOf } from "../../src/modules/meals/dates";
+import { APP_1, shardFor } from "../helpers/factories";
 import { AUDIT, missingKeys, schemaErrors, seedMealsFor } from "../helpers/meals";
 import { call, json, problem } from "../helpers/request";
 import { firstOpen, today } from "./helpers";
@@ -80,7 +80,7 @@ describe("Restaurant Details (2.5)", () => {
         expect(res.status).toBe(404);
         expect((await problem(res)).code).toBe("restaurant_not_found");
       }
-      await env.DB.prepare("UPDATE restaurants SET is_active = 0 WHERE id = ?").bind(b.kabsa).run();
+      await shardFor(APP_1).prepare("UPDATE restaurants SET is_active = 0 WHERE id = ?").bind(b.kabsa).run();
       expect((await call(`/api/v1/restaurants/${b.kabsa}/`, { appId: B })).status).toBe(404);
       const bad = await get("/api/v1/restaurants/abc/");
       expect(bad.status).toBe(400);

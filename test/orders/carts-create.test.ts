@@ -114,7 +114,7 @@ describe("Create Cart (CA14)", () => {
     const full = await createFullItem(A, { servedFromDate: "2020-01-01", servedToDate: "2099-12-31" });
     const mine = await stocked(A, 500, 3);
     const choice = await stocked(A, 700, 3);
-    await db().insert(itemBundleCategories).values({ appId: A, itemId: choice.id, bundleCategoryId: full.bundle.id });
+    await db(A).insert(itemBundleCategories).values({ appId: A, itemId: choice.id, bundleCategoryId: full.bundle.id });
     const foreign = await stocked(B, 500, 3);
     const otherFull = await createFullItem(A);
 

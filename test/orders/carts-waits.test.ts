@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { APP_1, shardFor } from "../helpers/factories";
 import { callWaits, json } from "../helpers/request";
 import { CARTS, cartOf, locationOf, M_CARTS, type Store, shopperOf, stocked, storeFor, voucherOf } from "./helpers";
 
@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 
 const quotedTotal = async (id: number) =>
-  (await env.DB.prepare("SELECT quoted_total_minor FROM carts WHERE id = ?")
+  (await shardFor(APP_1)
+    .prepare("SELECT quoted_total_minor FROM carts WHERE id = ?")
     .bind(id)
     .first<{ quoted_total_minor: number }>())!.quoted_total_minor;
 

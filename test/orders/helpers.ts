@@ -1,7 +1,15 @@
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { customerLocations } from "../../src/modules/customers/tables";
-import { createCustomerFor, createPlainItem, customerTokenFor, db, ensureTenant, tokenFor } from "../helpers/factories";
+import {
+  APP_1,
+  createCustomerFor,
+  createPlainItem,
+  customerTokenFor,
+  db,
+  ensureTenant,
+  shardFor,
+  tokenFor,
+} from "../helpers/factories";
 import { call, json } from "../helpers/request";
 
 /** The paths of the commerce routes (customer ones have no `/merchant/`). */
@@ -104,10 +112,11 @@ export type OutboxEvent = { id: string; type: string; app_id: number; data: Reco
 
 /** The store's outbox events of `types` whose `data.<key>` is `value`, oldest first. */
 export async function eventsWhere(appId: number, types: string[], key: string, value: number | string) {
-  const rows = await env.DB.prepare(
-    `SELECT payload FROM outbox_events WHERE app_id = ? AND type IN (SELECT value FROM json_each(?))
+  const rows = await shardFor(appId)
+    .prepare(
+      `SELECT payload FROM outbox_events WHERE app_id = ? AND type IN (SELECT value FROM json_each(?))
        AND json_extract(payload, '$.data.${key}') = ? ORDER BY rowid`,
-  )
+    )
     .bind(appId, JSON.stringify(types), value)
     .all<{ payload: string }>();
   return rows.results.map((r) => JSON.parse(r.payload) as OutboxEvent);
@@ -133,14 +142,16 @@ export const orderEventTypes = async (appId: number, orderId: number) =>
   ).map((e) => e.type);
 
 export async function rowOf<T = Record<string, any>>(sql: string, ...binds: unknown[]) {
-  return (await env.DB.prepare(sql)
+  return (await shardFor(APP_1)
+    .prepare(sql)
     .bind(...binds)
     .first<T>())!;
 }
 
 export async function rowsOf<T = Record<string, any>>(sql: string, ...binds: unknown[]) {
   return (
-    await env.DB.prepare(sql)
+    await shardFor(APP_1)
+      .prepare(sql)
       .bind(...binds)
       .all<T>()
   ).results;

@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { observeRoundTrips, observeStatements } from "../../src/db/client";
+import { APP_1, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { problem, json as read } from "../helpers/request";
 import {
@@ -286,15 +286,15 @@ describe("List Orders' count from the store's kept counters (order_counts)", () 
     const [a, b, c, d] = placed.map((p) => p.order.id as number);
     expect((await cancel(a!, mine)).status).toBe(200);
     expect((await cancel(b!, mine)).status).toBe(200);
-    await env.DB.prepare("UPDATE orders SET is_deleted = 1 WHERE id = ?").bind(c).run();
-    await env.DB.batch([
-      env.DB.prepare("DELETE FROM order_items WHERE order_id = ?").bind(d),
-      env.DB.prepare("DELETE FROM invoice_items WHERE invoice_id IN (SELECT id FROM invoices WHERE order_id = ?)").bind(
-        d,
-      ),
-      env.DB.prepare("DELETE FROM invoices WHERE order_id = ?").bind(d),
-      env.DB.prepare("DELETE FROM transactions WHERE order_id = ?").bind(d),
-      env.DB.prepare("DELETE FROM orders WHERE id = ?").bind(d),
+    await shardFor(APP_1).prepare("UPDATE orders SET is_deleted = 1 WHERE id = ?").bind(c).run();
+    await shardFor(APP_1).batch([
+      shardFor(APP_1).prepare("DELETE FROM order_items WHERE order_id = ?").bind(d),
+      shardFor(APP_1)
+        .prepare("DELETE FROM invoice_items WHERE invoice_id IN (SELECT id FROM invoices WHERE order_id = ?)")
+        .bind(d),
+      shardFor(APP_1).prepare("DELETE FROM invoices WHERE order_id = ?").bind(d),
+      shardFor(APP_1).prepare("DELETE FROM transactions WHERE order_id = ?").bind(d),
+      shardFor(APP_1).prepare("DELETE FROM orders WHERE id = ?").bind(d),
     ]);
     expect(await counted()).toEqual({ pending: 2, cancelled: 2 });
     expect(await kept()).toEqual(await counted());

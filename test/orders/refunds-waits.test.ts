@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { waitsMeter } from "../helpers/d1-waits";
+import { APP_1, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { call, json } from "../helpers/request";
 import { orderRow, type Store, storeFor } from "./helpers";
@@ -18,7 +18,7 @@ const { paidOrder } = refundsIn(() => store);
 
 /** Refund Invoice, counting the D1 round trips its answer waited for beyond the token check (never time). */
 async function meteredRefund(invoiceId: number, body: Record<string, unknown>) {
-  const meter = waitsMeter(env.DB);
+  const meter = waitsMeter(shardFor(APP_1));
   const res = await call(refundPath(invoiceId), {
     method: "POST",
     body,

@@ -76,7 +76,7 @@ describe("List Enabled Payment Providers (CA13)", () => {
   });
 
   it("lists what the store enabled, in its order, without unknown or repeated ids", async () => {
-    await db()
+    await db(OTHER_STORE)
       .insert(checkoutConfig)
       .values({ appId: OTHER_STORE, enabledProviders: ["bank_transfer", "free", "card", "bank_transfer", "tabby"] });
     const customer = await createCustomerFor(OTHER_STORE);

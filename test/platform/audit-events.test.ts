@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AuditEventListSchema, AuditEventSchema } from "../../src/modules/account";
 import { keyFor } from "../helpers/audit";
-import { APP_1, createCustomerFor, customerTokenFor } from "../helpers/factories";
+import { APP_1, createCustomerFor, customerTokenFor, shardFor } from "../helpers/factories";
 import { platformCall } from "../helpers/platform";
 import { call, callWaits, json, problem } from "../helpers/request";
 
@@ -96,7 +96,7 @@ describe("Audit trail of the platform's changes", () => {
   });
 
   it("a refused create records nothing: an unknown organization (404), bad settings (400)", async () => {
-    const count = () => env.DB.prepare("SELECT count(*) AS n FROM audit_events").first<{ n: number }>();
+    const count = () => shardFor(APP_1).prepare("SELECT count(*) AS n FROM audit_events").first<{ n: number }>();
     const before = (await count())!.n;
     const noOrg = await platformCall(STORES, {
       method: "POST",
@@ -148,7 +148,8 @@ describe("List Platform Audit Events and Platform Audit Event Details", () => {
       appId: APP_1,
       body: { address: `Merchant row ${crypto.randomUUID()}` },
     });
-    const merchantRow = await env.DB.prepare("SELECT id FROM audit_events WHERE request_id = ?")
+    const merchantRow = await shardFor(APP_1)
+      .prepare("SELECT id FROM audit_events WHERE request_id = ?")
       .bind(patched.headers.get("x-request-id"))
       .first<{ id: number }>();
     for (const id of [merchantRow!.id, 999_999_999]) {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { StoreDetailsSchema, StoreSchema } from "../../src/modules/platform/stores/schemas";
-import { APP_1, createCustomerFor, customerTokenFor, tokenFor } from "../helpers/factories";
+import { APP_1, createCustomerFor, customerTokenFor, shardFor, tokenFor } from "../helpers/factories";
 import { platformCall, platformStore } from "../helpers/platform";
 import { call, json, problem } from "../helpers/request";
 
@@ -97,7 +97,7 @@ describe("stores", () => {
   });
 
   it("404 organization_not_found; 400 for settings it refuses; nothing written", async () => {
-    const before = await env.DB.prepare("SELECT count(*) AS n FROM apps").first<{ n: number }>();
+    const before = await shardFor(APP_1).prepare("SELECT count(*) AS n FROM apps").first<{ n: number }>();
     const noOrg = await platformCall(STORES, {
       method: "POST",
       body: { organization_id: 999_999_999, name_en: "X", name_ar: "س" },
@@ -117,7 +117,7 @@ describe("stores", () => {
     });
     expect(langs.status).toBe(400);
     expect((await problem(langs)).errors).toHaveProperty("settings.default_lang");
-    const after = await env.DB.prepare("SELECT count(*) AS n FROM apps").first<{ n: number }>();
+    const after = await shardFor(APP_1).prepare("SELECT count(*) AS n FROM apps").first<{ n: number }>();
     expect(after!.n).toBe(before!.n);
   });
 

@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createCustomerFor, customerTokenFor, tokenFor } from "../helpers/factories";
+import { createCustomerFor, customerTokenFor, shardFor, tokenFor } from "../helpers/factories";
 import { platformCall, platformStore } from "../helpers/platform";
 import { call, json, problem } from "../helpers/request";
 import { browse, cardOrder, cardTransactions, formAction, startPayment } from "../orders/card-payments";
@@ -56,9 +55,8 @@ describe("suspending a store", () => {
     expect(twice.status).toBe(409);
     expect((await problem(twice)).code).toBe("invalid_state_transition");
 
-    const events = await env.DB.prepare(
-      "SELECT type, payload FROM outbox_events WHERE app_id = ? AND type LIKE 'store.%' ORDER BY rowid",
-    )
+    const events = await shardFor(storeId)
+      .prepare("SELECT type, payload FROM outbox_events WHERE app_id = ? AND type LIKE 'store.%' ORDER BY rowid")
       .bind(storeId)
       .all<{ type: string; payload: string }>();
     expect(events.results.map((e) => [e.type, JSON.parse(e.payload).data])).toEqual([

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chargeDueRecurringPurchases } from "../../src/modules/orders";
-import { db } from "../helpers/factories";
+import { APP_1, db, shardFor } from "../helpers/factories";
 import { json } from "../helpers/request";
 import {
   cashbackOf,
@@ -28,7 +27,7 @@ beforeAll(async () => {
 
 /** Makes a purchase's next cycle due (yesterday on the store's calendar). */
 const makeDue = (id: number, date = daysFrom(storeToday(), -1)) =>
-  env.DB.prepare("UPDATE recurring_purchases SET next_order_date = ? WHERE id = ?").bind(date, id).run();
+  shardFor(APP_1).prepare("UPDATE recurring_purchases SET next_order_date = ? WHERE id = ?").bind(date, id).run();
 
 async function runCharge() {
   const c = contexts();
@@ -199,7 +198,10 @@ describe("chargeDueRecurringPurchases", () => {
     const s = await shopperOf(A);
     const { purchaseId, order } = await recurringOf(store, s, { provider: "card" });
     // Paid by card at checkout (what the gateway's callback does): the purchase becomes active.
-    await env.DB.prepare("UPDATE recurring_purchases SET status = 'active' WHERE id = ?").bind(purchaseId).run();
+    await shardFor(APP_1)
+      .prepare("UPDATE recurring_purchases SET status = 'active' WHERE id = ?")
+      .bind(purchaseId)
+      .run();
     await makeDue(purchaseId);
     expect((await runCharge()).failed).toBe(1);
     const [charge] = await chargesOf(purchaseId);
@@ -224,16 +226,18 @@ describe("chargeDueRecurringPurchases", () => {
     const cycle = daysFrom(storeToday(), -1);
     await makeDue(purchaseId, cycle);
     const fresh = new Date().toISOString();
-    await env.DB.prepare(
-      "INSERT INTO recurring_charges (app_id, recurring_purchase_id, cycle_date, status, amount_minor, created_at) " +
-        "VALUES (?, ?, ?, 'pending', 0, ?)",
-    )
+    await shardFor(A)
+      .prepare(
+        "INSERT INTO recurring_charges (app_id, recurring_purchase_id, cycle_date, status, amount_minor, created_at) " +
+          "VALUES (?, ?, ?, 'pending', 0, ?)",
+      )
       .bind(A, purchaseId, cycle, fresh)
       .run();
     expect(await runCharge()).toMatchObject({ charged: 0, failed: 0 });
     expect(await ordersOf(purchaseId)).toHaveLength(1);
     const stale = new Date(Date.now() - 20 * 60_000).toISOString();
-    await env.DB.prepare("UPDATE recurring_charges SET created_at = ? WHERE recurring_purchase_id = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE recurring_charges SET created_at = ? WHERE recurring_purchase_id = ?")
       .bind(stale, purchaseId)
       .run();
     expect((await runCharge()).charged).toBe(1);

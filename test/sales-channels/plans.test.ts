@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectedProviderAppIds, isConnectionActive } from "../../src/modules/sales-channels";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { db } from "../helpers/factories";
+import { APP_1, db, shardFor } from "../helpers/factories";
 import { schemaErrors, seedMealsFor } from "../helpers/meals";
 import { callWaits, json, problem } from "../helpers/request";
 import { eventsWhere, rowOf } from "../orders/helpers";
@@ -33,7 +32,7 @@ beforeAll(async () => {
 const providerPlans = (as: Shop, query: string) => as.as(`${PROVIDER_PLANS}${query}`);
 const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 const setPlan = (id: number, column: string, value: number) =>
-  env.DB.prepare(`UPDATE plans SET ${column} = ? WHERE id = ?`).bind(value, id).run();
+  shardFor(APP_1).prepare(`UPDATE plans SET ${column} = ? WHERE id = ?`).bind(value, id).run();
 
 async function listed(body: Record<string, unknown>, as = channel) {
   const res = await as.as(LISTINGS, { method: "POST", body });

@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
+import { shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { json, problem } from "../helpers/request";
 import { eventsWhere, rowOf } from "../orders/helpers";
@@ -43,7 +43,8 @@ describe("Channel Profile (MX5)", () => {
   });
 
   it("takes the store settings' names and logo until the profile sets its own", async () => {
-    await env.DB.prepare("INSERT INTO store_settings (app_id, name_en, logo) VALUES (?, 'Settings name', '/logo.png')")
+    await shardFor(C)
+      .prepare("INSERT INTO store_settings (app_id, name_en, logo) VALUES (?, 'Settings name', '/logo.png')")
       .bind(C)
       .run();
     expect(await json(await c.as(PROFILE))).toMatchObject({

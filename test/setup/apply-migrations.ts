@@ -1,5 +1,6 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { directoryOf, shardNames, shardOf } from "../../src/db/shards";
 import { wireModules } from "../../src/wiring";
 import { seedTenants, useStoresOfThisFile } from "../helpers/factories";
 
@@ -8,7 +9,9 @@ import { seedTenants, useStoresOfThisFile } from "../helpers/factories";
 wireModules();
 
 // Setup files run before each test file; applying migrations is idempotent.
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+// The directory and the two shards (docs/shards.md).
+await applyD1Migrations(directoryOf(env), env.TEST_DIRECTORY_MIGRATIONS);
+for (const name of shardNames(env)) await applyD1Migrations(shardOf(env, name), env.TEST_SHARD_MIGRATIONS);
 await seedTenants();
 // Files that share a database (vitest.config.ts) each take stores of their own as APP_1 and APP_2.
 if (env.TEST_SHARED_DATABASE) await useStoresOfThisFile();

@@ -71,7 +71,7 @@ export async function labelStoresOf(A: number, B: number) {
   const [[mine], [theirs]] = await Promise.all([courier(A), courier(B)]);
   const courierId = mine!.id;
   const otherCourierId = theirs!.id;
-  const [pickup] = await db()
+  const [pickup] = await db(A)
     .insert(pickupLocations)
     .values({
       appId: A,

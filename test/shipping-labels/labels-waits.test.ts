@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { waitsMeter } from "../helpers/d1-waits";
+import { APP_1, shardFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";
 import { balanceOf, credit, LABELS, type LabelStores, labelStoresOf, labelsIn } from "./helpers";
 
@@ -20,7 +20,7 @@ describe("MH3 Purchase Shipment Labels: D1 round trips", () => {
     await credit(A, 5000);
     const [s1, s2] = [await shipmentOf(A, 1500), await shipmentOf(A, 2000)];
     const before = await balanceOf(A);
-    const meter = waitsMeter(env.DB);
+    const meter = waitsMeter(shardFor(APP_1));
     const res = await call(LABELS, {
       method: "POST",
       body: { shipment_ids: [s1.id, s2.id] },

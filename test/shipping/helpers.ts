@@ -53,7 +53,7 @@ export async function created(store: Store, path: string, body: unknown) {
 /** A paid order with two delivery lines to a Riyadh address, and its fulfillment ids. */
 export async function shippableOrder(store: Store) {
   const s = await shopperOf(store.appId);
-  const [loc] = await db()
+  const [loc] = await db(store.appId)
     .insert(customerLocations)
     .values({
       appId: store.appId,

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { createCustomerFor, tokenFor } from "../helpers/factories";
+import { APP_1, createCustomerFor, shardFor, tokenFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { call, callWaits, json, problem } from "../helpers/request";
 import { depositCashback, M_ORDERS, orderOf, rowOf, type Store, shopperOf, stocked, storeFor } from "../orders/helpers";
@@ -51,7 +50,8 @@ describe("Customer Order Statistics (MC3)", () => {
     // Another customer's completed order is not counted.
     await orderOf(bystander, [{ item_id: item.id, qty: 7 }], "wallet");
     // 12.50 of order b given back (as a partial refund leaves it: still completed).
-    await env.DB.prepare("UPDATE orders SET refunded_minor = 1250, payment_status = 'partially_refunded' WHERE id = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE orders SET refunded_minor = 1250, payment_status = 'partially_refunded' WHERE id = ?")
       .bind(b.order.id)
       .run();
 

@@ -15,7 +15,7 @@ let id: number;
 beforeAll(async () => {
   at("2026-04-01");
   store = await storeFor(A);
-  await db()
+  await db(A)
     .insert(storeSettings)
     .values({ appId: A, timezone: "Pacific/Kiritimati" })
     .onConflictDoUpdate({ target: storeSettings.appId, set: { timezone: "Pacific/Kiritimati" } });

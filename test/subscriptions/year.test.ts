@@ -8,7 +8,7 @@ import { bulkPause, bulkResume, changeUsage } from "../../src/modules/orders/sub
 import { subscriptions } from "../../src/modules/orders/subscriptions/tables";
 import { createSubscriptionUpdate } from "../../src/modules/orders/subscriptions/updates";
 import { scaled } from "../helpers/depth";
-import { createCustomerFor, db, serviceCtx } from "../helpers/factories";
+import { APP_1, createCustomerFor, db, serviceCtx, shardFor } from "../helpers/factories";
 import { rowsOf, storeFor } from "../orders/helpers";
 import { at, fakeQueue, planItem, runCron } from "./helpers";
 
@@ -78,7 +78,7 @@ it(`plays a year of ${SIM_SUBSCRIPTIONS} monthly subscriptions`, { timeout: TIME
     // Started on a spread of January days, as if checked out then (creation is tested on its own).
     const start = addDuration(START, i % START_DAYS, "day");
     const next = addDuration(start, 1, "month");
-    const [row] = await db()
+    const [row] = await db(A)
       .insert(subscriptions)
       .values({
         appId: A,
@@ -231,5 +231,5 @@ it(`plays a year of ${SIM_SUBSCRIPTIONS} monthly subscriptions`, { timeout: TIME
   expect(sent).toEqual(outbox.map((e) => e.id).sort());
   expect(outbox.every((e) => e.enqueued === 1)).toBe(true);
   expect(counts.crashes).toBeGreaterThan(0);
-  await env.DB.prepare("SELECT 1").run();
+  await shardFor(APP_1).prepare("SELECT 1").run();
 });

@@ -1,6 +1,13 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { countRows, createPlainItem, createTicketsFor, ensureTenant, tokenFor } from "../helpers/factories";
+import {
+  APP_1,
+  countRows,
+  createPlainItem,
+  createTicketsFor,
+  ensureTenant,
+  shardFor,
+  tokenFor,
+} from "../helpers/factories";
 import { callWaits, json } from "../helpers/request";
 
 /**
@@ -27,7 +34,8 @@ beforeAll(async () => {
 const post = (path: string, body: Record<string, unknown>) =>
   callWaits(path, { method: "POST", token, appId: A, body });
 const statusOf = async (id: number) =>
-  (await env.DB.prepare("SELECT status FROM tickets WHERE id = ?").bind(id).first<{ status: string }>())!.status;
+  (await shardFor(APP_1).prepare("SELECT status FROM tickets WHERE id = ?").bind(id).first<{ status: string }>())!
+    .status;
 const eventsOf = (type: string, id: number) =>
   countRows("outbox_events", `type = '${type}' AND json_extract(payload, '$.data.id') = ${id}`);
 

@@ -1,13 +1,13 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { APP_1, APP_2, countRows, createPlainItem, createTicketsFor, tokenFor } from "../helpers/factories";
+import { APP_1, APP_2, countRows, createPlainItem, createTicketsFor, shardFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 
 const BULK = "/order/v1/merchant/fulfillments/tickets/bulk-update/";
 const CHECK_IN = "/order/v1/merchant/fulfillments/tickets/check-in/";
 
 async function ticketRow(id: number) {
-  return env.DB.prepare("SELECT status, date, time, checked_in_at FROM tickets WHERE id = ?")
+  return shardFor(APP_1)
+    .prepare("SELECT status, date, time, checked_in_at FROM tickets WHERE id = ?")
     .bind(id)
     .first<{ status: string; date: string; time: string | null; checked_in_at: string | null }>();
 }

@@ -1,10 +1,17 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { quoteVoucher } from "../../src/modules/vouchers";
 import { allocate, percentOf } from "../../src/modules/vouchers/quote/price";
 import { VoucherResultSchema } from "../../src/modules/vouchers/quote/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, createCustomerFor, createFullItem, createPlainItem, serviceCtx, tokenFor } from "../helpers/factories";
+import {
+  APP_1,
+  createCustomerFor,
+  createFullItem,
+  createPlainItem,
+  serviceCtx,
+  shardFor,
+  tokenFor,
+} from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { createVoucher, insertOrder, newCode } from "./helpers";
 
@@ -242,7 +249,7 @@ describe("Get Voucher Discount (MV1)", () => {
 
   it("used up, and over the customer's own limit", async () => {
     const exhausted = await createVoucher(token, { usage_limit: 1 });
-    await env.DB.prepare("UPDATE vouchers SET usage_count = 1 WHERE id = ?").bind(exhausted.id).run();
+    await shardFor(APP_1).prepare("UPDATE vouchers SET usage_count = 1 WHERE id = ?").bind(exhausted.id).run();
     expect((await discount({ code: exhausted.code, cart_amount: 50 })).error_reason).toBe(
       "This voucher has been used up.",
     );
@@ -313,7 +320,7 @@ describe("Get Voucher Discount (MV1)", () => {
       [7, 333],
       [9, 667],
     ]);
-    const row = await env.DB.prepare("SELECT usage_count FROM vouchers WHERE id = ?").bind(v.id).first();
+    const row = await shardFor(APP_1).prepare("SELECT usage_count FROM vouchers WHERE id = ?").bind(v.id).first();
     expect(row).toEqual({ usage_count: 0 });
   });
 });

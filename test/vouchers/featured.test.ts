@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FeaturedVoucherListSchema } from "../../src/modules/vouchers/featured/schemas";
-import { createCustomerFor, customerTokenFor, ensureTenant, tokenFor } from "../helpers/factories";
+import { createCustomerFor, customerTokenFor, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { createVoucher, insertOrder } from "./helpers";
 
@@ -39,7 +38,7 @@ describe("Featured Vouchers (CA14)", () => {
     await createVoucher(token, { is_featured: true, ends_at: "2020-01-01T00:00:00Z" }, APP);
     await createVoucher(token, { is_featured: true, starts_at: "2099-01-01T00:00:00Z" }, APP);
     const exhausted = await createVoucher(token, { is_featured: true, usage_limit: 1 }, APP);
-    await env.DB.prepare("UPDATE vouchers SET usage_count = 1 WHERE id = ?").bind(exhausted.id).run();
+    await shardFor(APP).prepare("UPDATE vouchers SET usage_count = 1 WHERE id = ?").bind(exhausted.id).run();
     const usedByMe = await createVoucher(token, { is_featured: true, per_customer_limit: 1 }, APP);
     const use = await call(`/order/v1/merchant/vouchers/${usedByMe.code}/usage/`, {
       method: "POST",

@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { APP_1, shardFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";
 
 export const VOUCHERS = "/order/v1/merchant/vouchers/";
@@ -23,9 +23,10 @@ export async function createVoucher(token: string, body: Record<string, unknown>
 
 /** An order row of the store, inserted directly (the orders module's API is not needed here). */
 export async function insertOrder(appId: number, customerId: number | null): Promise<number> {
-  const row = await env.DB.prepare(
-    "INSERT INTO orders (app_id, customer_id, currency, sub_total_minor, total_minor) VALUES (?, ?, 'SAR', 1000, 1000) RETURNING id",
-  )
+  const row = await shardFor(appId)
+    .prepare(
+      "INSERT INTO orders (app_id, customer_id, currency, sub_total_minor, total_minor) VALUES (?, ?, 'SAR', 1000, 1000) RETURNING id",
+    )
     .bind(appId, customerId)
     .first<{ id: number }>();
   return row!.id;
@@ -33,9 +34,10 @@ export async function insertOrder(appId: number, customerId: number | null): Pro
 
 /** The `voucher.used` events of one voucher, oldest first. */
 export async function usedEvents(voucherId: number) {
-  const rows = await env.DB.prepare(
-    "SELECT id, payload FROM outbox_events WHERE type = 'voucher.used' AND json_extract(payload, '$.data.id') = ? ORDER BY rowid",
-  )
+  const rows = await shardFor(APP_1)
+    .prepare(
+      "SELECT id, payload FROM outbox_events WHERE type = 'voucher.used' AND json_extract(payload, '$.data.id') = ? ORDER BY rowid",
+    )
     .bind(voucherId)
     .all<{ id: string; payload: string }>();
   return rows.results.map((r) => ({ rowId: r.id, ...(JSON.parse(r.payload) as { id: string; data: any }) }));

@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { VoucherListSchema, VoucherSchema } from "../../src/modules/vouchers/records/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, APP_2, countRows, createFullItem, createPlainItem, tokenFor } from "../helpers/factories";
+import { APP_1, APP_2, countRows, createFullItem, createPlainItem, shardFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { createVoucher, newCode, VOUCHERS } from "./helpers";
 
@@ -71,9 +70,8 @@ describe("Create Voucher", () => {
       deleted_at: null,
       ordering: 4,
     });
-    const stored = await env.DB.prepare(
-      "SELECT code, value, min_order_minor, max_discount_minor FROM vouchers WHERE id = ?",
-    )
+    const stored = await shardFor(APP_1)
+      .prepare("SELECT code, value, min_order_minor, max_discount_minor FROM vouchers WHERE id = ?")
       .bind(v.id)
       .first();
     expect(stored).toEqual({ code: code.toUpperCase(), value: 1250, min_order_minor: 10000, max_discount_minor: 3025 });
@@ -211,7 +209,7 @@ describe("List, update and delete vouchers", () => {
 
   it("the state is exhausted when the uses reached the limit", async () => {
     const v = await createVoucher(token, { usage_limit: 2 });
-    await env.DB.prepare("UPDATE vouchers SET usage_count = 2 WHERE id = ?").bind(v.id).run();
+    await shardFor(APP_1).prepare("UPDATE vouchers SET usage_count = 2 WHERE id = ?").bind(v.id).run();
     expect((await json(await as1(`${VOUCHERS}${v.id}/`))).state).toBe("exhausted");
   });
 

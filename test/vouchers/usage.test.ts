@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { emit } from "../../src/core/events/outbox";
@@ -7,7 +6,7 @@ import { orders } from "../../src/modules/orders/tables";
 import { releaseVoucherStatements, useVoucherStatements, voucherUsedEventsSql } from "../../src/modules/vouchers";
 import { VoucherUsageSchema } from "../../src/modules/vouchers/usage/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, APP_2, createCustomerFor, serviceCtx, tokenFor } from "../helpers/factories";
+import { APP_1, APP_2, createCustomerFor, serviceCtx, shardFor, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 import { createVoucher, insertOrder, usedEvents } from "./helpers";
 
@@ -27,12 +26,14 @@ const ok = async (res: Response) => {
   return VoucherUsageSchema.parse(out);
 };
 const usesOf = (voucherId: number) =>
-  env.DB.prepare("SELECT order_id, customer_id, released_at FROM voucher_usages WHERE voucher_id = ? ORDER BY id")
+  shardFor(APP_1)
+    .prepare("SELECT order_id, customer_id, released_at FROM voucher_usages WHERE voucher_id = ? ORDER BY id")
     .bind(voucherId)
     .all<{ order_id: number; customer_id: number | null; released_at: string | null }>()
     .then((r) => r.results);
 const countOf = async (voucherId: number) =>
-  (await env.DB.prepare("SELECT usage_count FROM vouchers WHERE id = ?")
+  (await shardFor(APP_1)
+    .prepare("SELECT usage_count FROM vouchers WHERE id = ?")
     .bind(voucherId)
     .first<{ usage_count: number }>())!.usage_count;
 
@@ -204,13 +205,15 @@ describe("useVoucherStatements / releaseVoucherStatements (for checkout)", () =>
 
   it("5 parallel checkouts of a usage_limit=1 voucher: one lands (order, use, count, event), four roll back", async () => {
     const v = await createVoucher(token, { usage_limit: 1 });
-    const ordersBefore = (await env.DB.prepare("SELECT count(*) AS n FROM orders").first<{ n: number }>())!.n;
+    const ordersBefore = (await shardFor(APP_1).prepare("SELECT count(*) AS n FROM orders").first<{ n: number }>())!.n;
     const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => checkout(v.id, null)));
     const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     expect(failed).toHaveLength(4);
     for (const f of failed) expect(isGuardAbort(f.reason)).toBe(true);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM orders").first<{ n: number }>())!.n).toBe(ordersBefore + 1);
+    expect((await shardFor(APP_1).prepare("SELECT count(*) AS n FROM orders").first<{ n: number }>())!.n).toBe(
+      ordersBefore + 1,
+    );
     expect(await countOf(v.id)).toBe(1);
     expect(await usesOf(v.id)).toHaveLength(1);
     expect((await usedEvents(v.id)).map((e) => e.data.action)).toEqual(["use"]);

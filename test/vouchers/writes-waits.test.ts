@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCustomerFor, createPlainItem, ensureTenant, tokenFor } from "../helpers/factories";
+import { APP_1, createCustomerFor, createPlainItem, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { callWaits, json } from "../helpers/request";
 import { insertOrder, newCode, usedEvents, VOUCHERS } from "./helpers";
 
@@ -24,13 +23,13 @@ beforeAll(async () => {
 const send = (method: string, path: string, body: Record<string, unknown>) =>
   callWaits(path, { method, token, appId: A, body });
 const voucherRow = (id: number) =>
-  env.DB.prepare("SELECT code, usage_count, item_ids FROM vouchers WHERE id = ?")
+  shardFor(APP_1)
+    .prepare("SELECT code, usage_count, item_ids FROM vouchers WHERE id = ?")
     .bind(id)
     .first<{ code: string; usage_count: number; item_ids: string }>();
 const eventsOf = async (type: string, id: number) =>
-  (await env.DB.prepare(
-    "SELECT count(*) AS n FROM outbox_events WHERE type = ? AND json_extract(payload, '$.data.id') = ?",
-  )
+  (await shardFor(APP_1)
+    .prepare("SELECT count(*) AS n FROM outbox_events WHERE type = ? AND json_extract(payload, '$.data.id') = ?")
     .bind(type, id)
     .first<{ n: number }>())!.n;
 

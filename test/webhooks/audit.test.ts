@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditRowsOf, keyFor } from "../helpers/audit";
-import { APP_1 } from "../helpers/factories";
+import { APP_1, shardFor } from "../helpers/factories";
 import { call, callWaits, json } from "../helpers/request";
 
 // Every change to a webhook writes one audit row in the change's own batch: who (the key), what,
@@ -28,14 +27,16 @@ async function create(url = "https://hooks.audit.example.org/in") {
 }
 
 const secretsOf = async (id: number) =>
-  (await env.DB.prepare("SELECT secret_key, previous_secret_key FROM webhooks WHERE id = ?")
+  (await shardFor(APP_1)
+    .prepare("SELECT secret_key, previous_secret_key FROM webhooks WHERE id = ?")
     .bind(id)
     .first<{ secret_key: string; previous_secret_key: string | null }>())!;
 
 async function eventsOf(id: number) {
-  const { results } = await env.DB.prepare(
-    "SELECT type FROM outbox_events WHERE app_id = ? AND type LIKE 'webhook.%' AND json_extract(payload, '$.data.id') = ? ORDER BY rowid",
-  )
+  const { results } = await shardFor(APP_1)
+    .prepare(
+      "SELECT type FROM outbox_events WHERE app_id = ? AND type LIKE 'webhook.%' AND json_extract(payload, '$.data.id') = ? ORDER BY rowid",
+    )
     .bind(APP_1, id)
     .all<{ type: string }>();
   return results.map((r) => r.type);

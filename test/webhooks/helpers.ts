@@ -6,7 +6,7 @@ import { deliveryIdOf } from "../../src/modules/webhooks/ledger";
 import type { DeliveryMessage, QueueMessage } from "../../src/modules/webhooks/messages";
 import { type DeliveryRow, webhookDeliveries } from "../../src/modules/webhooks/tables";
 import webhooksWorker from "../../src/webhooks-worker";
-import { APP_1, db } from "../helpers/factories";
+import { APP_1, db, shardFor } from "../helpers/factories";
 
 /** What the consumer sent, per queue, instead of sending it. */
 export type Sent = { fast: QueueMessage[]; slow: QueueMessage[]; dlq: QueueMessage[] };
@@ -74,7 +74,7 @@ export async function ledgerRow(
   overrides: Partial<typeof webhookDeliveries.$inferInsert> = {},
 ): Promise<DeliveryRow> {
   const now = new Date().toISOString();
-  const [row] = await db()
+  const [row] = await db(webhook.appId)
     .insert(webhookDeliveries)
     .values({
       appId: webhook.appId,
@@ -92,33 +92,35 @@ export async function ledgerRow(
 }
 
 export async function deliveryRow(event: { id: string }, webhookId: number) {
-  return env.DB.prepare("SELECT * FROM webhook_deliveries WHERE event_id = ? AND webhook_id = ?")
+  return shardFor(APP_1)
+    .prepare("SELECT * FROM webhook_deliveries WHERE event_id = ? AND webhook_id = ?")
     .bind(event.id, webhookId)
     .first<Record<string, any>>();
 }
 
 export async function deliveriesOfWebhook(webhookId: number) {
-  const r = await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id")
+  const r = await shardFor(APP_1)
+    .prepare("SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id")
     .bind(webhookId)
     .all<Record<string, any>>();
   return r.results;
 }
 
 export async function logsOf(webhookId: number) {
-  const r = await env.DB.prepare("SELECT * FROM webhook_logs WHERE webhook_id = ? ORDER BY id")
+  const r = await shardFor(APP_1)
+    .prepare("SELECT * FROM webhook_logs WHERE webhook_id = ? ORDER BY id")
     .bind(webhookId)
     .all<Record<string, any>>();
   return r.results;
 }
 
 export const webhookRow = (id: number) =>
-  env.DB.prepare("SELECT * FROM webhooks WHERE id = ?").bind(id).first<Record<string, any>>();
+  shardFor(APP_1).prepare("SELECT * FROM webhooks WHERE id = ?").bind(id).first<Record<string, any>>();
 
 /** Puts an event in the outbox, as emit() does, so that re-sends can find its payload. */
 export async function inOutbox(event: EventMessage) {
-  await env.DB.prepare(
-    "INSERT INTO outbox_events (id, app_id, type, payload, created_at, enqueued_at) VALUES (?, ?, ?, ?, ?, ?)",
-  )
+  await shardFor(APP_1)
+    .prepare("INSERT INTO outbox_events (id, app_id, type, payload, created_at, enqueued_at) VALUES (?, ?, ?, ?, ?, ?)")
     .bind(event.id, event.app_id, event.type, JSON.stringify(event), new Date().toISOString(), new Date().toISOString())
     .run();
 }

@@ -5,7 +5,7 @@ import { emit } from "../../src/core/events/outbox";
 import type { QueueMessage } from "../../src/modules/webhooks/messages";
 import { reconcileDeliveries } from "../../src/modules/webhooks/reconcile";
 import webhooksWorker from "../../src/webhooks-worker";
-import { APP_1, countRows, createWebhookFor, db, tokenFor } from "../helpers/factories";
+import { APP_1, countRows, createWebhookFor, db, shardFor, tokenFor } from "../helpers/factories";
 import { fakeReceiver } from "../helpers/receiver";
 import { call } from "../helpers/request";
 import {
@@ -67,7 +67,8 @@ describe("the reconciler", () => {
     expect(await countRows("outbox_events", `id = '${event.id}' AND enqueued_at IS NOT NULL`)).toBe(1);
     // Two minutes later nothing has come of it: the reconciler sends it again.
     const now = Date.now();
-    await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = ?, created_at = ? WHERE event_id = ?")
+    await shardFor(APP_1)
+      .prepare("UPDATE webhook_deliveries SET next_attempt_at = ?, created_at = ? WHERE event_id = ?")
       .bind(ago(120_000, now), ago(120_000, now), event.id)
       .run();
     const { env: e, sent } = recordingEnv();
@@ -224,7 +225,10 @@ describe("turning a webhook off, on, or deleting it", () => {
     await ledgerRow(w, event, { status: "retrying", attempts: 1, leasedUntil: lease });
     await as1(`${BASE}${w.id}/`, { method: "PATCH", body: { is_active: false } });
     expect(await deliveryRow(event, w.id)).toMatchObject({ status: "retrying" });
-    await env.DB.prepare("UPDATE webhook_deliveries SET leased_until = NULL WHERE event_id = ?").bind(event.id).run();
+    await shardFor(APP_1)
+      .prepare("UPDATE webhook_deliveries SET leased_until = NULL WHERE event_id = ?")
+      .bind(event.id)
+      .run();
     await consume(deliveryOf(event, w.id));
     expect(await deliveryRow(event, w.id)).toMatchObject({ status: "skipped", skip_reason: "webhook_disabled" });
   });

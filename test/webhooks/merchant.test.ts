@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { EVENT_TYPES } from "../../src/modules/webhooks/catalogue";
-import { APP_1, APP_2, createWebhookFor, tokenFor } from "../helpers/factories";
+import { APP_1, APP_2, createWebhookFor, shardFor, tokenFor } from "../helpers/factories";
 import { fakeReceiver } from "../helpers/receiver";
 import { call, json, problem } from "../helpers/request";
 
@@ -20,7 +19,7 @@ beforeAll(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 const stored = (id: number) =>
-  env.DB.prepare("SELECT * FROM webhooks WHERE id = ?").bind(id).first<Record<string, any>>();
+  shardFor(APP_1).prepare("SELECT * FROM webhooks WHERE id = ?").bind(id).first<Record<string, any>>();
 
 describe("Create, update, list and delete webhooks", () => {
   it("creates a webhook with a generated whsec_ secret and returns the Webhook object of 2.7", async () => {
@@ -88,12 +87,14 @@ describe("Create, update, list and delete webhooks", () => {
       /Unknown field/,
     ],
   ])("400 for %s", async (_n, body, field, message) => {
-    const before = (await env.DB.prepare("SELECT count(*) AS n FROM webhooks").first<{ n: number }>())!.n;
+    const before = (await shardFor(APP_1).prepare("SELECT count(*) AS n FROM webhooks").first<{ n: number }>())!.n;
     const res = await as1(BASE, { method: "POST", body });
     expect(res.status).toBe(400);
     const p = await problem(res);
     expect(p.errors?.[field]?.join(" ")).toMatch(message);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM webhooks").first<{ n: number }>())!.n).toBe(before);
+    expect((await shardFor(APP_1).prepare("SELECT count(*) AS n FROM webhooks").first<{ n: number }>())!.n).toBe(
+      before,
+    );
   });
 
   it("updates url, events, is_active and headers, exactly as 4.7, and returns the secret", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { APP_1, APP_2, createWebhookFor, tokenFor } from "../helpers/factories";
+import { APP_1, APP_2, createWebhookFor, shardFor, tokenFor } from "../helpers/factories";
 import { countInOneRateWindow } from "../helpers/rate-window";
 import { fakeReceiver } from "../helpers/receiver";
 import { call, json, problem } from "../helpers/request";
@@ -135,7 +135,8 @@ describe("Resend Webhook Delivery", () => {
       await ledgerRow(w, event, { status: "delivered", attempts: 1, nextAttemptAt: null });
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) {
-        await env.DB.prepare("UPDATE webhook_deliveries SET status = 'delivered' WHERE event_id = ?")
+        await shardFor(APP_1)
+          .prepare("UPDATE webhook_deliveries SET status = 'delivered' WHERE event_id = ?")
           .bind(event.id)
           .run();
         statuses.push(
@@ -182,12 +183,13 @@ describe("Recover Webhook Deliveries", () => {
 
   it("takes at most 1,000 a call and says when more remain", async () => {
     const w = await createWebhookFor(APP_1);
-    await env.DB.prepare(
-      `INSERT INTO webhook_deliveries (app_id, webhook_id, event_id, event, status, attempts, schedule_from,
+    await shardFor(APP_1)
+      .prepare(
+        `INSERT INTO webhook_deliveries (app_id, webhook_id, event_id, event, status, attempts, schedule_from,
          created_at, updated_at)
        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1001)
        SELECT ?, ?, 'evt_bulk' || i, 'ticket.updated', 'failed', 10, 0, ?, ? FROM n`,
-    )
+      )
       .bind(APP_1, w.id, ago(60_000), ago(60_000))
       .run();
     lanes();

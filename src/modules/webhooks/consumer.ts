@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { EventMessage } from "../../core/events/outbox";
 import { logTaskFailure } from "../../core/logging";
-import { createDb } from "../../db/client";
+import type { Db } from "../../db/client";
+import { groupByShard, storeDb } from "../../db/shards";
 import { type AttemptContext, leaseMs, logRow, type Made, makeAttempt, recordAttempts } from "./attempt";
 import { ATTEMPT_TIMEOUT_MS, type Lane } from "./delivery";
 import { connectionGate } from "./gate";
@@ -207,7 +208,35 @@ export async function consumeDeliveries(
   ctx: ExecutionContext,
   lane: Lane,
 ): Promise<void> {
-  const x: AttemptContext = { env, ctx, db: createDb(env.DB), lane, gate: connectionGate() };
+  // A batch mixes stores: each shard's messages are handled as a batch of their own, side by side.
+  const groups = await groupByShard(env, batch.messages, (m) => eventOf(m.body).app_id);
+  await Promise.all(
+    groups.map(({ db, items }) =>
+      consumeOnShard(
+        {
+          messages: items,
+          retryAll: (o) => {
+            for (const m of items) m.retry(o);
+          },
+        },
+        db,
+        env,
+        ctx,
+        lane,
+      ),
+    ),
+  );
+}
+
+/** One shard's messages of a batch. */
+async function consumeOnShard(
+  batch: Pick<MessageBatch<QueueMessage>, "messages" | "retryAll">,
+  db: Db,
+  env: Env,
+  ctx: ExecutionContext,
+  lane: Lane,
+): Promise<void> {
+  const x: AttemptContext = { env, ctx, db, lane, gate: connectionGate() };
   const bodies = batch.messages.map((m) => m.body);
   let found: Delivery[];
   let claimed: Set<number>;
@@ -271,9 +300,9 @@ export async function consumeDeadLetters(
   env: Env,
   _ctx: ExecutionContext,
 ): Promise<void> {
-  const db = createDb(env.DB);
   for (const message of batch.messages) {
     const body = message.body;
+    const db = await storeDb(env, eventOf(body).app_id);
     if (isDelivery(body) && !body.dead_lettered) {
       const [one] = (await deliveriesOf(db, [body.event.id])).filter((f) => f.delivery.webhookId === body.webhook_id);
       if (one?.webhook && !isFinal(one.delivery.status)) {

@@ -1,6 +1,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import { outboxEvents } from "../../core/events/outbox";
-import { createDb } from "../../db/client";
+import { createDb, type Db } from "../../db/client";
+import { everyShardBinding } from "../../db/shards";
 import { OPEN, openUnleased, type SkipReason } from "./ledger";
 import { type DeliveryMessage, deliveryMessage, laneFor, lanesOf, sendDeliveries } from "./messages";
 import { webhookDeliveries, webhooks } from "./tables";
@@ -19,7 +20,19 @@ export type Reconciled = { resent: number; skipped: number; failed: number };
  * for another minute; the claim keeps a late original and the copy from both attempting.
  */
 export async function reconcileDeliveries(env: Env, now = Date.now()): Promise<Reconciled> {
-  const db = createDb(env.DB);
+  // Every shard's deliveries, one shard after another; the counts are the sums.
+  const done: Reconciled = { resent: 0, skipped: 0, failed: 0 };
+  for (const { d1 } of everyShardBinding(env)) {
+    const one = await reconcileShard(env, createDb(d1), now);
+    done.resent += one.resent;
+    done.skipped += one.skipped;
+    done.failed += one.failed;
+  }
+  return done;
+}
+
+/** One shard's overdue deliveries. */
+async function reconcileShard(env: Env, db: Db, now: number): Promise<Reconciled> {
   const at = new Date(now).toISOString();
   const d = webhookDeliveries;
   const rows = await db

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { shardNames, shardOf } from "../../../src/db/shards";
+import { shardFor } from "../factories";
 import { type Doc, deref, type JsonSchema, type Operation, validate } from "../openapi";
 import { changedRows, type Ran } from "./recorder";
 
@@ -50,39 +52,47 @@ export function expectNoWrites(where: string, status: number, statements: Ran[])
 
 /** Every row of one store, in every tenant-owned table: what no request of another store may change. */
 export async function rowsOfStore(appId: number): Promise<string> {
-  const tables = await env.DB.prepare(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%`app_id` integer%' ORDER BY name",
-  ).all<{ name: string }>();
-  const parts = await env.DB.batch(
-    tables.results.map((t) => env.DB.prepare(`SELECT * FROM "${t.name}" WHERE app_id = ? ORDER BY rowid`).bind(appId)),
+  const d1 = shardFor(appId);
+  const tables = await d1
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%`app_id` integer%' ORDER BY name")
+    .all<{ name: string }>();
+  const parts = await d1.batch(
+    tables.results.map((t) => d1.prepare(`SELECT * FROM "${t.name}" WHERE app_id = ? ORDER BY rowid`).bind(appId)),
   );
   return JSON.stringify(parts.map((p) => p.results));
 }
 
-/** Everything of one customer that the customer app can change: what a probe of another customer must leave. */
+/**
+ * Everything of one customer that the customer app can change: what a probe of another customer must
+ * leave. On every shard: a customer id names a row of one store, wherever it is.
+ */
 export async function otherCustomerRows(customerId: number): Promise<string> {
-  const parts = await env.DB.batch(
-    [
-      "customers WHERE id = ?",
-      "fcm_tokens WHERE customer_id = ?",
-      "customer_locations WHERE customer_id = ?",
-      "customer_notifications WHERE customer_id = ?",
-      "wallet_entries WHERE customer_id = ?",
-      "carts WHERE customer_id = ?",
-      "cart_items WHERE cart_id IN (SELECT id FROM carts WHERE customer_id = ?)",
-      "orders WHERE customer_id = ?",
-      "recurring_purchases WHERE customer_id = ?",
-      "saved_payment_methods WHERE customer_id = ?",
-      "fulfillments WHERE customer_id = ?",
-      "subscriptions WHERE customer_id = ?",
-      "voucher_usages WHERE customer_id = ?",
-      "meal_subscriptions WHERE customer_id = ?",
-      "suborders WHERE customer_id = ?",
-      "meal_orders WHERE customer_id = ?",
-      "meal_complaints WHERE customer_id = ?",
-    ].map((from) => env.DB.prepare(`SELECT * FROM ${from} ORDER BY rowid`).bind(customerId)),
+  const froms = [
+    "customers WHERE id = ?",
+    "fcm_tokens WHERE customer_id = ?",
+    "customer_locations WHERE customer_id = ?",
+    "customer_notifications WHERE customer_id = ?",
+    "wallet_entries WHERE customer_id = ?",
+    "carts WHERE customer_id = ?",
+    "cart_items WHERE cart_id IN (SELECT id FROM carts WHERE customer_id = ?)",
+    "orders WHERE customer_id = ?",
+    "recurring_purchases WHERE customer_id = ?",
+    "saved_payment_methods WHERE customer_id = ?",
+    "fulfillments WHERE customer_id = ?",
+    "subscriptions WHERE customer_id = ?",
+    "voucher_usages WHERE customer_id = ?",
+    "meal_subscriptions WHERE customer_id = ?",
+    "suborders WHERE customer_id = ?",
+    "meal_orders WHERE customer_id = ?",
+    "meal_complaints WHERE customer_id = ?",
+  ];
+  const shards = shardNames(env).map((name) => shardOf(env, name));
+  const parts = await Promise.all(
+    shards.map((d1) =>
+      d1.batch(froms.map((from) => d1.prepare(`SELECT * FROM ${from} ORDER BY rowid`).bind(customerId))),
+    ),
   );
-  return JSON.stringify(parts.map((p) => p.results));
+  return JSON.stringify(parts.flat().map((p) => p.results));
 }
 
 /** Plain words, never the validator's internals ("expected string, received undefined"). */

@@ -1,5 +1,4 @@
 /** The contract suite's commerce records of B, and of another customer of A (see fixtures.ts). */
-import { env } from "cloudflare:workers";
 import { auditEvents } from "../../../src/core/audit";
 import { mintMerchantToken } from "../../../src/core/auth";
 import { bankAccounts, storeSettings } from "../../../src/modules/account/tables";
@@ -23,7 +22,7 @@ import {
 import { shippingLabels } from "../../../src/modules/shipping/labels/tables";
 import { couriers, pickupLocations, shipmentFulfillments, shipments } from "../../../src/modules/shipping/tables";
 import { vouchers } from "../../../src/modules/vouchers/tables";
-import { createPlainItem, db } from "../factories";
+import { APP_1, createPlainItem, db, shardFor } from "../factories";
 import { A_OTHER_MARKER, type Fixtures, MARKER } from "./fixtures";
 
 /** A customer's cart with a line of `itemId`, and an order with a line; text fields carry `marker`. */
@@ -136,9 +135,9 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
   const { a: A, b: B } = f.stores;
   const bCustomer = f.customers.b;
   // B's item in B's category: a catalogue read of A filtering on that category must find nothing.
-  await db().insert(itemCategoryLinks).values({ appId: B, itemId: f.bItem, categoryId: f.bCategory });
+  await db(B).insert(itemCategoryLinks).values({ appId: B, itemId: f.bItem, categoryId: f.bCategory });
   const code = "TENANTBPRIVATE";
-  const [voucher] = await db()
+  const [voucher] = await db(B)
     .insert(vouchers)
     .values({
       appId: B,
@@ -152,14 +151,14 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
     })
     .returning();
   // B's organization, which A's token names in `org-id` (Organization Config).
-  await env.DB.prepare("UPDATE organizations SET name = ? WHERE id = ?").bind(MARKER, B).run();
+  await shardFor(APP_1).prepare("UPDATE organizations SET name = ? WHERE id = ?").bind(MARKER, B).run();
   const bIban = "SA0380000000608010167519";
-  const { id: bApiKey } = await mintMerchantToken(db(), { appId: B, name: MARKER, permissions: ["can_read_order"] });
-  const [bank] = await db()
+  const { id: bApiKey } = await mintMerchantToken(db(B), { appId: B, name: MARKER, permissions: ["can_read_order"] });
+  const [bank] = await db(B)
     .insert(bankAccounts)
     .values({ appId: B, bankNameEn: MARKER, bankNameAr: MARKER, iban: bIban, accountHolder: MARKER, isDefault: true })
     .returning();
-  const [audit] = await db()
+  const [audit] = await db(B)
     .insert(auditEvents)
     .values({
       appId: B,
@@ -172,14 +171,14 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
       after: { account_holder: MARKER },
     })
     .returning();
-  await db()
+  await db(B)
     .insert(storeSettings)
     .values({ appId: B, nameEn: MARKER, nameAr: MARKER, sellerName: MARKER, address: MARKER, timezone: "Asia/Dubai" });
-  await db()
+  await db(B)
     .insert(checkoutConfig)
     .values({ appId: B, bankTransferInstructionsEn: MARKER, bankTransferInstructionsAr: MARKER });
-  await db().insert(invoiceConfig).values({ appId: B, serialPrefix: "BPRIV-", footerEn: MARKER, footerAr: MARKER });
-  const [entry] = await db()
+  await db(B).insert(invoiceConfig).values({ appId: B, serialPrefix: "BPRIV-", footerEn: MARKER, footerAr: MARKER });
+  const [entry] = await db(B)
     .insert(storeWalletEntries)
     .values({
       appId: B,
@@ -199,7 +198,7 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
     paidAt: new Date().toISOString(),
   });
   const issued = new Date().toISOString();
-  const [invoice] = await db()
+  const [invoice] = await db(B)
     .insert(invoices)
     .values({
       appId: B,
@@ -226,7 +225,7 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
     paymentStatus: "pending_review",
     paymentProvider: "bank_transfer",
   });
-  const [transaction] = await db()
+  const [transaction] = await db(B)
     .insert(transactions)
     .values({
       appId: B,
@@ -302,20 +301,20 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
   };
   const bSubscription = await subscriptionOf(B, paid.order, bCustomer, f.bItem, MARKER);
   const otherSubscription = await subscriptionOf(A, other.order, f.app.aOther, aItem, A_OTHER_MARKER);
-  const [bUpdate] = await db()
+  const [bUpdate] = await db(B)
     .insert(subscriptionUpdates)
     .values({ appId: B, subscriptionId: bSubscription, effective: "next_period", changes: { price_minor: 3_000 } })
     .returning();
-  const [courier] = await db()
+  const [courier] = await db(B)
     .insert(couriers)
     .values({ appId: B, type: "custom", nameEn: MARKER, nameAr: MARKER, coverageCities: [1] })
     .returning();
-  const [pickup] = await db()
+  const [pickup] = await db(B)
     .insert(pickupLocations)
     .values({ appId: B, nameEn: MARKER, nameAr: MARKER, address1: MARKER, lat: 24.7, lng: 46.7, cityId: 1 })
     .returning();
   const place = { name: MARKER, address1: MARKER, city_id: 1, district_id: null, lat: 24.7, lng: 46.7, phone: null };
-  const [shipment] = await db()
+  const [shipment] = await db(B)
     .insert(shipments)
     .values({
       appId: B,
@@ -331,10 +330,10 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
       notes: MARKER,
     })
     .returning();
-  await db()
+  await db(B)
     .insert(shipmentFulfillments)
     .values({ appId: B, shipmentId: shipment!.id, fulfillmentId: bFulfillment, orderItemId: paid.orderLine });
-  const [label] = await db()
+  const [label] = await db(B)
     .insert(shippingLabels)
     .values({
       appId: B,

@@ -1,5 +1,4 @@
 /** The contract suite's meals records: a catalogue per store, and B's meal commerce (see fixtures.ts). */
-import { env } from "cloudflare:workers";
 import { complaints } from "../../../src/modules/meal-orders/complaints/tables";
 import { captains } from "../../../src/modules/meal-orders/logistics/tables";
 import { mealOrders, mealSubscriptions, suborders } from "../../../src/modules/meal-orders/tables";
@@ -25,7 +24,7 @@ import {
   restaurantVariants,
 } from "../../../src/modules/meals/tables";
 import { channelConnections, channelPlanListings, channelProfiles } from "../../../src/modules/sales-channels/tables";
-import { db } from "../factories";
+import { APP_1, db, shardFor } from "../factories";
 import { A_OTHER_MARKER, type Fixtures, MARKER } from "./fixtures";
 
 export type Meals = {
@@ -271,12 +270,12 @@ async function zoneAndWindow(appId: number, restaurantId: number, marker: string
 export async function mealCommerceOf(f: Omit<Fixtures, "mealCommerce">): Promise<MealCommerce> {
   const { a: A, b: B, x: X } = f.stores;
   // B's plan is featured: a featured read of A must still not show it.
-  await env.DB.prepare("UPDATE plans SET is_featured = 1 WHERE id = ?").bind(f.meals.plan).run();
-  const [corporate] = await db()
+  await shardFor(APP_1).prepare("UPDATE plans SET is_featured = 1 WHERE id = ?").bind(f.meals.plan).run();
+  const [corporate] = await db(B)
     .insert(corporateLocations)
     .values({ appId: B, nameEn: MARKER, nameAr: MARKER, companyName: MARKER, cityId: 1, lat: 24.7, lng: 46.7 })
     .returning();
-  await db()
+  await db(B)
     .insert(mealAppConfigs)
     .values({
       appId: B,
@@ -285,7 +284,7 @@ export async function mealCommerceOf(f: Omit<Fixtures, "mealCommerce">): Promise
       modifiedAt: "2026-01-01T00:00:00Z",
     });
   const bWindow = await zoneAndWindow(B, f.meals.restaurant, MARKER);
-  const [captain] = await db()
+  const [captain] = await db(B)
     .insert(captains)
     .values({
       appId: B,
@@ -298,16 +297,16 @@ export async function mealCommerceOf(f: Omit<Fixtures, "mealCommerce">): Promise
     .returning();
   const b = await mealSubscriptionOf(B, f.customers.b, f.commerce.bOrder, f.meals, bWindow, MARKER);
   // B's sales channel: its profile, an active connection with X (B the channel), and a listing of X's plan.
-  await db()
+  await db(B)
     .insert(channelProfiles)
     .values({ appId: B, nameEn: MARKER, nameAr: MARKER, descriptionEn: MARKER, contactName: MARKER });
   const xMeals = await mealsOf(X, "STORE-X");
   const at = new Date().toISOString();
-  const [connection] = await db()
+  const [connection] = await db(B)
     .insert(channelConnections)
     .values({ appId: B, channelAppId: B, providerAppId: X, status: "active", message: MARKER, requestedAt: at })
     .returning();
-  const [listing] = await db()
+  const [listing] = await db(B)
     .insert(channelPlanListings)
     .values({ appId: B, providerAppId: X, planId: xMeals.plan })
     .returning();

@@ -5,7 +5,6 @@
  * contract file shares its runtime and database with others (vitest.config.ts) and "B's rows did not
  * change" is about this file's requests only.
  */
-import { env } from "cloudflare:workers";
 import { sha256Hex } from "../../../src/core/crypto";
 import {
   customerLocations,
@@ -34,6 +33,7 @@ import {
   createWebhookFor,
   db,
   ensureTenant,
+  shardFor,
 } from "../factories";
 import { type Commerce, commerceOf } from "./fixtures-commerce";
 import { type MealCommerce, type Meals, mealCommerceOf, mealsOf } from "./fixtures-meals";
@@ -70,11 +70,11 @@ export type Fixtures = {
 
 /** Tenant A's customer, and tenant B's with a location and a membership, named with the marker. */
 async function customersOfAB({ a: A, b: B }: Stores): Promise<Fixtures["customers"]> {
-  const [a] = await db()
+  const [a] = await db(A)
     .insert(customers)
     .values({ appId: A, countryCode: "966", mobileNumber: "966500000031", username: "0500000031" })
     .returning();
-  const [b] = await db()
+  const [b] = await db(B)
     .insert(customers)
     .values({
       appId: B,
@@ -85,11 +85,11 @@ async function customersOfAB({ a: A, b: B }: Stores): Promise<Fixtures["customer
       email: "private@tenant-b.example",
     })
     .returning();
-  const [bLocation] = await db()
+  const [bLocation] = await db(B)
     .insert(customerLocations)
     .values({ appId: B, customerId: b!.id, nameEn: MARKER, nameAr: MARKER, latitude: 24.7, longitude: 46.7, cityId: 1 })
     .returning();
-  await db()
+  await db(B)
     .insert(customerMemberships)
     .values({ appId: B, customerId: b!.id, nameEn: MARKER, nameAr: MARKER, startDate: "2026-11-01" });
   return { a: a!.id, b: b!.id, bLocation: bLocation!.id };
@@ -129,7 +129,7 @@ async function appRecordsOf({ a: A, b: B }: Stores): Promise<AppRecords> {
   };
   const b = await notify(B, bCustomer, MARKER);
   const a = await notify(A, aOther.id, A_OTHER_MARKER);
-  const [location] = await db()
+  const [location] = await db(A)
     .insert(customerLocations)
     .values({
       appId: A,
@@ -155,10 +155,11 @@ async function appRecordsOf({ a: A, b: B }: Stores): Promise<AppRecords> {
 async function deliveryOfB(B: number, webhookId: number): Promise<string> {
   const eventId = `evt_${"b".repeat(32)}`;
   const now = new Date().toISOString();
-  await env.DB.prepare(
-    "INSERT INTO webhook_deliveries (app_id, webhook_id, event_id, event, status, attempts, created_at, updated_at) " +
-      "VALUES (?, ?, ?, 'ticket.updated', 'failed', 10, ?, ?)",
-  )
+  await shardFor(B)
+    .prepare(
+      "INSERT INTO webhook_deliveries (app_id, webhook_id, event_id, event, status, attempts, created_at, updated_at) " +
+        "VALUES (?, ?, ?, 'ticket.updated', 'failed', 10, ?, ?)",
+    )
     .bind(B, webhookId, eventId, now, now)
     .run();
   return `${eventId}.${webhookId}`;
@@ -178,21 +179,21 @@ export async function buildFixtures(): Promise<Fixtures> {
     url: `https://hooks.${MARKER.toLowerCase()}.example.org/in`,
     headers: { "X-Marker": MARKER },
   });
-  const [bModifier] = await db()
+  const [bModifier] = await db(B)
     .insert(modifierCategories)
     .values({ appId: B, nameEn: MARKER, nameAr: MARKER })
     .returning();
-  await db().insert(modifierValues).values({ appId: B, categoryId: bModifier!.id, nameEn: MARKER, nameAr: MARKER });
-  const [bBundle] = await db()
+  await db(B).insert(modifierValues).values({ appId: B, categoryId: bModifier!.id, nameEn: MARKER, nameAr: MARKER });
+  const [bBundle] = await db(B)
     .insert(bundleCategories)
     .values({ appId: B, nameEn: MARKER, nameAr: MARKER })
     .returning();
-  const [bCategory] = await db()
+  const [bCategory] = await db(B)
     .insert(itemCategories)
     .values({ appId: B, nameEn: MARKER, nameAr: MARKER })
     .returning();
-  const [bTag] = await db().insert(itemTags).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
-  await db()
+  const [bTag] = await db(B).insert(itemTags).values({ appId: B, nameEn: MARKER, nameAr: MARKER }).returning();
+  await db(B)
     .insert(itemConfig)
     .values({ appId: B, reservationMinutes: 59, maxReservationQty: 999, modifiedAt: new Date().toISOString() });
   const records = {
@@ -218,10 +219,11 @@ export async function buildFixtures(): Promise<Fixtures> {
     .insert(walletEntries)
     .values({ ...bWallet, kind: "points", type: "deposit" });
   // Tenant B's customer's refresh token, which tenant A presents to Refresh Access Token.
-  await env.DB.prepare(
-    "INSERT INTO refresh_tokens (app_id, customer_id, family_id, token_hash, expires_at) " +
-      "VALUES (?, ?, 'b-family', ?, '2100-01-01T00:00:00.000Z')",
-  )
+  await shardFor(B)
+    .prepare(
+      "INSERT INTO refresh_tokens (app_id, customer_id, family_id, token_hash, expires_at) " +
+        "VALUES (?, ?, 'b-family', ?, '2100-01-01T00:00:00.000Z')",
+    )
     .bind(B, fx.customers.b, await sha256Hex(fx.bRefreshToken))
     .run();
   return fx;

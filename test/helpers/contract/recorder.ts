@@ -77,9 +77,17 @@ export function recordingEnv(): StatementRecorder {
         return typeof v === "function" ? v.bind(target) : v;
       },
     });
-  const db = database(env.DB);
+  // Every D1 binding (the directory and the shards) records into the same list.
+  const wrapped = new Map<PropertyKey, unknown>();
   return {
-    env: new Proxy(env, { get: (target, prop) => (prop === "DB" ? db : Reflect.get(target, prop)) }),
+    env: new Proxy(env, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop);
+        if (typeof prop !== "string" || !/^(DIRECTORY|SHARD_\d+)$/.test(prop)) return v;
+        if (!wrapped.has(prop)) wrapped.set(prop, database(v as D1Database));
+        return wrapped.get(prop);
+      },
+    }),
     take() {
       const out = ran;
       ran = [];

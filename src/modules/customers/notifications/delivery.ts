@@ -8,7 +8,7 @@ import { enqueueJob, enqueueJobs, type JobHandler, type JobMessage } from "../..
 import { errorText, logTaskFailure } from "../../../core/logging";
 import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
-import { createDb } from "../../../db/client";
+import { storeDb } from "../../../db/shards";
 import { type PushMessage, type PushOutcome, pusherFor } from "../push/pusher";
 import { customerNotifications, customers, fcmTokens, notifications } from "../tables";
 import { audienceOf, audienceWhere, notificationRecords } from "./service";
@@ -45,8 +45,8 @@ export const MAX_PUSH_ATTEMPTS = 5;
 /** Seconds before the n-th retry of a push, unless FCM's `Retry-After` asks for longer. */
 const RETRY_DELAYS_S = [30, 120, 600, 1800];
 
-function jobContext(appId: number, env: Env, exec: ExecutionContext): ServiceContext {
-  return makeServiceContext(createDb(env.DB), appId, env, (p) => exec.waitUntil(p));
+async function jobContext(appId: number, env: Env, exec: ExecutionContext): Promise<ServiceContext> {
+  return makeServiceContext(await storeDb(env, appId), appId, env, (p) => exec.waitUntil(p));
 }
 
 /** Customers in groups of at most PUSH_BATCH tokens (and JOB_CUSTOMERS_MAX customers), in order. */
@@ -70,7 +70,7 @@ export function packRecipients(ids: readonly number[], tokensOf: ReadonlyMap<num
 
 /** `push.fanout`: the next FANOUT_CHUNK recipients into `push.send` jobs; the last chunk starts `sending`. */
 export const fanOutPush: JobHandler<"push.fanout"> = async (p, { appId, env, ctx: exec }) => {
-  const ctx = jobContext(appId, env, exec);
+  const ctx = await jobContext(appId, env, exec);
   const row = await notificationRecords.get(ctx, p.notification_id);
   if (row?.status !== "queued") return; // deleted, or a repeated delivery of the last chunk
   const chunk = await ctx.db
@@ -166,7 +166,7 @@ function messageFor(n: typeof notifications.$inferSelect, t: Target): PushMessag
 
 /** `push.send`: one batch of pushes, then the finished customers' received notifications and the counters. */
 export const sendPushes: JobHandler<"push.send"> = async (p, { appId, env, ctx: exec }) => {
-  const ctx = jobContext(appId, env, exec);
+  const ctx = await jobContext(appId, env, exec);
   const n = await notificationRecords.get(ctx, p.notification_id);
   // Deleted, or already complete (every recipient done): a repeated delivery of a finished job.
   if (n?.status !== "queued" && n?.status !== "sending") return;

@@ -1,6 +1,7 @@
 import { envelopeOf, envelopeSchema, listQueryOf, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
 import { platformRoute } from "../../../core/routes";
+import { registerOrganization } from "../../../db/directory";
 import { eventSinkOf, PLATFORM_BEYOND_SPEC, PLATFORM_TAGS, platformAuditOf } from "../shared";
 import { CreateOrganizationSchema, OrganizationSchema } from "./schemas";
 import { createOrganization, getOrganization, listOrganizations, ORGANIZATION_LIST } from "./service";
@@ -47,9 +48,12 @@ const getRoute = platformRoute({
 });
 
 export const organizationsPlatformRouter = createRouter()
-  .openapi(createRoute, async (c) =>
-    c.json(await createOrganization(c.get("db"), eventSinkOf(c), c.req.valid("json"), platformAuditOf(c)), 201),
-  )
+  .openapi(createRoute, async (c) => {
+    const org = await createOrganization(c.get("db"), eventSinkOf(c), c.req.valid("json"), platformAuditOf(c));
+    // Step 1 of docs/shards.md: the directory's copy, under the same id, for its stores' rows.
+    await registerOrganization(c.env, { id: org.id, name: org.name, createdAt: org.created_at });
+    return c.json(org, 201);
+  })
   .openapi(listRoute, async (c) =>
     c.json(envelopeOf(c, await listOrganizations(c.get("db"), listQueryOf(c, ORGANIZATION_LIST))), 200),
   )

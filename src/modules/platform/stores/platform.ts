@@ -1,10 +1,22 @@
+import type { Context } from "hono";
 import { envelopeOf, envelopeSchema, listQueryOf, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
 import { platformRoute } from "../../../core/routes";
+import { registerStore, storeProvisioned, storeSuspended, unregisterStore } from "../../../db/directory";
+import { storeDbOr } from "../../../db/shards";
+import type { AppEnv } from "../../../env";
 import { ApiKeyWithSecretSchema, IssueApiKeySchema, issueApiKey } from "../../account";
 import { eventSinkOf, PLATFORM_BEYOND_SPEC, PLATFORM_TAGS, platformAuditOf } from "../shared";
 import { CreateStoreSchema, StoreDetailsSchema, StoreSchema, SuspendStoreSchema } from "./schemas";
-import { createStore, getStore, listStores, reactivateStore, STORE_LIST, suspendStore } from "./service";
+import {
+  createStore,
+  getStore,
+  listStores,
+  reactivateStore,
+  STORE_LIST,
+  type StoreDirectory,
+  suspendStore,
+} from "./service";
 
 const STORES = "/stores/";
 const STORE = `${STORES}{store_id}/`;
@@ -98,25 +110,44 @@ const issueKeyRoute = platformRoute({
   responses: { 201: jsonContent(ApiKeyWithSecretSchema, "The key, with its secret shown this once.") },
 });
 
+/** The directory's side of the platform's store operations (step 1 of docs/shards.md). */
+const directoryOfStores = (c: Context<AppEnv>): StoreDirectory => ({
+  register: async (input) => (await registerStore(c.env, input)).id,
+  unregister: (id) => unregisterStore(c.env, id),
+  provisioned: (id) => storeProvisioned(c.env, id),
+  suspended: (id, to) => storeSuspended(c.env, id, to),
+});
+
+/** The named store's shard: its rows, its key and its audit rows are there. */
+const dbOf = (c: Context<AppEnv>, id: number) => storeDbOr(c.env, id, c.get("db"));
+
 /** The platform's stores: create, list, read, suspend, reactivate, and issue a key. */
 export const storesPlatformRouter = createRouter()
-  .openapi(createRoute, async (c) =>
-    c.json(await createStore(c.get("db"), eventSinkOf(c), c.req.valid("json"), platformAuditOf(c)), 201),
-  )
+  .openapi(createRoute, async (c) => {
+    const input = c.req.valid("json");
+    return c.json(await createStore(c.get("db"), eventSinkOf(c), input, platformAuditOf(c), directoryOfStores(c)), 201);
+  })
   .openapi(listRoute, async (c) =>
     c.json(envelopeOf(c, await listStores(c.get("db"), listQueryOf(c, STORE_LIST))), 200),
   )
-  .openapi(getRoute, async (c) => c.json(await getStore(c.get("db"), c.req.valid("param").store_id), 200))
+  .openapi(getRoute, async (c) => {
+    const id = c.req.valid("param").store_id;
+    return c.json(await getStore(await dbOf(c, id), id), 200);
+  })
   .openapi(suspendRoute, async (c) => {
     const id = c.req.valid("param").store_id;
     const reason = c.req.valid("json").reason;
-    return c.json(await suspendStore(c.get("db"), eventSinkOf(c), id, reason, platformAuditOf(c)), 200);
+    const db = await dbOf(c, id);
+    return c.json(await suspendStore(db, eventSinkOf(c), id, reason, platformAuditOf(c), directoryOfStores(c)), 200);
   })
-  .openapi(reactivateRoute, async (c) =>
-    c.json(await reactivateStore(c.get("db"), eventSinkOf(c), c.req.valid("param").store_id, platformAuditOf(c)), 200),
-  )
+  .openapi(reactivateRoute, async (c) => {
+    const id = c.req.valid("param").store_id;
+    const db = await dbOf(c, id);
+    return c.json(await reactivateStore(db, eventSinkOf(c), id, platformAuditOf(c), directoryOfStores(c)), 200);
+  })
   .openapi(issueKeyRoute, async (c) => {
     const id = c.req.valid("param").store_id;
-    const key = await issueApiKey(c.get("db"), eventSinkOf(c), id, null, c.req.valid("json"), platformAuditOf(c));
+    const db = await dbOf(c, id);
+    const key = await issueApiKey(db, eventSinkOf(c), id, null, c.req.valid("json"), platformAuditOf(c));
     return c.json(key, 201);
   });

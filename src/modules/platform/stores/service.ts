@@ -70,7 +70,34 @@ export async function createStore(
   sink: EventSink,
   input: CreateStore,
   audit: AuditContext,
+  directory: StoreDirectory,
 ): Promise<StoreDetails> {
+  // The directory allocates the id (unique across shards) and records the shard: the platform's own
+  // shard until placement (docs/shards.md, step 3). Taken back if the shard refuses the store.
+  const id = await directory.register(input);
+  try {
+    await createStoreRows(db, sink, id, input, audit);
+  } catch (error) {
+    await directory.unregister(id);
+    throw error;
+  }
+  const [store] = await Promise.all([getStore(db, id), directory.provisioned(id)]);
+  return store;
+}
+
+/**
+ * Step 1's directory side of a store (docs/shards.md), written beside the shard's batch until the relay
+ * of step 2 carries it: the platform router builds it over the directory (src/db/shards.ts).
+ */
+export type StoreDirectory = {
+  /** The new store's id: 404 `organization_not_found` for an organization the directory lacks. */
+  register(input: CreateStore): Promise<number>;
+  unregister(id: number): Promise<void>;
+  provisioned(id: number): Promise<void>;
+  suspended(id: number, to: { suspendedAt: string; reason: string } | null): Promise<void>;
+};
+
+async function createStoreRows(db: Db, sink: EventSink, id: number, input: CreateStore, audit: AuditContext) {
   const plan = new BatchPlan(db).guard(
     sql`EXISTS (SELECT 1 FROM ${organizations} WHERE ${organizations.id} = ${input.organization_id})`,
     "organization exists",
@@ -80,13 +107,12 @@ export async function createStore(
     "store",
     db
       .insert(apps)
-      .values({ orgId: input.organization_id, nameEn: input.name_en, nameAr: input.name_ar, createdAt: nowIso() })
+      .values({ id, orgId: input.organization_id, nameEn: input.name_en, nameAr: input.name_ar, createdAt: nowIso() })
       .returning({ id: apps.id }),
   );
   plan.add(initialStoreSettings(db, store.id, input.settings ?? {}));
   auditCreated(plan, audit, STORE_AUDIT, { appId: store.id, action: "store.created", row: store });
-  const id = (await plan.run(sink)).id(store);
-  return getStore(db, id);
+  await plan.run(sink);
 }
 
 /** Why a store cannot be suspended (or reactivated): 404, or 409 naming its status. */
@@ -109,6 +135,7 @@ async function setSuspension(
   id: number,
   to: { suspendedAt: string; reason: string } | null,
   audit: AuditContext,
+  directory: StoreDirectory,
 ): Promise<Store> {
   const from: SQL = to ? isNull(apps.suspendedAt) : isNotNull(apps.suspendedAt);
   const where = and(eq(apps.id, id), from)!;
@@ -127,13 +154,21 @@ async function setSuspension(
     to ? literalEvent(id, "store.suspended", { id, reason: to.reason }) : literalEvent(id, "store.reactivated", { id }),
   );
   const result = await plan.run(sink);
+  // The directory's status is what requests check (core/tenancy.ts, knownApp).
+  await directory.suspended(id, to);
   forgetHeldApp(id);
   forgetHeldTokens();
   return view(result.rows(after)[0]!);
 }
 
-export const suspendStore = (db: Db, sink: EventSink, id: number, reason: string, audit: AuditContext) =>
-  setSuspension(db, sink, id, { suspendedAt: nowIso(), reason }, audit);
+export const suspendStore = (
+  db: Db,
+  sink: EventSink,
+  id: number,
+  reason: string,
+  audit: AuditContext,
+  directory: StoreDirectory,
+) => setSuspension(db, sink, id, { suspendedAt: nowIso(), reason }, audit, directory);
 
-export const reactivateStore = (db: Db, sink: EventSink, id: number, audit: AuditContext) =>
-  setSuspension(db, sink, id, null, audit);
+export const reactivateStore = (db: Db, sink: EventSink, id: number, audit: AuditContext, directory: StoreDirectory) =>
+  setSuspension(db, sink, id, null, audit, directory);

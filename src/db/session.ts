@@ -1,0 +1,50 @@
+import type { MiddlewareHandler } from "hono";
+import { ApiError } from "../core/errors";
+import type { AppEnv } from "../env";
+import { BOOKMARK_HEADER, observedDb } from "./client";
+import { homeShard, shardOf, storeEntry } from "./shards";
+
+/** A bookmark names its shard: `SHARD_2:<D1 bookmark>` (a bookmark of one shard means nothing to another). */
+const BOOKMARK = /^(SHARD_\d+):([0-9a-f]{8}(?:-[0-9a-f]{8,})+)$/i;
+const APP_ID = /^[1-9]\d{0,15}$/;
+
+/**
+ * The store's shard, from `app-id` through the directory (held per isolate, core/tenancy's knownApp
+ * reads the same entry); a signed link (pay link, invoice PDF) names its store in its `app_id` query
+ * parameter instead, checked with its signature afterwards. A malformed or unknown store gets the
+ * first shard, where the checks that follow answer it (400, 404) as they did with one database.
+ */
+async function shardOfRequest(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promise<string> {
+  const raw = (c.req.header("app-id") ?? c.req.query("app_id"))?.trim();
+  const appId = raw && APP_ID.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : null;
+  const entry = appId === null ? null : await storeEntry(c.env, appId);
+  return entry?.shard ?? homeShard(c.env);
+}
+
+/**
+ * One D1 session per request, on its store's shard, chosen once here: every statement of the
+ * request goes to it. It resumes from the client's bookmark when sent (so that a client reads its own
+ * writes even from a read replica), else reads may use any replica and writes go to the primary. The
+ * session's bookmark goes back in the response, with its shard's name.
+ */
+export const dbSession = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const sent = c.req.header(BOOKMARK_HEADER);
+  const parsed = sent === undefined ? undefined : BOOKMARK.exec(sent.trim());
+  if (sent !== undefined && !parsed) {
+    throw new ApiError(
+      400,
+      "invalid_header",
+      `The \`${BOOKMARK_HEADER}\` header must be a bookmark this API returned.`,
+      { errors: { [BOOKMARK_HEADER]: ["Malformed bookmark."] } },
+    );
+  }
+  const shard = await shardOfRequest(c);
+  // A bookmark of another shard (the client moved to another store) constrains nothing here.
+  const bookmark = parsed && parsed[1] === shard ? parsed[2] : undefined;
+  const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
+  const session = shardOf(c.env, shard).withSession(bookmark ?? (readOnly ? "first-unconstrained" : "first-primary"));
+  c.set("db", observedDb(session));
+  await next();
+  const latest = session.getBookmark();
+  if (latest) c.header(BOOKMARK_HEADER, `${shard}:${latest}`);
+};
