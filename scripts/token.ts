@@ -72,11 +72,14 @@ type Issue = (
   issuer: null,
   input: { name: string; permissions: string[]; expires_at: string | null },
   audit: { actor: { type: "platform"; id: null }; requestId: string },
+  keys: unknown,
 ) => Promise<{ secret: string }>;
 const { issueApiKey } = (await import(accountModule)) as { issueApiKey: Issue };
 const { storeDbOr } = (await import(shardsModule)) as {
   storeDbOr: (env: unknown, appId: number, fallback: unknown) => Promise<unknown>;
 };
+const directoryModule = "../src/db/directory";
+const { tokenDirectory } = (await import(directoryModule)) as { tokenDirectory: (env: unknown) => unknown };
 
 const persist = process.env.D1_PERSIST_TO ? { path: join(process.env.D1_PERSIST_TO, "v3") } : true;
 const platform = await getPlatformProxy<Record<string, unknown>>({ configPath: "wrangler.toml", persist });
@@ -92,7 +95,7 @@ try {
   // The store's shard, through the directory (src/db/shards.ts); a store it lacks is refused with 404.
   const db = await storeDbOr(platform.env, appId, null);
   if (!db) throw Object.assign(new Error("no such store"), { code: "store_not_found" });
-  const key = await issueApiKey(db, sink, appId, null, input, audit);
+  const key = await issueApiKey(db, sink, appId, null, input, audit, tokenDirectory(platform.env));
   process.stdout.write(`${key.secret}\n`);
 } catch (error) {
   code = 2;

@@ -94,7 +94,7 @@ export function benchWranglerToml(main: string): string {
   return (
     readFileSync("wrangler.toml", "utf8")
       .replace(/^main = "(.*)"$/m, () => `main = "${main}"`)
-      .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../$1"')
+      .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../$1"')
       // The bundle's zod (src/core/zod), as deployed: wrangler resolves the alias from the config's folder.
       .replace(/^alias = \{ "zod" = "\.\/(.*)" \}$/m, 'alias = { "zod" = "../$1" }')
       .replace(/^\[assets\]\n(?:.*\n)*?binding = .*\n/m, "") + `\n${(consumers ?? []).join("\n")}`

@@ -4,6 +4,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { sign, verify } from "hono/jwt";
 import { JwtTokenExpired } from "hono/utils/jwt/types";
 import type { Db } from "../db/client";
+import { type TokenDirectory, tokenByHash, tokenUsed } from "../db/directory";
 import type { AppEnv } from "../env";
 import { executionCtxOf } from "./context";
 import { randomToken, sha256Hex } from "./crypto";
@@ -48,26 +49,33 @@ export const merchantApiTokens = sqliteTable(
 
 export type { CustomerPrincipal, MerchantPrincipal, Principal };
 
-/** Creates a merchant token and returns it in clear, once. */
+/**
+ * Creates a merchant token and returns it in clear, once: its id and row in the directory, its copy
+ * in the store's shard (`db`) under the same id (docs/shards.md, step 1).
+ */
 export async function mintMerchantToken(
   db: Db,
   input: { appId: number; name: string; permissions: Permission[]; expiresAt?: string | null },
+  directory: TokenDirectory,
 ): Promise<{ id: number; token: string }> {
   const token = randomToken(TOKEN_PREFIX);
-  const [row] = await db
-    .insert(merchantApiTokens)
-    .values({
-      appId: input.appId,
-      name: input.name,
-      tokenHash: await sha256Hex(token),
-      tokenPrefix: token.slice(0, 10),
-      lastFour: token.slice(-4),
-      permissions: input.permissions,
-      expiresAt: input.expiresAt ?? null,
-      createdAt: nowIso(),
-    })
-    .returning({ id: merchantApiTokens.id });
-  return { id: row!.id, token };
+  const row = {
+    appId: input.appId,
+    name: input.name,
+    tokenHash: await sha256Hex(token),
+    tokenPrefix: token.slice(0, 10),
+    lastFour: token.slice(-4),
+    permissions: input.permissions,
+    expiresAt: input.expiresAt ?? null,
+    revokedAt: null,
+    createdAt: nowIso(),
+    createdBy: null,
+    lastUsedAt: null,
+    replacedBy: null,
+  };
+  const id = await directory.register(row);
+  await db.insert(merchantApiTokens).values({ ...row, id });
+  return { id, token };
 }
 
 /** Forgets the tokens this isolate held: a revocation, a rotation or a store's suspension shows here at once. */
@@ -82,9 +90,10 @@ export const revokeMerchantTokenStatement = (db: Db, appId: number, id: number, 
     .set({ revokedAt: at })
     .where(and(eq(merchantApiTokens.id, id), eq(merchantApiTokens.appId, appId), isNull(merchantApiTokens.revokedAt)));
 
-export async function revokeMerchantToken(db: Db, appId: number, id: number): Promise<void> {
+export async function revokeMerchantToken(db: Db, appId: number, id: number, directory: TokenDirectory): Promise<void> {
   heldTokens.clear();
-  await revokeMerchantTokenStatement(db, appId, id);
+  const [row] = await revokeMerchantTokenStatement(db, appId, id).returning();
+  if (row) await directory.copy([row]);
 }
 
 /** The tokens whose `last_used_at` this isolate wrote in the last minute. */
@@ -100,12 +109,11 @@ function noteTokenUsed(c: Context<AppEnv>, tokenId: number): void {
   const ctx = executionCtxOf(c);
   if (!ctx) return;
   lastUsedWritten.set(tokenId, true, now);
-  const write = c
-    .get("db")
-    .update(merchantApiTokens)
-    .set({ lastUsedAt: new Date(now).toISOString() })
-    .where(eq(merchantApiTokens.id, tokenId));
-  ctx.waitUntil(Promise.resolve(write).catch(() => lastUsedWritten.delete(tokenId)));
+  const at = new Date(now).toISOString();
+  const write = c.get("db").update(merchantApiTokens).set({ lastUsedAt: at }).where(eq(merchantApiTokens.id, tokenId));
+  // The shard's copy (List API Keys reads it) and the directory's row.
+  const both = Promise.all([write, tokenUsed(c.env, tokenId, at)]);
+  ctx.waitUntil(both.catch(() => lastUsedWritten.delete(tokenId)));
 }
 
 // RFC 9110 §11.1: the scheme is case-insensitive.
@@ -135,32 +143,29 @@ type TokenRow = {
   revokedAt: string | null;
   orgId: number;
   appSuspendedAt: string | null;
+  /** The shard of the key's store (src/db/shards.ts). */
+  shard: string;
 };
 const heldTokens = new HeldFor<string, TokenRow>(TOKEN_HOLD_MS);
 
-async function tokenRow(c: Context<AppEnv>, token: string): Promise<TokenRow | undefined> {
+/**
+ * A merchant token's row in the directory, with its store's status and shard: one read, held per
+ * isolate. The request's db session reads it first, to choose the store's shard (db/session.ts);
+ * the token check then finds it held. Undefined for a token no store has.
+ */
+export async function merchantTokenEntry(env: Env, token: string): Promise<TokenRow | undefined> {
   const hash = await sha256Hex(token);
   const now = Date.now();
   const held = heldTokens.get(hash, now);
   if (held) return held;
-  const row = await c
-    .get("db")
-    .select({
-      id: merchantApiTokens.id,
-      appId: merchantApiTokens.appId,
-      permissions: merchantApiTokens.permissions,
-      expiresAt: merchantApiTokens.expiresAt,
-      revokedAt: merchantApiTokens.revokedAt,
-      orgId: apps.orgId,
-      appSuspendedAt: apps.suspendedAt,
-    })
-    .from(merchantApiTokens)
-    .innerJoin(apps, eq(apps.id, merchantApiTokens.appId))
-    .where(eq(merchantApiTokens.tokenHash, hash))
-    .get();
-  if (row) heldTokens.set(hash, row, now);
-  return row;
+  const row = await tokenByHash(env, hash);
+  if (!row) return undefined;
+  const entry = { ...row, permissions: row.permissions as Permission[] };
+  heldTokens.set(hash, entry, now);
+  return entry;
 }
+
+const tokenRow = (c: Context<AppEnv>, token: string) => merchantTokenEntry(c.env, token);
 
 /**
  * Where a customer's access token stands beyond its signature: the customers module answers (core

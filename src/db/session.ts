@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { merchantTokenEntry, TOKEN_PREFIX } from "../core/auth";
 import { ApiError } from "../core/errors";
 import type { AppEnv } from "../env";
 import { BOOKMARK_HEADER, observedDb } from "./client";
@@ -17,7 +18,15 @@ const APP_ID = /^[1-9]\d{0,15}$/;
 async function shardOfRequest(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promise<string> {
   const raw = (c.req.header("app-id") ?? c.req.query("app_id"))?.trim();
   const appId = raw && APP_ID.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : null;
-  const entry = appId === null ? null : await storeEntry(c.env, appId);
+  if (appId === null) return homeShard(c.env);
+  // A merchant key's directory row names its store's shard: one read for the key and the store.
+  const bearer = /^bearer (\S+)$/i.exec(c.req.header("authorization")?.trim() ?? "")?.[1];
+  if (bearer?.startsWith(TOKEN_PREFIX)) {
+    const key = await merchantTokenEntry(c.env, bearer);
+    // Another store's key is refused before any statement reaches a shard.
+    if (key) return key.appId === appId ? key.shard : homeShard(c.env);
+  }
+  const entry = await storeEntry(c.env, appId);
   return entry?.shard ?? homeShard(c.env);
 }
 

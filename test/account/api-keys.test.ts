@@ -1,5 +1,7 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { forgetHeldTokens, PERMISSIONS } from "../../src/core/auth";
+import { directoryOf } from "../../src/db/shards";
 import { ApiKeySchema, ApiKeyWithSecretSchema } from "../../src/modules/account/api-keys/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { APP_1, APP_2, shardFor, tokenFor } from "../helpers/factories";
@@ -138,10 +140,12 @@ describe("Revoke and rotate", () => {
     expect(graceEnds - Date.now()).toBeLessThanOrEqual(3_600_000);
 
     // The grace passes: its end is moved into the past rather than waited for.
-    await shardFor(APP_1)
-      .prepare("UPDATE merchant_api_tokens SET expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
-      .bind(old.id)
-      .run();
+    // The directory's row is the one the token check reads; the shard's copy is what the lists show.
+    for (const d1 of [shardFor(APP_1), directoryOf(env)])
+      await d1
+        .prepare("UPDATE merchant_api_tokens SET expires_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+        .bind(old.id)
+        .run();
     forgetHeldTokens();
     const refused = await call(SETTINGS, { token: old.secret, appId: APP_1 });
     expect(refused.status).toBe(401);

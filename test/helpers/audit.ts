@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { mintMerchantToken, PERMISSIONS, type Permission } from "../../src/core/auth";
+import { tokenDirectory } from "../../src/db/directory";
 import { db, shardFor } from "./factories";
 
 /** An audit row as stored, `before` and `after` parsed, and the row's whole text (to look for secrets in). */
@@ -33,6 +35,10 @@ export async function auditRowsOf(appId: number, actionPrefix = ""): Promise<Sto
 
 /** A merchant key and its id (the audit trail's `actor_id`). */
 export async function keyFor(appId: number, permissions: Permission[] = [...PERMISSIONS]) {
-  const { id, token } = await mintMerchantToken(db(appId), { appId, name: "audit test", permissions, expiresAt: null });
+  const { id, token } = await mintMerchantToken(
+    db(appId),
+    { appId, name: "audit test", permissions, expiresAt: null },
+    tokenDirectory(env),
+  );
   return { id, token };
 }

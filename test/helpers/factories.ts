@@ -9,6 +9,7 @@ import {
 } from "../../src/core/auth";
 import type { ServiceContext } from "../../src/core/context";
 import { createDb } from "../../src/db/client";
+import { tokenDirectory } from "../../src/db/directory";
 import { directoryOf, shardNames, shardOf } from "../../src/db/shards";
 import { customers } from "../../src/modules/customers/tables";
 import {
@@ -125,18 +126,26 @@ export async function tokenFor(
   permissions: Permission[] = [...PERMISSIONS],
   opts: { expiresAt?: string } = {},
 ) {
-  const { token } = await mintMerchantToken(db(appId), {
-    appId,
-    name: "test",
-    permissions,
-    expiresAt: opts.expiresAt ?? null,
-  });
+  const { token } = await mintMerchantToken(
+    db(appId),
+    {
+      appId,
+      name: "test",
+      permissions,
+      expiresAt: opts.expiresAt ?? null,
+    },
+    tokenDirectory(env),
+  );
   return token;
 }
 
 export async function revokedTokenFor(appId: number, permissions: Permission[] = [...PERMISSIONS]) {
-  const { id, token } = await mintMerchantToken(db(appId), { appId, name: "revoked", permissions });
-  await revokeMerchantToken(db(appId), appId, id);
+  const { id, token } = await mintMerchantToken(
+    db(appId),
+    { appId, name: "revoked", permissions },
+    tokenDirectory(env),
+  );
+  await revokeMerchantToken(db(appId), appId, id, tokenDirectory(env));
   return token;
 }
 

@@ -1,5 +1,7 @@
+import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { mintMerchantToken, PERMISSIONS, type Permission } from "../../src/core/auth";
+import { tokenDirectory } from "../../src/db/directory";
 import { db, ensureTenant } from "../helpers/factories";
 import { call, json } from "../helpers/request";
 import { eventsWhere, rowOf } from "../orders/helpers";
@@ -17,7 +19,11 @@ type Opts = { method?: string; body?: unknown };
 /** A store of the test's own, with a merchant token (its id too: `decided_by` names it). */
 export async function storeOf(appId: number, permissions: Permission[] = [...PERMISSIONS]) {
   await ensureTenant(appId);
-  const { id: tokenId, token } = await mintMerchantToken(db(), { appId, name: "sales channels", permissions });
+  const { id: tokenId, token } = await mintMerchantToken(
+    db(appId),
+    { appId, name: "sales channels", permissions },
+    tokenDirectory(env),
+  );
   const as = (path: string, opts: Opts = {}) => call(path, { ...opts, token, appId });
   return { appId, token, tokenId, as };
 }

@@ -1,6 +1,8 @@
+import { env } from "cloudflare:workers";
 /** The contract suite's commerce records of B, and of another customer of A (see fixtures.ts). */
 import { auditEvents } from "../../../src/core/audit";
 import { mintMerchantToken } from "../../../src/core/auth";
+import { tokenDirectory } from "../../../src/db/directory";
 import { bankAccounts, storeSettings } from "../../../src/modules/account/tables";
 import { itemCategoryLinks } from "../../../src/modules/items/tables";
 import { fulfillments } from "../../../src/modules/orders/fulfillments/tables";
@@ -153,7 +155,11 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
   // B's organization, which A's token names in `org-id` (Organization Config).
   await shardFor(APP_1).prepare("UPDATE organizations SET name = ? WHERE id = ?").bind(MARKER, B).run();
   const bIban = "SA0380000000608010167519";
-  const { id: bApiKey } = await mintMerchantToken(db(B), { appId: B, name: MARKER, permissions: ["can_read_order"] });
+  const { id: bApiKey } = await mintMerchantToken(
+    db(B),
+    { appId: B, name: MARKER, permissions: ["can_read_order"] },
+    tokenDirectory(env),
+  );
   const [bank] = await db(B)
     .insert(bankAccounts)
     .values({ appId: B, bankNameEn: MARKER, bankNameAr: MARKER, iban: bIban, accountHolder: MARKER, isDefault: true })

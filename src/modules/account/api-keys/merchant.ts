@@ -4,6 +4,7 @@ import { listQueryWith } from "../../../core/list-query-with";
 import { envelopeOf, envelopeSchema, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent, z } from "../../../core/openapi";
 import { merchantRoute } from "../../../core/routes";
+import { tokenDirectory } from "../../../db/directory";
 import type { AppEnv } from "../../../env";
 import {
   API_KEY_STATUSES,
@@ -137,12 +138,13 @@ export const apiKeysRouter = createRouter()
   })
   .openapi(getRoute, async (c) => c.json(await getApiKey(serviceContext(c), c.req.valid("param").api_key_id), 200))
   .openapi(createRoute, async (c) =>
-    c.json(await createApiKey(serviceContext(c), issuerOf(c), c.req.valid("json")), 201),
+    c.json(await createApiKey(serviceContext(c), issuerOf(c), c.req.valid("json"), tokenDirectory(c.env)), 201),
   )
   .openapi(revokeRoute, async (c) =>
-    c.json(await revokeApiKey(serviceContext(c), c.req.valid("param").api_key_id), 200),
+    c.json(await revokeApiKey(serviceContext(c), c.req.valid("param").api_key_id, tokenDirectory(c.env)), 200),
   )
   .openapi(rotateRoute, async (c) => {
     const body = RotateApiKeySchema.parse(c.req.valid("json") ?? {});
-    return c.json(await rotateApiKey(serviceContext(c), issuerOf(c), c.req.valid("param").api_key_id, body), 201);
+    const keys = tokenDirectory(c.env);
+    return c.json(await rotateApiKey(serviceContext(c), issuerOf(c), c.req.valid("param").api_key_id, body, keys), 201);
   });

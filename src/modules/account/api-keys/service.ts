@@ -18,6 +18,7 @@ import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColu
 import { apps } from "../../../core/tenancy";
 import { nowIso } from "../../../core/time";
 import type { Db } from "../../../db/client";
+import type { TokenDirectory } from "../../../db/directory";
 import type { API_KEY_STATUSES, ApiKey, ApiKeyWithSecret, CreateApiKey, IssueApiKey, RotateApiKey } from "./schemas";
 
 type Row = typeof merchantApiTokens.$inferSelect;
@@ -94,23 +95,40 @@ async function newKey(
   appId: number,
   issuer: KeyIssuer,
   input: { name: string; permissions: Permission[]; expiresAt: string | null },
+  keys: TokenDirectory,
 ) {
   const secret = randomToken(TOKEN_PREFIX);
+  const row = {
+    appId,
+    name: input.name,
+    tokenHash: await sha256Hex(secret),
+    tokenPrefix: secret.slice(0, 10),
+    lastFour: secret.slice(-4),
+    permissions: input.permissions,
+    expiresAt: input.expiresAt,
+    revokedAt: null,
+    createdBy: issuer?.tokenId ?? null,
+    createdAt: nowIso(),
+    lastUsedAt: null,
+    replacedBy: null,
+  };
+  // The directory's row first: its id is the key's, in the shard's copy too (docs/shards.md, step 1).
+  const id = await keys.register(row);
   const insert = db
     .insert(merchantApiTokens)
-    .values({
-      appId,
-      name: input.name,
-      tokenHash: await sha256Hex(secret),
-      tokenPrefix: secret.slice(0, 10),
-      lastFour: secret.slice(-4),
-      permissions: input.permissions,
-      expiresAt: input.expiresAt,
-      createdBy: issuer?.tokenId ?? null,
-      createdAt: nowIso(),
-    })
+    .values({ ...row, id })
     .returning();
-  return { secret, insert };
+  return { secret, insert, id };
+}
+
+/** Runs a plan that creates key `id`; the directory's row is given back if the shard refuses it. */
+async function runCreating<T>(keys: TokenDirectory, id: number, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    await keys.unregister(id);
+    throw error;
+  }
 }
 
 /**
@@ -126,11 +144,12 @@ export async function issueApiKey(
   issuer: KeyIssuer,
   input: IssueApiKey,
   audit: AuditContext | undefined,
+  keys: TokenDirectory,
 ): Promise<ApiKeyWithSecret> {
   const permissions = input.permissions ?? [...PERMISSIONS];
   refuseEscalation(issuer, permissions);
   const expiresAt = expiryOf(issuer, input.expires_at);
-  const { secret, insert } = await newKey(db, appId, issuer, { name: input.name, permissions, expiresAt });
+  const { secret, insert, id } = await newKey(db, appId, issuer, { name: input.name, permissions, expiresAt }, keys);
   const plan = new BatchPlan(db).guard(
     sql`EXISTS (SELECT 1 FROM ${apps} WHERE ${apps.id} = ${appId})`,
     "store exists",
@@ -139,13 +158,13 @@ export async function issueApiKey(
   const key = plan.insert("api_key", insert);
   auditCreated(plan, audit, KEY_AUDIT, { appId, action: "api_key.created", row: key });
   plan.event(keyEvent("api_key.created", sql`id = ${key.id}`));
-  const row = (await plan.run(sink)).row<Row>(key);
+  const row = (await runCreating(keys, id, () => plan.run(sink))).row<Row>(key);
   return { ...view(row), secret };
 }
 
 /** Create API Key: a key of the caller's store, with permissions the calling key holds. */
-export const createApiKey = (ctx: ServiceContext, issuer: KeyIssuer, input: CreateApiKey) =>
-  issueApiKey(ctx.db, ctx.events, ctx.appId, issuer, input, ctx.audit);
+export const createApiKey = (ctx: ServiceContext, issuer: KeyIssuer, input: CreateApiKey, keys: TokenDirectory) =>
+  issueApiKey(ctx.db, ctx.events, ctx.appId, issuer, input, ctx.audit, keys);
 
 export const API_KEY_LIST: ListSpec = {
   fields: {
@@ -203,7 +222,7 @@ async function keyRefusal(ctx: ServiceContext, id: number, action: "revoke" | "r
  * Revoke API Key: refused at once in this isolate, within a second elsewhere (the held tokens,
  * core/auth.ts). A revoked key stays listed; revoking it again is a 409.
  */
-export async function revokeApiKey(ctx: ServiceContext, id: number): Promise<ApiKey> {
+export async function revokeApiKey(ctx: ServiceContext, id: number, keys: TokenDirectory): Promise<ApiKey> {
   const at = nowIso();
   const plan = new BatchPlan(ctx.db).guard(
     sql`EXISTS (SELECT 1 FROM ${merchantApiTokens} WHERE ${and(ofStore(ctx, id), isNull(merchantApiTokens.revokedAt))})`,
@@ -219,7 +238,8 @@ export async function revokeApiKey(ctx: ServiceContext, id: number): Promise<Api
   );
   const after = plan.read<Row>(ctx.db.select().from(merchantApiTokens).where(ofStore(ctx, id)));
   plan.event(keyEvent("api_key.revoked", ofStore(ctx, id)));
-  const result = await plan.run(ctx.events);
+  // The directory's row (what the token check reads) beside the shard's batch: one wait.
+  const [result] = await Promise.all([plan.run(ctx.events), keys.revoke(ctx.appId, id, at)]);
   forgetHeldTokens();
   return view(result.rows(after)[0]!);
 }
@@ -235,6 +255,7 @@ export async function rotateApiKey(
   issuer: KeyIssuer,
   id: number,
   input: RotateApiKey,
+  keys: TokenDirectory,
 ): Promise<ApiKeyWithSecret> {
   const old = await findKey(ctx, id);
   refuseEscalation(issuer, old.permissions);
@@ -248,11 +269,14 @@ export async function rotateApiKey(
     isNull(t.replacedBy),
     or(isNull(t.expiresAt), gt(t.expiresAt, now)),
   );
-  const { secret, insert } = await newKey(ctx.db, ctx.appId, issuer, {
-    name: old.name,
-    permissions: old.permissions,
-    expiresAt: old.expiresAt,
-  });
+  const created = await newKey(
+    ctx.db,
+    ctx.appId,
+    issuer,
+    { name: old.name, permissions: old.permissions, expiresAt: old.expiresAt },
+    keys,
+  );
+  const { secret, insert } = created;
   const plan = new BatchPlan(ctx.db).guard(
     sql`EXISTS (SELECT 1 FROM ${t} WHERE ${rotatable})`,
     "key rotatable",
@@ -276,7 +300,12 @@ export async function rotateApiKey(
     keyEvent("api_key.created", sql`id = ${key.id}`),
     keyEvent("api_key.rotated", ofStore(ctx, id), sql`, 'replaced_by', replaced_by, 'expires_at', expires_at`),
   );
-  const row = (await plan.run(ctx.events)).row<Row>(key);
+  // The old key's new end and successor in the directory's row (what the token check reads), beside
+  // the shard's batch.
+  const [result] = await Promise.all([
+    runCreating(keys, created.id, () => plan.run(ctx.events)),
+    keys.rotated(ctx.appId, id, { expiresAt: oldEnd, replacedBy: created.id, now }),
+  ]);
   forgetHeldTokens();
-  return { ...view(row), secret };
+  return { ...view(result.row<Row>(key)), secret };
 }

@@ -2,7 +2,13 @@ import type { Context } from "hono";
 import { envelopeOf, envelopeSchema, listQueryOf, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
 import { platformRoute } from "../../../core/routes";
-import { registerStore, storeProvisioned, storeSuspended, unregisterStore } from "../../../db/directory";
+import {
+  registerStore,
+  storeProvisioned,
+  storeSuspended,
+  tokenDirectory,
+  unregisterStore,
+} from "../../../db/directory";
 import { storeDbOr } from "../../../db/shards";
 import type { AppEnv } from "../../../env";
 import { ApiKeyWithSecretSchema, IssueApiKeySchema, issueApiKey } from "../../account";
@@ -148,6 +154,7 @@ export const storesPlatformRouter = createRouter()
   .openapi(issueKeyRoute, async (c) => {
     const id = c.req.valid("param").store_id;
     const db = await dbOf(c, id);
-    const key = await issueApiKey(db, eventSinkOf(c), id, null, c.req.valid("json"), platformAuditOf(c));
+    const input = c.req.valid("json");
+    const key = await issueApiKey(db, eventSinkOf(c), id, null, input, platformAuditOf(c), tokenDirectory(c.env));
     return c.json(key, 201);
   });

@@ -153,9 +153,8 @@ async function setSuspension(
   plan.event(
     to ? literalEvent(id, "store.suspended", { id, reason: to.reason }) : literalEvent(id, "store.reactivated", { id }),
   );
-  const result = await plan.run(sink);
-  // The directory's status is what requests check (core/tenancy.ts, knownApp).
-  await directory.suspended(id, to);
+  // The directory's status (what requests check: core/tenancy.ts) beside the shard's batch.
+  const [result] = await Promise.all([plan.run(sink), directory.suspended(id, to)]);
   forgetHeldApp(id);
   forgetHeldTokens();
   return view(result.rows(after)[0]!);
