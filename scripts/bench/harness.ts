@@ -170,7 +170,7 @@ function freshDatabase() {
   writeFileSync(`${BENCH_DIR}/pid`, String(process.pid));
   log("migrating and seeding a fresh local database in .bench/");
   const quiet = { stdio: ["ignore", "ignore", "inherit"] as ("ignore" | "inherit")[], env };
-  execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE], quiet);
+  execFileSync("npx", ["tsx", "scripts/migrate.ts", "--local", "--persist-to", STATE], quiet);
   execFileSync("npx", ["tsx", "scripts/seed.ts"], quiet);
 }
 

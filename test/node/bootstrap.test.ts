@@ -20,7 +20,7 @@ const { createApp } = (await import(appModule)) as {
 
 const state = mkdtempSync(join(tmpdir(), "bootstrap-"));
 const PLATFORM_KEY = "bootstrap-test-platform-key-0123456789abcdef";
-let platform: PlatformProxy<{ DB: D1DatabaseLike }>;
+let platform: PlatformProxy<{ DIRECTORY: D1DatabaseLike }>;
 type D1DatabaseLike = { prepare: (q: string) => { first: <T>() => Promise<T | null> } };
 
 const deferred: Promise<unknown>[] = [];
@@ -32,7 +32,7 @@ const ctx = {
 
 beforeAll(async () => {
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
-  execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
+  execFileSync("npx", ["tsx", "scripts/migrate.ts", "--local", "--persist-to", state], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -64,7 +64,7 @@ async function send(path: string, init: { token: string; appId?: number; body: u
 }
 
 it("starts from a database with no store", async () => {
-  const stores = await platform.env.DB.prepare("SELECT count(*) AS n FROM apps").first<{ n: number }>();
+  const stores = await platform.env.DIRECTORY.prepare("SELECT count(*) AS n FROM apps").first<{ n: number }>();
   expect(stores!.n).toBe(0);
 });
 

@@ -128,7 +128,7 @@ async function startWrangler({ consumerFirst = false } = {}) {
 }
 
 beforeAll(async () => {
-  execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
+  execFileSync("npx", ["tsx", "scripts/migrate.ts", "--local", "--persist-to", state], {
     env,
     stdio: "ignore",
   });
@@ -141,8 +141,11 @@ beforeAll(async () => {
       "-e",
       `
     import { executeLocal } from "./scripts/d1.ts";
-    executeLocal("INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, " +
-      "created_at) VALUES (1, 'e2e', '${await sha256Hex(token)}', 'e2e', '[\\"can_read_order\\",\\"can_write_order\\",\\"can_update_app_config\\",\\"can_retrieve_app_config\\"]', '2026-01-01T00:00:00Z')");
+    // The directory's row (the token check's) and store 1's shard's copy, under the same id.
+    const sql = "INSERT INTO merchant_api_tokens (id, app_id, name, token_hash, token_prefix, permissions, " +
+      "created_at) VALUES (9001, 1, 'e2e', '${await sha256Hex(token)}', 'e2e', '[\\"can_read_order\\",\\"can_write_order\\",\\"can_update_app_config\\",\\"can_retrieve_app_config\\"]', '2026-01-01T00:00:00Z')";
+    executeLocal(sql, "DIRECTORY");
+    executeLocal(sql, "SHARD_1");
   `,
     ],
     { env, stdio: "ignore" },
@@ -243,7 +246,8 @@ function ledger(webhookId: number): { status: string }[] {
       "wrangler",
       "d1",
       "execute",
-      "DB",
+      // Store 1's shard (scripts/seed.ts).
+      "SHARD_1",
       "--local",
       "--persist-to",
       state,
@@ -290,7 +294,8 @@ it("a crash with deliveries in flight delays them: after the restart the reconci
       "wrangler",
       "d1",
       "execute",
-      "DB",
+      // Store 1's shard (scripts/seed.ts).
+      "SHARD_1",
       "--local",
       "--persist-to",
       state,

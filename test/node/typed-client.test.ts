@@ -65,7 +65,7 @@ beforeAll(async () => {
   // Local D1 and KV of their own, migrated and seeded as `npm start` does, and a token for app 1.
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", D1_PERSIST_TO: state };
   const run = (args: string[]) => execFileSync("npx", args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  run(["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", state]);
+  run(["tsx", "scripts/migrate.ts", "--local", "--persist-to", state]);
   run(["tsx", "scripts/seed.ts"]);
   token = run(["tsx", "scripts/token.ts", "--app-id", "1", "--permissions", "can_read_order"]).toString().trim();
   platform = await getPlatformProxy({ configPath: join(ROOT, "wrangler.toml"), persist: { path: join(state, "v3") } });
