@@ -8,38 +8,12 @@ import { randomToken } from "../src/core/crypto";
 import { customersDemo } from "./customers-demo";
 import { executeLocal, lit } from "./d1";
 import { CENTRAL_RIYADH_POLYGON, insertSql, mealsDemo } from "./meals-demo";
+import { push, rowsOf, seedStores } from "./seed-shards";
 
 const NOW = "2026-11-01T09:00:00.000Z";
-/**
- * Store 1 on the first shard, store 2 on the second (docs/shards.md): every isolation check crosses
- * shards. Each store's rows go to its shard (organization n is store n's); the directory gets both.
- */
-const SHARD_OF_STORE: Record<number, string> = { 1: "SHARD_1", 2: "SHARD_2" };
-const rowsOf: Record<string, string[]> = { DIRECTORY: [], SHARD_1: [], SHARD_2: [] };
-const sqlOf = (table: string, row: Record<string, unknown>) =>
-  `INSERT OR IGNORE INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.values(row)
-    .map((v) => lit(v as never))
-    .join(", ")});`;
-/** The store a row belongs to: its `app_id`, or the id of a store or an organization. */
-const storeOf = (table: string, row: Record<string, unknown>) =>
-  Number(table === "apps" || table === "organizations" ? row.id : (row.app_id ?? 1));
-const push = (table: string, row: Record<string, unknown>, text = sqlOf(table, row)) =>
-  rowsOf[SHARD_OF_STORE[storeOf(table, row)] ?? "SHARD_1"]!.push(text);
 const insert = (table: string, row: Record<string, unknown>) => push(table, row);
 
-for (const [id, name, nameEn, nameAr] of [
-  [1, "Demo organization", "Demo store", "المتجر التجريبي"],
-  [2, "Other organization", "Other store", "متجر آخر"],
-] as const) {
-  const org = { id, name, created_at: NOW };
-  const app = { id, org_id: id, name_en: nameEn, name_ar: nameAr, created_at: NOW };
-  insert("organizations", org);
-  insert("apps", app);
-  rowsOf.DIRECTORY!.push(
-    sqlOf("organizations", org),
-    sqlOf("apps", { ...app, shard: SHARD_OF_STORE[id], provisioned_at: NOW }),
-  );
-}
+seedStores(NOW);
 
 const audit = (app_id: number, ordering = 0) => ({ app_id, created_at: NOW, modified_at: NOW, ordering });
 

@@ -32,19 +32,14 @@ const wallet = async (id: number) => {
   return WalletSchema.parse(await json(res));
 };
 
-async function ledgerOf(id: number) {
-  const rows = await shardFor(APP_1)
-    .prepare("SELECT id, kind, type, amount, balance_after FROM wallet_entries WHERE customer_id = ? ORDER BY id")
-    .bind(id)
-    .all<{ id: number; kind: string; type: string; amount: number; balance_after: number }>();
-  return rows.results;
-}
+type Entry = { id: number; kind: string; type: string; amount: number; balance_after: number };
+const LEDGER = "SELECT id, kind, type, amount, balance_after FROM wallet_entries WHERE customer_id = ? ORDER BY id";
+const ledgerOf = async (id: number) => (await shardFor(APP_1).prepare(LEDGER).bind(id).all<Entry>()).results;
 
 async function walletEvents(id: number) {
   const rows = await shardFor(APP_1)
     .prepare(
-      "SELECT payload FROM outbox_events WHERE type = 'customer.wallet.updated' " +
-        "AND json_extract(payload, '$.data.customer_id') = ? ORDER BY rowid",
+      "SELECT payload FROM outbox_events WHERE type = 'customer.wallet.updated' AND json_extract(payload, '$.data.customer_id') = ? ORDER BY rowid",
     )
     .bind(id)
     .all<{ payload: string }>();
