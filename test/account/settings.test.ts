@@ -149,7 +149,7 @@ describe("Update Merchant Settings (MA5)", () => {
     await write(appId, token, { vat_number: "300000000000003", seller_name: "Seller" });
     const res = await write(appId, token, { vat_number: null, seller_name: null }, "PATCH");
     expect(await json(res)).toMatchObject({ vat_number: null, seller_name: null });
-    expect((await readStoreSettings(db(), appId)).invoiceSellerName).toBe(`متجر ${appId}`);
+    expect((await readStoreSettings(db(appId), appId)).invoiceSellerName).toBe(`متجر ${appId}`);
   });
 
   it.each([

@@ -72,7 +72,7 @@ export async function withTokens(appId: number, n: number, lang: "ar" | "en" = "
     const c = await createCustomerFor(appId, { lang });
     ids.push(c.id);
     for (let t = 0; t < tokens; t++) {
-      await db()
+      await db(appId)
         .insert(fcmTokens)
         .values({ appId, customerId: c.id, token: `tok-${c.id}-${t}-${lang}`, platform: "android" });
     }

@@ -20,7 +20,7 @@ export async function seedInvoices(appId: number, tag: string) {
   const item = await createPlainItem(appId, { nameEn: `Cake ${tag}`, nameAr: "كيكة" });
   const order = async () =>
     (
-      await db()
+      await db(appId)
         .insert(orders)
         .values({ appId, customerId: customer.id, currency: "SAR", subTotalMinor: 11_500, totalMinor: 11_500 })
         .returning()
@@ -34,7 +34,7 @@ export async function seedInvoices(appId: number, tag: string) {
     taxMinor: 1_500,
     taxPercentageBp: 1_500,
   };
-  const [paid] = await db()
+  const [paid] = await db(appId)
     .insert(invoices)
     .values({
       appId,
@@ -52,11 +52,11 @@ export async function seedInvoices(appId: number, tag: string) {
       ...money,
     })
     .returning();
-  const [unpaid] = await db()
+  const [unpaid] = await db(appId)
     .insert(invoices)
     .values({ appId, orderId: o2.id, customerId: customer.id, dueAt: "2026-02-01T00:00:00.000Z", ...money })
     .returning();
-  const [refund] = await db()
+  const [refund] = await db(appId)
     .insert(invoices)
     .values({
       appId,

@@ -77,7 +77,7 @@ export async function mealCustomerOf(shop: MealShop): Promise<{ shopper: Shopper
   return { shopper, locationId: location.id };
 }
 
-const contextOf = (appId: number) => makeServiceContext(db(), appId, env, () => undefined);
+const contextOf = (appId: number) => makeServiceContext(db(appId), appId, env, () => undefined);
 
 /**
  * The term of `versionId` from `startDate` (the earliest allowed by default): its delivery dates,

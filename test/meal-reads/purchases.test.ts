@@ -22,7 +22,7 @@ const ask = (body: unknown, opts: { token?: string | null; appId?: number } = {}
   call(PATH, { method: "POST", appId: opts.appId ?? A, token: opts.token === undefined ? token : opts.token, body });
 
 async function subscription(appId: number, customerId: number, fx: Fx, status: string, createdAt: string) {
-  const [row] = await db()
+  const [row] = await db(appId)
     .insert(mealSubscriptions)
     .values({
       appId,

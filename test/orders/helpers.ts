@@ -49,7 +49,7 @@ export const stocked = (appId: number, priceMinor: number, stockQty: number, ove
   createPlainItem(appId, { priceMinor, stockQty, ...overrides });
 
 export async function locationOf(appId: number, customerId: number) {
-  const [row] = await db()
+  const [row] = await db(appId)
     .insert(customerLocations)
     .values({ appId, customerId, latitude: 24.7, longitude: 46.7, address1: "King Fahd Rd", nameEn: "Home" })
     .returning();

@@ -18,7 +18,7 @@ async function saveCard(
   customerId: number,
   over: Partial<typeof savedPaymentMethods.$inferInsert> = {},
 ) {
-  const [row] = await db()
+  const [row] = await db(appId)
     .insert(savedPaymentMethods)
     .values({
       appId,

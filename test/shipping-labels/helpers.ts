@@ -58,7 +58,7 @@ export async function labelStoresOf(A: number, B: number) {
   const item = await stocked(A, 10000, 50);
   const orderId = (await orderOf(await shopperOf(A), [{ item_id: item.id, qty: 1 }])).order.id;
   const courier = (appId: number) =>
-    db()
+    db(appId)
       .insert(couriers)
       .values({
         appId,
@@ -103,7 +103,7 @@ export function labelsIn(at: () => Omit<LabelStores, "foreignShipment">) {
     const { store, orderId, courierId, otherCourierId, pickupId } = at();
     const own = store.appId;
     tracking += 1;
-    const [row] = await db()
+    const [row] = await db(appId)
       .insert(shipments)
       .values({
         appId,

@@ -37,14 +37,14 @@ async function cartAndOrder(
 ) {
   const at = new Date().toISOString();
   const note = { customFields: { note: marker }, notes: marker };
-  const [cart] = await db()
+  const [cart] = await db(appId)
     .insert(carts)
     .values({ appId, customerId, ...note, quotedTotalMinor: 2_500 })
     .returning();
-  await db()
+  await db(appId)
     .insert(cartItems)
     .values({ appId, cartId: cart!.id, itemId, qty: 1, unitPriceMinor: 2_500, createdAt: at });
-  const [o] = await db()
+  const [o] = await db(appId)
     .insert(orders)
     .values({
       appId,
@@ -59,7 +59,7 @@ async function cartAndOrder(
     .returning();
   const line = { appId, nameEn: marker, nameAr: marker, qty: 1, amountMinor: 2_500, totalMinor: 2_500, createdAt: at };
   const tax = { taxPercentageBp: 1_500, taxMinor: 326, totalExcludingTaxMinor: 2_174 };
-  const [orderLine] = await db()
+  const [orderLine] = await db(appId)
     .insert(orderItems)
     .values({ ...line, ...tax, orderId: o!.id, itemId, unitPriceMinor: 2_500 })
     .returning();
@@ -68,7 +68,7 @@ async function cartAndOrder(
 
 /** A recurring purchase of a customer's cart, and a card the customer saved, both carrying `marker`. */
 async function recurringAndCard(appId: number, customerId: number, cartId: number, marker: string) {
-  const [recurring] = await db()
+  const [recurring] = await db(appId)
     .insert(recurringPurchases)
     .values({
       appId,
@@ -81,7 +81,7 @@ async function recurringAndCard(appId: number, customerId: number, cartId: numbe
       customFields: { note: marker },
     })
     .returning();
-  const [card] = await db()
+  const [card] = await db(appId)
     .insert(savedPaymentMethods)
     .values({
       appId,
@@ -224,7 +224,7 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
       customFields: { note: MARKER },
     })
     .returning();
-  await db()
+  await db(B)
     .insert(invoiceItems)
     .values({ ...paid.line, ...paid.tax, invoiceId: invoice!.id, orderItemId: paid.orderLine, itemId: f.bItem });
   const pending = await cartAndOrder(B, bCustomer, f.bItem, MARKER, {
@@ -258,7 +258,7 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
     marker: string,
     itemId: number,
   ) => {
-    const [row] = await db()
+    const [row] = await db(appId)
       .insert(fulfillments)
       .values({
         appId,
@@ -280,7 +280,7 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
   const bFulfillment = await fulfillmentOf(B, paid, bCustomer, MARKER, f.bItem);
   const otherFulfillment = await fulfillmentOf(A, other, f.app.aOther, A_OTHER_MARKER, aItem);
   const subscriptionOf = async (appId: number, orderId: number, customerId: number, itemId: number, marker: string) => {
-    const [row] = await db()
+    const [row] = await db(appId)
       .insert(subscriptions)
       .values({
         appId,

@@ -88,7 +88,7 @@ export async function mealsOf(appId: number, marker: string): Promise<Meals> {
     .insert(restaurantVariants)
     .values({ ...named, restaurantId: r!.id })
     .returning();
-  const [tag] = await db()
+  const [tag] = await db(appId)
     .insert(planTags)
     .values({ appId, typeEn: marker, typeAr: marker, tagEn: marker, tagAr: marker })
     .returning();
@@ -105,7 +105,7 @@ export async function mealsOf(appId: number, marker: string): Promise<Meals> {
       sizeProteinAmount: 1,
     })
     .returning();
-  const [version] = await db()
+  const [version] = await db(appId)
     .insert(planVersions)
     .values({
       appId,
@@ -118,7 +118,7 @@ export async function mealsOf(appId: number, marker: string): Promise<Meals> {
       duration: marker,
     })
     .returning();
-  const [day] = await db()
+  const [day] = await db(appId)
     .insert(planDays)
     .values({ appId, planId: plan!.id, restaurantId: r!.id, day: marker, repetitionCounter: 1 })
     .returning();
@@ -126,7 +126,7 @@ export async function mealsOf(appId: number, marker: string): Promise<Meals> {
     .insert(planCategories)
     .values({ ...named, planId: plan!.id, planDayId: day!.id })
     .returning();
-  const [option] = await db()
+  const [option] = await db(appId)
     .insert(planOptions)
     .values({ appId, planId: plan!.id, planCategoryId: planCategory!.id, productId: product!.id })
     .returning();
@@ -179,7 +179,7 @@ async function mealSubscriptionOf(
   marker: string,
 ) {
   const location = { city_id: 1, address1: marker, latitude: "24.7", longitude: "46.7" };
-  const [sub] = await db()
+  const [sub] = await db(appId)
     .insert(mealSubscriptions)
     .values({
       appId,
@@ -196,7 +196,7 @@ async function mealSubscriptionOf(
       location,
     })
     .returning();
-  const [suborder] = await db()
+  const [suborder] = await db(appId)
     .insert(suborders)
     .values({
       appId,
@@ -211,7 +211,7 @@ async function mealSubscriptionOf(
       meals: [{ plan_category_id: m.planCategory, option_ids: [m.option] }],
     })
     .returning();
-  const [order] = await db()
+  const [order] = await db(appId)
     .insert(mealOrders)
     .values({
       appId,
@@ -226,7 +226,7 @@ async function mealSubscriptionOf(
       endDate: "2026-12-02",
     })
     .returning();
-  const [complaint] = await db()
+  const [complaint] = await db(appId)
     .insert(complaints)
     .values({
       appId,
@@ -242,7 +242,7 @@ async function mealSubscriptionOf(
 
 /** A delivery zone over central Riyadh and a window of the restaurant, in the store. */
 async function zoneAndWindow(appId: number, restaurantId: number, marker: string) {
-  await db()
+  await db(appId)
     .insert(deliveryZones)
     .values({
       appId,
@@ -256,7 +256,7 @@ async function zoneAndWindow(appId: number, restaurantId: number, marker: string
         [24.8, 46.6],
       ],
     });
-  const [w] = await db()
+  const [w] = await db(appId)
     .insert(deliveryWindows)
     .values({ appId, restaurantId, fromTime: "06:00:00", toTime: "09:00:00", type: "both", tag: marker })
     .returning();

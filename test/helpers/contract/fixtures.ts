@@ -110,18 +110,18 @@ async function appRecordsOf({ a: A, b: B }: Stores): Promise<AppRecords> {
   const bCustomer = (await createCustomerFor(B, { name: MARKER })).id;
   const aOther = await createCustomerFor(A, { name: A_OTHER_MARKER, email: "a2-private@tenant-a.example" });
   const device = (appId: number, customerId: number, token: string) =>
-    db().insert(fcmTokens).values({ appId, customerId, token, platform: "ios" });
+    db(appId).insert(fcmTokens).values({ appId, customerId, token, platform: "ios" });
   const bToken = "tenant-b-device-token-0123456789";
   const aOtherToken = "tenant-a-other-device-token-0123456789";
   await device(B, bCustomer, bToken);
   await device(A, aOther.id, aOtherToken);
   const notify = async (appId: number, customerId: number, marker: string) => {
     const texts = { titleEn: marker, titleAr: marker, bodyEn: marker, bodyAr: marker };
-    const [n] = await db()
+    const [n] = await db(appId)
       .insert(notifications)
       .values({ appId, ...texts, audience: { customer_ids: [customerId] }, status: "sent", recipientsCount: 1 })
       .returning();
-    const [r] = await db()
+    const [r] = await db(appId)
       .insert(customerNotifications)
       .values({ appId, notificationId: n!.id, customerId, ...texts })
       .returning();
