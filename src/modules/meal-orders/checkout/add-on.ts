@@ -26,7 +26,7 @@ import type { AddOnCart, AddOnOrder } from "./schemas";
 async function pricedAddOns(ctx: ServiceContext, customerId: number, body: AddOnCart) {
   const subscription = customerSubscriptionRead(ctx, body.subscription_id, customerId);
   const [sub, restaurant, products, rows, facts] = await Promise.all([
-    subscription.row,
+    subscription.row(),
     restaurantById(ctx, subscription.column(mealSubscriptions.restaurantId)),
     mealProductsByIds(
       ctx,

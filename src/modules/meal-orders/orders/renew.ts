@@ -68,7 +68,7 @@ export async function renewMealSubscription(
   // the subscription's row); the renewal orders only when there are some (then a second); the batch.
   const subscription = customerSubscriptionRead(ctx, subscriptionId, customerId);
   const [sub, renewals, previous, pricing, p] = await Promise.all([
-    subscription.row,
+    subscription.row(),
     ctx.db
       .select({ orderId: mealOrders.orderId })
       .from(mealOrders)

@@ -98,7 +98,7 @@ export async function findSubscription(ctx: ServiceContext, id: number, scope: S
 export function customerSubscriptionRead(ctx: ServiceContext, id: number, customerId: number) {
   const where = and(eq(s.id, id), scopeSql(ctx, { kind: "customer", customerId }))!;
   return {
-    row: ctx.db.select().from(s).where(where).get(),
+    row: () => ctx.db.select().from(s).where(where).get(),
     column: (column: SQLiteColumn) => sql`(SELECT ${column} FROM ${s} WHERE ${where})`,
   };
 }
