@@ -58,4 +58,25 @@ describe("Merchant orders: D1 round trips", () => {
     expect((await orderRow(created.id)).notes).toBe("Leave at the door");
     expect(await orderEventTypes(A, created.id)).toEqual(["order.created", "order.updated"]);
   });
+  it("Cancel by Update Order: the order and its lines at once, then one batch that gives back and answers", async () => {
+    const s = await shopperOf(A);
+    const item = await stocked(A, 1000, 5);
+    const created = await json(
+      await store.as(M_ORDERS, { method: "POST", body: { customer_id: s.id, items: [{ item_id: item.id, qty: 2 }] } }),
+    );
+    expect(await stockOf(item.id)).toBe(3);
+    const { res, waits } = await callWaits(`${M_ORDERS}${created.id}/`, {
+      method: "PATCH",
+      body: { status: "cancelled", notes: "Changed their mind" },
+      token: store.token,
+      appId: A,
+    });
+    const order = await json(res);
+    expect(res.status, JSON.stringify(order)).toBe(200);
+    expect(schemaErrors("updateOrder", order)).toEqual([]);
+    expect(order).toMatchObject({ id: created.id, status: "cancelled", notes: "Changed their mind" });
+    expect(waits.beyondAuth).toBeLessThanOrEqual(2);
+    expect(await stockOf(item.id)).toBe(5);
+    expect(await orderEventTypes(A, created.id)).toEqual(["order.created", "order.cancelled", "order.updated"]);
+  });
 });

@@ -4,7 +4,6 @@ import { BatchPlan, batchStatement, selectColumns } from "../../../core/batch-pl
 import type { ServiceContext } from "../../../core/context";
 import { live, liveOffIndex } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit, newEvent } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
 import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { containsText } from "../../../core/sql";
@@ -303,69 +302,54 @@ export async function addOrderRelease(
 }
 
 /**
- * Moves a pending order to cancelled or expired with everything it held given back; a 409 naming
- * the status when it is not pending (read before, or a payment that landed meanwhile).
+ * MO4 update: notes, reference, custom fields, and `status: cancelled` through the state machine
+ * (everything a pending order held given back; a 409 naming the status when it is not pending, read
+ * before, or a payment that landed meanwhile). The order and the lines a cancellation gives back are
+ * read at once; the change and its answer are one batch.
  */
-export async function releaseOrder(ctx: ServiceContext, order: OrderRow, to: "cancelled" | "expired"): Promise<void> {
-  const action = to === "cancelled" ? "cancel" : "expire";
-  orderMachine.next(order.status, action, `Order ${order.id}`);
-  const plan = new BatchPlan(ctx.db);
-  await addOrderRelease(plan, ctx, order, to, nowIso());
-  try {
-    await plan.run(ctx.events);
-  } catch (error) {
-    if (!isGuardAbort(error)) throw error;
-    const now = await findOrder(ctx, order.id);
-    orderMachine.next(now.status, action, `Order ${order.id}`);
-    throw error;
-  }
-}
-
-/** MO4 update: notes, reference, custom fields, and `status: cancelled` through the state machine. */
 export async function updateOrder(ctx: ServiceContext, id: number, input: UpdateOrder, links: LinkContext) {
-  const order = await findOrder(ctx, id);
   const released = input.status === "cancelled";
-  if (released) await releaseOrder(ctx, order, "cancelled");
+  const ofStore = sql`(SELECT ${orders.id} FROM ${orders} WHERE ${and(eq(orders.id, id), live(orders, ctx.appId))})`;
+  const [order, lines] = await Promise.all([
+    findOrder(ctx, id),
+    released ? orderLinesToRelease(ctx, ofStore) : undefined,
+  ]);
   const fields = {
     ...(input.notes !== undefined && { notes: input.notes }),
     ...(input.reference !== undefined && { reference: input.reference }),
     ...(input.custom_fields !== undefined && { customFields: input.custom_fields }),
   };
-  if (!Object.keys(fields).length) return (await loadOrders(ctx, [id], links)).get(id)!;
+  const changed = Object.keys(fields).length > 0;
+  if (!released && !changed) return (await loadOrders(ctx, [id], links)).get(id)!;
+  if (released) orderMachine.next(order.status, "cancel", `Order ${id}`);
   const at = nowIso();
-  // The answer is read in the batch that writes it; the event's data is the row as read (again
-  // after a cancellation, which moved its status).
-  const { query, columns } = ordersStatement(ctx.appId, sql`(${id})`, at);
-  try {
-    const { results } = await emit(
-      ctx.db,
-      ctx.events,
-      [
+  const plan = new BatchPlan(ctx.db);
+  if (released) await addOrderRelease(plan, ctx, order, "cancelled", at, lines);
+  // The event's data is the row as the batch leaves it (after a cancellation, which moved its status).
+  if (changed)
+    plan
+      .add(
         ctx.db
           .update(orders)
           .set({ ...fields, modifiedAt: at })
           .where(eq(orders.id, id)),
-        batchStatement(ctx.db, query, selectColumns(columns)),
-      ],
-      [newEvent(ctx.appId, "order.updated", orderEventData(released ? await findOrder(ctx, id) : order))],
-    );
-    return (await ordersOfRow((results[1] as Record<string, string | null>[])[0], columns, links, at)).get(id)!;
+      )
+      .event(orderEventSql("order.updated", sql`${id}`));
+  const { query, columns } = ordersStatement(ctx.appId, sql`(${id})`, at);
+  const answer = plan.read<Record<string, string | null>>(batchStatement(ctx.db, query, selectColumns(columns)));
+  try {
+    const result = await plan.run(ctx.events);
+    return (await ordersOfRow(result.rows(answer)[0], columns, links, at)).get(id)!;
   } catch (error) {
+    if (isGuardAbort(error)) {
+      const now = await findOrder(ctx, id);
+      orderMachine.next(now.status, "cancel", `Order ${id}`);
+      throw error;
+    }
     if (/UNIQUE/.test(String((error as Error).cause ?? (error as Error).message)))
       throw ApiError.conflict("conflict", `Another order of the store has the reference ${input.reference}.`);
     throw error;
   }
-}
-
-function orderEventData(r: OrderRow) {
-  return {
-    id: r.id,
-    customer_id: r.customerId,
-    status: r.status,
-    payment_status: r.paymentStatus,
-    total_amount: r.totalMinor / 100,
-    currency: r.currency,
-  };
 }
 
 /** The scheduled sweep: pending orders past their payment deadline give their stock back. */
