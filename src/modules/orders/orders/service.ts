@@ -14,7 +14,7 @@ import { releaseVoucherStatements, voucherUsedEventsSql } from "../../vouchers";
 import { pricingOf } from "../carts/pricing";
 import { placeOrderShown, readOrderInputs } from "../checkout/place";
 import { invoiceEventSql, orderEventSql } from "../events-sql";
-import { quote } from "../pricing/quote";
+import { quoteOf, readQuoteFacts } from "../pricing/quote";
 import { linesOf } from "../shared";
 import { subscriptionsStep } from "../subscriptions/plan";
 import {
@@ -169,11 +169,15 @@ export async function orderDetails(ctx: ServiceContext, id: number, links: LinkC
 
 /** MO4 create: a phone order, pending with a pay link (or waiting for its transfer or its delivery). */
 export async function createOrder(ctx: ServiceContext, input: CreateOrder, links: LinkContext): Promise<Order> {
-  // Everything but the quote's own reads at once; a refusal is answered in the order it was checked before.
-  const [customer, located, inputs] = await Promise.all([
+  // Everything at once, the quote's reads too (they need only the body); a refusal is answered in the
+  // order it was checked before.
+  const lines = linesOf(input.items);
+  const voucherCode = input.voucher_code ?? null;
+  const [customer, located, inputs, facts] = await Promise.all([
     settled(findCustomer(ctx, input.customer_id)),
     settled(input.location_id ? getLocation(ctx, input.customer_id, input.location_id) : Promise.resolve(null)),
     readOrderInputs(ctx, input.customer_id),
+    settled(readQuoteFacts(ctx, { lines, voucherCode, customerId: input.customer_id })),
   ]);
   if (!customer.ok) throw customer.error; // 404 customer_not_found: not a live customer of the store
   if (!located.ok) {
@@ -184,10 +188,11 @@ export async function createOrder(ctx: ServiceContext, input: CreateOrder, links
     throw located.error;
   }
   const location = located.value;
-  const q = await quote(ctx, {
-    lines: linesOf(input.items),
+  if (!facts.ok) throw facts.error;
+  const q = quoteOf(facts.value, {
+    lines,
     customerId: input.customer_id,
-    voucherCode: input.voucher_code ?? null,
+    voucherCode,
     walletRedeemMinor: 0,
     ...pricingOf(inputs.settings, inputs.config),
   });
