@@ -22,7 +22,7 @@ import {
   variantModifierValues,
 } from "../tables";
 import type { CreateItem, Item, UpdateItem } from "./schemas";
-import { assembleItems, itemsJson, loadItems, loadLiveItem } from "./views";
+import { assembleItems, itemFamily, itemsJsonOfFamily, loadItems, loadLiveItem } from "./views";
 
 type ItemRow = typeof items.$inferSelect;
 
@@ -63,8 +63,12 @@ export async function listItems(ctx: ServiceContext, q: ListQuery): Promise<Page
   const { page, nested } = await listPageWith(
     ctx.db,
     q,
-    { table: items, scope: () => liveParents(ctx.appId) },
-    (rows) => itemsJson(ctx.appId, sql`(SELECT id FROM ${rows})`, now),
+    {
+      table: items,
+      scope: () => liveParents(ctx.appId),
+      with: (rows) => itemFamily(ctx.appId, sql`(SELECT id FROM ${rows})`),
+    },
+    () => itemsJsonOfFamily(ctx.appId, now),
   );
   const full = assembleItems(
     nested,

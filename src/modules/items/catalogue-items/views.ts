@@ -85,17 +85,44 @@ const ITEM_PARTS = [
 ] as const;
 
 /**
+ * The ids of the items `ids` selects and of their live variants: two index lookups (an OR of the
+ * two would scan the store's items). The store's columns are kept off their index (`+`): SQLite
+ * would otherwise walk all the store's items by `items_app_idx`.
+ */
+function familyOf(appId: number, ids: SQL): SQL {
+  const app = intLiteral(appId);
+  return sql`SELECT id FROM items WHERE id IN ${ids} AND +app_id = ${app}
+      UNION ALL SELECT id FROM items WHERE parent_id IN ${ids} AND ${liveRowOffIndex(app)}`;
+}
+
+/** The name of the set `itemFamily` defines, which `itemsJsonOfFamily` reads. */
+const ITEM_FAMILY = "item_family";
+
+/**
+ * The items of `ids` and their live variants as a named set of the caller's statement (a list's
+ * `with`, see `listPageWith`), for `itemsJsonOfFamily`: every part then reads the set, compiled
+ * once, instead of repeating it as a subquery of its own.
+ */
+export function itemFamily(appId: number, ids: SQL): Record<string, SQL> {
+  return { [ITEM_FAMILY]: familyOf(appId, ids) };
+}
+
+/**
  * Full Items (variants, modifiers, images, discount, stock, categories, bundle categories) of the
  * ids that `ids` selects (a subquery), as scalar subqueries of ONE statement: the caller puts them
  * in its own statement (a list's page, see `listPageWith`), then gives the row to `assembleItems`.
  */
 export function itemsJson(appId: number, ids: SQL, now: string): Record<keyof ItemParts, SQL> {
-  // The items and their live variants, as a subquery every part reuses: two index lookups (an OR
-  // of the two would scan the store's items in every part). The store's columns are kept off their
-  // index (`+`): SQLite would otherwise walk all the store's items by `items_app_idx` in every part.
-  const app = intLiteral(appId);
-  const family = sql`(SELECT id FROM items WHERE id IN ${ids} AND +app_id = ${app}
-      UNION ALL SELECT id FROM items WHERE parent_id IN ${ids} AND ${liveRowOffIndex(app)})`;
+  return itemParts(appId, sql`(${familyOf(appId, ids)})`, now);
+}
+
+/** `itemsJson` of the items in the statement's `itemFamily` set. */
+export function itemsJsonOfFamily(appId: number, now: string): Record<keyof ItemParts, SQL> {
+  return itemParts(appId, sql`(SELECT id FROM ${sql.identifier(ITEM_FAMILY)})`, now);
+}
+
+/** The parts of `itemsJson` for the items `family` selects (ids, a subquery). */
+function itemParts(appId: number, family: SQL, now: string): Record<keyof ItemParts, SQL> {
   const ofFamily = (c: Column) => sql`${c} IN ${family}`;
   const modCategoryIds = sql`(SELECT category_id FROM item_modifier_categories WHERE item_id IN ${family})`;
   return {

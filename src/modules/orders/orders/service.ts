@@ -32,7 +32,7 @@ import {
 } from "../tables";
 import { orderMachine } from "./machine";
 import type { CreateOrder, Order, UpdateOrder } from "./schemas";
-import { assembleOrders, type LinkContext, loadOrders, orderPartsJson, ordersOfRow, ordersStatement } from "./views";
+import { assembleOrders, type LinkContext, loadOrders, orderListParts, ordersOfRow, ordersStatement } from "./views";
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -121,9 +121,8 @@ async function listOf(
   count?: SQL,
 ): Promise<Page<Order>> {
   const now = nowIso();
-  const { page, nested } = await listPageWith(ctx.db, q, { table: orders, scope, count }, (rows) =>
-    orderPartsJson(ctx.appId, sql`(SELECT id FROM ${rows})`, now),
-  );
+  const of = orderListParts(ctx.appId, now);
+  const { page, nested } = await listPageWith(ctx.db, q, { table: orders, scope, count, with: of.with }, of.nested);
   const loaded = await assembleOrders(page.results, nested, links, now);
   return { ...page, results: page.results.map((r) => loaded.get(r.id)!) };
 }
