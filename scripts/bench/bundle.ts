@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { deployEntry } from "../worker-source";
 
 /** What serve.ts takes on its command line: `-c CONFIG [--persist-to DIR] [--var NAME:VALUE]...`. */
 export type WorkerArgs = { config: string; persist: string | undefined; vars: Record<string, string> };
@@ -55,7 +56,8 @@ export function deployedWorker(
   const { outDir, ...serving } = opts;
   const out = resolve(outDir);
   mkdirSync(out, { recursive: true });
-  execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out, "-c", w.config], { stdio: "ignore" });
+  const args = ["wrangler", "deploy", "--dry-run", "--outdir", out, "-c", w.config, ...deployEntry(w.config)];
+  execFileSync("npx", args, { stdio: "ignore" });
   const script = readdirSync(out).find((f) => f.endsWith(".js"));
   if (!script) throw new Error(`wrangler deploy --dry-run left no script in ${out}`);
   const { workerOptions } = unstable_getMiniflareWorkerOptions(w.config);
