@@ -1,9 +1,11 @@
 /**
  * The sources `npm run deploy` bundles: a copy of src/ in which the OpenAPI document's prose is
  * blanked. Every `description` and `summary` written as text (string literals, joined with `+` or
- * templates of constants) becomes "": the route definitions, the schemas' `.openapi({…})` and the
- * events carry them for the document only, and the document is built at build time from src/ itself
- * (scripts/openapi-json.ts), so the Worker never needs them. About 40 KiB of the gzipped bundle.
+ * templates of constants), the second argument of jsonContent/jsonBody and the error codes' meanings
+ * become "", and every `example` written out becomes undefined: the route definitions, the schemas'
+ * `.openapi({…})`, the events and the codes carry them for the document only, and the document is
+ * built at build time from src/ itself (scripts/openapi-json.ts), so the Worker never reads them.
+ * With the document out of the Worker, about 50 KiB of the gzipped bundle.
  * Lines keep their numbers, so that the source maps still lead stack traces to the right line.
  * Run it alone with `npx tsx scripts/worker-source.ts` (it prints what it blanked, per enclosing call).
  */
@@ -37,6 +39,19 @@ function isText(node: ts.Expression): boolean {
   return false;
 }
 
+/** A value written out: text, a number, true, false, null, or an array or object of them. */
+function isWrittenValue(node: ts.Expression): boolean {
+  if (isText(node) || ts.isNumericLiteral(node)) return true;
+  if ([ts.SyntaxKind.TrueKeyword, ts.SyntaxKind.FalseKeyword, ts.SyntaxKind.NullKeyword].includes(node.kind))
+    return true;
+  if (ts.isPrefixUnaryExpression(node)) return ts.isNumericLiteral(node.operand);
+  if (ts.isArrayLiteralExpression(node)) return node.elements.every((e) => isWrittenValue(e));
+  if (ts.isObjectLiteralExpression(node)) {
+    return node.properties.every((p) => ts.isPropertyAssignment(p) && isWrittenValue(p.initializer));
+  }
+  return false;
+}
+
 /** The name of the call an object literal is (nested in) an argument of: what the prose was written for. */
 function enclosingCall(node: ts.Node): string {
   for (let n = node.parent; n; n = n.parent) {
@@ -54,9 +69,9 @@ export type Blanked = { file: string; line: number; key: string; within: string 
 /** The file's text with its prose blanked (newlines kept), and what was blanked. */
 export function blankProse(file: string, text: string): { text: string; blanked: Blanked[] } {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const edits: { start: number; end: number; key: string; node: ts.Node }[] = [];
-  const blank = (value: ts.Expression, key: string, node: ts.Node) =>
-    edits.push({ start: value.getStart(source), end: value.end, key, node });
+  const edits: { start: number; end: number; key: string; node: ts.Node; by: string }[] = [];
+  const blank = (value: ts.Expression, key: string, node: ts.Node, by = '""') =>
+    edits.push({ start: value.getStart(source), end: value.end, key, node, by });
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
       const [first, second] = node.arguments;
@@ -78,13 +93,23 @@ export function blankProse(file: string, text: string): { text: string; blanked:
       blank(node.initializer, node.name.text, node);
       return;
     }
+    // An example of a schema's value: the document's only.
+    if (
+      ts.isPropertyAssignment(node) &&
+      ts.isIdentifier(node.name) &&
+      node.name.text === "example" &&
+      isWrittenValue(node.initializer)
+    ) {
+      blank(node.initializer, "example", node, "undefined");
+      return;
+    }
     ts.forEachChild(node, visit);
   };
   visit(source);
   let out = text;
   for (const e of [...edits].reverse()) {
     const newlines = text.slice(e.start, e.end).split("\n").length - 1;
-    out = `${out.slice(0, e.start)}""${"\n".repeat(newlines)}${out.slice(e.end)}`;
+    out = `${out.slice(0, e.start)}${e.by}${"\n".repeat(newlines)}${out.slice(e.end)}`;
   }
   const blanked = edits.map((e) => ({
     file,

@@ -99,6 +99,6 @@ export function benchWranglerToml(main: string): string {
       .replace(/^migrations_dir = "(.*)"$/m, 'migrations_dir = "../$1"')
       // The bundle's zod (src/core/zod), as deployed: wrangler resolves the alias from the config's folder.
       .replace(/^alias = \{ "zod" = "\.\/(.*)" \}$/m, 'alias = { "zod" = "../$1" }')
-      .replace(/^\[assets\]\n(?:.*\n)*?binding = .*\n/m, "") + `\n${(consumers ?? []).join("\n")}`
+      .replace(/^\[assets\]\n(?:[^[\n].*\n|\n)*/m, "") + `\n${(consumers ?? []).join("\n")}`
   );
 }
