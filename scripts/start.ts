@@ -62,7 +62,7 @@ if (holders.length)
 Two processes writing the same SQLite files is what a seed must not race with. Stop them, then npm start again:
 ${holders.map((h) => `  kill ${h.pid}    # ${h.command}`).join("\n")}`);
 
-await step("copying the /docs assets from node_modules", TSX, ["scripts/docs-assets.ts"]);
+await step("copying the /docs assets from node_modules, building /openapi.json", TSX, ["scripts/docs-assets.ts"]);
 await step("writing local secrets to .dev.vars (once)", TSX, ["scripts/dev-vars.ts"]);
 await step("applying local D1 migrations", WRANGLER, ["d1", "migrations", "apply", "DB", "--local"]);
 await step("seeding demo data (idempotent)", TSX, ["scripts/seed.ts"]);
