@@ -122,4 +122,120 @@ describe("Item writes: at most two D1 round trips beyond the token, the answer r
     expect(await problem(short.res)).toMatchObject({ code: "insufficient_stock", available: 2 });
     expect(short.waits.beyondAuth).toBeLessThanOrEqual(2);
   });
+
+  it("an item's discount and images: create, change and delete", async () => {
+    const item = await createPlainItem(A, { priceMinor: 10_000 });
+    const discount = `${ITEMS}${item.id}/discount/`;
+    const steps = [
+      [discount, "POST", { kind: "percentage", value: 10 }, 201],
+      [discount, "PATCH", { value: 20 }, 200],
+      [discount, "DELETE", undefined, 204],
+      [discount, "POST", { kind: "fixed", value: 5 }, 201],
+    ] as const;
+    for (const [path, method, body, status] of steps) {
+      const { res, waits } = await as(path, { method, body });
+      expect(res.status, `${method} ${JSON.stringify(body)}`).toBe(status);
+      if (status !== 204) expect(await json(res)).toEqual(await json(await call(discount, { token, appId: A })));
+      expect(waits.beyondAuth, method).toBeLessThanOrEqual(2);
+    }
+    const added = await as(`${ITEMS}${item.id}/images/`, {
+      method: "POST",
+      body: { url: "https://cdn.example.com/w.jpg" },
+    });
+    expect(added.res.status).toBe(201);
+    const image = await json(added.res);
+    expect(added.waits.beyondAuth).toBeLessThanOrEqual(2);
+    const changed = await as(`${ITEMS}${item.id}/images/${image.id}/`, { method: "PATCH", body: { ordering: 4 } });
+    expect(await json(changed.res)).toEqual({ ...image, ordering: 4 });
+    expect((await details(item.id)).images).toEqual([{ ...image, ordering: 4 }]);
+    expect(changed.waits.beyondAuth).toBeLessThanOrEqual(2);
+    const deleted = await as(`${ITEMS}${item.id}/images/${image.id}/`, { method: "DELETE" });
+    expect(deleted.res.status).toBe(204);
+    expect((await details(item.id)).images).toEqual([]);
+    expect(deleted.waits.beyondAuth).toBeLessThanOrEqual(2);
+  });
+
+  it("modifier, item and bundle categories: change and delete, and the 409 of one in use", async () => {
+    const full = await createFullItem(A, ALWAYS);
+    const modifiers = `${ITEMS}modifiers/${full.size.id}/`;
+    const [small, large] = full.values;
+    const renamed = await as(modifiers, {
+      method: "PATCH",
+      body: {
+        name_en: "Cup size",
+        values: [
+          { id: small!.id, name_en: "Small", name_ar: "صغير" },
+          { id: large!.id, name_en: "Large", name_ar: "كبير" },
+          { name_en: "Huge", name_ar: "ضخم" },
+        ],
+      },
+    });
+    expect(renamed.res.status).toBe(200);
+    const category = await json(renamed.res);
+    expect(category.values.map((v: { name_en: string }) => v.name_en)).toEqual(["Small", "Large", "Huge"]);
+    expect(category).toEqual(await json(await call(modifiers, { token, appId: A })));
+    expect(renamed.waits.beyondAuth).toBeLessThanOrEqual(2);
+    const inUse = await as(modifiers, {
+      method: "PATCH",
+      body: { values: [{ id: small!.id, name_en: "Small", name_ar: "صغير" }] },
+    });
+    expect(inUse.res.status).toBe(409);
+    expect(await problem(inUse.res)).toMatchObject({ code: "modifier_value_in_use", items: [full.variants[1]!.id] });
+    expect(inUse.waits.beyondAuth).toBe(1);
+
+    const bundle = `${ITEMS}bundle-categories/${full.bundle.id}/`;
+    const bundled = await as(bundle, { method: "PATCH", body: { max_selections: 3 } });
+    expect(bundled.res.status).toBe(200);
+    expect(await json(bundled.res)).toEqual(await json(await call(bundle, { token, appId: A })));
+    expect(bundled.waits.beyondAuth).toBeLessThanOrEqual(2);
+
+    for (const [path, code] of [
+      [modifiers, "modifier_category_in_use"],
+      [`${ITEMS}categories/${full.category.id}/`, "item_category_in_use"],
+      [bundle, "bundle_category_in_use"],
+    ] as const) {
+      const refused = await as(path, { method: "DELETE" });
+      expect(refused.res.status, path).toBe(409);
+      expect(await problem(refused.res)).toMatchObject({ code, items: [full.item.id] });
+      expect(refused.waits.beyondAuth, path).toBe(1);
+    }
+    expect((await call(`${ITEMS}${full.item.id}/`, { token, appId: A, method: "DELETE" })).status).toBe(204);
+    for (const path of [
+      modifiers,
+      `${ITEMS}modifiers/${full.extras.id}/`,
+      `${ITEMS}categories/${full.category.id}/`,
+      bundle,
+    ]) {
+      const { res, waits } = await as(path, { method: "DELETE" });
+      expect(res.status, path).toBe(204);
+      expect(waits.beyondAuth, path).toBeLessThanOrEqual(2);
+      expect((await call(path, { token, appId: A })).status, path).toBe(404);
+    }
+  });
+
+  it("bulk updates answer the items as Item Details shows them", async () => {
+    const [one, two] = [await createPlainItem(A), await createPlainItem(A)];
+    for (const [path, items] of [
+      [
+        "bulk-update-prices/",
+        [
+          { id: one.id, price: 7 },
+          { id: two.id, price: 8 },
+        ],
+      ],
+      [
+        "bulk-update/",
+        [
+          { id: one.id, name_en: "One" },
+          { id: two.id, weight: 2 },
+        ],
+      ],
+    ] as const) {
+      const { res, waits } = await as(`${ITEMS}${path}`, { method: "POST", body: { items } });
+      expect(res.status, path).toBe(200);
+      const body = await json(res);
+      expect(body.results).toEqual([await details(one.id), await details(two.id)]);
+      expect(waits.beyondAuth, path).toBeLessThanOrEqual(2);
+    }
+  });
 });
