@@ -1,4 +1,5 @@
 import { and, asc, type Column, type SQL, sql } from "drizzle-orm";
+import { batchStatement, selectColumns } from "../../../core/batch-plan";
 import { live, liveRow, liveRowOffIndex } from "../../../core/crud/tenant-table";
 import { decodeRows, intLiteral, rowsJson } from "../../../core/json-rows";
 import { toMajor } from "../../../core/money";
@@ -159,6 +160,33 @@ function itemParts(appId: number, family: SQL, now: string): Record<keyof ItemPa
   };
 }
 
+/** The statement of `itemsJson` alone, for `ids` (a list, or a subquery), with `extra` scalar columns. */
+function itemPartsQuery(appId: number, ids: readonly number[] | SQL, now: string, extra: Record<string, SQL>): SQL {
+  const parts = itemsJson(
+    appId,
+    Array.isArray(ids) ? sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))` : (ids as SQL),
+    now,
+  );
+  return sql`SELECT ${sql.join(
+    [
+      ...ITEM_PARTS.map((k) => sql`${parts[k]} AS ${sql.identifier(k)}`),
+      ...Object.entries(extra).map(([k, v]) => sql`${v} AS ${sql.identifier(`x_${k}`)}`),
+    ],
+    sql`, `,
+  )}`;
+}
+
+/** The parsed columns of `itemPartsQuery`'s row. */
+function partsOfRow(
+  row: Record<string, unknown> | undefined,
+  extra: readonly string[],
+): ItemParts & { extra: Record<string, unknown> } {
+  const out = { extra: {} } as ItemParts & { extra: Record<string, unknown> };
+  for (const k of ITEM_PARTS) out[k] = row?.[k] ? JSON.parse(String(row[k])) : [];
+  for (const k of extra) out.extra[k] = row?.[`x_${k}`] ?? null;
+  return out;
+}
+
 /**
  * The statement of `itemsJson` alone, for `ids` (a list, or a subquery: the items of a cart read in
  * the same round trip as the cart), and `extra` scalar columns, and its parsed columns.
@@ -170,24 +198,26 @@ export async function fetchItemParts(
   now: string,
   extra: Record<string, SQL> = {},
 ): Promise<ItemParts & { extra: Record<string, unknown> }> {
-  const parts = itemsJson(
-    appId,
-    Array.isArray(ids) ? sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))` : (ids as SQL),
-    now,
-  );
-  const row = await db.get<Record<string, string | number | null>>(
-    sql`SELECT ${sql.join(
-      [
-        ...ITEM_PARTS.map((k) => sql`${parts[k]} AS ${sql.identifier(k)}`),
-        ...Object.entries(extra).map(([k, v]) => sql`${v} AS ${sql.identifier(`x_${k}`)}`),
-      ],
-      sql`, `,
-    )}`,
-  );
-  const out = { extra: {} } as ItemParts & { extra: Record<string, unknown> };
-  for (const k of ITEM_PARTS) out[k] = row?.[k] ? JSON.parse(String(row[k])) : [];
-  for (const k of Object.keys(extra)) out.extra[k] = row?.[`x_${k}`] ?? null;
-  return out;
+  const row = await db.get<Record<string, string | number | null>>(itemPartsQuery(appId, ids, now, extra));
+  return partsOfRow(row, Object.keys(extra));
+}
+
+/**
+ * Full Items read inside a write's own batch, after its changes (`BatchPlan.read`, or `emit`'s
+ * `after`), so that the write answers them without a round trip of its own: `statement` goes in
+ * the batch, `items` reads its rows. Soft-deleted items are included, as in `loadItems`.
+ */
+export function itemsReadInBatch(db: Db, appId: number, ids: readonly number[] | SQL, extra: Record<string, SQL> = {}) {
+  const now = nowIso();
+  const names = [...ITEM_PARTS, ...Object.keys(extra).map((k) => `x_${k}`)];
+  return {
+    statement: batchStatement(db, itemPartsQuery(appId, ids, now, extra), selectColumns(names)),
+    /** What the statement's rows answer: its `extra` columns, and the Items of `wanted`. */
+    answer(rows: unknown) {
+      const parts = partsOfRow((rows as Record<string, unknown>[])[0], Object.keys(extra));
+      return { extra: parts.extra, items: (wanted: readonly number[]) => assembleItems(parts, wanted, now) };
+    },
+  };
 }
 
 /**
