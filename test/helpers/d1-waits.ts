@@ -19,7 +19,7 @@ const DEFERRED =
   /^update "outbox_events" set "enqueued_at"|^update "merchant_api_tokens" set "last_used_at"|^batch of 1: INSERT INTO "webhook_deliveries" .* FROM json_each/is;
 
 /** The checks held per isolate: the merchant token, the customer's standing, the store's existence (core/tenancy). */
-const AUTH =
+export const HELD_CHECKS =
   /from "merchant_api_tokens" inner join "apps"|select "is_blocked" from "customers"|^select "id", "suspended_at" from "apps" where "apps"\."id" = \?$/i;
 
 export function waitsMeter(d1: D1Database) {
@@ -59,7 +59,7 @@ export function waitsMeter(d1: D1Database) {
       const run = stmt[name].bind(stmt) as (...a: unknown[]) => Promise<unknown>;
       s[name] = (...a: unknown[]) => {
         statements++;
-        return trip(AUTH.test(sql), () => run(...a), sql);
+        return trip(HELD_CHECKS.test(sql), () => run(...a), sql);
       };
     }
     const bind = stmt.bind.bind(stmt);
