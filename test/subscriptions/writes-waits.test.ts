@@ -102,6 +102,30 @@ describe("Subscription actions: D1 round trips", () => {
     expect((await subRow(id)).usage_counter).toBe(2);
   });
 
+  it("usage with an Idempotency-Key: the key's claim rides with the reads (2); its replay changes nothing", async () => {
+    at("2026-04-01");
+    const { id } = await subscribe(store, shopper, {
+      priceMinor: 1_000,
+      cashback: 10,
+      plan: { duration: 1, duration_unit: "month", usage_limit: 5, usage_unit: "meal" },
+    });
+    const keyed = () =>
+      callWaits(`${M_SUBS}${id}/increment-usage/`, {
+        method: "POST",
+        body: { quantity: 2 },
+        token: store.token,
+        appId: A,
+        headers: { "Idempotency-Key": `usage-${id}` },
+      });
+    const first = await keyed();
+    expect(await json(first.res)).toMatchObject({ id, usage_counter: 2, remaining: 3 });
+    expect(first.waits.beyondAuth).toBeLessThanOrEqual(2);
+    const replay = await keyed();
+    expect(replay.res.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await json(replay.res)).toMatchObject({ id, usage_counter: 2, remaining: 3 });
+    expect((await subRow(id)).usage_counter).toBe(2);
+  });
+
   it("bulk pause and resume: one round of reads, one batch", async () => {
     at("2026-04-01");
     const a = await subscribe(store, shopper, { priceMinor: 1_000, cashback: 10 });
