@@ -15,8 +15,10 @@ const RUNS = ["all", "raw", "first", "run"] as const;
  * marked sent. Deferred work starts while the handler still runs, so it is told apart by what it
  * runs: it never counts as a wait, whenever it comes back.
  */
+const SQL_OF = Symbol("sql");
+
 const DEFERRED =
-  /^update "outbox_events" set "enqueued_at"|^update "merchant_api_tokens" set "last_used_at"|^batch of 1: INSERT INTO "webhook_deliveries" .* FROM json_each/is;
+  /^update "outbox_events" set "enqueued_at"|^update "idempotency_keys" set "state" = \?, "response_status"|^update "merchant_api_tokens" set "last_used_at"|^batch of 1: INSERT INTO "webhook_deliveries" .* FROM json_each/is;
 
 /** The checks held per isolate: the merchant token, the customer's standing, the store's existence (core/tenancy). */
 export const HELD_CHECKS =
@@ -54,7 +56,9 @@ export function waitsMeter(d1: D1Database) {
   const sqlOf = new WeakMap<D1PreparedStatement, string>();
   const metered = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
     sqlOf.set(stmt, sql);
-    const s = stmt as unknown as Record<string, unknown>;
+    const s = stmt as unknown as Record<string | symbol, unknown>;
+    // Also on the statement itself: a proxy around it (core/idempotency.ts) reads it through.
+    s[SQL_OF] = sql;
     for (const name of RUNS) {
       const run = stmt[name].bind(stmt) as (...a: unknown[]) => Promise<unknown>;
       s[name] = (...a: unknown[]) => {
@@ -76,7 +80,7 @@ export function waitsMeter(d1: D1Database) {
             return trip(
               false,
               () => t.batch(list),
-              `batch of ${list.length}: ${list.map((x) => sqlOf.get(x)).join(" ; ")}`,
+              `batch of ${list.length}: ${list.map((x) => sqlOf.get(x) ?? (x as unknown as Record<symbol, string>)[SQL_OF]).join(" ; ")}`,
             );
           };
         if (prop === "withSession") return (constraint?: string) => database((t as D1Database).withSession(constraint));
