@@ -18,7 +18,7 @@ const RUNS = ["all", "raw", "first", "run"] as const;
 const SQL_OF = Symbol("sql");
 
 const DEFERRED =
-  /^update "outbox_events" set "enqueued_at"|^update "idempotency_keys" set "state" = \?, "response_status"|^update "merchant_api_tokens" set "last_used_at"|^batch of 1: INSERT INTO "webhook_deliveries" .* FROM json_each/is;
+  /^(batch of 1: )?update "outbox_events" set "enqueued_at"|^(batch of 1: )?update "idempotency_keys" set "state" = \?, "response_status"|^update "merchant_api_tokens" set "last_used_at"|^batch of 1: INSERT INTO "webhook_deliveries" .* FROM json_each/is;
 
 /** The checks held per isolate: the merchant token, the customer's standing, the store's existence (core/tenancy). */
 export const HELD_CHECKS =
