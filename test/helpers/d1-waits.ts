@@ -53,11 +53,9 @@ export function waitsMeter(d1: D1Database) {
       back();
     }
   };
-  const sqlOf = new WeakMap<D1PreparedStatement, string>();
   const metered = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
-    sqlOf.set(stmt, sql);
     const s = stmt as unknown as Record<string | symbol, unknown>;
-    // Also on the statement itself: a proxy around it (core/idempotency.ts) reads it through.
+    // On the statement itself, so that a proxy around it (core/idempotency.ts) reads it through.
     s[SQL_OF] = sql;
     for (const name of RUNS) {
       const run = stmt[name].bind(stmt) as (...a: unknown[]) => Promise<unknown>;
@@ -80,7 +78,7 @@ export function waitsMeter(d1: D1Database) {
             return trip(
               false,
               () => t.batch(list),
-              `batch of ${list.length}: ${list.map((x) => sqlOf.get(x) ?? (x as unknown as Record<symbol, string>)[SQL_OF]).join(" ; ")}`,
+              `batch of ${list.length}: ${list.map((x) => (x as unknown as Record<symbol, string>)[SQL_OF]).join(" ; ")}`,
             );
           };
         if (prop === "withSession") return (constraint?: string) => database((t as D1Database).withSession(constraint));
