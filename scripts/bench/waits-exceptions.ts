@@ -9,6 +9,8 @@ const MEALS_READS =
 const LOGISTICS_BRANCH =
   "The branch write is the meals module's (createStoreBranch / updateBranch / deleteBranch), which checks " +
   "its references one after another. Next: its checks as batch reads, as the other meals merchant writes now do.";
+const FIRST_COURIER_READ =
+  "Only a store's first courier read ever: it copies in the integrated carriers, then reads; afterwards 1.";
 const CHANNEL_CUSTOMER =
   "A sales channel's customer: the provider's customer is found by mobile number (and created on a first " +
   "order) after the channel's customer is read, and the two stores' rows are never joined in one statement, " +
@@ -46,10 +48,8 @@ export const WAIT_EXCEPTIONS: Record<string, string> = {
     "claimed before the call, so that a retry never buys a label twice.",
   updateVoucherUsage:
     "Only when a concurrent use of the same order wins the batch: the answer is then read again; else 2.",
-  listCouriers:
-    "Only a store's first courier read ever: it copies in the integrated carriers, then reads; afterwards 1.",
-  courierDetails:
-    "Only a store's first courier read ever: it copies in the integrated carriers, then reads; afterwards 1.",
+  listCouriers: FIRST_COURIER_READ,
+  courierDetails: FIRST_COURIER_READ,
   getMyCart:
     "Only when the cart's total changed since the customer last saw it: the new total is recorded, which " +
     "checkout compares against; deferring it would race a checkout sent right after.",
