@@ -12,6 +12,7 @@ import { ApiError } from "./errors";
 import { HeldFor } from "./held";
 import { PERMISSIONS, type Permission, TOKEN_PREFIX } from "./permissions";
 import type { CustomerPrincipal, MerchantPrincipal, Principal } from "./principal";
+import { requireGoodStanding } from "./standing";
 import { appSuspended, apps, readTenant, TOKEN_HOLD_MS } from "./tenancy";
 import { nowIso } from "./time";
 
@@ -121,6 +122,12 @@ export async function signCustomerToken(secret: string, claims: CustomerClaims):
   return sign(claims, secret, "HS256");
 }
 
+export {
+  type CustomerStanding,
+  checkCustomerStanding,
+  forgetCustomerStanding,
+  type StandingCheck,
+} from "./standing";
 /**
  * Merchant tokens as this isolate last read them, for at most TOKEN_HOLD_MS, so that a merchant
  * read is one D1 round trip (its own), not two. Revoking a token in this isolate forgets them at
@@ -161,45 +168,6 @@ async function tokenRow(c: Context<AppEnv>, token: string): Promise<TokenRow | u
     .get();
   if (row) heldTokens.set(hash, row, now);
   return row;
-}
-
-/**
- * Where a customer's access token stands beyond its signature: the customers module answers (core
- * knows no customers table), and `createApp` hands its answer over with `checkCustomerStanding`.
- */
-export type CustomerStanding = "active" | "blocked" | "gone";
-export type StandingCheck = (db: Db, appId: number, customerId: number) => Promise<CustomerStanding>;
-let standingOf: StandingCheck | undefined;
-
-export function checkCustomerStanding(check: StandingCheck): void {
-  standingOf = check;
-  heldStandings.clear();
-}
-
-/**
- * Standings as this isolate last read them, for at most TOKEN_HOLD_MS, as merchant tokens are: a
- * block or a deletion is seen at once in the isolate that made it (it forgets the customer), and
- * within a second elsewhere, although the access token itself is valid for 15 minutes.
- */
-const heldStandings = new HeldFor<string, CustomerStanding>(TOKEN_HOLD_MS);
-
-export function forgetCustomerStanding(appId: number, customerId: number): void {
-  heldStandings.delete(`${appId}:${customerId}`);
-}
-
-async function requireGoodStanding(c: Context<AppEnv>, appId: number, customerId: number): Promise<void> {
-  if (!standingOf) throw new Error("No customer standing check: createApp() registers it");
-  const key = `${appId}:${customerId}`;
-  const now = Date.now();
-  let standing = heldStandings.get(key, now);
-  if (!standing) {
-    standing = await standingOf(c.get("db"), appId, customerId);
-    heldStandings.set(key, standing, now);
-  }
-  if (standing === "blocked")
-    throw ApiError.forbidden("The store blocked this customer: their tokens are refused.", "customer_blocked");
-  if (standing === "gone")
-    throw ApiError.unauthorized("The customer's account was deleted: this token is revoked.", "token_revoked");
 }
 
 async function merchantPrincipal(c: Context<AppEnv>, token: string, appId: number): Promise<MerchantPrincipal> {
