@@ -2,6 +2,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { clientOf, createDb, type Db } from "../db/client";
 import type { AppEnv } from "../env";
+import { beforeAdmission } from "./admission";
 import { executionCtxOf } from "./context";
 import { sha256Hex } from "./crypto";
 import { ApiError, type ErrorCode } from "./errors";
@@ -196,7 +197,9 @@ export const idempotent =
       bodyHash: await sha256Hex(await c.req.text()),
     };
     const now = nowIso();
-    const claiming = claimKey(db, values, now);
+    // The claim goes out beside the customer's admission (core/admission), and is released if refused.
+    const keys = beforeAdmission(db);
+    const claiming = claimKey(keys, values, now);
     if (timing === "before") {
       const claimed = await claiming;
       if ("row" in claimed) return answerOfHeld(claimed.row, values, now);
@@ -216,15 +219,22 @@ export const idempotent =
       outcome.settle();
       c.set("db", db);
     }
+    // A refused customer gets the refusal, never a stored answer nor one kept for replay.
+    const refusal = await c.get("admission")?.then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
+    if (refusal) failure = refusal;
     const claimed = await claiming;
     if ("row" in claimed) {
+      if (refusal) throw refusal.error;
       // The handler ran beside the claim and wrote nothing: its response gives way to the key's,
       // none of its headers kept (unset first, else Hono merges them into the next response).
       c.res = undefined;
       c.res = answerOfHeld(claimed.row, values, now);
       return;
     }
-    await settleKeyed(c, db, values, claimed.id, now, failure);
+    await settleKeyed(c, keys, values, claimed.id, now, failure);
   };
 
 /**

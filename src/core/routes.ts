@@ -21,7 +21,7 @@ import {
   z,
 } from "./openapi";
 import { authenticatePlatform } from "./platform-auth";
-import { knownApp, tenantHeaders, tenantOrgHeaders } from "./tenancy";
+import { knownApp, knownAppBeside, tenantHeaders, tenantOrgHeaders } from "./tenancy";
 
 /**
  * The route factories, one per audience: each adds its auth path, the tenant headers, and every
@@ -177,8 +177,10 @@ export function customerRoute<const R extends CustomerRouteInput>(route: R) {
     ...rest,
     security: [{ customerToken: [] }],
     middleware: [
-      knownApp(),
-      authenticate({ channel, customers: true }),
+      knownAppBeside(),
+      // A read, or a write that promises nothing but D1 before its first write, runs beside the
+      // store's and the customer's checks (its writes wait for them).
+      authenticate({ channel, customers: true, beside: rest.method === "get" || keyed === "with-first-read" }),
       requireCustomer(),
       requireJsonBody(),
       ...idempotency.middleware(keyed),

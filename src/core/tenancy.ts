@@ -91,14 +91,15 @@ export const appSuspended = (appId: number) =>
 
 /**
  * `app-id` must name a store: a 404 `app_not_found` otherwise, not an empty page; a suspended
- * store is a 403 `app_suspended`. Held per isolate and store for at most TOKEN_HOLD_MS; for public
- * and customer routes (a merchant token's read joins its store).
+ * store is a 403 `app_suspended`. Held per isolate and store for at most TOKEN_HOLD_MS. A missing
+ * or malformed `app-id` throws at once (400); the store's read is the promise's.
  */
-export const knownApp = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+function checkStore(c: Context<AppEnv>): Promise<void> {
   const appId = readTenant(c);
   const now = Date.now();
-  let held = heldApps.get(appId, now);
-  if (!held) {
+  const held = heldApps.get(appId, now);
+  if (held) return held.suspended ? Promise.reject(appSuspended(appId)) : Promise.resolve();
+  return (async () => {
     const row = await c
       .get("db")
       .select({ id: apps.id, suspendedAt: apps.suspendedAt })
@@ -106,10 +107,26 @@ export const knownApp = (): MiddlewareHandler<AppEnv> => async (c, next) => {
       .where(eq(apps.id, appId))
       .get();
     if (!row) throw new ApiError(404, "app_not_found", `No store has the id ${appId}; check the \`app-id\` header.`);
-    held = { suspended: row.suspendedAt !== null };
-    heldApps.set(appId, held, now);
-  }
-  if (held.suspended) throw appSuspended(appId);
+    heldApps.set(appId, { suspended: row.suspendedAt !== null }, now);
+    if (row.suspendedAt !== null) throw appSuspended(appId);
+  })();
+}
+
+/** The store check before the route goes on: public routes (a merchant token's read joins its store). */
+export const knownApp = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  await checkStore(c);
+  await next();
+};
+
+/**
+ * The store check started, not awaited: customer routes read it beside the customer's standing
+ * (`authenticate` awaits it before any answer of its own, so its 404/403 still come first).
+ */
+export const knownAppBeside = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const check = checkStore(c);
+  // Awaited by authenticate; until then a refusal is not an unhandled rejection.
+  check.catch(() => undefined);
+  c.set("storeCheck", check);
   await next();
 };
 
