@@ -199,15 +199,24 @@ export const idempotent =
     const now = nowIso();
     // The claim goes out beside the customer's admission (core/admission), and is released if refused.
     const keys = beforeAdmission(db);
-    const claiming = claimKey(keys, values, now);
+    // `with-first-read`: sent with the handler's first statement, so that neither comes back before
+    // the other goes out (one round trip for both, whatever the machine's pace), or after the
+    // handler if it sent none.
+    let claiming: Promise<Claim> | undefined;
+    const claimNow = (): Promise<Claim> => {
+      if (!claiming) {
+        claiming = claimKey(keys, values, now);
+        // Awaited below, after the handler; a write may never ask for it.
+        claiming.catch(() => undefined);
+      }
+      return claiming;
+    };
     if (timing === "before") {
-      const claimed = await claiming;
+      const claimed = await claimNow();
       if ("row" in claimed) return answerOfHeld(claimed.row, values, now);
     }
     // Writes wait for this: the claim's id, or null when the key is held by another request.
-    const claimId = claiming.then((claimed) => ("id" in claimed ? claimed.id : null));
-    // Awaited below, after the handler; a write may never ask for it.
-    claimId.catch(() => undefined);
+    const claimId = () => claimNow().then((claimed) => ("id" in claimed ? claimed.id : null));
     const outcome = claimOutcome(db, claimId, now);
     c.set("db", outcome.db);
     let failure: { error: unknown } | undefined;
@@ -225,7 +234,7 @@ export const idempotent =
       (error: unknown) => ({ error }),
     );
     if (refusal) failure = refusal;
-    const claimed = await claiming;
+    const claimed = await claimNow();
     if ("row" in claimed) {
       if (refusal) throw refusal.error;
       // The handler ran beside the claim and wrote nothing: its response gives way to the key's,
@@ -297,13 +306,17 @@ const WRITE = /^\s*(insert|update|delete|replace)\b/i;
  * round trip. After `settle()` (the response is decided) writes pass through: work deferred past the
  * response (publishing events) must not depend on the key.
  */
-function claimOutcome(db: Db, claimId: Promise<number | null>, createdAt: string): { db: Db; settle: () => void } {
+function claimOutcome(
+  db: Db,
+  claimId: () => Promise<number | null>,
+  createdAt: string,
+): { db: Db; settle: () => void } {
   const session = clientOf(db);
   let settled = false;
   // A claim sent beside the handler's reads may still be on its way: a write waits for it, and is
   // never sent when the key is another request's (the middleware then answers as that key says).
   const outcome = async () => {
-    const id = await claimId;
+    const id = await claimId();
     if (id === null)
       throw ApiError.conflict("idempotency_key_in_flight", "Another request holds this Idempotency-Key.");
     return outcomeOf(id);
@@ -350,7 +363,12 @@ function claimOutcome(db: Db, claimId: Promise<number | null>, createdAt: string
   };
   const wrapped = new Proxy(session, {
     get(target, prop) {
-      if (prop === "prepare") return (q: string) => (WRITE.test(q) ? write(target.prepare(q)) : target.prepare(q));
+      // The handler's first statement sends the claim (a no-op once sent).
+      if (prop === "prepare")
+        return (q: string) => {
+          if (!settled) claimId().catch(() => undefined);
+          return WRITE.test(q) ? write(target.prepare(q)) : target.prepare(q);
+        };
       if (prop === "batch")
         return async (statements: D1PreparedStatement[]) =>
           settled || !statements.some((s) => writes.has(s))
