@@ -87,14 +87,24 @@ const valueBytes = (columns: string[]) => columns.map((c) => `coalesce(length(CA
 
 type TableRows = { table: string; app: number; rows: number; bytes: number };
 
+type Query = <T>(sql: string) => Promise<T[]>;
+/** Before the API serves: through wrangler. */
+const beforeServing: Query = async (sql) => queryLocal(sql);
+/** While the API serves: through the served Worker (bench/entry.ts), which holds the local database. */
+const whileServing: Query = async <T>(sql: string) => {
+  const res = await sendFresh(`${API}/__bench/query`, { method: "POST", body: sql, timeoutMs: 120_000 });
+  if (res.status !== 200) throw new Error(`/__bench/query answered ${res.status}: ${res.text}`);
+  return res.json() as T[];
+};
+
 /** Rows and value bytes per table and store (of `app` only, when given). */
-function holdings(tables: ReturnType<typeof storeTables>, app?: number): TableRows[] {
+async function holdings(query: Query, tables: ReturnType<typeof storeTables>, app?: number): Promise<TableRows[]> {
   const where = app === undefined ? "" : ` WHERE app_id = ${app}`;
   const out: TableRows[] = [];
   // D1 refuses a compound SELECT of many terms: one column a table instead, its stores as JSON, 40 tables a query.
   for (let i = 0; i < tables.length; i += 40) {
     const chunk = tables.slice(i, i + 40);
-    const [row] = queryLocal<Record<string, string>>(
+    const [row] = await query<Record<string, string>>(
       `SELECT ${chunk
         .map(
           (t, j) =>
@@ -132,13 +142,15 @@ async function sizeOf(): Promise<number> {
 
 /** Until every event of `app` has left the outbox and every delivery has ended. */
 async function settled(app: number) {
-  const pending = () =>
-    queryLocal<{ n: number }>(
-      `SELECT (SELECT count(*) FROM outbox_events WHERE app_id = ${app} AND enqueued_at IS NULL)
+  const pending = async () =>
+    (
+      await whileServing<{ n: number }>(
+        `SELECT (SELECT count(*) FROM outbox_events WHERE app_id = ${app} AND enqueued_at IS NULL)
         + (SELECT count(*) FROM webhook_deliveries WHERE app_id = ${app} AND status IN ('pending', 'retrying')) AS n`,
+      )
     )[0]!.n;
   for (const deadline = Date.now() + 180_000; ; await sleep(1_000)) {
-    const n = pending();
+    const n = await pending();
     if (n === 0) return;
     if (Date.now() > deadline) throw new Error(`store ${app}: ${n} events or deliveries still pending after 180 s`);
   }
@@ -173,9 +185,8 @@ async function countOne(w: Write): Promise<Counts> {
   return { statements: res.header("x-bench-statements"), roundTrips: res.header("x-bench-round-trips") };
 }
 
-/** A webhook of `app` on every event, to a receiver that answers 200. */
-async function subscribeAll(app: number) {
-  const headers = await merchantHeaders(app, ["can_update_app_config", "can_retrieve_app_config"], { "org-id": "1" });
+/** A webhook of the store of `headers` on every event, to a receiver that answers 200. */
+async function subscribeAll(headers: Record<string, string>) {
   const res = await sendFresh(API + HOOKS, {
     method: "POST",
     headers: { ...headers, "content-type": "application/json" },
@@ -186,7 +197,7 @@ async function subscribeAll(app: number) {
 
 /** The writes of both stores, each request on its own cart or by the next customer. */
 async function writers(api: Served, meal: { customers: Customer[] }) {
-  const carts = queryLocal<{ id: number; customer_id: number }>(
+  const carts = await whileServing<{ id: number; customer_id: number }>(
     `SELECT id, customer_id FROM carts WHERE app_id = ${APP} AND status = 'open' ORDER BY id`,
   );
   const tokens = await customerTokens(
@@ -232,12 +243,12 @@ async function writers(api: Served, meal: { customers: Customer[] }) {
 
 /** Bytes per order: `n` writes, then the size and the rows they added once their deliveries ended. */
 async function bytesOf(app: number, n: number, next: () => Write, tables: ReturnType<typeof storeTables>) {
-  const [size0, rows0] = [await sizeOf(), holdings(tables, app)];
+  const [size0, rows0] = [await sizeOf(), await holdings(whileServing, tables, app)];
   const t = performance.now();
   await place(n, next);
   const seconds = (performance.now() - t) / 1000;
   await settled(app);
-  const [size1, rows1] = [await sizeOf(), holdings(tables, app)];
+  const [size1, rows1] = [await sizeOf(), await holdings(whileServing, tables, app)];
   return { n, seconds, growth: size1 - size0, tables: added(rows0, rows1) };
 }
 
@@ -316,7 +327,7 @@ export const capacity: Scenario = {
   async run() {
     const tables = storeTables();
     const byApp = new Map<number, TableRows[]>();
-    for (const r of holdings(tables)) byApp.set(r.app, [...(byApp.get(r.app) ?? []), r]);
+    for (const r of await holdings(beforeServing, tables)) byApp.set(r.app, [...(byApp.get(r.app) ?? []), r]);
     const demo = [...byApp]
       .map(([app, ts]) => ({
         app,
@@ -330,12 +341,17 @@ export const capacity: Scenario = {
     await api.stop();
     executeLocal(storeSql());
     const meal = seedMealStore();
+    // Tokens are written before the API serves: wrangler beside the running Worker fails now and then.
+    const hookHeaders: Record<string, string>[] = [];
+    for (const app of [APP, MEAL_APP])
+      hookHeaders.push(
+        await merchantHeaders(app, ["can_update_app_config", "can_retrieve_app_config"], { "org-id": "1" }),
+      );
     const receiver = createServer((req, res) => req.resume().on("end", () => res.writeHead(200).end("ok")));
     await new Promise<void>((r) => receiver.listen(RECEIVER_PORT, "127.0.0.1", r));
     try {
       api = await startApi();
-      await subscribeAll(APP);
-      await subscribeAll(MEAL_APP);
+      for (const headers of hookHeaders) await subscribeAll(headers);
       const w = await writers(api, meal);
       log(`bytes: ${ORDERS} checkouts, ${MEAL_ORDERS} meal orders (${w.plan.name})`);
       const commerce = await bytesOf(APP, ORDERS, w.checkout, tables);

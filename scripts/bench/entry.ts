@@ -5,7 +5,8 @@
  * (`x-bench-count: 1`: answered in headers, see countedFetch), every D1 round trip of a request
  * delayed by a fixed time (`x-bench-d1-rtt: MS`, bench/latency.ts: a primary that far away),
  * the cron's run (`/__bench/scan`), and for bench/capacity.ts the database's size as D1 reports it
- * (`/__bench/size`) and the write floor, one single-row INSERT a request (`/__bench/insert`).
+ * (`/__bench/size`), one statement's rows (`/__bench/query`) and the write floor, one single-row
+ * INSERT a request (`/__bench/insert`).
  */
 import { writeFileSync } from "node:fs";
 import { writeD1Counter } from "./d1-counter";
@@ -87,6 +88,10 @@ export default {
       const { meta } = await env.DB.prepare("SELECT 1").run();
       return Response.json({ size: meta.size_after });
     }
+    // One statement's rows, for the bench to read the database beside the running Worker: a second
+    // process on the same local files (wrangler d1 execute) fails now and then while this one writes.
+    if (new URL(request.url).pathname === "/__bench/query" && request.method === "POST")
+      return Response.json((await env.DB.prepare(await request.text()).all()).results);
     // The write floor: one single-row INSERT, committed, per request, without the API's middleware.
     if (new URL(request.url).pathname === "/__bench/insert") {
       benchWrites ??= env.DB.prepare(
