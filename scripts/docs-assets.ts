@@ -1,15 +1,22 @@
 /**
  * Fills the Workers Static Assets directory (`[assets]` in wrangler.toml, git-ignored) with the
- * files of the `/docs` page: Swagger UI from the pinned `swagger-ui-dist` in node_modules, and the
- * page's start-up script. Runs before `wrangler dev` (npm start, npm run dev), the tests
+ * files of the `/docs` page: Swagger UI from the pinned `swagger-ui-dist` in node_modules, the
+ * page's start-up script, and the OpenAPI document (scripts/openapi-json.ts, when a source is newer). Runs before `wrangler dev` (npm start, npm run dev), the tests
  * (vitest.config.ts) and `npm run deploy`; run it alone with `npx tsx scripts/docs-assets.ts`.
  * A file is written only when its content changed, so that `wrangler dev` does not reload for nothing.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { DOCS_ASSETS_PATH, DOCS_INIT_FILE, DOCS_INIT_SCRIPT, SWAGGER_UI_FILES } from "../src/core/docs.js";
+import {
+  DOCS_ASSETS_PATH,
+  DOCS_INIT_FILE,
+  DOCS_INIT_SCRIPT,
+  OPENAPI_PATH,
+  SWAGGER_UI_FILES,
+} from "../src/core/docs.js";
 import { buildInvoiceFont } from "./invoice-font.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -25,6 +32,33 @@ function writeIfChanged(file: string, content: Buffer): boolean {
   }
   if (old?.equals(content)) return false;
   writeFileSync(file, content);
+  return true;
+}
+
+/** The newest modification time of the files the document is built from: src/ and the locked packages. */
+function newestSource(): number {
+  const files = readdirSync(path.join(ROOT, "src"), { recursive: true, encoding: "utf8" }).map((f) =>
+    path.join(ROOT, "src", f),
+  );
+  return Math.max(...[...files, path.join(ROOT, "package-lock.json")].map((f) => statSync(f).mtimeMs));
+}
+
+/**
+ * Builds the OpenAPI document when it is missing or older than a source (loading every router takes
+ * seconds), in a process of its own: it loads the Worker's sources, which this file's importers don't.
+ */
+function buildOpenApiJson(): boolean {
+  let built = 0;
+  try {
+    built = statSync(path.join(ASSETS_DIR, OPENAPI_PATH)).mtimeMs;
+  } catch {
+    // not built yet
+  }
+  if (built >= newestSource()) return false;
+  execFileSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/openapi-json.ts")], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   return true;
 }
 
@@ -46,6 +80,7 @@ export function buildDocsAssets(): number {
   let written = 0;
   for (const [name, content] of files) if (writeIfChanged(path.join(to, name), content)) written++;
   for (const name of readdirSync(to)) if (!files.has(name)) rmSync(path.join(to, name), { recursive: true });
+  if (buildOpenApiJson()) written++;
   // The invoice PDFs' font lives in the same assets directory.
   if (buildInvoiceFont(ASSETS_DIR)) written++;
   return written;
@@ -54,6 +89,6 @@ export function buildDocsAssets(): number {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const written = buildDocsAssets();
   process.stdout.write(
-    `> docs assets: swagger-ui-dist into ${path.relative(ROOT, ASSETS_DIR)}/ (${written} updated)\n`,
+    `> docs assets: swagger-ui-dist and openapi.json into ${path.relative(ROOT, ASSETS_DIR)}/ (${written} updated)\n`,
   );
 }

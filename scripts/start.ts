@@ -62,7 +62,7 @@ if (holders.length)
 Two processes writing the same SQLite files is what a seed must not race with. Stop them, then npm start again:
 ${holders.map((h) => `  kill ${h.pid}    # ${h.command}`).join("\n")}`);
 
-await step("copying the /docs assets from node_modules", TSX, ["scripts/docs-assets.ts"]);
+await step("copying the /docs assets from node_modules, building /openapi.json", TSX, ["scripts/docs-assets.ts"]);
 await step("writing local secrets to .dev.vars (once)", TSX, ["scripts/dev-vars.ts"]);
 // The directory and every shard (docs/shards.md), each with its own migrations.
 await step("applying local D1 migrations", TSX, ["scripts/migrate.ts", "--local"]);

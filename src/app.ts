@@ -7,7 +7,7 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { getPath } from "hono/utils/url";
 import { checkCustomerStanding } from "./core/auth";
-import { DOCS_CSP, docsPage } from "./core/docs";
+import { DOCS_CSP, docsPage, OPENAPI_PATH, openApiJson } from "./core/docs";
 import { API_TITLE } from "./core/document";
 import { ApiError, renderProblem } from "./core/errors";
 import { lazyRouter } from "./core/lazy-router";
@@ -109,14 +109,14 @@ export function createApp(opts: { without?: readonly AppMiddleware[] } = {}) {
     await c.get("db").run(sql`SELECT 1`);
     return c.json({ status: "ok" as const }, 200);
   });
-  app.get("/openapi.json", async (c) => {
-    const { openApiDocument } = await import("./openapi-document");
-    return c.json(await openApiDocument(new URL(c.req.url).origin));
-  });
+  // Built with the assets (scripts/openapi-json.ts): the Worker only puts the request's origin in.
+  app.get(OPENAPI_PATH, async (c) =>
+    c.body(await openApiJson(c.env.ASSETS, new URL(c.req.url).origin), 200, { "Content-Type": "application/json" }),
+  );
   // The page only: its Swagger UI files are static assets (src/core/docs.ts), served before the Worker.
   app.get("/docs", (c) => {
     c.header("Content-Security-Policy", DOCS_CSP);
-    return c.html(docsPage(API_TITLE, "/openapi.json"));
+    return c.html(docsPage(API_TITLE, OPENAPI_PATH));
   });
 
   app.notFound((c) =>

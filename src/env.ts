@@ -19,5 +19,12 @@ export type AppEnv = {
     /** The organization named by the `org-id` header, where the operation takes one. */
     orgId: number | null;
     principal: Principal;
+    /** Customer routes: the `app-id` store's check, started beside the token's (core/tenancy). */
+    storeCheck?: Promise<void>;
+    /**
+     * Customer routes whose handler runs beside the admission (the store and the customer's standing):
+     * settles when both pass, rejects with the refusal (core/auth).
+     */
+    admission?: Promise<void>;
   };
 };

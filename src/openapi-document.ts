@@ -18,9 +18,10 @@ import { webhookErrorCodes } from "./modules/webhooks/errors";
 import { ROUTERS } from "./routers";
 
 /**
- * The OpenAPI document: every router's operations, the events, the error codes. Built on the first
- * request to /openapi.json (and by the tests and scripts that read it), never at start-up: it needs
- * every router loaded and every schema converted.
+ * The OpenAPI document: every router's operations, the events, the error codes. Built at build time
+ * into the static assets (scripts/openapi-json.ts), which the Worker serves at /openapi.json with the
+ * request's origin (core/docs.ts), and by the tests and scripts that read it: the Worker itself never
+ * imports this file, so neither the generator's work nor the prose is in a request's way.
  */
 
 /**
@@ -112,15 +113,4 @@ export async function createDocumentApp() {
     });
   }
   return app;
-}
-
-let documentApp: ReturnType<typeof createDocumentApp> | undefined;
-
-/** The document as /openapi.json serves it, its server the request's origin. */
-export async function openApiDocument(origin: string) {
-  documentApp ??= createDocumentApp().catch((error) => {
-    documentApp = undefined;
-    throw error;
-  });
-  return (await documentApp).getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: origin }] });
 }

@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { deployEntry } from "../worker-source";
 
 /** What serve.ts takes on its command line: `-c CONFIG [--persist-to DIR] [--var NAME:VALUE]...`. */
 export type WorkerArgs = { config: string; persist: string | undefined; vars: Record<string, string> };
@@ -55,7 +56,8 @@ export function deployedWorker(
   const { outDir, ...serving } = opts;
   const out = resolve(outDir);
   mkdirSync(out, { recursive: true });
-  execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out, "-c", w.config], { stdio: "ignore" });
+  const args = ["wrangler", "deploy", "--dry-run", "--outdir", out, "-c", w.config, ...deployEntry(w.config)];
+  execFileSync("npx", args, { stdio: "ignore" });
   const script = readdirSync(out).find((f) => f.endsWith(".js"));
   if (!script) throw new Error(`wrangler deploy --dry-run left no script in ${out}`);
   const { workerOptions } = unstable_getMiniflareWorkerOptions(w.config);
@@ -97,6 +99,6 @@ export function benchWranglerToml(main: string): string {
       .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../$1"')
       // The bundle's zod (src/core/zod), as deployed: wrangler resolves the alias from the config's folder.
       .replace(/^alias = \{ "zod" = "\.\/(.*)" \}$/m, 'alias = { "zod" = "../$1" }')
-      .replace(/^\[assets\]\n(?:.*\n)*?binding = .*\n/m, "") + `\n${(consumers ?? []).join("\n")}`
+      .replace(/^\[assets\]\n(?:[^[\n].*\n|\n)*/m, "") + `\n${(consumers ?? []).join("\n")}`
   );
 }

@@ -6,12 +6,14 @@ import { JwtTokenExpired } from "hono/utils/jwt/types";
 import type { Db } from "../db/client";
 import { type TokenDirectory, tokenByHash, tokenUsed } from "../db/directory";
 import type { AppEnv } from "../env";
+import { writesAfterAdmission } from "./admission";
 import { executionCtxOf } from "./context";
 import { randomToken, sha256Hex } from "./crypto";
 import { ApiError } from "./errors";
 import { HeldFor } from "./held";
 import { PERMISSIONS, type Permission, TOKEN_PREFIX } from "./permissions";
 import type { CustomerPrincipal, MerchantPrincipal, Principal } from "./principal";
+import { requireGoodStanding } from "./standing";
 import { appSuspended, apps, readTenant, TOKEN_HOLD_MS } from "./tenancy";
 import { nowIso } from "./time";
 
@@ -128,6 +130,12 @@ export async function signCustomerToken(secret: string, claims: CustomerClaims):
   return sign(claims, secret, "HS256");
 }
 
+export {
+  type CustomerStanding,
+  checkCustomerStanding,
+  forgetCustomerStanding,
+  type StandingCheck,
+} from "./standing";
 /**
  * Merchant tokens as this isolate last read them, for at most TOKEN_HOLD_MS, so that a merchant
  * read is one D1 round trip (its own), not two. Revoking a token in this isolate forgets them at
@@ -166,45 +174,6 @@ export async function merchantTokenEntry(env: Env, token: string): Promise<Token
 }
 
 const tokenRow = (c: Context<AppEnv>, token: string) => merchantTokenEntry(c.env, token);
-
-/**
- * Where a customer's access token stands beyond its signature: the customers module answers (core
- * knows no customers table), and `createApp` hands its answer over with `checkCustomerStanding`.
- */
-export type CustomerStanding = "active" | "blocked" | "gone";
-export type StandingCheck = (db: Db, appId: number, customerId: number) => Promise<CustomerStanding>;
-let standingOf: StandingCheck | undefined;
-
-export function checkCustomerStanding(check: StandingCheck): void {
-  standingOf = check;
-  heldStandings.clear();
-}
-
-/**
- * Standings as this isolate last read them, for at most TOKEN_HOLD_MS, as merchant tokens are: a
- * block or a deletion is seen at once in the isolate that made it (it forgets the customer), and
- * within a second elsewhere, although the access token itself is valid for 15 minutes.
- */
-const heldStandings = new HeldFor<string, CustomerStanding>(TOKEN_HOLD_MS);
-
-export function forgetCustomerStanding(appId: number, customerId: number): void {
-  heldStandings.delete(`${appId}:${customerId}`);
-}
-
-async function requireGoodStanding(c: Context<AppEnv>, appId: number, customerId: number): Promise<void> {
-  if (!standingOf) throw new Error("No customer standing check: createApp() registers it");
-  const key = `${appId}:${customerId}`;
-  const now = Date.now();
-  let standing = heldStandings.get(key, now);
-  if (!standing) {
-    standing = await standingOf(c.get("db"), appId, customerId);
-    heldStandings.set(key, standing, now);
-  }
-  if (standing === "blocked")
-    throw ApiError.forbidden("The store blocked this customer: their tokens are refused.", "customer_blocked");
-  if (standing === "gone")
-    throw ApiError.unauthorized("The customer's account was deleted: this token is revoked.", "token_revoked");
-}
 
 async function merchantPrincipal(c: Context<AppEnv>, token: string, appId: number): Promise<MerchantPrincipal> {
   const row = await tokenRow(c, token);
@@ -278,39 +247,80 @@ async function customerPrincipal(
  * decides the status: no token 401, bad `app-id` 400, unknown, expired or revoked token (a deleted
  * customer's included) 401, another store's token or a blocked customer 403, over the ceiling 429. What
  * the principal may do is the route's guard (`requirePermission`, `requireCustomer`).
+ *
+ * On customer routes the store's check (`knownAppBeside`) and the customer's standing are read
+ * together, and awaited before any answer of this middleware's own, so a 404 or a suspension still
+ * comes first. With `beside`, the handler runs beside them too (`writesAfterAdmission`): its reads
+ * share their round trip, its writes wait for them, and a refusal replaces whatever it answered.
  */
 export const authenticate =
-  (opts: { channel?: ChannelAdmission; customers?: boolean } = {}): MiddlewareHandler<AppEnv> =>
+  (opts: { channel?: ChannelAdmission; customers?: boolean; beside?: boolean } = {}): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
-    const header = c.req.header("authorization");
-    if (!header) throw ApiError.unauthorized("Send `Authorization: Bearer <token>`.");
-    const m = BEARER.exec(header.trim());
-    if (!m) throw ApiError.unauthorized("The Authorization header must be `Bearer <token>`.", "malformed_token");
-    const token = m[1]!;
-    const appId = readTenant(c);
-    let principal: Principal;
-    if (token.startsWith(TOKEN_PREFIX)) principal = await merchantPrincipal(c, token, appId);
-    else if (JWT_SHAPE.test(token)) principal = await customerPrincipal(c, token, appId, opts.channel);
-    else throw ApiError.unauthorized("The token is not valid.", "invalid_token");
-    const key =
-      principal.kind === "merchant" ? `token:${principal.tokenId}` : `customer:${appId}:${principal.customerId}`;
-    // A customer's standing is read beside the limiter, not after it; a refusal wins over a 429.
-    // On a customer route only: elsewhere a customer's token is refused anyway (`wrong_principal`).
-    const own = opts.customers && principal.kind === "customer" ? (principal.channel ?? principal) : undefined;
-    const [, { success }] = await Promise.all([
-      own && requireGoodStanding(c, own.appId, own.customerId),
-      c.env.TOKEN_LIMITER.limit({ key }),
-    ]);
-    if (!success) {
-      throw new ApiError(429, "rate_limited", "Too many requests with this token; retry in a minute.", {
-        headers: { "Retry-After": "60" },
-      });
+    const storeCheck = c.get("storeCheck");
+    let principal: MerchantPrincipal | CustomerPrincipal;
+    let admission: Promise<void>;
+    try {
+      principal = await principalOf(c, opts.channel);
+      // A customer's standing, on a customer route only: elsewhere a customer's token is refused
+      // anyway (`wrong_principal`). The store's refusal comes before the customer's.
+      const own = opts.customers && principal.kind === "customer" ? (principal.channel ?? principal) : undefined;
+      const standing = own && requireGoodStanding(c, own.appId, own.customerId);
+      standing?.catch(() => undefined);
+      admission = (async () => {
+        await storeCheck;
+        await standing;
+      })();
+      admission.catch(() => undefined);
+      const key =
+        principal.kind === "merchant"
+          ? `token:${principal.tokenId}`
+          : `customer:${c.get("appId")}:${principal.customerId}`;
+      const { success } = await c.env.TOKEN_LIMITER.limit({ key });
+      // A refusal wins over a 429.
+      if (!opts.beside || !success) await admission;
+      if (!success) {
+        throw new ApiError(429, "rate_limited", "Too many requests with this token; retry in a minute.", {
+          headers: { "Retry-After": "60" },
+        });
+      }
+    } catch (error) {
+      await storeCheck;
+      throw error;
     }
     c.set("principal", principal);
-    await next();
+    if (opts.beside) {
+      const db = c.get("db");
+      const gate = writesAfterAdmission(db, admission);
+      c.set("db", gate.db);
+      c.set("admission", admission);
+      try {
+        await next();
+      } finally {
+        gate.settle();
+        c.set("db", db);
+      }
+      // Whatever the handler answered, a refused request gets the refusal.
+      await admission;
+    } else await next();
     // A refused request writes nothing, not even this.
     if (principal.kind === "merchant" && c.res.status < 400) noteTokenUsed(c, principal.tokenId);
   };
+
+/** The bearer token's principal for the `app-id` store, or the 401/403 that refuses it. */
+async function principalOf(
+  c: Context<AppEnv>,
+  channel: ChannelAdmission | undefined,
+): Promise<MerchantPrincipal | CustomerPrincipal> {
+  const header = c.req.header("authorization");
+  if (!header) throw ApiError.unauthorized("Send `Authorization: Bearer <token>`.");
+  const m = BEARER.exec(header.trim());
+  if (!m) throw ApiError.unauthorized("The Authorization header must be `Bearer <token>`.", "malformed_token");
+  const token = m[1]!;
+  const appId = readTenant(c);
+  if (token.startsWith(TOKEN_PREFIX)) return merchantPrincipal(c, token, appId);
+  if (JWT_SHAPE.test(token)) return customerPrincipal(c, token, appId, channel);
+  throw ApiError.unauthorized("The token is not valid.", "invalid_token");
+}
 
 /**
  * A merchant operation's guard: a merchant principal whose token has `permission`. With `org`,

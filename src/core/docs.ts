@@ -73,3 +73,34 @@ export function docsPage(title: string, openapiUrl: string): string {
 </html>
 `;
 }
+
+/**
+ * The OpenAPI document is built at build time (scripts/openapi-json.ts) into the static assets, its
+ * server this placeholder: the Worker serves it (wrangler.toml's `run_worker_first`) with the
+ * request's origin in its place, so that neither the document's prose nor its generator is bundled.
+ */
+export const OPENAPI_PATH = "/openapi.json";
+export const OPENAPI_ORIGIN_PLACEHOLDER = "https://this-origin.invalid";
+
+let documentText: Promise<string> | undefined;
+
+/** The ASSETS binding, as far as the document needs it (this file is also read by the Node scripts). */
+type Assets = { fetch(url: URL): Promise<Response> };
+
+/** The built document with `origin` as its server: the placeholder's first place, before `paths`. */
+export async function openApiJson(assets: Assets, origin: string): Promise<string> {
+  documentText ??= assets.fetch(new URL(OPENAPI_PATH, OPENAPI_ORIGIN_PLACEHOLDER)).then((res) => {
+    if (!res.ok)
+      throw new Error(`${OPENAPI_PATH} is not in the static assets (${res.status}): see scripts/openapi-json.ts`);
+    return res.text();
+  });
+  const loading = documentText;
+  const text = await loading.catch((error: unknown) => {
+    documentText = undefined;
+    throw error;
+  });
+  const placeholder = JSON.stringify(OPENAPI_ORIGIN_PLACEHOLDER);
+  const at = text.indexOf(placeholder);
+  if (at < 0) throw new Error(`${OPENAPI_PATH} names no server to replace`);
+  return text.slice(0, at) + JSON.stringify(origin) + text.slice(at + placeholder.length);
+}

@@ -2,6 +2,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { clientOf, createDb, type Db } from "../db/client";
 import type { AppEnv } from "../env";
+import { beforeAdmission } from "./admission";
 import { executionCtxOf } from "./context";
 import { sha256Hex } from "./crypto";
 import { ApiError, type ErrorCode } from "./errors";
@@ -76,13 +77,10 @@ function retryable(c: Context<AppEnv>): boolean {
 const KEPT_HEADERS = ["content-type", "location"];
 
 type Claim = { id: number } | { row: typeof idempotencyKeys.$inferSelect | undefined };
+type ClaimValues = Omit<typeof idempotencyKeys.$inferInsert, "state" | "expiresAt">;
 
 /** Inserts the claim, or takes over an expired row; one statement, so that two racing requests cannot both win. */
-async function claim(
-  db: Db,
-  values: Omit<typeof idempotencyKeys.$inferInsert, "state" | "expiresAt">,
-  now: string,
-): Promise<Claim> {
+async function claim(db: Db, values: ClaimValues, now: string): Promise<Claim> {
   const expiresAt = new Date(Date.parse(now) + IN_FLIGHT_LEASE_MS).toISOString();
   const claimed = await db
     .insert(idempotencyKeys)
@@ -124,78 +122,150 @@ function invalidKey(): ApiError {
   });
 }
 
+/** The answer to a request whose claim found the key held: the first answer again, or a 409 (thrown). */
+function answerOfHeld(
+  row: typeof idempotencyKeys.$inferSelect | undefined,
+  values: ClaimValues,
+  now: string,
+): Response {
+  if (row && (row.method !== values.method || row.path !== values.path || row.bodyHash !== values.bodyHash)) {
+    throw ApiError.conflict(
+      "idempotency_key_reused",
+      "This Idempotency-Key was used with another request (another body or path); use a new key for a new request.",
+    );
+  }
+  if (row?.state === "committed" && Date.parse(row.createdAt) + IN_FLIGHT_LEASE_MS < Date.parse(now)) {
+    throw ApiError.conflict(
+      "idempotency_key_response_lost",
+      "The request with this Idempotency-Key made its change, but its response was lost; it will not run " +
+        "again. Read the resource to see the result.",
+    );
+  }
+  if (row?.state !== "done") {
+    throw ApiError.conflict(
+      "idempotency_key_in_flight",
+      "A request with this Idempotency-Key is still running; retry in a second to get its response.",
+      { headers: { "Retry-After": "1" } },
+    );
+  }
+  const headers = new Headers(row.responseHeaders ?? {});
+  headers.set(REPLAYED_HEADER, "true");
+  return new Response(row.responseBody, { status: row.responseStatus ?? 200, headers });
+}
+
+/** The claim, in two rounds at most: the row seen may be released (deleted) between the claim and the read. */
+async function claimKey(db: Db, values: ClaimValues, now: string): Promise<Claim> {
+  const claimed = await claim(db, values, now);
+  return "row" in claimed && !claimed.row ? claim(db, values, now) : claimed;
+}
+
+/**
+ * When the key is claimed: `before` the handler runs (every keyed route), or `with-first-read`, sent
+ * beside the handler's first reads so that the key costs no round trip of its own. The handler's
+ * writes wait for the claim and are never sent unless it is this request's; a claim that finds the
+ * key held answers as `before` would (the first answer again, or a 409), whatever the handler made
+ * of its reads. Only for a handler that does nothing outside D1 (a provider's call, a queue's send)
+ * before its first write, since only D1 writes wait for the claim.
+ */
+export type ClaimTiming = "before" | "with-first-read";
+
 /**
  * The middleware, after auth (it keys on the principal). Route factories add it with
- * `idempotent: true`; the route then declares the header and the 409 codes.
+ * `idempotent: true` (or `"with-first-read"`); the route then declares the header and the 409 codes.
  */
-export const idempotent = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const key = c.req.header(IDEMPOTENCY_HEADER);
-  if (key === undefined) return next();
-  if (!KEY.test(key)) throw invalidKey();
-  const principal = c.get("principal");
-  const db = c.get("db");
-  const path = c.req.path.endsWith("/") ? c.req.path : `${c.req.path}/`;
-  // Hono caches the text, so the route's JSON validator still reads the body after this.
-  const values = {
-    appId: c.get("appId"),
-    principal:
-      principal.kind === "merchant"
-        ? `merchant:${principal.tokenId}`
-        : principal.kind === "customer"
-          ? `customer:${principal.customerId}`
-          : "platform",
-    key,
-    method: c.req.method,
-    path,
-    bodyHash: await sha256Hex(await c.req.text()),
+export const idempotent =
+  (timing: ClaimTiming = "before"): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const key = c.req.header(IDEMPOTENCY_HEADER);
+    if (key === undefined) return next();
+    if (!KEY.test(key)) throw invalidKey();
+    const principal = c.get("principal");
+    const db = c.get("db");
+    const path = c.req.path.endsWith("/") ? c.req.path : `${c.req.path}/`;
+    // Hono caches the text, so the route's JSON validator still reads the body after this.
+    const values: ClaimValues = {
+      appId: c.get("appId"),
+      principal:
+        principal.kind === "merchant"
+          ? `merchant:${principal.tokenId}`
+          : principal.kind === "customer"
+            ? `customer:${principal.customerId}`
+            : "platform",
+      key,
+      method: c.req.method,
+      path,
+      bodyHash: await sha256Hex(await c.req.text()),
+    };
+    const now = nowIso();
+    // The claim goes out beside the customer's admission (core/admission), and is released if refused.
+    const keys = beforeAdmission(db);
+    // `with-first-read`: sent with the handler's first statement, so that neither comes back before
+    // the other goes out (one round trip for both, whatever the machine's pace), or after the
+    // handler if it sent none.
+    let claiming: Promise<Claim> | undefined;
+    const claimNow = (): Promise<Claim> => {
+      if (!claiming) {
+        claiming = claimKey(keys, values, now);
+        // Awaited below, after the handler; a write may never ask for it.
+        claiming.catch(() => undefined);
+      }
+      return claiming;
+    };
+    if (timing === "before") {
+      const claimed = await claimNow();
+      if ("row" in claimed) return answerOfHeld(claimed.row, values, now);
+    }
+    // Writes wait for this: the claim's id, or null when the key is held by another request.
+    const claimId = () => claimNow().then((claimed) => ("id" in claimed ? claimed.id : null));
+    const outcome = claimOutcome(db, claimId, now);
+    c.set("db", outcome.db);
+    let failure: { error: unknown } | undefined;
+    try {
+      await next();
+    } catch (error) {
+      failure = { error };
+    } finally {
+      outcome.settle();
+      c.set("db", db);
+    }
+    // A refused customer gets the refusal, never a stored answer nor one kept for replay.
+    const refusal = await c.get("admission")?.then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
+    if (refusal) failure = refusal;
+    const claimed = await claimNow();
+    if ("row" in claimed) {
+      if (refusal) throw refusal.error;
+      // The handler ran beside the claim and wrote nothing: its response gives way to the key's,
+      // none of its headers kept (unset first, else Hono merges them into the next response).
+      c.res = undefined;
+      c.res = answerOfHeld(claimed.row, values, now);
+      return;
+    }
+    await settleKeyed(c, keys, values, claimed.id, now, failure);
   };
-  const now = nowIso();
-  // Two rounds: the row seen may be released (deleted) between the claim and the read.
-  let claimed: Claim = await claim(db, values, now);
-  if ("row" in claimed && !claimed.row) claimed = await claim(db, values, now);
-  if ("row" in claimed) {
-    const row = claimed.row;
-    if (row && (row.method !== values.method || row.path !== values.path || row.bodyHash !== values.bodyHash)) {
-      throw ApiError.conflict(
-        "idempotency_key_reused",
-        "This Idempotency-Key was used with another request (another body or path); use a new key for a new request.",
-      );
-    }
-    if (row?.state === "committed" && Date.parse(row.createdAt) + IN_FLIGHT_LEASE_MS < Date.parse(now)) {
-      throw ApiError.conflict(
-        "idempotency_key_response_lost",
-        "The request with this Idempotency-Key made its change, but its response was lost; it will not run " +
-          "again. Read the resource to see the result.",
-      );
-    }
-    if (row?.state !== "done") {
-      throw ApiError.conflict(
-        "idempotency_key_in_flight",
-        "A request with this Idempotency-Key is still running; retry in a second to get its response.",
-        { headers: { "Retry-After": "1" } },
-      );
-    }
-    const headers = new Headers(row.responseHeaders ?? {});
-    headers.set(REPLAYED_HEADER, "true");
-    return new Response(row.responseBody, { status: row.responseStatus ?? 200, headers });
-  }
 
+/**
+ * After the handler of a request holding the key: the key released when the request failed or its
+ * answer says "try again", else the answer stored for replay, after the response.
+ */
+async function settleKeyed(
+  c: Context<AppEnv>,
+  db: Db,
+  values: ClaimValues,
+  id: number,
+  now: string,
+  failure: { error: unknown } | undefined,
+): Promise<void> {
   // The claim's own row: after its lease another request may have taken the key over.
-  const mine = and(eq(idempotencyKeys.id, claimed.id), eq(idempotencyKeys.createdAt, now));
+  const mine = and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.createdAt, now));
   // A key whose write committed is never released: a retry would run the write again.
   const release = () => db.delete(idempotencyKeys).where(and(mine, eq(idempotencyKeys.state, "in_flight")));
-  const outcome = claimOutcome(db, claimed.id, now);
-  c.set("db", outcome.db);
-  try {
-    await next();
-  } catch (error) {
-    outcome.settle();
+  if (failure) {
     await release();
-    throw error;
-  } finally {
-    c.set("db", db);
+    throw failure.error;
   }
-  outcome.settle();
   if (retryable(c)) {
     await release();
     return;
@@ -225,7 +295,7 @@ export const idempotent = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   );
   // Without an execution context (a test's app.request()) the store runs on its own.
   executionCtxOf(c)?.waitUntil(stored);
-};
+}
 
 const WRITE = /^\s*(insert|update|delete|replace)\b/i;
 
@@ -236,10 +306,22 @@ const WRITE = /^\s*(insert|update|delete|replace)\b/i;
  * round trip. After `settle()` (the response is decided) writes pass through: work deferred past the
  * response (publishing events) must not depend on the key.
  */
-function claimOutcome(db: Db, id: number, createdAt: string): { db: Db; settle: () => void } {
+function claimOutcome(
+  db: Db,
+  claimId: () => Promise<number | null>,
+  createdAt: string,
+): { db: Db; settle: () => void } {
   const session = clientOf(db);
   let settled = false;
-  const outcome = () => [
+  // A claim sent beside the handler's reads may still be on its way: a write waits for it, and is
+  // never sent when the key is another request's (the middleware then answers as that key says).
+  const outcome = async () => {
+    const id = await claimId();
+    if (id === null)
+      throw ApiError.conflict("idempotency_key_in_flight", "Another request holds this Idempotency-Key.");
+    return outcomeOf(id);
+  };
+  const outcomeOf = (id: number) => [
     session
       .prepare(
         "INSERT INTO batch_guards SELECT 'idempotency-claim' WHERE NOT EXISTS " +
@@ -252,7 +334,7 @@ function claimOutcome(db: Db, id: number, createdAt: string): { db: Db; settle: 
       )
       .bind(new Date(Date.now() + IDEMPOTENCY_TTL_MS).toISOString(), id, createdAt),
   ];
-  const alone = (stmt: D1PreparedStatement) => async () => (await session.batch([...outcome(), stmt]))[2]!;
+  const alone = (stmt: D1PreparedStatement) => async () => (await session.batch([...(await outcome()), stmt]))[2]!;
   // A batch of reads only (one round trip for several reads) commits nothing: only a batch with a
   // write carries the outcome, else a request refused after its reads would leave the key committed.
   const writes = new WeakSet<D1PreparedStatement>();
@@ -281,12 +363,17 @@ function claimOutcome(db: Db, id: number, createdAt: string): { db: Db; settle: 
   };
   const wrapped = new Proxy(session, {
     get(target, prop) {
-      if (prop === "prepare") return (q: string) => (WRITE.test(q) ? write(target.prepare(q)) : target.prepare(q));
+      // The handler's first statement sends the claim (a no-op once sent).
+      if (prop === "prepare")
+        return (q: string) => {
+          if (!settled) claimId().catch(() => undefined);
+          return WRITE.test(q) ? write(target.prepare(q)) : target.prepare(q);
+        };
       if (prop === "batch")
         return async (statements: D1PreparedStatement[]) =>
           settled || !statements.some((s) => writes.has(s))
             ? target.batch(statements)
-            : (await target.batch([...outcome(), ...statements])).slice(2);
+            : (await target.batch([...(await outcome()), ...statements])).slice(2);
       const v = Reflect.get(target, prop, target);
       return typeof v === "function" ? v.bind(target) : v;
     },

@@ -50,11 +50,20 @@ export const PAGE_ROWS = sql.identifier(PAGE_ALIAS);
  * `PAGE_ROWS` (`(SELECT item_id FROM ${PAGE_ROWS})`); each comes back parsed under its name.
  * The count is the page's own when the page is not full (no second scan); else `count` when given
  * (a scalar subquery, e.g. a counter kept exact by triggers), else the rows counted.
+ * `with` names sets the nested levels share (materialized once, after the page's rows, which they
+ * may read): a set that every level would otherwise repeat as a subquery is compiled once, and
+ * compiling the statement is most of what SQLite spends on a list with many nested levels.
  */
 export async function listPageWith<T extends SQLiteTable, K extends string>(
   db: Db,
   q: ListQuery,
-  opts: { table: T; scope: (searchDriven: boolean) => SQL; count?: SQL; parent?: ListParent },
+  opts: {
+    table: T;
+    scope: (searchDriven: boolean) => SQL;
+    count?: SQL;
+    parent?: ListParent;
+    with?: (page: SQL) => Record<string, SQL>;
+  },
   nested: (page: SQL) => Record<K, SQL>,
 ): Promise<{ page: Page<T["$inferSelect"]>; nested: Record<K, unknown> }> {
   const scope = opts.scope(q.searchDriven);
@@ -65,9 +74,10 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
     names.map((n) => sql`, ${extra[n]} AS ${sql.identifier(`n_${n}`)}`),
     sql``,
   );
+  const shared = sharedSets(opts.with?.(sql`${PAGE_ROWS}`));
   const { dialect, $client } = db as unknown as DrizzleD1Internals;
-  const query = listStatement(dialect, { ...opts, where, count: opts.count }, q, parts);
-  if (query.params.length > D1_MAX_PARAMS) return listPageInTwo(db, q, { ...opts, where }, names, parts);
+  const query = listStatement(dialect, { ...opts, where, count: opts.count, shared }, q, parts);
+  if (query.params.length > D1_MAX_PARAMS) return listPageInTwo(db, q, { ...opts, where, shared }, names, parts);
   const row = (
     await $client
       .prepare(query.sql)
@@ -81,6 +91,14 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
   numbered.sort((a, b) => a[0] - b[0]);
   const results = numbered.map(([, r]) => decodeRow(opts.table, r));
   return { page: { count: total, page: q.page, pageSize: q.pageSize, results }, nested: parsedParts(row, names) };
+}
+
+/** `listPageWith`'s `with` as the rest of a WITH clause: `, "name" AS MATERIALIZED (…)` each. */
+function sharedSets(sets: Record<string, SQL> | undefined): SQL {
+  return sql.join(
+    Object.entries(sets ?? {}).map(([name, body]) => sql`, ${sql.identifier(name)} AS MATERIALIZED (${body})`),
+    sql``,
+  );
 }
 
 /**
@@ -97,7 +115,7 @@ export async function listPageWith<T extends SQLiteTable, K extends string>(
  */
 function listStatement(
   dialect: SQLiteDialect,
-  s: { table: SQLiteTable; where: SQL; count?: SQL; parent?: ListParent },
+  s: { table: SQLiteTable; where: SQL; count?: SQL; parent?: ListParent; shared: SQL },
   q: ListQuery,
   parts: SQL,
 ): { sql: string; params: unknown[] } {
@@ -108,6 +126,7 @@ function listStatement(
     ? dialect.sqlToQuery(s.count)
     : { sql: `(SELECT count(*) FROM ${table} WHERE ${where.sql})`, params: where.params };
   const parent = dialect.sqlToQuery(parentFound(s.parent));
+  const shared = dialect.sqlToQuery(s.shared);
   const nested = dialect.sqlToQuery(parts);
   const rowText = dialect.sqlToQuery(rowArray(s.table, PAGE_ALIAS)).sql;
   const pageRows = dialect.sqlToQuery(sql`${PAGE_ROWS}`).sql;
@@ -116,7 +135,7 @@ function listStatement(
   return {
     sql: `WITH ${pageRows} AS MATERIALIZED (
       SELECT p.*, row_number() OVER () AS "_n" FROM (SELECT * FROM ${table} WHERE ${where.sql}
-        ORDER BY ${order.sql} LIMIT ? OFFSET ?) AS p)
+        ORDER BY ${order.sql} LIMIT ? OFFSET ?) AS p)${shared.sql}
     SELECT CASE WHEN ${inPage} BETWEEN 1 AND ? OR (? = 0 AND ${inPage} = 0)
         THEN ? + ${inPage} ELSE ${count.sql} END AS "count",
       "page_summary"."rows" AS "rows",
@@ -129,6 +148,7 @@ function listStatement(
       ...order.params,
       q.pageSize,
       offset,
+      ...shared.params,
       q.pageSize - 1,
       offset,
       offset,
@@ -172,7 +192,7 @@ function parsedParts<K extends string>(row: Record<string, unknown> | undefined,
 async function listPageInTwo<T extends SQLiteTable, K extends string>(
   db: Db,
   q: ListQuery,
-  opts: { table: T; where: SQL; parent?: ListParent },
+  opts: { table: T; where: SQL; parent?: ListParent; shared: SQL },
   names: K[],
   parts: SQL,
 ): Promise<{ page: Page<T["$inferSelect"]>; nested: Record<K, unknown> }> {
@@ -206,7 +226,7 @@ async function listPageInTwo<T extends SQLiteTable, K extends string>(
   const id = getTableColumns(table).id!;
   const ids = JSON.stringify(results.map((r) => (r as Record<string, unknown>).id));
   const row = await db.get<Record<string, string | null>>(sql`WITH ${PAGE_ROWS} AS MATERIALIZED (
-      SELECT * FROM ${table} WHERE ${id} IN (SELECT value FROM json_each(${ids})))
+      SELECT * FROM ${table} WHERE ${id} IN (SELECT value FROM json_each(${ids})))${opts.shared}
     SELECT 1 ${parts}`);
   return { page: { count: total, page: q.page, pageSize: q.pageSize, results }, nested: parsedParts(row, names) };
 }

@@ -3,6 +3,7 @@ import { authenticate, type ChannelAdmission, type Permission, requireCustomer, 
 import { CACHE_CONTROL } from "./cache";
 import type { ErrorCode } from "./errors";
 import {
+  type ClaimTiming,
   IDEMPOTENCY_ERRORS,
   IDEMPOTENCY_HEADER,
   idempotencyHeaderSchema,
@@ -20,7 +21,7 @@ import {
   z,
 } from "./openapi";
 import { authenticatePlatform } from "./platform-auth";
-import { knownApp, tenantHeaders, tenantOrgHeaders } from "./tenancy";
+import { knownApp, knownAppBeside, tenantHeaders, tenantOrgHeaders } from "./tenancy";
 
 /**
  * The route factories, one per audience: each adds its auth path, the tenant headers, and every
@@ -38,8 +39,9 @@ type Keyed = {
   /**
    * The operation takes an `Idempotency-Key` (writes that move money or stock): the middleware
    * runs after auth, and the document declares the header, the replay header and the 409 codes.
+   * `"with-first-read"` sends the key's claim beside the handler's first reads (see `ClaimTiming`).
    */
-  idempotent?: boolean;
+  idempotent?: boolean | Exclude<ClaimTiming, "before">;
 };
 
 type SpecLink = { specId: string; beyondSpec?: never } | { specId?: never; beyondSpec: string };
@@ -91,10 +93,10 @@ const RETRY_AFTER_DOC = {
 
 /** What `idempotent: true` adds to an operation: its middleware, header and response headers. */
 const idempotency = {
-  middleware: (on: boolean | undefined) => (on ? [idempotent()] : []),
-  headers: <H extends z.ZodObject>(headers: H, on: boolean | undefined) =>
+  middleware: (on: Keyed["idempotent"]) => (on ? [idempotent(on === true ? "before" : on)] : []),
+  headers: <H extends z.ZodObject>(headers: H, on: Keyed["idempotent"]) =>
     on ? headers.extend({ [IDEMPOTENCY_HEADER]: idempotencyHeaderSchema }) : headers,
-  responses<T extends object>(responses: T, on: boolean | undefined): T {
+  responses<T extends object>(responses: T, on: Keyed["idempotent"]): T {
     if (!on) return responses;
     const all = responses as Record<string, { headers?: object }>;
     for (const [status, r] of Object.entries(all)) {
@@ -103,7 +105,7 @@ const idempotency = {
     }
     return responses;
   },
-  errors: (on: boolean | undefined) => (on ? IDEMPOTENCY_ERRORS : undefined),
+  errors: (on: Keyed["idempotent"]) => (on ? IDEMPOTENCY_ERRORS : undefined),
 };
 
 const specLink = (link: SpecLink, operationId: string | undefined) => {
@@ -175,8 +177,10 @@ export function customerRoute<const R extends CustomerRouteInput>(route: R) {
     ...rest,
     security: [{ customerToken: [] }],
     middleware: [
-      knownApp(),
-      authenticate({ channel, customers: true }),
+      knownAppBeside(),
+      // A read, or a write that promises nothing but D1 before its first write, runs beside the
+      // store's and the customer's checks (its writes wait for them).
+      authenticate({ channel, customers: true, beside: rest.method === "get" || keyed === "with-first-read" }),
       requireCustomer(),
       requireJsonBody(),
       ...idempotency.middleware(keyed),

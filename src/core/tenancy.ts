@@ -89,14 +89,33 @@ export const appSuspended = (appId: number) =>
 /**
  * `app-id` must name a store: a 404 `app_not_found` otherwise, not an empty page; a suspended
  * store is a 403 `app_suspended`. Read in the directory, held per isolate and store for at most
- * TOKEN_HOLD_MS; for public and customer routes (a merchant token's read joins its store).
+ * TOKEN_HOLD_MS. A missing or malformed `app-id` throws at once (400); the store's read is the promise's.
  */
-export const knownApp = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+function checkStore(c: Context<AppEnv>): Promise<void> {
   const appId = readTenant(c);
-  // The directory's row, which the request's db session read to find the store's shard (db/session.ts).
-  const entry = await storeEntry(c.env, appId);
-  if (!entry) throw new ApiError(404, "app_not_found", `No store has the id ${appId}; check the \`app-id\` header.`);
-  if (entry.suspendedAt !== null) throw appSuspended(appId);
+  return (async () => {
+    // The directory's row, which the request's db session read to find the store's shard (db/session.ts).
+    const entry = await storeEntry(c.env, appId);
+    if (!entry) throw new ApiError(404, "app_not_found", `No store has the id ${appId}; check the \`app-id\` header.`);
+    if (entry.suspendedAt !== null) throw appSuspended(appId);
+  })();
+}
+
+/** The store check before the route goes on: public routes (a merchant token's read joins its store). */
+export const knownApp = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  await checkStore(c);
+  await next();
+};
+
+/**
+ * The store check started, not awaited: customer routes read it beside the customer's standing
+ * (`authenticate` awaits it before any answer of its own, so its 404/403 still come first).
+ */
+export const knownAppBeside = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const check = checkStore(c);
+  // Awaited by authenticate; until then a refusal is not an unhandled rejection.
+  check.catch(() => undefined);
+  c.set("storeCheck", check);
   await next();
 };
 

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { OPENAPI_PATH } from "../../src/core/docs";
 import { BASE, call, json } from "../helpers/request";
 
 /** wrangler.toml's `[assets]` directory, bound for the tests only (vitest.config.ts). */
@@ -7,9 +8,11 @@ const ASSETS = (env as unknown as { TEST_ASSETS: Fetcher }).TEST_ASSETS;
 
 /**
  * What a browser gets, as Cloudflare routes it: a static asset when one matches the path, else the
- * Worker. Calls to the Worker in this pool skip that router, so the test asks the assets first.
+ * Worker; the Worker first for wrangler.toml's `run_worker_first` (the document). Calls to the Worker
+ * in this pool skip that router, so the test asks the assets first.
  */
 async function browse(path: string): Promise<Response> {
+  if (path === OPENAPI_PATH) return call(path, { appId: null });
   const asset = await ASSETS.fetch(new URL(path, BASE));
   if (asset.status !== 404) return asset;
   return call(path, { appId: null });

@@ -78,6 +78,24 @@ describe("listPage: the count and the page in one statement", () => {
     expect((wide.nested.ids as number[]).sort()).toEqual((plain.nested.ids as number[]).sort());
   });
 
+  it("nested levels may read a set the statement names once (`with`), in one statement or two", async () => {
+    const many = or(...Array.from({ length: 60 }, (_, i) => eq(items.id, -1 - i)), sql`1 = 1`)!;
+    for (const where of [undefined, many]) {
+      const { page, nested } = await listPageWith(
+        db(),
+        { ...query(1, 2), where },
+        { table: items, scope, with: (rows) => ({ page_ids: sql`SELECT id FROM ${rows}` }) },
+        () => ({
+          ids: sql`(SELECT json_group_array(id) FROM page_ids)`,
+          counted: sql`(SELECT count(*) FROM page_ids)`,
+        }),
+      );
+      expect(page.results).toHaveLength(2);
+      expect((nested.ids as number[]).sort()).toEqual(page.results.map((r) => r.id).sort());
+      expect(nested.counted).toBe(2);
+    }
+  });
+
   it("checks the list's parent in the same statement: a missing one is its 404, before a page out of range", async () => {
     const missing = {
       exists: sql`EXISTS (SELECT 1 FROM ${items} WHERE ${items.id} = -1)`,

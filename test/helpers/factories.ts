@@ -70,9 +70,14 @@ const FIRST_FILE_STORE = 1_000_001;
  */
 const placed = new Map<number, string>([[2, "SHARD_2"]]);
 
+/** The name of a store's shard binding (`SHARD_1`). */
+export function shardNameFor(appId: number): string {
+  return placed.get(appId) ?? (appId === APP_2 ? "SHARD_2" : "SHARD_1");
+}
+
 /** The database of a store's shard, for a test that reads or writes its rows directly. */
 export function shardFor(appId: number): D1Database {
-  return shardOf(env, placed.get(appId) ?? (appId === APP_2 ? "SHARD_2" : "SHARD_1"));
+  return shardOf(env, shardNameFor(appId));
 }
 
 /** Drizzle over a store's shard (store APP_1's unless told). */

@@ -51,6 +51,15 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
 }
 
 /**
+ * The bindings with the static assets as ASSETS, as the deployed Worker has them (the OpenAPI
+ * document, the PDFs' font): this pool binds them only as TEST_ASSETS (vitest.config.ts).
+ */
+function withAssets(bindings: Env): Env {
+  if (bindings.ASSETS) return bindings;
+  return { ...bindings, ASSETS: (env as unknown as { TEST_ASSETS: Fetcher }).TEST_ASSETS };
+}
+
+/**
  * Hands a request to the Worker's fetch handler and waits for the work it deferred (events sent to
  * the queue). With a meter, or under `npm run bench -- --only waits` (TEST_D1_WAITS), the Worker's
  * D1 is metered (test/helpers/d1-waits.ts), the meter stopped when the response is back, and the
@@ -62,7 +71,7 @@ export async function fetchWorker(
   meter = env.TEST_D1_WAITS ? waitsMeter() : undefined,
 ): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(request, meter ? meter.env(bindings) : bindings, ctx);
+  const res = await worker.fetch(request, meter ? meter.env(withAssets(bindings)) : withAssets(bindings), ctx);
   const waits = meter?.stop();
   await waitOnExecutionContext(ctx);
   if (meter && env.TEST_D1_WAITS) {

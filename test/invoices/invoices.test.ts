@@ -8,7 +8,7 @@ import { waitsMeter } from "../helpers/d1-waits";
 import { APP_1, serviceCtx, shardFor, tokenFor } from "../helpers/factories";
 import { filtersMatching } from "../helpers/list-filters";
 import { openApiDocument } from "../helpers/openapi";
-import { call, json, problem } from "../helpers/request";
+import { call, callWaits, json, problem } from "../helpers/request";
 import { ISSUED_AT, SELLER, seedInvoices, VAT_NUMBER } from "./fixtures";
 
 const APP = 6161;
@@ -244,6 +244,16 @@ describe("Invoice Details (MO7)", () => {
     expect(meter.stop().total).toBe(1);
     expect([...views.keys()].sort((a, b) => a - b)).toEqual(all.slice(0, 3).sort((a, b) => a - b));
     expect(views.get(seed.unpaid.id)!.items).toHaveLength(1);
+  });
+
+  it("a page of invoices, with the invoices they refund and their customers, waits for D1 once", async () => {
+    const { res, waits } = await callWaits(LIST, { token, appId: APP });
+    const page = await json(res);
+    expect(res.status).toBe(200);
+    expect(InvoiceListSchema.strict().safeParse(page).success).toBe(true);
+    const refund = page.results.find((r: { id: number }) => r.id === seed.refund.id);
+    expect(refund.refunded_invoice).toMatchObject({ id: seed.paid.id });
+    expect(waits.beyondAuth).toBe(1);
   });
 });
 

@@ -85,7 +85,7 @@ describe("D1 round trips of the captains' writes", () => {
     expect(await json(gone.res)).toMatchObject({ code: "captain_not_found" });
   });
 
-  it("Delete Captain reads the restaurants' days only for a suborder that is today somewhere", async () => {
+  it("Delete Captain reads its suborders with their restaurants' time zones at once, today's too", async () => {
     setClock("2026-12-10T09:00:00Z");
     const c = await seedCaptain(s);
     const sub = await seedSubscription(s);
@@ -94,6 +94,17 @@ describe("D1 round trips of the captains' writes", () => {
     expect(refused.res.status).toBe(409);
     expect(await json(refused.res)).toMatchObject({ code: "captain_in_use", suborders: [later.id] });
     expect(refused.waits.beyondAuth).toBe(1);
+    // A suborder of today in the restaurant's zone (its day is not over anywhere): still one read.
+    const other = await seedCaptain(s);
+    const today = await seedSuborder(s, await seedSubscription(s), {
+      date: "2026-12-10",
+      captainId: other.id,
+      status: "confirmed",
+    });
+    const kept = await send(`${CAPTAINS}${other.id}/`, "DELETE");
+    expect(kept.res.status).toBe(409);
+    expect(await json(kept.res)).toMatchObject({ code: "captain_in_use", suborders: [today.id] });
+    expect(kept.waits.beyondAuth).toBe(1);
     setClock(null);
   });
 });

@@ -21,7 +21,7 @@ import {
  * one after another beyond the customer's standing check (test/helpers/d1-waits.ts), never timed:
  * the subscription with its terms and deliveries in one batch, then the guarded change, whose batch
  * reads the subscription back as Subscription Details shows it. Changing the location reads the
- * restaurant's areas between the two: the meals side reads them by the restaurant the row names.
+ * restaurant's areas with the first: the meals side reads them through the subscription's row.
  */
 
 // Riyadh (UTC+3), cutoff 24 h: at 2026-03-02T09:00Z the first changeable date is 03-04.
@@ -83,7 +83,7 @@ describe("D1 round trips of the subscription actions", () => {
     expect(types).toEqual(["meal_subscription.paused", "meal_subscription.cancelled"]);
   });
 
-  it("Change Location waits for D1 three times: the restaurant's areas are read by the restaurant the row names", async () => {
+  it("Change Location waits for D1 twice: the restaurant's areas are read through the subscription's row", async () => {
     const s = await fresh(3);
     const [home] = await db(A)
       .insert(customerLocations)
@@ -93,17 +93,17 @@ describe("D1 round trips of the subscription actions", () => {
     const body = await json(moved.res);
     expect(moved.res.status, JSON.stringify(body)).toBe(200);
     expect(body).toMatchObject({ primary_location_id: home!.id, location: { id: home!.id, address1: "Olaya St" } });
-    expect(moved.waits.beyondAuth).toBeLessThanOrEqual(3);
+    expect(moved.waits.beyondAuth).toBeLessThanOrEqual(2);
     expect((await rowsOfSub(s.id)).map((r) => r.location_id)).toEqual([c.location.id, home!.id, home!.id]);
     expect(await json(await c.as(`${SUBS}${s.id}/`))).toEqual(body);
   });
 });
 
 describe("D1 round trips of the suborder changes", () => {
-  // The rows with their terms (and the location) in one round trip; the restaurants' windows and
-  // areas, or the plan days' categories, which the meals side reads by the ids the rows name, in a
-  // second; then the guarded change, whose batch reads a single suborder back.
-  it("Change Meals and Change Location of one suborder, and the bulk change, wait for D1 three times", async () => {
+  // The rows with their terms (and the location), and the restaurants' windows and areas or the plan
+  // days' categories, which the meals side reads through the rows, in one round trip; then the
+  // guarded change, whose batch reads a single suborder back.
+  it("Change Meals and Change Location of one suborder, and the bulk change, wait for D1 twice", async () => {
     const s = await fresh(3);
     const d = s.suborders[1]!; // 03-04, plan day 2
     const [, lunch] = m.days[1]!.categories;
@@ -113,7 +113,7 @@ describe("D1 round trips of the suborder changes", () => {
     const body = await json(meals.res);
     expect(meals.res.status, JSON.stringify(body)).toBe(200);
     expect(body.meals).toContainEqual({ plan_category_id: lunch!.id, option_ids: lunch!.options.slice(0, 1) });
-    expect(meals.waits.beyondAuth).toBeLessThanOrEqual(3);
+    expect(meals.waits.beyondAuth).toBeLessThanOrEqual(2);
     expect(await json(await c.as(`${SUBORDERS}${d.id}/`))).toEqual(body);
 
     const [work] = await db(A)
@@ -124,13 +124,13 @@ describe("D1 round trips of the suborder changes", () => {
     const movedBody = await json(moved.res);
     expect(moved.res.status, JSON.stringify(movedBody)).toBe(200);
     expect(movedBody).toMatchObject({ id: d.id, location_id: work!.id });
-    expect(moved.waits.beyondAuth).toBeLessThanOrEqual(3);
+    expect(moved.waits.beyondAuth).toBeLessThanOrEqual(2);
 
     const ids = [s.suborders[2]!.id, 999_999];
     const bulk = await send(`${SUBORDERS}bulk/location/`, "POST", { suborder_ids: ids, location_id: work!.id });
     expect(bulk.res.status).toBe(200);
     expect(await json(bulk.res)).toMatchObject({ succeeded_count: 1, failed_count: 1 });
-    expect(bulk.waits.beyondAuth).toBeLessThanOrEqual(3);
+    expect(bulk.waits.beyondAuth).toBeLessThanOrEqual(2);
     expect((await rowsOfSub(s.id)).map((r) => r.location_id)).toEqual([c.location.id, work!.id, work!.id]);
     const updated = (await eventsOf(A, ["suborder.updated"])).filter((e) => e.data.subscription_id === s.id);
     expect(updated.map((e) => e.data.fields)).toEqual([["meals"], ["location"], ["location"]]);

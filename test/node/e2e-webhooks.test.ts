@@ -73,7 +73,8 @@ function configWithoutAssets(): string {
     .replace(/^migrations_dir = "(.*)"$/m, (_, m: string) => `migrations_dir = ${JSON.stringify(resolve(m))}`)
     // The bundle's zod (src/core/zod): wrangler resolves the alias from the config's folder.
     .replace(/^alias = \{ "zod" = "(.*)" \}$/m, (_, m: string) => `alias = { "zod" = ${JSON.stringify(resolve(m))} }`)
-    .replace(/^\[assets\]\ndirectory = .*\n/m, "");
+    // The whole table: every line up to the next table's.
+    .replace(/^\[assets\]\n(?:[^[\n].*\n|\n)*/m, "");
   writeFileSync(file, text);
   // wrangler dev reads local secrets beside its configuration.
   if (existsSync(".dev.vars")) copyFileSync(".dev.vars", join(state, ".dev.vars"));

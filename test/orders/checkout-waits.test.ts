@@ -11,6 +11,7 @@ import {
   type Store,
   shopperOf,
   stocked,
+  stockOf,
   storeFor,
   voucherOf,
 } from "./helpers";
@@ -73,5 +74,30 @@ describe("D1 round trips of the order-placing writes", () => {
     expect(placed.waits.beyondAuth).toBeLessThanOrEqual(2);
     // The order as the batch read it back is Order Details' own.
     expect(await json(await s.as(`${MY_ORDERS}${result.order.id}/`))).toEqual(result.order);
+  });
+
+  it("Checkout with an Idempotency-Key waits twice too (the key's claim goes with the first read); its replay places nothing", async () => {
+    const s = await shopperOf(A);
+    const tea = await stocked(A, 1000, 5);
+    const cart = await json(await s.as(CARTS, { method: "POST", body: { items: [{ item_id: tea.id, qty: 2 }] } }));
+    const keyed = () =>
+      callWaits(`${CARTS}${cart.id}/checkout/`, {
+        method: "POST",
+        body: { payment_provider: "cash_on_delivery" },
+        token: s.token,
+        appId: A,
+        headers: { "Idempotency-Key": `checkout-${cart.id}` },
+      });
+    const first = await keyed();
+    const result = await json(first.res);
+    expect(first.res.status, JSON.stringify(result)).toBe(201);
+    // The claim goes out with the first read (not before it), so it never comes back in between.
+    expect(first.waits.beyondAuth).toBeLessThanOrEqual(2);
+    const replay = await keyed();
+    expect(replay.res.status).toBe(201);
+    expect(replay.res.headers.get("Idempotent-Replayed")).toBe("true");
+    expect((await json(replay.res)).order.id).toBe(result.order.id);
+    // One order, two units taken once.
+    expect(await stockOf(tea.id)).toBe(3);
   });
 });

@@ -276,9 +276,21 @@ describe("A payment racing a cancel", () => {
       const row = await orderRow(r.order.id);
       if (cancelled.status === 200) {
         expect(row.status).toBe("cancelled");
-        expect(settled!.status).not.toBe("captured");
         expect(await stockOf(item.id)).toBe(5);
         expect(await orderEventTypes(A, r.order.id)).toEqual(["order.created", "order.cancelled"]);
+        // The capture landed on a cancelled order (either it read the order cancelled, or its
+        // "paid" batch lost to the cancellation's): recorded as a second capture and given back
+        // whole, never kept.
+        expect(settled!.status).toBe("captured");
+        const refunds = await rowsOf(
+          "SELECT status, amount_minor FROM transactions WHERE order_id = ? AND type = 'refund'",
+          r.order.id,
+        );
+        const [payment] = await rowsOf(
+          "SELECT amount_minor FROM transactions WHERE order_id = ? AND type = 'payment' AND status = 'captured'",
+          r.order.id,
+        );
+        expect(refunds).toEqual([{ status: "refunded", amount_minor: payment!.amount_minor }]);
       } else {
         expect(cancelled.status).toBe(409);
         expect((await problem(cancelled)).code).toBe("invalid_state_transition");

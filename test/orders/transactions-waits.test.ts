@@ -37,6 +37,27 @@ describe("Bank transfers and the store wallet: D1 round trips", () => {
     expect(await orderEventTypes(A, orderId)).toContain("order.paid");
   });
 
+  it("Capture with an Idempotency-Key: the key's claim rides with the reads (2); its replay pays nothing twice", async () => {
+    const { orderId, tx } = await pendingOrder("bank_transfer");
+    const keyed = () =>
+      callWaits(`${TX}${tx.id}/capture/`, {
+        method: "POST",
+        body: {},
+        token: store.token,
+        appId: A,
+        headers: { "Idempotency-Key": `capture-${tx.id}` },
+      });
+    const first = await keyed();
+    const out = await json(first.res);
+    expect(first.res.status, JSON.stringify(out)).toBe(200);
+    expect(first.waits.beyondAuth).toBeLessThanOrEqual(2);
+    const replay = await keyed();
+    expect(replay.res.status).toBe(200);
+    expect(replay.res.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await json(replay.res)).toEqual(out);
+    expect((await orderEventTypes(A, orderId)).filter((t) => t === "order.paid")).toEqual(["order.paid"]);
+  });
+
   it("Decline Bank Transfer: one round of reads (the lines too), one batch that cancels the order", async () => {
     const { orderId, tx, item } = await pendingOrder("bank_transfer", 3);
     const { res, waits } = await post(`${TX}${tx.id}/decline/`, { reason: "No transfer arrived." });

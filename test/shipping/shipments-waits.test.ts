@@ -46,13 +46,18 @@ describe("D1 round trips of the shipment writes", () => {
     }
   });
 
-  it("a status report waits at most 3 (2 when no fulfillment moves), Cancel and Create Return twice", async () => {
+  it("a status report waits twice (the fulfillments' statuses read with the shipment), Cancel and Create Return too", async () => {
     const o = await shippableOrder(at.store);
     const shipment = await json((await post(SHIP, { fulfillment_ids: o.fulfillmentIds, courier_id: at.vans.id })).res);
     const picked = await post(`${SHIP}${shipment.id}/status/`, { status: "picked_up" });
     expect(picked.res.status).toBe(200);
     expect(await json(picked.res)).toMatchObject({ status: "picked_up", allowed_actions: expect.any(Array) });
-    expect(picked.waits.beyondAuth).toBeLessThanOrEqual(3);
+    expect(picked.waits.beyondAuth).toBeLessThanOrEqual(2);
+    expect(
+      await rowOf("SELECT count(*) AS n FROM fulfillments WHERE shipment_id = ? AND status = 'shipped'", shipment.id),
+    ).toEqual({
+      n: o.fulfillmentIds.length,
+    });
     const transit = await post(`${SHIP}${shipment.id}/status/`, { status: "in_transit" });
     const moved = await json(transit.res);
     expect(transit.res.status).toBe(200);
@@ -66,7 +71,12 @@ describe("D1 round trips of the shipment writes", () => {
     await post(`${SHIP}${shipment.id}/status/`, { status: "out_for_delivery" });
     const delivered = await post(`${SHIP}${shipment.id}/status/`, { status: "delivered" });
     expect(await json(delivered.res)).toMatchObject({ status: "delivered" });
-    expect(delivered.waits.beyondAuth).toBeLessThanOrEqual(3);
+    expect(delivered.waits.beyondAuth).toBeLessThanOrEqual(2);
+    expect(
+      await rowOf("SELECT count(*) AS n FROM fulfillments WHERE shipment_id = ? AND status = 'delivered'", shipment.id),
+    ).toEqual({
+      n: o.fulfillmentIds.length,
+    });
 
     const back = await post(`${SHIP}${shipment.id}/return/`, {});
     const ret = await json(back.res);

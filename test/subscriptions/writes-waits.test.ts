@@ -48,7 +48,7 @@ describe("Subscription actions: D1 round trips", () => {
     expect(await typesOf(id, ["subscription.cancelled"])).toEqual(["subscription.cancelled"]);
   });
 
-  it("cancel now with a prorated refund: the refund's read and batch between (4, was 9)", async () => {
+  it("cancel now with a prorated refund: the refund's reads with the subscription's, its batch, then the cancellation's (3, was 9)", async () => {
     at("2026-04-01");
     const s = await shopperOf(A);
     const { id } = await subscribe(store, s, { priceMinor: 3_000, cashback: 30 });
@@ -57,7 +57,7 @@ describe("Subscription actions: D1 round trips", () => {
     const body = await json(res);
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body).toMatchObject({ id, status: "cancelled", end_date: "2026-04-16" });
-    expect(waits.beyondAuth).toBeLessThanOrEqual(4);
+    expect(waits.beyondAuth).toBeLessThanOrEqual(3);
     // 15 of April's 30 days unused: half of 30.
     expect(await cashbackOf(A, s.id)).toBe(1_500);
   });
@@ -99,6 +99,30 @@ describe("Subscription actions: D1 round trips", () => {
     const dec = await post(`${M_SUBS}${id}/decrement-usage/`, { quantity: 1 });
     expect((await json(dec.res)).usage_counter).toBe(2);
     expect(dec.waits.beyondAuth).toBeLessThanOrEqual(2);
+    expect((await subRow(id)).usage_counter).toBe(2);
+  });
+
+  it("usage with an Idempotency-Key: the key's claim rides with the reads (2); its replay changes nothing", async () => {
+    at("2026-04-01");
+    const { id } = await subscribe(store, shopper, {
+      priceMinor: 1_000,
+      cashback: 10,
+      plan: { duration: 1, duration_unit: "month", usage_limit: 5, usage_unit: "meal" },
+    });
+    const keyed = () =>
+      callWaits(`${M_SUBS}${id}/increment-usage/`, {
+        method: "POST",
+        body: { quantity: 2 },
+        token: store.token,
+        appId: A,
+        headers: { "Idempotency-Key": `usage-${id}` },
+      });
+    const first = await keyed();
+    expect(await json(first.res)).toMatchObject({ id, usage_counter: 2, remaining: 3 });
+    expect(first.waits.beyondAuth).toBeLessThanOrEqual(2);
+    const replay = await keyed();
+    expect(replay.res.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await json(replay.res)).toMatchObject({ id, usage_counter: 2, remaining: 3 });
     expect((await subRow(id)).usage_counter).toBe(2);
   });
 

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { APP_1, APP_2, createWebhookFor, shardFor, tokenFor } from "../helpers/factories";
 import { countInOneRateWindow } from "../helpers/rate-window";
 import { fakeReceiver } from "../helpers/receiver";
-import { call, json, problem } from "../helpers/request";
+import { call, callWaits, json, problem } from "../helpers/request";
 import { consume, deliveryIdOf, deliveryOf, deliveryRow, inOutbox, ledgerRow, logsOf, ticketEvent } from "./helpers";
 
 // This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
@@ -75,9 +75,16 @@ describe("Resend Webhook Delivery", () => {
     await inOutbox(event);
     await ledgerRow(w, event, { status: "failed", attempts: 10, nextAttemptAt: null });
     const sent = lanes();
-    const res = await as(writer)(`${BASE}deliveries/${deliveryIdOf(event.id, w.id)}/resend/`, { method: "POST" });
+    const { res, waits } = await callWaits(`${BASE}deliveries/${deliveryIdOf(event.id, w.id)}/resend/`, {
+      method: "POST",
+      token: writer,
+      appId: APP_1,
+      orgId: 1,
+    });
     expect(res.status).toBe(202);
     expect(await json(res)).toMatchObject({ status: "pending", attempts: 10 });
+    // The delivery and its webhook (the id names it) at once, then the update that answers.
+    expect(waits.beyondAuth).toBeLessThanOrEqual(2);
     expect(await deliveryRow(event, w.id)).toMatchObject({ status: "pending", schedule_from: 10 });
     expect(sent.fast()).toEqual([deliveryOf(event, w.id)]);
     vi.restoreAllMocks();
@@ -170,9 +177,17 @@ describe("Recover Webhook Deliveries", () => {
     const delivered = await make("delivered", ago(1700_000));
     const open = await make("retrying", ago(1600_000));
     const sent = lanes();
-    const res = await as(writer)(`${BASE}${w.id}/recover/`, { method: "POST", body: { since: ago(2 * 3600_000) } });
+    const { res, waits } = await callWaits(`${BASE}${w.id}/recover/`, {
+      method: "POST",
+      body: { since: ago(2 * 3600_000) },
+      token: writer,
+      appId: APP_1,
+      orgId: 1,
+    });
     expect(res.status).toBe(202);
     expect(await json(res)).toEqual({ recovered: 2, more: false });
+    // The webhook and the deliveries to put back at once, then the update.
+    expect(waits.beyondAuth).toBeLessThanOrEqual(2);
     expect(sent.fast()).toEqual([deliveryOf(failed, w.id), deliveryOf(skipped, w.id)]);
     expect(await deliveryRow(failed, w.id)).toMatchObject({ status: "pending", schedule_from: 10 });
     expect(await deliveryRow(skipped, w.id)).toMatchObject({ status: "pending", skip_reason: null });

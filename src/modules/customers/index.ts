@@ -3,7 +3,7 @@ export { customerStanding } from "./auth/standing";
 export { revokeCustomerSessions } from "./auth/tokens";
 export { customerErrorCodes } from "./errors";
 export { customerEvents } from "./events";
-export { type CityName, citiesByIds } from "./geography/lookup";
+export { type CityName, citiesByIds, citiesInOrder, citiesQuery } from "./geography/lookup";
 export { type City, CitySchema } from "./geography/schemas";
 export { CITY_LIST, listCitiesAmong } from "./geography/service";
 export { checkPlace, placesOf } from "./locations/places";

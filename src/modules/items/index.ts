@@ -8,6 +8,6 @@ export {
   type StockLine,
   takeStockStatements,
 } from "./catalogue-items/stock";
-export { assembleItems, itemsJson, loadItems } from "./catalogue-items/views";
+export { assembleItems, itemFamily, itemsJson, itemsJsonOfFamily, loadItems } from "./catalogue-items/views";
 export { itemErrorCodes } from "./errors";
 export { itemEvents } from "./events";

@@ -52,6 +52,7 @@ export {
   type DeliveryZoneView,
   deliveryCityIds,
   findDeliveryWindow,
+  restaurantTimeZoneSql,
   restaurantTimeZones,
   SUPPORTED_WINDOW_LIST,
   storeZones,

@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, type Column, eq, SQL, sql } from "drizzle-orm";
 import { live, liveRow } from "../../core/crud/tenant-table";
 import type { Weekday } from "../../core/fields";
 import { decodeRows, rowsJson } from "../../core/json-rows";
@@ -184,22 +184,31 @@ export type DayCategory = {
   optionIds: number[];
 };
 
-/** The live categories (with their active options) of the plan days `planDayIds` of the store, by day. */
+/**
+ * `column IN` the ids: a list, or a subquery of them (the ids rows read in the same round trip name,
+ * so that a read of the meals side needs no round trip of its own after theirs).
+ */
+const idsAmong =
+  (ids: readonly number[] | SQL) =>
+  (column: Column | SQL): SQL =>
+    ids instanceof SQL ? sql`${column} IN (${ids})` : inList(column, [...new Set(ids)]);
+
+/** The live categories (with their active options) of the plan days `planDayIds` (or a subquery of them) of the store, by day. */
 export async function dayCategoriesOf(
   db: Db,
   appId: number,
-  planDayIds: readonly number[],
+  planDayIds: readonly number[] | SQL,
 ): Promise<Map<number, DayCategory[]>> {
   const out = new Map<number, DayCategory[]>();
-  if (!planDayIds.length) return out;
-  const days = [...new Set(planDayIds)];
+  if (!(planDayIds instanceof SQL) && !planDayIds.length) return out;
+  const among = idsAmong(planDayIds);
   const categoryIds = sql`(SELECT id FROM ${planCategories} WHERE ${liveRow(appId)}
-    AND ${inList(sql`plan_day_id`, days)})`;
+    AND ${among(sql`plan_day_id`)})`;
   const [categories, options] = await db.batch([
     db
       .select()
       .from(planCategories)
-      .where(and(live(planCategories, appId), inList(planCategories.planDayId, days)))
+      .where(and(live(planCategories, appId), among(planCategories.planDayId)))
       .orderBy(asc(planCategories.ordering), asc(planCategories.id)),
     db
       .select({ id: planOptions.id, categoryId: planOptions.planCategoryId })
@@ -237,15 +246,15 @@ export type RestaurantLogistics = {
   radii: { lat: number; lng: number; km: number }[];
 };
 
-/** The windows, pickup branches and delivery areas of the store's restaurants `ids`, in one batch. */
+/** The windows, pickup branches and delivery areas of the store's restaurants `ids` (or a subquery of them), in one batch. */
 export async function restaurantLogisticsOf(
   db: Db,
   appId: number,
-  ids: readonly number[],
+  ids: readonly number[] | SQL,
 ): Promise<Map<number, RestaurantLogistics>> {
   const out = new Map<number, RestaurantLogistics>();
-  if (!ids.length) return out;
-  const wanted = [...new Set(ids)];
+  if (!(ids instanceof SQL) && !ids.length) return out;
+  const among = idsAmong(ids);
   const [windows, branches, zones] = await db.batch([
     db
       .select()
@@ -253,7 +262,7 @@ export async function restaurantLogisticsOf(
       .where(
         and(
           live(deliveryWindows, appId),
-          inList(deliveryWindows.restaurantId, wanted),
+          among(deliveryWindows.restaurantId),
           sql`${deliveryWindows.type} IN ('subscription', 'both')`,
         ),
       )
@@ -261,13 +270,18 @@ export async function restaurantLogisticsOf(
     db
       .select()
       .from(restaurantBranches)
-      .where(and(live(restaurantBranches, appId), inList(restaurantBranches.restaurantId, wanted)))
+      .where(and(live(restaurantBranches, appId), among(restaurantBranches.restaurantId)))
       .orderBy(asc(restaurantBranches.id)),
     db
       .select({ restaurantId: deliveryZones.restaurantId, polygon: deliveryZones.polygon })
       .from(deliveryZones)
-      .where(and(live(deliveryZones, appId), inList(deliveryZones.restaurantId, wanted))),
+      .where(and(live(deliveryZones, appId), among(deliveryZones.restaurantId))),
   ]);
+  // By a subquery, the restaurants are those it names that have any logistics: the others have none.
+  const wanted =
+    ids instanceof SQL
+      ? [...new Set([...windows, ...branches, ...zones].map((r) => r.restaurantId))]
+      : [...new Set(ids)];
   for (const id of wanted)
     out.set(id, {
       restaurantId: id,

@@ -16,8 +16,10 @@ export { orderErrorCodes } from "./errors";
 export { orderEvents } from "./events";
 export {
   type FulfillmentForShipment,
+  type FulfillmentStatus,
   fulfillmentCancelledSql,
   fulfillmentShipmentStatements,
+  fulfillmentStatusesOf,
   fulfillmentsForShipment,
   fulfillmentsOpenSql,
   type ShipmentLink,

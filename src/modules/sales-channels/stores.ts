@@ -35,25 +35,30 @@ export function faceOf(appId: number, profile: ProfileRow | undefined, identity:
   };
 }
 
-/** The faces of several stores, in one batch. */
-export async function storeFaces(db: Db, appIds: readonly number[]): Promise<Map<number, StoreFace>> {
+/**
+ * The reads of several stores' faces, for a batch that reads more (`statements`, in its order), and
+ * the faces from their rows (`of`).
+ */
+export function storeFacesQueries(db: Db, appIds: readonly number[]) {
   const ids = [...new Set(appIds)];
-  if (!ids.length) return new Map();
-  const [profiles, identities] = await db.batch([
+  const statements = [
     db.select().from(channelProfiles).where(inList(channelProfiles.appId, ids)),
     storeIdentitiesQuery(db, ids),
-  ]);
-  const byApp = storeIdentitiesOf(identities);
-  return new Map(
-    ids.map((id) => [
-      id,
-      faceOf(
+  ] as const;
+  const of = (profiles: readonly ProfileRow[], identities: readonly StoreIdentity[]): Map<number, StoreFace> => {
+    const byApp = storeIdentitiesOf(identities);
+    return new Map(
+      ids.map((id) => [
         id,
-        profiles.find((p) => p.appId === id),
-        byApp.get(id),
-      ),
-    ]),
-  );
+        faceOf(
+          id,
+          profiles.find((p) => p.appId === id),
+          byApp.get(id),
+        ),
+      ]),
+    );
+  };
+  return { statements, of };
 }
 
 /**

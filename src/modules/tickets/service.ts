@@ -10,7 +10,7 @@ import { toMajor } from "../../core/money";
 import { chunkRows, inList } from "../../core/sql";
 import { apps } from "../../core/tenancy";
 import { nowIso } from "../../core/time";
-import { assembleItems, type Item, itemsJson } from "../items";
+import { assembleItems, type Item, itemFamily, itemsJson, itemsJsonOfFamily } from "../items";
 import type { Ticket } from "./schemas";
 import { TICKET_STATUSES, type TicketStatus, tickets } from "./tables";
 
@@ -135,8 +135,9 @@ export async function listTickets(ctx: ServiceContext, q: ListQuery): Promise<Pa
     {
       table: tickets,
       scope: (searchDriven) => (searchDriven ? liveOffIndex(tickets, ctx.appId) : live(tickets, ctx.appId)),
+      with: (rows) => itemFamily(ctx.appId, sql`(SELECT item_id FROM ${rows})`),
     },
-    (rows) => itemsJson(ctx.appId, sql`(SELECT item_id FROM ${rows})`, now),
+    () => itemsJsonOfFamily(ctx.appId, now),
   );
   const itemsById = assembleItems(
     nested,

@@ -108,15 +108,21 @@ function sendLater(ctx: ServiceContext, lanes: Lanes, webhook: WebhookRow, rows:
 export async function resendDelivery(ctx: ServiceContext, lanes: Lanes, id: string): Promise<WebhookDelivery> {
   const key = parseDeliveryId(id);
   const scope = key && and(eq(d.appId, ctx.appId), eq(d.eventId, key.eventId), eq(d.webhookId, key.webhookId));
-  const row = scope && (await ctx.db.select().from(d).where(scope).get());
-  if (!row) throw ApiError.notFound("delivery_not_found", `Delivery ${id}`);
-  const webhook = await found(ctx, row.webhookId);
-  mustBeOn(webhook);
+  if (!scope) throw ApiError.notFound("delivery_not_found", `Delivery ${id}`);
+  // The id names the webhook: it is read with the delivery (a missing delivery is the 404 told first).
+  const [row, webhook] = await Promise.allSettled([
+    ctx.db.select().from(d).where(scope).get(),
+    found(ctx, key.webhookId),
+  ]);
+  if (row.status === "rejected") throw row.reason;
+  if (!row.value) throw ApiError.notFound("delivery_not_found", `Delivery ${id}`);
+  if (webhook.status === "rejected") throw webhook.reason;
+  mustBeOn(webhook.value);
   const now = new Date().toISOString();
   const [updated] = await ctx.db
     .update(d)
     .set(restart(now))
-    .where(and(eq(d.id, row.id), sql`${d.status} IN ('delivered', 'failed', 'skipped')`))
+    .where(and(eq(d.id, row.value.id), sql`${d.status} IN ('delivered', 'failed', 'skipped')`))
     .returning();
   if (!updated)
     throw new ApiError(
@@ -124,7 +130,7 @@ export async function resendDelivery(ctx: ServiceContext, lanes: Lanes, id: stri
       "delivery_in_progress",
       "The delivery has not ended yet: it will be attempted at `next_attempt_at`.",
     );
-  sendLater(ctx, lanes, webhook, [updated]);
+  sendLater(ctx, lanes, webhook.value, [updated]);
   return deliveryView(updated);
 }
 
@@ -138,18 +144,17 @@ export async function recoverWebhook(
   webhookId: number,
   window: { since: string; until?: string },
 ): Promise<{ recovered: number; more: boolean }> {
-  const webhook = await found(ctx, webhookId);
-  mustBeOn(webhook);
   const now = new Date().toISOString();
   const since = new Date(window.since).toISOString();
   const until = window.until ? new Date(window.until).toISOString() : now;
+  // The deliveries to put back are picked with the webhook's read (its id is the path's).
   const picked = ctx.db
     .select({ id: d.id })
     .from(d)
     .where(
       and(
         eq(d.appId, ctx.appId),
-        eq(d.webhookId, webhook.id),
+        eq(d.webhookId, webhookId),
         gte(d.createdAt, since),
         lt(d.createdAt, until),
         sql`${d.status} IN ('failed', 'skipped')`,
@@ -157,7 +162,9 @@ export async function recoverWebhook(
     )
     .orderBy(asc(d.createdAt))
     .limit(RECOVER_MAX + 1);
-  const ids = (await picked).map((r) => r.id);
+  const [webhook, pickedRows] = await Promise.all([found(ctx, webhookId), picked]);
+  mustBeOn(webhook);
+  const ids = pickedRows.map((r) => r.id);
   const take = ids.slice(0, RECOVER_MAX);
   const rows = take.length
     ? await ctx.db

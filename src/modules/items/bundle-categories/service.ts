@@ -80,23 +80,33 @@ export async function updateBundleCategory(
   if (next.minSelections > next.maxSelections) {
     throw ApiError.validation({ min_selections: [`Must not be above max_selections (${next.maxSelections}).`] });
   }
-  await emit(
+  const { results } = await emit(
     ctx.db,
     ctx.events,
-    [records.update(ctx, id, { ...next, modifiedAt: nowIso() })],
+    [records.update(ctx, id, { ...next, modifiedAt: nowIso() }).returning()],
     [newEvent(ctx.appId, "bundle_category.updated", { id })],
   );
-  return getBundleCategory(ctx, id);
+  // The category as it is now comes back from the update itself (none: deleted meanwhile).
+  const row = (results[0] as Row[])[0];
+  if (!row) throw ApiError.notFound("bundle_category_not_found", `${records.label} ${id}`);
+  return bundleCategoryView(row);
 }
 
 /** Refused with 409 and the item ids while live items use the category (see modifier categories). */
 export async function deleteBundleCategory(ctx: ServiceContext, id: number): Promise<void> {
-  await records.find(ctx, id);
-  const users = await ctx.db
-    .select({ id: items.id })
-    .from(itemBundleCategories)
-    .innerJoin(items, eq(items.id, itemBundleCategories.itemId))
-    .where(and(eq(itemBundleCategories.bundleCategoryId, id), live(items, ctx.appId)));
+  // The category and the items that use it in one round trip, then the delete.
+  const [found, users] = await ctx.db.batch([
+    ctx.db
+      .select({ id: bundleCategories.id })
+      .from(bundleCategories)
+      .where(and(records.live(ctx), eq(bundleCategories.id, id))),
+    ctx.db
+      .select({ id: items.id })
+      .from(itemBundleCategories)
+      .innerJoin(items, eq(items.id, itemBundleCategories.itemId))
+      .where(and(eq(itemBundleCategories.bundleCategoryId, id), live(items, ctx.appId))),
+  ]);
+  if (!found.length) throw ApiError.notFound("bundle_category_not_found", `${records.label} ${id}`);
   const ids = users.map((u) => u.id);
   refuseWhileUsed(
     "bundle_category_in_use",

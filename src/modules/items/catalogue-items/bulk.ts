@@ -8,7 +8,7 @@ import { nowIso } from "../../../core/time";
 import { items } from "../tables";
 import type { BulkUpdateItemsResult, CreateItem } from "./schemas";
 import { itemColumns } from "./service";
-import { loadItems } from "./views";
+import { itemsReadInBatch } from "./views";
 
 type BulkEntry = { id: number } & Partial<CreateItem>;
 
@@ -44,7 +44,9 @@ export async function bulkUpdateItems(ctx: ServiceContext, entries: BulkEntry[])
     throw ApiError.validation(errors, "Some entries do not fit what is stored; nothing was changed.");
   const at = nowIso();
   const guard = sql`(SELECT count(*) FROM items WHERE ${scope}) = ${ids.length}`;
-  const { applied } = await emit(
+  // The items in full are read at the end of the same batch: no round trip after the write.
+  const shown = itemsReadInBatch(ctx.db, ctx.appId, ids);
+  const { applied, results } = await emit(
     ctx.db,
     ctx.events,
     entries.map(({ id, ...fields }) =>
@@ -54,13 +56,13 @@ export async function bulkUpdateItems(ctx: ServiceContext, entries: BulkEntry[])
         .where(and(eq(items.id, id), guard)),
     ),
     entries.map((e) => newEvent(ctx.appId, "item.updated", { id: e.id })),
-    { guard },
+    { guard, after: [shown.statement] },
   );
   if (!applied)
     throw ApiError.conflict(
       "concurrent_update",
       "Some items were deleted while updating them; nothing was changed. Retry.",
     );
-  const full = await loadItems(ctx.db, ctx.appId, ids);
+  const full = shown.answer(results.at(-1)).items(ids);
   return { count: ids.length, results: ids.map((id) => full.get(id)!) };
 }

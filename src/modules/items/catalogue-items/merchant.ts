@@ -62,7 +62,8 @@ export const reserveItemRoute = merchantRoute({
   tags,
   specId: "MI7",
   permission: "can_write_item",
-  idempotent: true,
+  // Nothing but D1 before its first write: the key's claim goes with its first reads.
+  idempotent: "with-first-read",
   description:
     "Holds units of an item (or variant) for 1 to 60 minutes; `stock.qty` leaves them out " +
     "until the hold expires or a purchase uses it. Not enough units: 409 `insufficient_stock` " +
@@ -80,7 +81,8 @@ export const purchaseItemRoute = merchantRoute({
   tags,
   specId: "MI8",
   permission: "can_write_item",
-  idempotent: true,
+  // Nothing but D1 before its first write: the key's claim goes with its first reads.
+  idempotent: "with-first-read",
   description:
     "Takes units out of stock, never below zero (409 `insufficient_stock`), consuming a " +
     "reservation when `reservation_id` is given (409 `reservation_expired` / " +

@@ -1,4 +1,4 @@
-import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
 import { live, softDeleted } from "../../../core/crud/tenant-table";
@@ -7,7 +7,7 @@ import { emit, eventPayloadSql, newEvent, newEventId } from "../../../core/event
 import { type ListQuery, type ListSpec, listPageWith, mapPage, type Page, searchColumns } from "../../../core/listing";
 import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
-import { findItem, itemRecords } from "../shared";
+import { findItem, foundItem, itemRecords, itemRowRead } from "../shared";
 import {
   bundleCategories,
   ITEM_TYPES,
@@ -22,7 +22,7 @@ import {
   variantModifierValues,
 } from "../tables";
 import type { CreateItem, Item, UpdateItem } from "./schemas";
-import { assembleItems, itemsJson, loadItems, loadLiveItem } from "./views";
+import { assembleItems, itemFamily, itemsJsonOfFamily, itemsReadInBatch, loadLiveItem } from "./views";
 
 type ItemRow = typeof items.$inferSelect;
 
@@ -53,18 +53,18 @@ export const ITEM_LIST: ListSpec = {
   idColumn: items.id,
 };
 
-export async function fullItem(ctx: ServiceContext, id: number): Promise<Item> {
-  return (await loadItems(ctx.db, ctx.appId, [id])).get(id)!;
-}
-
 /** List Items: the count, the page and every nested level in one statement (one round trip). */
 export async function listItems(ctx: ServiceContext, q: ListQuery): Promise<Page<Item>> {
   const now = nowIso();
   const { page, nested } = await listPageWith(
     ctx.db,
     q,
-    { table: items, scope: () => liveParents(ctx.appId) },
-    (rows) => itemsJson(ctx.appId, sql`(SELECT id FROM ${rows})`, now),
+    {
+      table: items,
+      scope: () => liveParents(ctx.appId),
+      with: (rows) => itemFamily(ctx.appId, sql`(SELECT id FROM ${rows})`),
+    },
+    () => itemsJsonOfFamily(ctx.appId, now),
   );
   const full = assembleItems(
     nested,
@@ -82,21 +82,24 @@ export async function getItem(ctx: ServiceContext, id: number): Promise<Item> {
 }
 
 /**
- * Checks that every id the input names is the store's own live record, and that variants use
- * values of the `varies_on` category; SKUs must be free. Throws 400 naming the fields, 409 for SKUs.
+ * The reads that `refuseBadReferences` checks, for one `db.batch` (with the item's own rows, on an
+ * update): which ids the input names are the store's own live records, and which SKUs are taken.
+ * `selfId` adds the updated item's stored `varies_on` category, which an update that leaves it out keeps.
  */
-async function checkReferences(ctx: ServiceContext, input: Partial<CreateItem>, self?: { id: number; skus: string[] }) {
+function referenceReads(ctx: ServiceContext, input: Partial<CreateItem>, selfId?: number) {
   const variantValues = (input.variants ?? []).flatMap((v) => v.modifier_values);
   const skus = [input.sku, ...(input.variants ?? []).map((v) => v.sku)].filter((s): s is string => !!s);
-  const [mods, cats, bundles, values, taken] = await ctx.db.batch([
+  const modifierIds = inList(modifierCategories.id, [
+    ...(input.modifiers ?? []),
+    ...(input.varies_on ? [input.varies_on] : []),
+  ]);
+  const storedVariesOn = sql`${modifierCategories.id} = (SELECT varies_on_id FROM items WHERE id = ${selfId ?? 0})`;
+  return [
     ctx.db
       .select({ id: modifierCategories.id })
       .from(modifierCategories)
       .where(
-        and(
-          live(modifierCategories, ctx.appId),
-          inList(modifierCategories.id, [...(input.modifiers ?? []), ...(input.varies_on ? [input.varies_on] : [])]),
-        ),
+        and(live(modifierCategories, ctx.appId), selfId === undefined ? modifierIds : or(modifierIds, storedVariesOn)),
       ),
     ctx.db
       .select({ id: itemCategories.id })
@@ -114,7 +117,24 @@ async function checkReferences(ctx: ServiceContext, input: Partial<CreateItem>, 
       .select({ id: items.id, sku: items.sku })
       .from(items)
       .where(and(eq(items.appId, ctx.appId), inList(items.sku, skus))),
-  ]);
+  ] as const;
+}
+
+type ReferenceRows = [
+  { id: number }[],
+  { id: number }[],
+  { id: number }[],
+  { id: number; categoryId: number }[],
+  { id: number; sku: string }[],
+];
+
+/**
+ * Checks that every id the input names is the store's own live record, and that variants use
+ * values of the `varies_on` category; SKUs must be free. Throws 400 naming the fields, 409 for SKUs.
+ */
+function refuseBadReferences(input: Partial<CreateItem>, rows: ReferenceRows, ownSkus: string[] = []) {
+  const [mods, cats, bundles, values, taken] = rows;
+  const skus = [input.sku, ...(input.variants ?? []).map((v) => v.sku)].filter((s): s is string => !!s);
   const errors: FieldErrors = Object.create(null);
   const missing = (field: string, given: number[] | undefined, rows: { id: number }[]) => {
     const known = new Set(rows.map((r) => r.id));
@@ -135,7 +155,7 @@ async function checkReferences(ctx: ServiceContext, input: Partial<CreateItem>, 
   if (new Set(skus).size !== skus.length) errors.sku = ["The item and its variants need distinct SKUs."];
   if (Object.keys(errors).length)
     throw ApiError.validation(errors, "The item names records it cannot use; see `errors`.");
-  const clash = taken.filter((t) => !self?.skus.includes(t.sku));
+  const clash = taken.filter((t) => !ownSkus.includes(t.sku));
   if (clash.length)
     throw ApiError.conflict(
       "sku_taken",
@@ -249,9 +269,12 @@ function linkStatements(
   return out;
 }
 
-/** Create Item: the item, its links and its variants in one batch, with `item.created`. */
+/**
+ * Create Item: the item, its links and its variants in one batch, with `item.created`, and the item
+ * in full read at the batch's end: two round trips (the references, then the batch).
+ */
 export async function createItem(ctx: ServiceContext, input: CreateItem): Promise<Item> {
-  await checkReferences(ctx, input);
+  refuseBadReferences(input, (await ctx.db.batch(referenceReads(ctx, input))) as ReferenceRows);
   const row = {
     appId: ctx.appId,
     ...itemColumns(input),
@@ -263,29 +286,37 @@ export async function createItem(ctx: ServiceContext, input: CreateItem): Promis
     nameAr: input.name_ar,
   };
   const eventId = newEventId();
-  await emit(
+  const created = idBySku(ctx.appId, input.sku);
+  const shown = itemsReadInBatch(ctx.db, ctx.appId, created, { id: created });
+  const { results } = await emit(
     ctx.db,
     ctx.events,
     [ctx.db.insert(items).values(row), ...linkStatements(ctx, input.sku, row, input)],
     sql`SELECT ${eventId} AS id, app_id, 'item.created' AS type,
           ${eventPayloadSql("item.created", sql`${eventId}`, sql`app_id`, sql`json_object('id', id)`)} AS payload
-        FROM items WHERE id = ${idBySku(ctx.appId, input.sku)}`,
+        FROM items WHERE id = ${created}`,
+    { after: [shown.statement] },
   );
-  const created = await ctx.db
-    .select({ id: items.id })
-    .from(items)
-    .where(and(eq(items.appId, ctx.appId), eq(items.sku, input.sku)))
-    .get();
-  return fullItem(ctx, created!.id);
+  const answer = shown.answer(results.at(-1));
+  const id = Number(answer.extra.id);
+  return answer.items([id]).get(id)!;
 }
 
-/** Update Item: any fields; `modifiers`, `categories`, `bundle_categories` and `variants` replace the lists. */
+/**
+ * Update Item: any fields; `modifiers`, `categories`, `bundle_categories` and `variants` replace the
+ * lists. Two round trips: the item, its variants and the references together, then the batch, which
+ * reads the item in full at its end.
+ */
 export async function updateItem(ctx: ServiceContext, id: number, input: UpdateItem): Promise<Item> {
-  const current = await findItem(ctx, id);
-  const variants = await ctx.db
-    .select({ id: items.id, sku: items.sku })
-    .from(items)
-    .where(and(live(items, ctx.appId), eq(items.parentId, id)));
+  const [rows, variants, ...references] = await ctx.db.batch([
+    itemRowRead(ctx, id),
+    ctx.db
+      .select({ id: items.id, sku: items.sku })
+      .from(items)
+      .where(and(live(items, ctx.appId), eq(items.parentId, id))),
+    ...referenceReads(ctx, { ...input, variants: input.variants }, id),
+  ]);
+  const current = foundItem(rows, id);
   const merged = { ...input, varies_on: input.varies_on !== undefined ? input.varies_on : current.variesOnId };
   if (input.variants?.length && merged.varies_on === null)
     throw ApiError.validation({ varies_on: ["Variants need `varies_on`."] });
@@ -296,10 +327,10 @@ export async function updateItem(ctx: ServiceContext, id: number, input: UpdateI
         unknown.map((v) => [`variants.${input.variants!.indexOf(v)}.id`, [`Not a variant of item ${id}.`]]),
       ),
     );
-  await checkReferences(
-    ctx,
+  refuseBadReferences(
     { ...merged, variants: input.variants, modifiers: input.modifiers },
-    { id, skus: [current.sku, ...variants.map((v) => v.sku)] },
+    references as unknown as ReferenceRows,
+    [current.sku, ...variants.map((v) => v.sku)],
   );
   const sku = input.sku ?? current.sku;
   const changes = [
@@ -312,8 +343,11 @@ export async function updateItem(ctx: ServiceContext, id: number, input: UpdateI
       (input.variants ?? []).flatMap((v) => (v.id ? [v.id] : [])),
     ),
   ];
-  await emit(ctx.db, ctx.events, changes, [newEvent(ctx.appId, "item.updated", { id })]);
-  return fullItem(ctx, id);
+  const shown = itemsReadInBatch(ctx.db, ctx.appId, [id]);
+  const { results } = await emit(ctx.db, ctx.events, changes, [newEvent(ctx.appId, "item.updated", { id })], {
+    after: [shown.statement],
+  });
+  return shown.answer(results.at(-1)).items([id]).get(id)!;
 }
 
 /** Delete Item (soft): gone from lists and details; tickets and orders that point at it still show it. */

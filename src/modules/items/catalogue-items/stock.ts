@@ -1,31 +1,42 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { insertSelect } from "../../../core/batch-plan";
+import { batchStatement, insertSelect, selectColumns } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { liveRow, notDeletedRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
 import { abortUnless } from "../../../core/guards";
 import { nowIso } from "../../../core/time";
-import { readItemConfig } from "../config/service";
-import { findItem } from "../shared";
+import { itemConfigOf, itemConfigRead } from "../config/service";
+import { foundItem, itemRowRead } from "../shared";
 import { itemReservations, items } from "../tables";
 import type { Item, PurchaseItem, Reservation, ReserveItem } from "./schemas";
-import { fullItem } from "./service";
-import { loadItems } from "./views";
+import { itemsReadInBatch, loadItems } from "./views";
 
 /** Units the item's live reservations hold (not consumed, not expired), leaving out reservation `except`. */
 const heldSql = (itemId: number, at: string, except?: number) =>
   sql`coalesce((SELECT sum(qty) FROM item_reservations WHERE item_id = ${itemId} AND consumed_at IS NULL
       AND expires_at > ${at}${except ? sql` AND id <> ${except}` : sql``}), 0)`;
 
+/** The units an item can still sell (on hand less live reservations), read where it stands in a batch. */
+const availableRead = (ctx: ServiceContext, itemId: number, at: string) =>
+  batchStatement(
+    ctx.db,
+    sql`SELECT max(0, stock_qty - ${heldSql(itemId, at)}) AS qty FROM items WHERE id = ${itemId} AND app_id = ${ctx.appId}`,
+    selectColumns(["qty"]),
+  );
+
+const insufficient = (stock: number) =>
+  ApiError.conflict("insufficient_stock", `Only ${stock} unit(s) are available.`, { available: stock });
+
 /**
  * Reserve an Item: holds units for a few minutes. One guarded INSERT decides: of two requests
- * racing for the last unit, one gets it and the other a 409.
+ * racing for the last unit, one gets it and the other a 409, whose count the same batch reads.
  */
 export async function reserveItem(ctx: ServiceContext, id: number, input: ReserveItem): Promise<Reservation> {
-  const item = await findItem(ctx, id, { variantsToo: true });
-  const config = await readItemConfig(ctx.db, ctx.appId);
+  const [itemRows, configRows] = await ctx.db.batch([itemRowRead(ctx, id), itemConfigRead(ctx.db, ctx.appId)]);
+  const item = foundItem(itemRows, id, { variantsToo: true });
+  const config = itemConfigOf(configRows);
   if (input.qty > config.max_reservation_qty) {
     throw ApiError.validation({
       qty: [`At most ${config.max_reservation_qty} units a reservation in this store (Item Config).`],
@@ -49,24 +60,33 @@ export async function reserveItem(ctx: ServiceContext, id: number, input: Reserv
       ),
     ],
     [newEvent(ctx.appId, "item.updated", { id: item.id, reserved: input.qty })],
-    { guard: enough },
+    { guard: enough, after: [availableRead(ctx, item.id, at)] },
   );
   const rows = results[0] as { id: number }[];
-  if (!applied || !rows.length) throw await insufficient(ctx, item.id);
+  if (!applied || !rows.length) throw insufficient(Number((results[1] as { qty: number }[])[0]?.qty ?? 0));
   return { id: rows[0]!.id, item: item.id, qty: input.qty, expires_at: expiresAt };
-}
-
-async function insufficient(ctx: ServiceContext, itemId: number) {
-  const stock = (await loadItems(ctx.db, ctx.appId, [itemId])).get(itemId)?.stock.qty ?? 0;
-  return ApiError.conflict("insufficient_stock", `Only ${stock} unit(s) are available.`, { available: stock });
 }
 
 /**
  * Record Item Purchase: takes units out of stock, never below zero, consuming a reservation when
- * one is given. Guarded statements in one batch: the stock and the reservation change together.
+ * one is given. Guarded statements in one batch: the stock and the reservation change together,
+ * and the item is read in full at its end (the answer, or the units left for a 409).
  */
 export async function purchaseItem(ctx: ServiceContext, id: number, input: PurchaseItem): Promise<Item> {
-  const item = await findItem(ctx, id, { variantsToo: true });
+  const [itemRows, reservations] = await ctx.db.batch([
+    itemRowRead(ctx, id),
+    ctx.db
+      .select()
+      .from(itemReservations)
+      .where(
+        and(
+          eq(itemReservations.id, input.reservation_id ?? 0),
+          eq(itemReservations.itemId, id),
+          eq(itemReservations.appId, ctx.appId),
+        ),
+      ),
+  ]);
+  const item = foundItem(itemRows, id, { variantsToo: true });
   const at = nowIso();
   // `enough`: the condition, over the item's row before the purchase, under which it applies. The
   // stock UPDATE and the event's guard both use it, so they land together or not at all.
@@ -74,17 +94,7 @@ export async function purchaseItem(ctx: ServiceContext, id: number, input: Purch
   let qty: number;
   const consume: BatchItem<"sqlite">[] = [];
   if (input.reservation_id !== undefined) {
-    const r = await ctx.db
-      .select()
-      .from(itemReservations)
-      .where(
-        and(
-          eq(itemReservations.id, input.reservation_id),
-          eq(itemReservations.itemId, item.id),
-          eq(itemReservations.appId, ctx.appId),
-        ),
-      )
-      .get();
+    const r = reservations[0];
     if (!r)
       throw ApiError.validation({ reservation_id: [`No reservation ${input.reservation_id} of item ${item.id}.`] });
     if (r.consumedAt) throw ApiError.conflict("reservation_used", "This reservation was already used by a purchase.");
@@ -118,22 +128,24 @@ export async function purchaseItem(ctx: ServiceContext, id: number, input: Purch
     ...consume,
   ];
   const guard = sql`EXISTS (SELECT 1 FROM items WHERE ${eq(items.id, item.id)} AND ${enough})`;
-  const { applied } = await emit(
+  const shown = itemsReadInBatch(ctx.db, ctx.appId, [item.id]);
+  const { applied, results } = await emit(
     ctx.db,
     ctx.events,
     changes,
     [newEvent(ctx.appId, "item.updated", { id: item.id, purchased: qty })],
-    { guard },
+    { guard, after: [shown.statement] },
   );
+  const full = shown.answer(results.at(-1)).items([item.id]).get(item.id)!;
   if (!applied) {
     if (input.reservation_id !== undefined)
       throw ApiError.conflict(
         "reservation_expired",
         "The reservation expired or the stock no longer covers it; reserve again.",
       );
-    throw await insufficient(ctx, item.id);
+    throw insufficient(full.stock.qty);
   }
-  return fullItem(ctx, item.id);
+  return full;
 }
 
 /** A quantity of one item (or variant) that an order takes or gives back. */

@@ -1,4 +1,5 @@
 import { and, asc, type Column, type SQL, sql } from "drizzle-orm";
+import { batchStatement, selectColumns } from "../../../core/batch-plan";
 import { live, liveRow, liveRowOffIndex } from "../../../core/crud/tenant-table";
 import { decodeRows, intLiteral, rowsJson } from "../../../core/json-rows";
 import { toMajor } from "../../../core/money";
@@ -85,17 +86,44 @@ const ITEM_PARTS = [
 ] as const;
 
 /**
+ * The ids of the items `ids` selects and of their live variants: two index lookups (an OR of the
+ * two would scan the store's items). The store's columns are kept off their index (`+`): SQLite
+ * would otherwise walk all the store's items by `items_app_idx`.
+ */
+function familyOf(appId: number, ids: SQL): SQL {
+  const app = intLiteral(appId);
+  return sql`SELECT id FROM items WHERE id IN ${ids} AND +app_id = ${app}
+      UNION ALL SELECT id FROM items WHERE parent_id IN ${ids} AND ${liveRowOffIndex(app)}`;
+}
+
+/** The name of the set `itemFamily` defines, which `itemsJsonOfFamily` reads. */
+const ITEM_FAMILY = "item_family";
+
+/**
+ * The items of `ids` and their live variants as a named set of the caller's statement (a list's
+ * `with`, see `listPageWith`), for `itemsJsonOfFamily`: every part then reads the set, compiled
+ * once, instead of repeating it as a subquery of its own.
+ */
+export function itemFamily(appId: number, ids: SQL): Record<string, SQL> {
+  return { [ITEM_FAMILY]: familyOf(appId, ids) };
+}
+
+/**
  * Full Items (variants, modifiers, images, discount, stock, categories, bundle categories) of the
  * ids that `ids` selects (a subquery), as scalar subqueries of ONE statement: the caller puts them
  * in its own statement (a list's page, see `listPageWith`), then gives the row to `assembleItems`.
  */
 export function itemsJson(appId: number, ids: SQL, now: string): Record<keyof ItemParts, SQL> {
-  // The items and their live variants, as a subquery every part reuses: two index lookups (an OR
-  // of the two would scan the store's items in every part). The store's columns are kept off their
-  // index (`+`): SQLite would otherwise walk all the store's items by `items_app_idx` in every part.
-  const app = intLiteral(appId);
-  const family = sql`(SELECT id FROM items WHERE id IN ${ids} AND +app_id = ${app}
-      UNION ALL SELECT id FROM items WHERE parent_id IN ${ids} AND ${liveRowOffIndex(app)})`;
+  return itemParts(appId, sql`(${familyOf(appId, ids)})`, now);
+}
+
+/** `itemsJson` of the items in the statement's `itemFamily` set. */
+export function itemsJsonOfFamily(appId: number, now: string): Record<keyof ItemParts, SQL> {
+  return itemParts(appId, sql`(SELECT id FROM ${sql.identifier(ITEM_FAMILY)})`, now);
+}
+
+/** The parts of `itemsJson` for the items `family` selects (ids, a subquery). */
+function itemParts(appId: number, family: SQL, now: string): Record<keyof ItemParts, SQL> {
   const ofFamily = (c: Column) => sql`${c} IN ${family}`;
   const modCategoryIds = sql`(SELECT category_id FROM item_modifier_categories WHERE item_id IN ${family})`;
   return {
@@ -132,6 +160,33 @@ export function itemsJson(appId: number, ids: SQL, now: string): Record<keyof It
   };
 }
 
+/** The statement of `itemsJson` alone, for `ids` (a list, or a subquery), with `extra` scalar columns. */
+function itemPartsQuery(appId: number, ids: readonly number[] | SQL, now: string, extra: Record<string, SQL>): SQL {
+  const parts = itemsJson(
+    appId,
+    Array.isArray(ids) ? sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))` : (ids as SQL),
+    now,
+  );
+  return sql`SELECT ${sql.join(
+    [
+      ...ITEM_PARTS.map((k) => sql`${parts[k]} AS ${sql.identifier(k)}`),
+      ...Object.entries(extra).map(([k, v]) => sql`${v} AS ${sql.identifier(`x_${k}`)}`),
+    ],
+    sql`, `,
+  )}`;
+}
+
+/** The parsed columns of `itemPartsQuery`'s row. */
+function partsOfRow(
+  row: Record<string, unknown> | undefined,
+  extra: readonly string[],
+): ItemParts & { extra: Record<string, unknown> } {
+  const out = { extra: {} } as ItemParts & { extra: Record<string, unknown> };
+  for (const k of ITEM_PARTS) out[k] = row?.[k] ? JSON.parse(String(row[k])) : [];
+  for (const k of extra) out.extra[k] = row?.[`x_${k}`] ?? null;
+  return out;
+}
+
 /**
  * The statement of `itemsJson` alone, for `ids` (a list, or a subquery: the items of a cart read in
  * the same round trip as the cart), and `extra` scalar columns, and its parsed columns.
@@ -143,24 +198,26 @@ export async function fetchItemParts(
   now: string,
   extra: Record<string, SQL> = {},
 ): Promise<ItemParts & { extra: Record<string, unknown> }> {
-  const parts = itemsJson(
-    appId,
-    Array.isArray(ids) ? sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))` : (ids as SQL),
-    now,
-  );
-  const row = await db.get<Record<string, string | number | null>>(
-    sql`SELECT ${sql.join(
-      [
-        ...ITEM_PARTS.map((k) => sql`${parts[k]} AS ${sql.identifier(k)}`),
-        ...Object.entries(extra).map(([k, v]) => sql`${v} AS ${sql.identifier(`x_${k}`)}`),
-      ],
-      sql`, `,
-    )}`,
-  );
-  const out = { extra: {} } as ItemParts & { extra: Record<string, unknown> };
-  for (const k of ITEM_PARTS) out[k] = row?.[k] ? JSON.parse(String(row[k])) : [];
-  for (const k of Object.keys(extra)) out.extra[k] = row?.[`x_${k}`] ?? null;
-  return out;
+  const row = await db.get<Record<string, string | number | null>>(itemPartsQuery(appId, ids, now, extra));
+  return partsOfRow(row, Object.keys(extra));
+}
+
+/**
+ * Full Items read inside a write's own batch, after its changes (`BatchPlan.read`, or `emit`'s
+ * `after`), so that the write answers them without a round trip of its own: `statement` goes in
+ * the batch, `items` reads its rows. Soft-deleted items are included, as in `loadItems`.
+ */
+export function itemsReadInBatch(db: Db, appId: number, ids: readonly number[] | SQL, extra: Record<string, SQL> = {}) {
+  const now = nowIso();
+  const names = [...ITEM_PARTS, ...Object.keys(extra).map((k) => `x_${k}`)];
+  return {
+    statement: batchStatement(db, itemPartsQuery(appId, ids, now, extra), selectColumns(names)),
+    /** What the statement's rows answer: its `extra` columns, and the Items of `wanted`. */
+    answer(rows: unknown) {
+      const parts = partsOfRow((rows as Record<string, unknown>[])[0], Object.keys(extra));
+      return { extra: parts.extra, items: (wanted: readonly number[]) => assembleItems(parts, wanted, now) };
+    },
+  };
 }
 
 /**

@@ -9,12 +9,21 @@ import type { ItemConfig, UpdateItemConfig } from "./schemas";
 /** What a store without its own settings row has. */
 export const ITEM_CONFIG_DEFAULTS: ItemConfig = { reservation_minutes: 15, max_reservation_qty: 1000 };
 
-/** The store's catalogue settings (one row per store, keyed by `app_id`; not soft-deletable). */
-export async function readItemConfig(db: Db, appId: number): Promise<ItemConfig> {
-  const row = await db.select().from(itemConfig).where(eq(itemConfig.appId, appId)).get();
+/** The store's catalogue settings row, as a statement for a caller's `db.batch` (`itemConfigOf` reads it). */
+export const itemConfigRead = (db: Db, appId: number) =>
+  db.select().from(itemConfig).where(eq(itemConfig.appId, appId));
+
+/** The settings `itemConfigRead` answered (one row per store, keyed by `app_id`; not soft-deletable). */
+export function itemConfigOf(rows: (typeof itemConfig.$inferSelect)[]): ItemConfig {
+  const row = rows[0];
   return row
     ? { reservation_minutes: row.reservationMinutes, max_reservation_qty: row.maxReservationQty }
     : { ...ITEM_CONFIG_DEFAULTS };
+}
+
+/** The store's catalogue settings. */
+export async function readItemConfig(db: Db, appId: number): Promise<ItemConfig> {
+  return itemConfigOf(await itemConfigRead(db, appId));
 }
 
 /** Changes some settings; the others keep their values. Emits `item_config.updated`. */

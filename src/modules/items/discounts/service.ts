@@ -5,7 +5,7 @@ import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
-import { findItem } from "../shared";
+import { foundItem, itemRowRead } from "../shared";
 import { itemDiscounts } from "../tables";
 import { type CreateDiscount, type Discount, PERCENT_MAX, type UpdateDiscount } from "./schemas";
 
@@ -34,19 +34,23 @@ function discountView(d: DiscountRow): Discount {
   };
 }
 
-/** The item's live discount (one per item), if any. */
-async function currentDiscount(ctx: ServiceContext, itemId: number): Promise<DiscountRow | undefined> {
-  return ctx.db
+/** The item's live discount (one per item), if any, as a statement for a caller's `db.batch`. */
+const currentDiscount = (ctx: ServiceContext, itemId: number) =>
+  ctx.db
     .select()
     .from(itemDiscounts)
-    .where(and(live(itemDiscounts, ctx.appId), eq(itemDiscounts.itemId, itemId)))
-    .get();
+    .where(and(live(itemDiscounts, ctx.appId), eq(itemDiscounts.itemId, itemId)));
+
+/** The live item or variant and its discount, in one round trip: 404 `item_not_found`, else its discount if any. */
+async function itemAndDiscount(ctx: ServiceContext, itemId: number): Promise<DiscountRow | undefined> {
+  const [item, discount] = await ctx.db.batch([itemRowRead(ctx, itemId), currentDiscount(ctx, itemId)]);
+  foundItem(item, itemId, { variantsToo: true });
+  return discount[0];
 }
 
 /** The live item or variant and its discount: 404 `item_not_found`, then 404 `discount_not_found`. */
 async function findDiscount(ctx: ServiceContext, itemId: number): Promise<DiscountRow> {
-  await findItem(ctx, itemId, { variantsToo: true });
-  const d = await currentDiscount(ctx, itemId);
+  const d = await itemAndDiscount(ctx, itemId);
   if (!d) throw ApiError.notFound("discount_not_found", `A discount of item ${itemId}`);
   return d;
 }
@@ -57,8 +61,7 @@ export async function getDiscount(ctx: ServiceContext, itemId: number): Promise<
 
 /** An item has at most one discount: a second is 409 `discount_exists` (update that one). */
 export async function createDiscount(ctx: ServiceContext, itemId: number, input: CreateDiscount): Promise<Discount> {
-  await findItem(ctx, itemId, { variantsToo: true });
-  if (await currentDiscount(ctx, itemId))
+  if (await itemAndDiscount(ctx, itemId))
     throw ApiError.conflict("discount_exists", `Item ${itemId} has a discount already; update it instead.`);
   // A deleted discount row keeps its place (one row per item): it is brought back with the new values.
   const values = {
@@ -73,18 +76,19 @@ export async function createDiscount(ctx: ServiceContext, itemId: number, input:
     deletedAt: null,
     modifiedAt: nowIso(),
   };
-  await emit(
+  const { results } = await emit(
     ctx.db,
     ctx.events,
     [
       ctx.db
         .insert(itemDiscounts)
         .values({ appId: ctx.appId, itemId, ...values })
-        .onConflictDoUpdate({ target: itemDiscounts.itemId, set: values }),
+        .onConflictDoUpdate({ target: itemDiscounts.itemId, set: values })
+        .returning(),
     ],
     [newEvent(ctx.appId, "item.updated", { id: itemId })],
   );
-  return getDiscount(ctx, itemId);
+  return discountView((results[0] as DiscountRow[])[0]!);
 }
 
 /**
@@ -117,13 +121,16 @@ export async function updateDiscount(ctx: ServiceContext, itemId: number, input:
     endsAt,
     modifiedAt: nowIso(),
   };
-  await emit(
+  const { results } = await emit(
     ctx.db,
     ctx.events,
-    [records.update(ctx, d.id, set)],
+    [records.update(ctx, d.id, set).returning()],
     [newEvent(ctx.appId, "item.updated", { id: itemId })],
   );
-  return getDiscount(ctx, itemId);
+  // The discount as it is now comes back from the update itself (none: deleted meanwhile).
+  const row = (results[0] as DiscountRow[])[0];
+  if (!row) throw ApiError.notFound("discount_not_found", `A discount of item ${itemId}`);
+  return discountView(row);
 }
 
 export async function deleteDiscount(ctx: ServiceContext, itemId: number): Promise<void> {

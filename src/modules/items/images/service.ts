@@ -4,7 +4,7 @@ import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
 import { nowIso } from "../../../core/time";
-import { findItem } from "../shared";
+import { foundItem, itemRowRead } from "../shared";
 import { itemImages } from "../tables";
 import { type CreateItemImage, IMAGES_MAX, type ItemImage, type UpdateItemImage } from "./schemas";
 
@@ -20,25 +20,34 @@ export const imageView = (i: ImageRow): ItemImage => ({
   ordering: i.ordering,
 });
 
-/** The live image `imageId` of the item, or 404 `item_image_not_found`. */
+/**
+ * The live item or variant and its live image `imageId`, in one round trip: 404 `item_not_found`,
+ * then 404 `item_image_not_found`.
+ */
 async function findImage(ctx: ServiceContext, itemId: number, imageId: number): Promise<ImageRow> {
-  const row = await records.get(ctx, imageId);
-  if (!row || row.itemId !== itemId)
-    throw ApiError.notFound("item_image_not_found", `Image ${imageId} of item ${itemId}`);
-  return row;
+  const [item, image] = await ctx.db.batch([
+    itemRowRead(ctx, itemId),
+    ctx.db
+      .select()
+      .from(itemImages)
+      .where(and(records.live(ctx), eq(itemImages.id, imageId), eq(itemImages.itemId, itemId))),
+  ]);
+  foundItem(item, itemId, { variantsToo: true });
+  if (!image[0]) throw ApiError.notFound("item_image_not_found", `Image ${imageId} of item ${itemId}`);
+  return image[0];
 }
 
 /** Adds an image to an item or variant, at most `IMAGES_MAX` (409 `too_many_images`); `item.updated`. */
 export async function addImage(ctx: ServiceContext, itemId: number, input: CreateItemImage): Promise<ItemImage> {
-  await findItem(ctx, itemId, { variantsToo: true });
-  const n =
-    (
-      await ctx.db
-        .select({ n: count() })
-        .from(itemImages)
-        .where(and(live(itemImages, ctx.appId), eq(itemImages.itemId, itemId)))
-        .get()
-    )?.n ?? 0;
+  const [item, counted] = await ctx.db.batch([
+    itemRowRead(ctx, itemId),
+    ctx.db
+      .select({ n: count() })
+      .from(itemImages)
+      .where(and(live(itemImages, ctx.appId), eq(itemImages.itemId, itemId))),
+  ]);
+  foundItem(item, itemId, { variantsToo: true });
+  const n = counted[0]?.n ?? 0;
   if (n >= IMAGES_MAX)
     throw ApiError.conflict("too_many_images", `An item has at most ${IMAGES_MAX} images; delete one first.`);
   const { results } = await emit(
@@ -65,7 +74,6 @@ export async function updateImage(
   imageId: number,
   input: UpdateItemImage,
 ): Promise<ItemImage> {
-  await findItem(ctx, itemId, { variantsToo: true });
   await findImage(ctx, itemId, imageId);
   const set = {
     modifiedAt: nowIso(),
@@ -74,17 +82,19 @@ export async function updateImage(
     altAr: input.alt_ar,
     ordering: input.ordering,
   };
-  await emit(
+  const { results } = await emit(
     ctx.db,
     ctx.events,
-    [records.update(ctx, imageId, set)],
+    [records.update(ctx, imageId, set).returning()],
     [newEvent(ctx.appId, "item.updated", { id: itemId })],
   );
-  return imageView(await findImage(ctx, itemId, imageId));
+  // The image as it is now comes back from the update itself (none: deleted meanwhile).
+  const row = (results[0] as ImageRow[])[0];
+  if (!row) throw ApiError.notFound("item_image_not_found", `Image ${imageId} of item ${itemId}`);
+  return imageView(row);
 }
 
 export async function deleteImage(ctx: ServiceContext, itemId: number, imageId: number): Promise<void> {
-  await findItem(ctx, itemId, { variantsToo: true });
   await findImage(ctx, itemId, imageId);
   await emit(
     ctx.db,

@@ -1,6 +1,6 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { BatchPlan } from "../../../core/batch-plan";
+import { BatchPlan, batchStatement, selectColumns } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, softDeleted, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -48,14 +48,6 @@ function withValues(rows: CategoryRow[], valuesPart: unknown): ModifierCategory[
   }));
 }
 
-/** Categories with their live values, in one statement whatever their count. */
-async function categoriesWithValues(ctx: ServiceContext, rows: CategoryRow[]): Promise<ModifierCategory[]> {
-  if (rows.length === 0) return [];
-  const ids = sql`(SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.id))}))`;
-  const row = await ctx.db.get<{ values: string | null }>(sql`SELECT ${valuesJson(ctx, ids)} AS "values"`);
-  return withValues(rows, row?.values ?? "[]");
-}
-
 export async function listModifierCategories(ctx: ServiceContext, q: ListQuery): Promise<Page<ModifierCategory>> {
   const { page, nested } = await listPageWith(
     ctx.db,
@@ -66,15 +58,22 @@ export async function listModifierCategories(ctx: ServiceContext, q: ListQuery):
   return { ...page, results: withValues(page.results, nested.values) };
 }
 
-/** A category with its live values, in one statement; else 404 `modifier_category_not_found`. */
-export async function getModifierCategory(ctx: ServiceContext, id: number): Promise<ModifierCategory> {
+/** The category `id` with its live values, as one SELECT (`categoryOfRow` reads its row). */
+function categoryQuery(ctx: ServiceContext, id: number): SQL {
   const mine = and(categories.live(ctx), eq(modifierCategories.id, id))!;
-  const row = await ctx.db.get<{ rows: string | null; values: string | null }>(
-    sql`SELECT ${rowsJson(modifierCategories, mine)} AS "rows", ${valuesJson(ctx, sql`(${id})`)} AS "values"`,
-  );
+  return sql`SELECT ${rowsJson(modifierCategories, mine)} AS "rows", ${valuesJson(ctx, sql`(${id})`)} AS "values"`;
+}
+
+/** The category `categoryQuery` answered, with its live values; else 404 `modifier_category_not_found`. */
+function categoryOfRow(id: number, row: { rows: unknown; values: unknown } | undefined): ModifierCategory {
   const found = decodeRows(modifierCategories, row?.rows ?? "[]");
   if (!found.length) throw ApiError.notFound("modifier_category_not_found", `Modifier category ${id}`);
   return withValues(found, row?.values ?? "[]")[0]!;
+}
+
+/** A category with its live values, in one statement; else 404 `modifier_category_not_found`. */
+export async function getModifierCategory(ctx: ServiceContext, id: number): Promise<ModifierCategory> {
+  return categoryOfRow(id, await ctx.db.get<{ rows: string | null; values: string | null }>(categoryQuery(ctx, id)));
 }
 
 /** Creates the category and its values in one batch, with its `modifier_category.created` event. */
@@ -104,16 +103,18 @@ export async function createModifierCategory(
   return getModifierCategory(ctx, (await plan.run(ctx.events)).id(category));
 }
 
-/** Variants (live items) that use any of `valueIds`. */
-async function variantsUsing(ctx: ServiceContext, valueIds: number[]): Promise<number[]> {
-  if (valueIds.length === 0) return [];
-  const rows = await ctx.db
-    .select({ id: variantModifierValues.itemId })
+/** The live variants that use a value of category `id`, with the value each uses. */
+const variantsUsingValuesOf = (ctx: ServiceContext, id: number) =>
+  ctx.db
+    .select({ id: variantModifierValues.itemId, valueId: variantModifierValues.valueId })
     .from(variantModifierValues)
     .innerJoin(items, eq(items.id, variantModifierValues.itemId))
-    .where(and(live(items, ctx.appId), inList(variantModifierValues.valueId, valueIds)));
-  return [...new Set(rows.map((r) => r.id))];
-}
+    .where(
+      and(
+        live(items, ctx.appId),
+        sql`${variantModifierValues.valueId} IN (SELECT id FROM modifier_values WHERE category_id = ${id})`,
+      ),
+    );
 
 /** The columns an update sets, from the body's fields that are present. */
 const categoryColumns = (input: UpdateModifierCategory, at: string) => ({
@@ -132,11 +133,17 @@ export async function updateModifierCategory(
   id: number,
   input: UpdateModifierCategory,
 ): Promise<ModifierCategory> {
-  const category = await categories.find(ctx, id);
+  // The category, its values and the variants that use them in one round trip; the answer is read
+  // at the end of the write's batch: two in all.
+  const [row, users] = await ctx.db.batch([
+    batchStatement(ctx.db, categoryQuery(ctx, id), selectColumns(["rows", "values"])),
+    variantsUsingValuesOf(ctx, id),
+  ]);
+  const category = categoryOfRow(id, (row as { rows: unknown; values: unknown }[])[0]);
   const at = nowIso();
   const changes: BatchItem<"sqlite">[] = [categories.update(ctx, category.id, categoryColumns(input, at))];
   if (input.values) {
-    const current = (await categoriesWithValues(ctx, [category]))[0]!.values;
+    const current = category.values;
     const currentIds = new Set(current.map((v) => v.id));
     const unknown = input.values.filter((v) => v.id !== undefined && !currentIds.has(v.id));
     if (unknown.length) {
@@ -149,7 +156,7 @@ export async function updateModifierCategory(
     }
     const kept = new Set(input.values.flatMap((v) => (v.id ? [v.id] : [])));
     const removed = current.filter((v) => !kept.has(v.id)).map((v) => v.id);
-    const using = await variantsUsing(ctx, removed);
+    const using = [...new Set(users.filter((u) => removed.includes(u.valueId)).map((u) => u.id))];
     refuseWhileUsed(
       "modifier_value_in_use",
       { items: using },
@@ -170,8 +177,14 @@ export async function updateModifierCategory(
       changes.push(ctx.db.update(modifierValues).set(softDeleted(at)).where(inList(modifierValues.id, removed)));
     }
   }
-  await emit(ctx.db, ctx.events, changes, [newEvent(ctx.appId, "modifier_category.updated", { id: category.id })]);
-  return getModifierCategory(ctx, category.id);
+  const { results } = await emit(
+    ctx.db,
+    ctx.events,
+    changes,
+    [newEvent(ctx.appId, "modifier_category.updated", { id: category.id })],
+    { after: [batchStatement(ctx.db, categoryQuery(ctx, id), selectColumns(["rows", "values"]))] },
+  );
+  return categoryOfRow(id, (results.at(-1) as { rows: unknown; values: unknown }[])[0]);
 }
 
 /**
@@ -179,17 +192,25 @@ export async function updateModifierCategory(
  * the ids of those items: detaching them silently would change what customers can choose.
  */
 export async function deleteModifierCategory(ctx: ServiceContext, id: number): Promise<void> {
-  const category = await categories.find(ctx, id);
-  const users = await ctx.db
-    .select({ id: items.id })
-    .from(items)
-    .where(
-      and(
-        live(items, ctx.appId),
-        sql`(${items.variesOnId} = ${category.id} OR ${items.id} IN (SELECT item_id FROM item_modifier_categories
-            WHERE category_id = ${category.id}))`,
+  // The category and the items that use it in one round trip, then the delete.
+  const [found, users] = await ctx.db.batch([
+    ctx.db
+      .select({ id: modifierCategories.id })
+      .from(modifierCategories)
+      .where(and(categories.live(ctx), eq(modifierCategories.id, id))),
+    ctx.db
+      .select({ id: items.id })
+      .from(items)
+      .where(
+        and(
+          live(items, ctx.appId),
+          sql`(${items.variesOnId} = ${id} OR ${items.id} IN (SELECT item_id FROM item_modifier_categories
+            WHERE category_id = ${id}))`,
+        ),
       ),
-    );
+  ]);
+  const category = found[0];
+  if (!category) throw ApiError.notFound("modifier_category_not_found", `Modifier category ${id}`);
   const ids = users.map((u) => u.id);
   refuseWhileUsed(
     "modifier_category_in_use",

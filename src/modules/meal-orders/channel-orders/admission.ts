@@ -17,20 +17,28 @@ import type { Buyer } from "../checkout/cart";
 export const admitChannelCustomer: ChannelAdmission = async (c, token) => {
   const db = c.get("db");
   const providerAppId = c.get("appId");
-  if (!(await isConnectionActive(db, token.channelAppId, providerAppId)))
+  const channel = channelContext(c, token.channelAppId);
+  // The connection and the channel's customer are read at once; the connection's refusal comes first.
+  const [active, source] = await Promise.all([
+    isConnectionActive(db, token.channelAppId, providerAppId),
+    findCustomer(channel, token.channelCustomerId).then(
+      (row) => ({ row }),
+      (error: unknown) => ({ error }),
+    ),
+  ]);
+  if (!active)
     throw ApiError.forbidden(
       `The access token is a customer's of store ${token.channelAppId}, which has no active sales channel connection with this store.`,
       "channel_connection_inactive",
       { channel_app_id: token.channelAppId },
     );
-  const channel = channelContext(c, token.channelAppId);
-  const source = await findCustomer(channel, token.channelCustomerId).catch((error: unknown) => {
+  if ("error" in source) {
     // A token of a customer the channel deleted identifies no one.
-    if (error instanceof ApiError && error.status === 404)
+    if (source.error instanceof ApiError && source.error.status === 404)
       throw ApiError.unauthorized("The token is not valid.", "invalid_token");
-    throw error;
-  });
-  return customerForMobileOf(serviceContext(c), source);
+    throw source.error;
+  }
+  return customerForMobileOf(serviceContext(c), source.row);
 };
 
 const channelContext = (c: Context<AppEnv>, appId: number) =>

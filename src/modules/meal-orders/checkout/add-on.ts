@@ -1,15 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live, notDeleted } from "../../../core/crud/tenant-table";
+import { notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
 import { inList } from "../../../core/sql";
 import { mealProductsByIds, restaurantById } from "../../meals";
 import type { CheckoutResult, LinkContext, ServiceLineInput } from "../../orders";
 import { firstChangeableDate } from "../rules";
+import { customerSubscriptionRead, subscriptionNotFound } from "../subscriptions/service";
 import { mealSubscriptions, OPEN_SUBORDER_STATUSES, suborders } from "../tables";
 import type { Buyer } from "./cart";
 import { placeMeal, requireVoucher } from "./place";
-import { mealPriceView, priceMeal, productPriceMinor } from "./pricing";
+import { mealPriceView, priceMealWith, productPriceMinor, readMealPricing } from "./pricing";
 import type { AddOnCart, AddOnOrder } from "./schemas";
 
 /**
@@ -18,37 +19,26 @@ import type { AddOnCart, AddOnOrder } from "./schemas";
  * suborders' `add_ons` when the order is paid (checkout/paid.ts).
  */
 
-async function resolveAddOns(ctx: ServiceContext, customerId: number, body: AddOnCart) {
-  const sub = await ctx.db
-    .select()
-    .from(mealSubscriptions)
-    .where(
-      and(
-        live(mealSubscriptions, ctx.appId),
-        eq(mealSubscriptions.customerId, customerId),
-        eq(mealSubscriptions.id, body.subscription_id),
-      ),
-    )
-    .get();
-  if (!sub) throw ApiError.notFound("meal_subscription_not_found", `Meal subscription ${body.subscription_id}`);
-  if (sub.status !== "active")
-    throw ApiError.conflict(
-      "meal_subscription_not_active",
-      `Meal subscription ${sub.id} is ${sub.status}: add-ons go to an active subscription's deliveries.`,
-      { subscription_status: sub.status },
-    );
-  const [restaurant, products, rows] = await Promise.all([
-    restaurantById(ctx, sub.restaurantId),
+/**
+ * The add-ons checked and priced in ONE round trip: the subscription, its restaurant (by the
+ * subscription's row, as a subquery), the products, the suborders and the prices' inputs at once.
+ */
+async function pricedAddOns(ctx: ServiceContext, customerId: number, body: AddOnCart) {
+  const subscription = customerSubscriptionRead(ctx, body.subscription_id, customerId);
+  const [sub, restaurant, products, rows, facts] = await Promise.all([
+    subscription.row(),
+    restaurantById(ctx, subscription.column(mealSubscriptions.restaurantId)),
     mealProductsByIds(
       ctx,
       body.add_ons.map((a) => a.product_id),
     ),
+    // Its suborders are used only once the subscription is found to be the customer's.
     ctx.db
       .select()
       .from(suborders)
       .where(
         and(
-          eq(suborders.subscriptionId, sub.id),
+          eq(suborders.subscriptionId, body.subscription_id),
           notDeleted(suborders),
           inList(
             suborders.id,
@@ -56,8 +46,16 @@ async function resolveAddOns(ctx: ServiceContext, customerId: number, body: AddO
           ),
         ),
       ),
+    readMealPricing(ctx, customerId, body.voucher),
   ]);
-  if (!restaurant) throw ApiError.notFound("meal_subscription_not_found", `Meal subscription ${sub.id}`);
+  if (!sub) throw subscriptionNotFound(body.subscription_id);
+  if (sub.status !== "active")
+    throw ApiError.conflict(
+      "meal_subscription_not_active",
+      `Meal subscription ${sub.id} is ${sub.status}: add-ons go to an active subscription's deliveries.`,
+      { subscription_status: sub.status },
+    );
+  if (!restaurant) throw subscriptionNotFound(sub.id);
   const errors: FieldErrors = {};
   const first = firstChangeableDate(restaurant);
   const lines: ServiceLineInput[] = [];
@@ -87,19 +85,14 @@ async function resolveAddOns(ctx: ServiceContext, customerId: number, body: AddO
       { suborder_id: late.id, first_valid_date: first },
     );
   const dates = [...new Set(rows.map((s) => s.date))].sort();
-  return { sub, lines, dates };
-}
-
-async function pricedAddOns(ctx: ServiceContext, customerId: number, body: AddOnCart) {
-  const r = await resolveAddOns(ctx, customerId, body);
-  const priced = await priceMeal(ctx, {
+  const priced = priceMealWith(facts, {
     customerId,
-    lines: r.lines,
+    lines,
     deliveryFeeMinor: 0,
     voucher: body.voucher,
     isRedeeming: body.is_redeeming,
   });
-  return { ...r, ...priced };
+  return { sub, lines, dates, ...priced };
 }
 
 /** Redeemed Add-Ons Cart: the add-on order's price breakdown. */

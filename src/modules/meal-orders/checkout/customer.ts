@@ -89,7 +89,8 @@ export const placeMealOrderRoute = customerRoute({
   path: "/orders/",
   operationId: "placeMealOrder",
   summary: "Place Order",
-  idempotent: true,
+  // Nothing leaves the Worker before the order's batch: the key's claim goes with the cart's reads.
+  idempotent: "with-first-read",
   channel: admitChannelCustomer,
   headers: cityHeader,
   description:

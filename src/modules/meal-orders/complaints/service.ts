@@ -10,7 +10,7 @@ import { toMajor } from "../../../core/money";
 import { inList } from "../../../core/sql";
 import { nowIso, todayIn } from "../../../core/time";
 import { addCashbackMovement } from "../../customers";
-import { addDays, restaurantTimeZones } from "../../meals";
+import { addDays, restaurantTimeZoneSql } from "../../meals";
 import { mealSubscriptions, suborders } from "../tables";
 import { complaintMachine } from "./machine";
 import { COMPLAINT_REASON_CODES, COMPLAINT_REASONS, COMPLAINT_WINDOW_DAYS, reasonOf } from "./reasons";
@@ -70,17 +70,6 @@ const briefsQuery = (ctx: ServiceContext, ids: readonly number[] | SQL) =>
     .from(suborders)
     .where(briefsOf(ctx, ids));
 
-async function views(ctx: ServiceContext, rows: readonly ComplaintRow[]): Promise<Complaint[]> {
-  if (!rows.length) return [];
-  return viewsWith(
-    rows,
-    await briefsQuery(
-      ctx,
-      rows.map((r) => r.suborderId),
-    ),
-  );
-}
-
 function viewsWith(rows: readonly ComplaintRow[], subs: readonly SuborderBrief[]): Complaint[] {
   const byId = new Map(subs.map((s) => [s.id, s]));
   return rows.map((r) => ({
@@ -131,15 +120,21 @@ async function findComplaint(ctx: ServiceContext, id: number, customerId?: numbe
   return row;
 }
 
-/** One complaint and its suborder, in one batch keyed by the id. */
-export async function complaintDetails(ctx: ServiceContext, id: number, customerId?: number): Promise<Complaint> {
+/** One complaint's row and its suborder, in one batch keyed by the id; else 404. */
+async function findWithSuborder(ctx: ServiceContext, id: number, customerId?: number) {
   const where = and(eq(k.id, id), scope(ctx, customerId))!;
   const [rows, subs] = await ctx.db.batch([
     ctx.db.select().from(k).where(where),
     briefsQuery(ctx, sql`SELECT ${k.suborderId} FROM ${k} WHERE ${where}`),
   ]);
   if (!rows[0]) throw ApiError.notFound("complaint_not_found", label(id));
-  return viewsWith(rows, subs)[0]!;
+  return { row: rows[0], subs };
+}
+
+/** One complaint and its suborder, in one batch keyed by the id. */
+export async function complaintDetails(ctx: ServiceContext, id: number, customerId?: number): Promise<Complaint> {
+  const { row, subs } = await findWithSuborder(ctx, id, customerId);
+  return viewsWith([row], subs)[0]!;
 }
 
 const COMPLAINABLE = ["delivered", "not_received_by_customer"];
@@ -153,11 +148,23 @@ export async function createComplaint(
   suborderId: number,
   input: CreateComplaint,
 ): Promise<Complaint> {
-  const sub = await ctx.db
-    .select()
-    .from(suborders)
-    .where(and(eq(suborders.id, suborderId), live(suborders, ctx.appId), eq(suborders.customerId, customerId)))
-    .get();
+  // Every read at once: the suborder with its restaurant's time zone, and a complaint it already has.
+  const [subs, existing] = await ctx.db.batch([
+    ctx.db
+      .select({
+        subscriptionId: suborders.subscriptionId,
+        date: suborders.date,
+        status: suborders.status,
+        timeZone: restaurantTimeZoneSql(ctx.appId, sql`${suborders.restaurantId}`),
+      })
+      .from(suborders)
+      .where(and(eq(suborders.id, suborderId), live(suborders, ctx.appId), eq(suborders.customerId, customerId))),
+    ctx.db
+      .select({ id: k.id })
+      .from(k)
+      .where(and(eq(k.appId, ctx.appId), eq(k.suborderId, suborderId))),
+  ]);
+  const sub = subs[0];
   if (!sub) throw ApiError.notFound("suborder_not_found", `Suborder ${suborderId}`);
   if (!COMPLAINABLE.includes(sub.status))
     throw ApiError.conflict(
@@ -165,20 +172,14 @@ export async function createComplaint(
       `Suborder ${suborderId} is ${sub.status}: only a delivered or not received one can be complained about.`,
       { current_status: sub.status },
     );
-  const zone = (await restaurantTimeZones(ctx, [sub.restaurantId])).get(sub.restaurantId) ?? "Asia/Riyadh";
   const last = addDays(sub.date, COMPLAINT_WINDOW_DAYS);
-  if (todayIn(zone) > last)
+  if (todayIn(sub.timeZone ?? "Asia/Riyadh") > last)
     throw ApiError.conflict(
       "complaint_window_closed",
       `Complaints about the delivery of ${sub.date} were taken until ${last}.`,
       { last_valid_date: last },
     );
-  const existing = await ctx.db
-    .select({ id: k.id })
-    .from(k)
-    .where(and(eq(k.appId, ctx.appId), eq(k.suborderId, suborderId)))
-    .get();
-  if (existing) throw exists(suborderId, existing.id);
+  if (existing[0]) throw exists(suborderId, existing[0].id);
   const plan = new BatchPlan(ctx.db);
   const complaint = plan.insert(
     "complaint",
@@ -193,16 +194,18 @@ export async function createComplaint(
     }),
   );
   plan.event(rowEvent("complaint.created", k, sql`id = ${complaint.id}`, eventData));
+  // The complaint as the batch made it: the answer, with the suborder as read above.
+  const made = plan.read<ComplaintRow>(ctx.db.select().from(k).where(sql`${k.id} = ${complaint.id}`));
+  let rows: ComplaintRow[];
   try {
-    await plan.run(ctx.events);
+    rows = (await plan.run(ctx.events)).rows(made);
   } catch (error) {
     // Two complaints at once: the unique index lets one in.
     const winner = await ctx.db.select({ id: k.id }).from(k).where(eq(k.suborderId, suborderId)).get();
     if (winner) throw exists(suborderId, winner.id);
     throw error;
   }
-  const row = await ctx.db.select().from(k).where(eq(k.suborderId, suborderId)).get();
-  return (await views(ctx, [row!]))[0]!;
+  return viewsWith(rows, [{ id: suborderId, date: sub.date, status: sub.status }])[0]!;
 }
 
 const exists = (suborderId: number, id: number) =>
@@ -214,7 +217,8 @@ const exists = (suborderId: number, id: number) =>
  * `deposit`, linked to the subscription's order, and its `customer.wallet.updated`).
  */
 export async function updateComplaint(ctx: ServiceContext, id: number, input: UpdateComplaint): Promise<Complaint> {
-  const row = await findComplaint(ctx, id);
+  // The suborder does not change with the complaint: read with it, it answers after the write.
+  const { row, subs } = await findWithSuborder(ctx, id);
   const to = input.status !== undefined && input.status !== row.status ? input.status : undefined;
   if (to) complaintMachine.next(row.status, to, label(id));
   if (input.wallet_credit !== undefined && to !== "resolved")
@@ -253,8 +257,11 @@ export async function updateComplaint(ctx: ServiceContext, id: number, input: Up
       reason: `Complaint ${id} resolved`,
       reference: `complaint:${id}`,
     });
+  // The complaint as the batch left it: the answer.
+  const changed = plan.read<ComplaintRow>(ctx.db.select().from(k).where(eq(k.id, id)));
+  let rows: ComplaintRow[];
   try {
-    await plan.run(ctx.events);
+    rows = (await plan.run(ctx.events)).rows(changed);
   } catch (error) {
     if (!isGuardAbort(error)) throw error;
     const now = await findComplaint(ctx, id);
@@ -262,5 +269,5 @@ export async function updateComplaint(ctx: ServiceContext, id: number, input: Up
       throw ApiError.notFound("customer_not_found", `The complaint's customer ${row.customerId}`);
     throw ApiError.conflict("concurrent_update", `${label(id)} changed while this request ran; retry.`);
   }
-  return complaintDetails(ctx, id);
+  return viewsWith(rows, subs)[0]!;
 }

@@ -8,7 +8,7 @@ import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../
 import { containsText } from "../../../core/sql";
 import { nowIso, todayIn } from "../../../core/time";
 import { checkPlace, parseMobile } from "../../customers";
-import { findBranch, restaurantTimeZones } from "../../meals";
+import { findBranch, restaurantTimeZoneSql } from "../../meals";
 import { OPEN_SUBORDER_STATUSES, suborders } from "../tables";
 import type { Captain, CreateCaptain, UpdateCaptain } from "./schemas";
 import { captains } from "./tables";
@@ -201,17 +201,19 @@ export async function updateCaptain(ctx: ServiceContext, id: number, body: Updat
 /**
  * Refused while suborders still to be delivered today or later (each restaurant's today) are
  * assigned to the captain: they would go out with nobody. Past and finished ones keep the captain.
- * The captain and its open suborders are read at once; the restaurants' time zones only when a
- * suborder's date is today somewhere (a later date is due in every zone).
+ * The captain and its open suborders, each with its restaurant's time zone, are read at once.
  */
 export async function deleteCaptain(ctx: ServiceContext, id: number): Promise<void> {
-  // Today at UTC-12 is the earliest today anywhere, at UTC+14 the latest.
+  // Today at UTC-12 is the earliest today anywhere: an earlier date is past in every zone.
   const earliest = todayIn("Etc/GMT+12");
-  const latest = todayIn("Etc/GMT-14");
   const [row, open] = await Promise.all([
     captainRows.get(ctx, id),
     ctx.db
-      .select({ id: suborders.id, restaurantId: suborders.restaurantId, date: suborders.date })
+      .select({
+        id: suborders.id,
+        date: suborders.date,
+        timeZone: restaurantTimeZoneSql(ctx.appId, sql`${suborders.restaurantId}`),
+      })
       .from(suborders)
       .where(
         and(
@@ -224,9 +226,7 @@ export async function deleteCaptain(ctx: ServiceContext, id: number): Promise<vo
       ),
   ]);
   if (!row) throw captainNotFound(id);
-  const today = open.filter((s) => s.date < latest);
-  const zones = await restaurantTimeZones(ctx, [...new Set(today.map((s) => s.restaurantId))]);
-  const due = open.filter((s) => s.date >= todayIn(zones.get(s.restaurantId) ?? "UTC")).map((s) => s.id);
+  const due = open.filter((s) => s.date >= todayIn(s.timeZone ?? "UTC")).map((s) => s.id);
   if (due.length)
     throw ApiError.conflict(
       "captain_in_use",

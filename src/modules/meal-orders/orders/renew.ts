@@ -1,7 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import type { PlanForOrder } from "../../meals";
 import { planVersionForOrder } from "../../meals";
@@ -12,6 +11,7 @@ import { priceMealWith, readMealPricing } from "../checkout/pricing";
 import { AddOnOrderSchema } from "../checkout/schemas";
 import { initialCredits } from "../rules";
 import { deliveryDates, planDayFor } from "../schedule";
+import { customerSubscriptionRead, subscriptionNotFound } from "../subscriptions/service";
 import { type MealChoice, mealOrders, mealSubscriptions, suborders } from "../tables";
 
 /**
@@ -64,20 +64,11 @@ export async function renewMealSubscription(
   links: LinkContext,
 ): Promise<CheckoutResult> {
   // One round trip for what the path's id and the customer key (the subscription, its renewals,
-  // its suborders' meals, the prices' inputs); a second for what the subscription's row names (its
-  // plan version, its renewal orders), since the meals side reads a version by its id; then the batch.
-  const [sub, renewals, previous, pricing] = await Promise.all([
-    ctx.db
-      .select()
-      .from(mealSubscriptions)
-      .where(
-        and(
-          live(mealSubscriptions, ctx.appId),
-          eq(mealSubscriptions.customerId, customerId),
-          eq(mealSubscriptions.id, subscriptionId),
-        ),
-      )
-      .get(),
+  // its suborders' meals, the prices' inputs, and its plan version, read by the meals side through
+  // the subscription's row); the renewal orders only when there are some (then a second); the batch.
+  const subscription = customerSubscriptionRead(ctx, subscriptionId, customerId);
+  const [sub, renewals, previous, pricing, p] = await Promise.all([
+    subscription.row(),
     ctx.db
       .select({ orderId: mealOrders.orderId })
       .from(mealOrders)
@@ -94,24 +85,22 @@ export async function renewMealSubscription(
       .where(eq(suborders.subscriptionId, subscriptionId))
       .orderBy(suborders.date),
     readMealPricing(ctx, customerId, body.voucher),
+    planVersionForOrder(ctx, subscription.column(mealSubscriptions.planVersionId)),
   ]);
-  if (!sub) throw ApiError.notFound("meal_subscription_not_found", `Meal subscription ${subscriptionId}`);
+  if (!sub) throw subscriptionNotFound(subscriptionId);
   if (!RENEWABLE.has(sub.status))
     throw ApiError.conflict(
       "meal_subscription_not_active",
       `Meal subscription ${sub.id} is ${sub.status}: only an active, paused or completed subscription is renewed.`,
       { subscription_status: sub.status },
     );
-  const [orders, p] = await Promise.all([
-    renewals.length
-      ? loadOrders(
-          ctx,
-          renewals.map((r) => r.orderId),
-          links,
-        )
-      : undefined,
-    planVersionForOrder(ctx, sub.planVersionId),
-  ]);
+  const orders = renewals.length
+    ? await loadOrders(
+        ctx,
+        renewals.map((r) => r.orderId),
+        links,
+      )
+    : undefined;
   const open = [...(orders?.values() ?? [])].find((o) => o.status === "pending" || o.status === "completed");
   if (open)
     throw ApiError.conflict(

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type Column, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
@@ -17,7 +17,7 @@ import { checkChangeable } from "../rules";
 import { newToken, OPEN, SUB_DATE, SUB_ID, updateOpenSuborders } from "../subscriptions/writes";
 import { type MealChoice, suborders } from "../tables";
 import { SUBORDER_CHANGE_CODES, type Suborder, type SuborderBulkResult, type SuborderChangeCode } from "./schemas";
-import { mySubordersWithTerms, type SuborderRow, suborderFromReads, suborderReads } from "./service";
+import { mySubordersColumn, mySubordersWithTerms, type SuborderRow, suborderFromReads, suborderReads } from "./service";
 
 /**
  * Changes the customer makes to suborders before the cutoff (MM1): location, delivery window,
@@ -164,9 +164,9 @@ export type Outcome = { id: number; error: ApiError | null };
 
 /**
  * Applies `change` to the customer's suborders `ids`: one outcome per id, in the order given. The
- * rows with their terms and the location come in one round trip; the restaurants' logistics or the
- * plan days' categories, which the meals side reads by the ids the rows name, in a second; then the
- * guarded batch, which ends with `after` (reads of the answer) when given: its results in `read`.
+ * rows with their terms, the location, and the restaurants' logistics or the plan days' categories
+ * (read by the meals side through the rows, as subqueries) come in one round trip; then the guarded
+ * batch, which ends with `after` (reads of the answer) when given: its results in `read`.
  */
 export async function changeSuborders(
   ctx: ServiceContext,
@@ -175,24 +175,19 @@ export async function changeSuborders(
   change: SuborderChange,
   after: readonly BatchItem<"sqlite">[] = [],
 ): Promise<{ outcomes: Outcome[]; read: unknown[] | null }> {
-  const [{ rows, terms }, location] = await Promise.all([
+  // The meals side reads by what the rows name: their restaurants or plan days, as subqueries.
+  const named = (column: Column) => mySubordersColumn(ctx, customerId, ids, column);
+  const [{ rows, terms }, location, logistics, days] = await Promise.all([
     mySubordersWithTerms(ctx, customerId, ids),
     change.kind === "location" ? getLocation(ctx, customerId, change.location_id) : undefined,
-  ]);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const restaurants = rows.map((r) => r.restaurantId);
-  const [logistics, days] = await Promise.all([
-    change.kind === "meals"
+    change.kind === "meals" || !ids.length
       ? new Map<number, RestaurantLogistics>()
-      : restaurantLogisticsOf(ctx.db, ctx.appId, restaurants),
-    change.kind === "meals"
-      ? dayCategoriesOf(
-          ctx.db,
-          ctx.appId,
-          rows.flatMap((r) => (r.planDayId === null ? [] : [r.planDayId])),
-        )
+      : restaurantLogisticsOf(ctx.db, ctx.appId, named(suborders.restaurantId)),
+    change.kind === "meals" && ids.length
+      ? dayCategoriesOf(ctx.db, ctx.appId, named(suborders.planDayId))
       : new Map<number, DayCategory[]>(),
   ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
   const c: Context = { logistics, location, days };
   const clock = nowMs();
   const errors = new Map<number, ApiError>();

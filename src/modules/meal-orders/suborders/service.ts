@@ -1,4 +1,4 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, type Column, eq, type SQL, sql } from "drizzle-orm";
 import { nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
@@ -82,6 +82,10 @@ export async function mySubordersWithTerms(ctx: ServiceContext, customerId: numb
   ]);
   return { rows, terms: termsBySubscription(partRows[0]!) };
 }
+
+/** A column of the customer's suborders `ids` as a subquery: the ids of what they name, for reads sent beside theirs. */
+export const mySubordersColumn = (ctx: ServiceContext, customerId: number, ids: readonly number[], column: Column) =>
+  sql`SELECT ${column} FROM ${o} WHERE ${and(mineSql(ctx, customerId), inList(o.id, ids))}`;
 
 export const isChangeable = (r: SuborderRow, t: SubscriptionTerms | undefined, at: number) =>
   t !== undefined &&

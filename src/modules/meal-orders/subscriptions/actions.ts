@@ -23,6 +23,7 @@ import { mealSubscriptions } from "../tables";
 import { mealSubscriptionMachine } from "./machine";
 import type { MealSubscriptionDetails, SuborderAction } from "./schemas";
 import {
+  customerSubscriptionRead,
   managedOf,
   type SubscriptionRow,
   type SubscriptionScope,
@@ -261,11 +262,13 @@ export async function changeSubscriptionLocation(
   input: { location_id: number },
   scope: SubscriptionScope & { kind: "customer" },
 ): Promise<MealSubscriptionDetails> {
-  // The subscription and the customer's location read at once (the location is the customer's
-  // own: the scope's); the restaurant's areas, which the subscription's row names, after them.
-  const [loaded, place] = await Promise.allSettled([
+  // The subscription, the customer's location (the customer's own: the scope's) and the areas of
+  // the restaurant the subscription's row names (read through it, as a subquery) at once.
+  const restaurantId = customerSubscriptionRead(ctx, id, scope.customerId).column(mealSubscriptions.restaurantId);
+  const [loaded, place, areas] = await Promise.allSettled([
     loadManaged(ctx, id, scope),
     getLocation(ctx, scope.customerId, input.location_id),
+    restaurantLogisticsOf(ctx.db, ctx.appId, restaurantId),
   ]);
   if (loaded.status === "rejected") throw loaded.reason;
   const { row, owner, t, deliveries } = loaded.value;
@@ -283,8 +286,10 @@ export async function changeSubscriptionLocation(
     );
   if (place.status === "rejected") throw place.reason;
   const location = place.value;
-  const logistics = (await restaurantLogisticsOf(owner.db, owner.appId, [row.restaurantId])).get(row.restaurantId)!;
-  if (!deliversTo(logistics, [Number(location.latitude), Number(location.longitude)]))
+  if (areas.status === "rejected") throw areas.reason;
+  // A restaurant with no windows, branches or zones is absent: it delivers nowhere.
+  const logistics = areas.value.get(row.restaurantId);
+  if (!logistics || !deliversTo(logistics, [Number(location.latitude), Number(location.longitude)]))
     throw ApiError.conflict("location_not_served", `The restaurant does not deliver to location ${location.id}.`, {
       location_id: location.id,
     });

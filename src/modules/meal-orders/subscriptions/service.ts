@@ -1,4 +1,5 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { nowMs } from "../../../core/clock";
 import type { ServiceContext } from "../../../core/context";
 import { liveRow, notDeleted, notDeletedRow } from "../../../core/crud/tenant-table";
@@ -88,6 +89,18 @@ export async function findSubscription(ctx: ServiceContext, id: number, scope: S
     .get();
   if (!row) throw subscriptionNotFound(id);
   return row;
+}
+
+/**
+ * The customer's live subscription `id` as reads sent beside its row's take it: the row's select,
+ * and one of its columns as a subquery key (the version or restaurant it names) for the meals side.
+ */
+export function customerSubscriptionRead(ctx: ServiceContext, id: number, customerId: number) {
+  const where = and(eq(s.id, id), scopeSql(ctx, { kind: "customer", customerId }))!;
+  return {
+    row: () => ctx.db.select().from(s).where(where).get(),
+    column: (column: SQLiteColumn) => sql`(SELECT ${column} FROM ${s} WHERE ${where})`,
+  };
 }
 
 /** The deliveries of subscriptions `ids` (of the stores `appIds`), as the rules read them, by subscription. */

@@ -3,7 +3,7 @@ import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { type ListQuery, listPage, mapPage, namedListSpec } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { changed, write, writeCreated } from "../shared";
+import { changed, updatedRow, write, writeCreated } from "../shared";
 import { ALLERGEN_KINDS, allergens } from "../tables";
 import { auditView } from "../views";
 import type { CreateAllergenSchema, UpdateAllergenSchema } from "./schemas";
@@ -62,10 +62,10 @@ export async function createAllergen(ctx: ServiceContext, body: z.infer<typeof C
 
 export async function updateAllergen(ctx: ServiceContext, id: number, body: AllergenFields) {
   await allergenRows.find(ctx, id);
-  await write(ctx, changed(ctx, "allergen.updated", id), [
-    allergenRows.update(ctx, id, { ...allergenColumns(body), modifiedAt: nowIso() }),
+  const [updated] = await write(ctx, changed(ctx, "allergen.updated", id), [
+    allergenRows.update(ctx, id, { ...allergenColumns(body), modifiedAt: nowIso() }).returning(),
   ]);
-  return allergenView(await allergenRows.find(ctx, id));
+  return allergenView(await updatedRow(ctx, allergenRows, id, updated));
 }
 
 /** Never refused: products name allergens by text, and keep the names they have. */

@@ -1,4 +1,4 @@
-import { and, asc, type Column, eq, sql } from "drizzle-orm";
+import { and, asc, type Column, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, type TenantTable } from "../../../core/crud/tenant-table";
 import { inList } from "../../../core/sql";
@@ -47,9 +47,13 @@ export type PlanForOrder = {
 
 /**
  * A version on sale (its plan visible, its restaurant live and active) with everything an order
- * of it is checked against, in one D1 batch; undefined when the store has no such version.
+ * of it is checked against, in one D1 batch; undefined when the store has no such version. The id
+ * may be a subquery (the version a subscription names), so that the read goes beside the one of its row.
  */
-export async function planVersionForOrder(ctx: ServiceContext, versionId: number): Promise<PlanForOrder | undefined> {
+export async function planVersionForOrder(
+  ctx: ServiceContext,
+  versionId: number | SQL,
+): Promise<PlanForOrder | undefined> {
   const planId = sql`(SELECT ${planVersions.planId} FROM ${planVersions} WHERE ${planVersions.id} = ${versionId})`;
   const restaurantId = sql`(SELECT ${plans.restaurantId} FROM ${plans} WHERE ${plans.id} = ${planId})`;
   const byPlan = (t: TenantTable & { planId: Column }) => and(live(t, ctx.appId), sql`${t.planId} = ${planId}`);
@@ -59,7 +63,7 @@ export async function planVersionForOrder(ctx: ServiceContext, versionId: number
     ctx.db
       .select()
       .from(planVersions)
-      .where(and(live(planVersions, ctx.appId), eq(planVersions.id, versionId))),
+      .where(and(live(planVersions, ctx.appId), sql`${planVersions.id} = ${versionId}`)),
     ctx.db
       .select()
       .from(plans)
@@ -128,11 +132,14 @@ export async function orderNames(
   return { plans: new Map(planRows.map(named)), branches: new Map(branchRows.map(named)) };
 }
 
-/** The store's live restaurant `id` (active or not: its subscriptions still deliver), or undefined. */
-export async function restaurantById(ctx: ServiceContext, id: number): Promise<RestaurantRow | undefined> {
+/**
+ * The store's live restaurant `id` (active or not: its subscriptions still deliver), or undefined;
+ * `id` may be a subquery (the restaurant a subscription names).
+ */
+export async function restaurantById(ctx: ServiceContext, id: number | SQL): Promise<RestaurantRow | undefined> {
   return ctx.db
     .select()
     .from(restaurants)
-    .where(and(live(restaurants, ctx.appId), eq(restaurants.id, id)))
+    .where(and(live(restaurants, ctx.appId), sql`${restaurants.id} = ${id}`))
     .get();
 }

@@ -3,6 +3,7 @@ import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
+import { insertedRowEvent } from "../../../core/events/outbox";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import {
   type ListQuery,
@@ -15,7 +16,20 @@ import {
 import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { liveRestaurant } from "../restaurants/service";
-import { type Audience, bodyError, changed, merchantView, write, writeCreated } from "../shared";
+import {
+  type Audience,
+  bodyError,
+  type Check,
+  changed,
+  createAndRead,
+  findChecked,
+  merchantView,
+  readView,
+  runChecks,
+  type ViewRead,
+  write,
+  writeAndRead,
+} from "../shared";
 import { deliveryWindows, restaurants } from "../tables";
 import { auditView } from "../views";
 import type { CorporateLocation, CreateCorporateLocationSchema, UpdateCorporateLocationSchema } from "./schemas";
@@ -111,25 +125,39 @@ export async function getCorporateLocation(
   id: number,
   audience: Audience,
 ): Promise<CorporateLocation> {
-  const [found, windows] = await ctx.db.batch([
-    ctx.db
-      .select()
-      .from(corporateLocations)
-      .where(and(scopeOf(ctx, audience), eq(corporateLocations.id, id))),
-    ctx.db
-      .select()
-      .from(deliveryWindows)
-      .where(
-        windowsWhere(
-          ctx,
-          sql`SELECT value FROM ${corporateLocations}, json_each(${corporateLocations.deliveryWindowIds})
-            WHERE ${corporateLocations.id} = ${id} AND ${corporateLocations.appId} = ${ctx.appId}`,
-          audience,
+  return readView(ctx, locationRead(ctx, id, audience));
+}
+
+/** One corporate location with its windows as reads of a batch: `id` is an id or the handle of the one it inserts. */
+function locationRead(ctx: ServiceContext, id: number | SQL, audience: Audience): ViewRead<CorporateLocation> {
+  return {
+    reads: [
+      ctx.db
+        .select()
+        .from(corporateLocations)
+        .where(and(scopeOf(ctx, audience), eq(corporateLocations.id, id))),
+      ctx.db
+        .select()
+        .from(deliveryWindows)
+        .where(
+          windowsWhere(
+            ctx,
+            sql`SELECT value FROM ${corporateLocations}, json_each(${corporateLocations.deliveryWindowIds})
+              WHERE ${corporateLocations.id} = ${id} AND ${corporateLocations.appId} = ${ctx.appId}`,
+            audience,
+          ),
         ),
-      ),
-  ]);
-  if (!found[0]) throw ApiError.notFound("corporate_location_not_found", `Corporate location ${id}`);
-  return view(found[0], windows);
+    ],
+    view: (results) => {
+      const [found, windows] = results as [Row[], WindowRow[]];
+      if (!found[0])
+        throw ApiError.notFound(
+          "corporate_location_not_found",
+          `Corporate location ${typeof id === "number" ? id : ""}`.trim(),
+        );
+      return view(found[0], windows);
+    },
+  };
 }
 
 // ---- merchant writes ----
@@ -153,24 +181,29 @@ const columns = (b: Fields) => ({
   ordering: b.ordering,
 });
 
-/** The windows named must be live windows of the store; a 400 on the field names those that are not. */
-async function checkWindows(ctx: ServiceContext, ids: number[] | undefined) {
-  if (!ids?.length) return;
-  const found = await ctx.db
-    .select({ id: deliveryWindows.id })
-    .from(deliveryWindows)
-    .where(and(live(deliveryWindows, ctx.appId), inList(deliveryWindows.id, ids)));
-  const missing = ids.filter((id) => !found.some((f) => f.id === id));
-  if (missing.length)
-    throw bodyError("delivery_window_ids", `No such delivery windows in this store: ${missing.join(", ")}.`);
+/**
+ * The windows named must be live windows of the store; a 400 on the field names those that are not.
+ * A check of the write's round of reads.
+ */
+function windowsCheck<Record>(ctx: ServiceContext, ids: number[] | undefined): Check<Record> | undefined {
+  if (!ids?.length) return undefined;
+  return {
+    read: ctx.db
+      .select({ id: deliveryWindows.id })
+      .from(deliveryWindows)
+      .where(and(live(deliveryWindows, ctx.appId), inList(deliveryWindows.id, ids))),
+    refuse: (found: { id: number }[]) => {
+      const missing = ids.filter((id) => !found.some((f) => f.id === id));
+      if (missing.length)
+        throw bodyError("delivery_window_ids", `No such delivery windows in this store: ${missing.join(", ")}.`);
+    },
+  };
 }
 
 export async function createCorporateLocation(ctx: ServiceContext, body: CreateBody): Promise<CorporateLocation> {
-  await checkWindows(ctx, body.delivery_window_ids);
-  const inserted = await writeCreated<Row>(
+  await runChecks(ctx, [windowsCheck(ctx, body.delivery_window_ids)]);
+  return createAndRead(
     ctx,
-    "corporate_location.created",
-    corporateLocations,
     rows.insert(ctx, {
       ...columns(body),
       appId: ctx.appId,
@@ -180,8 +213,9 @@ export async function createCorporateLocation(ctx: ServiceContext, body: CreateB
       lat: body.lat,
       lng: body.lng,
     }),
+    (id) => insertedRowEvent("corporate_location.created", corporateLocations, { id }),
+    (id) => locationRead(ctx, id, merchantView),
   );
-  return getCorporateLocation(ctx, inserted.id, merchantView);
 }
 
 export async function updateCorporateLocation(
@@ -189,12 +223,13 @@ export async function updateCorporateLocation(
   id: number,
   body: Fields,
 ): Promise<CorporateLocation> {
-  await rows.find(ctx, id);
-  await checkWindows(ctx, body.delivery_window_ids);
-  await write(ctx, changed(ctx, "corporate_location.updated", id), [
-    rows.update(ctx, id, { ...columns(body), modifiedAt: nowIso() }),
-  ]);
-  return getCorporateLocation(ctx, id, merchantView);
+  await findChecked(ctx, rows, id, [windowsCheck(ctx, body.delivery_window_ids)]);
+  return writeAndRead(
+    ctx,
+    changed(ctx, "corporate_location.updated", id),
+    [rows.update(ctx, id, { ...columns(body), modifiedAt: nowIso() })],
+    locationRead(ctx, id, merchantView),
+  );
 }
 
 /** Never refused: suborders keep the address they were given. */

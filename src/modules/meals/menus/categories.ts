@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
 import { nowIso } from "../../../core/time";
-import { changed, insertedRow, write } from "../shared";
+import { changed, insertedRow, updatedRow, write } from "../shared";
 import { combos, menuCategories, products } from "../tables";
 import type { CreateMenuCategorySchema, UpdateMenuCategorySchema } from "./schemas";
 import { menuRows } from "./service";
@@ -49,10 +49,10 @@ export async function createMenuCategory(
 
 export async function updateMenuCategory(ctx: ServiceContext, id: number, body: MenuCategoryFields) {
   const category = await menuCategoryRows.find(ctx, id);
-  await write(ctx, changed(ctx, "menu.updated", category.menuId), [
-    menuCategoryRows.update(ctx, id, { ...menuCategoryColumns(body), modifiedAt: nowIso() }),
+  const [updated] = await write(ctx, changed(ctx, "menu.updated", category.menuId), [
+    menuCategoryRows.update(ctx, id, { ...menuCategoryColumns(body), modifiedAt: nowIso() }).returning(),
   ]);
-  return menuCategoryRecordView(await menuCategoryRows.find(ctx, id));
+  return menuCategoryRecordView(await updatedRow(ctx, menuCategoryRows, id, updated));
 }
 
 /** Refused while live products or combos are in it, naming them. */

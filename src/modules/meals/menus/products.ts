@@ -3,6 +3,7 @@ import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, softDeleted, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
+import { insertedRowEvent } from "../../../core/events/outbox";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import {
   type ListQuery,
@@ -14,9 +15,23 @@ import {
   type Page,
 } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { liveRestaurant, ownRestaurant } from "../restaurants/service";
+import { liveRestaurant, restaurantNamed } from "../restaurants/service";
 import { restaurantVariantView } from "../restaurants/views";
-import { type Audience, bodyError, changed, merchantView, type Stmt, write, writeCreated } from "../shared";
+import {
+  type Audience,
+  bodyError,
+  type Check,
+  changed,
+  createAndRead,
+  findChecked,
+  merchantView,
+  readView,
+  runChecks,
+  type Stmt,
+  type ViewRead,
+  write,
+  writeAndRead,
+} from "../shared";
 import {
   combos,
   menuCategories,
@@ -33,6 +48,7 @@ import { factsByProduct, productDetailsView } from "./views";
 /** Meal products with their nutrition facts: Product Details, the wallet credit products, and the writes. */
 
 const productRows = tenantTable(products, { label: "Product", notFound: "product_not_found" });
+type ProductRow = typeof products.$inferSelect;
 
 /** Products the public sees: live, active, of an active restaurant. */
 const visibleProduct = (appId: number) =>
@@ -61,15 +77,25 @@ export async function getProduct(
   id: number,
   audience: Audience = { activeOnly: true },
 ): Promise<ProductDetails> {
-  const [rows, facts] = await ctx.db.batch([
-    ctx.db
-      .select()
-      .from(products)
-      .where(and(audience.activeOnly ? visibleProduct(ctx.appId) : live(products, ctx.appId), eq(products.id, id))),
-    nutritionsOf(ctx, sql`${id}`),
-  ]);
-  if (!rows[0]) throw ApiError.notFound("product_not_found", `Product ${id}`);
-  return productDetailsView(rows[0], factsByProduct(facts));
+  return readView(ctx, productRead(ctx, id, audience));
+}
+
+/** Product Details as reads of a batch: `id` is an id or the handle of the product the batch inserts. */
+function productRead(ctx: ServiceContext, id: number | SQL, audience: Audience): ViewRead<ProductDetails> {
+  return {
+    reads: [
+      ctx.db
+        .select()
+        .from(products)
+        .where(and(audience.activeOnly ? visibleProduct(ctx.appId) : live(products, ctx.appId), eq(products.id, id))),
+      nutritionsOf(ctx, sql`${id}`),
+    ],
+    view: (results) => {
+      const [rows, facts] = results as [ProductRow[], (typeof nutritions.$inferSelect)[]];
+      if (!rows[0]) throw ApiError.notFound("product_not_found", `Product ${typeof id === "number" ? id : ""}`.trim());
+      return productDetailsView(rows[0], factsByProduct(facts));
+    },
+  };
 }
 
 /** Wallet Credit Products: the products that sell store credit. */
@@ -146,17 +172,27 @@ const productColumns = (b: ProductFields) => ({
   ordering: b.ordering,
 });
 
-/** A product's category must be one of a menu of its own restaurant. */
-async function checkProductCategory(ctx: ServiceContext, restaurantId: number, categoryId: number | null | undefined) {
-  if (categoryId == null) return;
-  const c = await ctx.db
-    .select({ restaurantId: menus.restaurantId })
-    .from(menuCategories)
-    .innerJoin(menus, eq(menus.id, menuCategories.menuId))
-    .where(and(live(menuCategories, ctx.appId), eq(menuCategories.id, categoryId), live(menus, ctx.appId)))
-    .get();
-  if (!c || c.restaurantId !== restaurantId)
-    throw bodyError("category_id", "Must be a category of a menu of the product's restaurant.");
+/**
+ * A product's category must be one of a menu of its own restaurant (`restaurantOf` the product):
+ * a check of the write's round of reads.
+ */
+function productCategoryCheck<Record>(
+  ctx: ServiceContext,
+  restaurantOf: (product: Record) => number,
+  categoryId: number | null | undefined,
+): Check<Record> | undefined {
+  if (categoryId == null) return undefined;
+  return {
+    read: ctx.db
+      .select({ restaurantId: menus.restaurantId })
+      .from(menuCategories)
+      .innerJoin(menus, eq(menus.id, menuCategories.menuId))
+      .where(and(live(menuCategories, ctx.appId), eq(menuCategories.id, categoryId), live(menus, ctx.appId))),
+    refuse: ([c]: { restaurantId: number }[], product) => {
+      if (!c || c.restaurantId !== restaurantOf(product))
+        throw bodyError("category_id", "Must be a category of a menu of the product's restaurant.");
+    },
+  };
 }
 
 type FactsInput = { calories?: number | null; carbs?: number | null; protein?: number | null; fat?: number | null };
@@ -197,12 +233,12 @@ function nutritionStatements(
 }
 
 export async function createProduct(ctx: ServiceContext, body: CreateProduct): Promise<ProductDetails> {
-  await ownRestaurant(ctx, body.restaurant_id);
-  await checkProductCategory(ctx, body.restaurant_id, body.category_id);
-  const inserted = await writeCreated<typeof products.$inferSelect>(
+  await runChecks(ctx, [
+    restaurantNamed(ctx, body.restaurant_id),
+    productCategoryCheck(ctx, () => body.restaurant_id, body.category_id),
+  ]);
+  return createAndRead(
     ctx,
-    "meal_product.created",
-    products,
     productRows.insert(ctx, {
       ...productColumns(body),
       appId: ctx.appId,
@@ -211,19 +247,25 @@ export async function createProduct(ctx: ServiceContext, body: CreateProduct): P
       nameAr: body.name_ar,
       priceMinor: body.price,
     }),
+    (id) => insertedRowEvent("meal_product.created", products, { id }),
+    (id) => productRead(ctx, id, merchantView),
     (id) => nutritionStatements(ctx, id, body, false),
   );
-  return getProduct(ctx, inserted.id, merchantView);
 }
 
 export async function updateProduct(ctx: ServiceContext, id: number, body: ProductFields): Promise<ProductDetails> {
-  const product = await productRows.find(ctx, id);
-  await checkProductCategory(ctx, product.restaurantId, body.category_id);
-  await write(ctx, changed(ctx, "meal_product.updated", id), [
-    productRows.update(ctx, id, { ...productColumns(body), modifiedAt: nowIso() }),
-    ...nutritionStatements(ctx, id, body, true),
+  await findChecked(ctx, productRows, id, [
+    productCategoryCheck(ctx, (product: ProductRow) => product.restaurantId, body.category_id),
   ]);
-  return getProduct(ctx, id, merchantView);
+  return writeAndRead(
+    ctx,
+    changed(ctx, "meal_product.updated", id),
+    [
+      productRows.update(ctx, id, { ...productColumns(body), modifiedAt: nowIso() }),
+      ...nutritionStatements(ctx, id, body, true),
+    ],
+    productRead(ctx, id, merchantView),
+  );
 }
 
 /** Refused while plan options offer it or combos contain it. */

@@ -7,7 +7,7 @@ import { nowIso } from "../../../core/time";
 import { addDays, type Closures, isOpen, nextMidnight, nextOpenDate, todayIn, weekdayOf } from "../dates";
 import { liveRestaurant, ownRestaurant } from "../restaurants/service";
 import type { RestaurantRow } from "../restaurants/views";
-import { changed, write, writeCreated } from "../shared";
+import { changed, updatedRow, write, writeCreated } from "../shared";
 import { combos, menuCategories, menus, plans, products, restaurants } from "../tables";
 import { nutritionsOf } from "./products";
 import type { CreateMenuSchema, Menu, UpdateMenuSchema } from "./schemas";
@@ -184,10 +184,10 @@ export async function createMenu(ctx: ServiceContext, body: z.infer<typeof Creat
 
 export async function updateMenu(ctx: ServiceContext, id: number, body: MenuFields) {
   await menuRows.find(ctx, id);
-  await write(ctx, changed(ctx, "menu.updated", id), [
-    menuRows.update(ctx, id, { ...menuColumns(body), modifiedAt: nowIso() }),
+  const [updated] = await write(ctx, changed(ctx, "menu.updated", id), [
+    menuRows.update(ctx, id, { ...menuColumns(body), modifiedAt: nowIso() }).returning(),
   ]);
-  return menuRecordView(await menuRows.find(ctx, id));
+  return menuRecordView(await updatedRow(ctx, menuRows, id, updated));
 }
 
 /** Refused while a restaurant serves it on demand or a plan uses it; its categories and combos go with it. */

@@ -3,11 +3,23 @@ import { and, asc, type Column, eq, inArray, max, type SQL, sql } from "drizzle-
 import type { ServiceContext } from "../../../core/context";
 import { live, softDeleted, type TenantTable, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
+import { insertedRowEvent } from "../../../core/events/outbox";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import { type ListQuery, type ListSpec, listPageWith, type Page, searchColumns } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { liveRestaurant, ownRestaurant } from "../restaurants/service";
-import { bodyError, changed, write, writeCreated } from "../shared";
+import { liveRestaurant, restaurantNamed } from "../restaurants/service";
+import type { RestaurantRow } from "../restaurants/views";
+import {
+  bodyError,
+  type Check,
+  changed,
+  createAndRead,
+  findChecked,
+  runChecks,
+  type ViewRead,
+  write,
+  writeAndRead,
+} from "../shared";
 import {
   menus,
   planCategories,
@@ -159,9 +171,12 @@ const planColumns = (b: PlanFields) => ({
   ordering: b.ordering,
 });
 
-/** The plan as the merchant sees it (inactive too), with its versions, tags and restaurant, in one batch. */
-async function planRecord(ctx: ServiceContext, id: number): Promise<PlanSummary> {
-  const [rows, versions, tags, rs] = await ctx.db.batch([
+/**
+ * The plan as the merchant sees it (inactive too), with its versions, tags and restaurant: reads of
+ * the write's batch. `id` is an id or the handle of the plan the batch inserts.
+ */
+function planRecord(ctx: ServiceContext, id: number | SQL): ViewRead<PlanSummary> {
+  const reads = [
     ctx.db
       .select()
       .from(plans)
@@ -184,40 +199,83 @@ async function planRecord(ctx: ServiceContext, id: number): Promise<PlanSummary>
       .select()
       .from(restaurants)
       .where(sql`${restaurants.id} = (SELECT ${plans.restaurantId} FROM ${plans} WHERE ${plans.id} = ${id})`),
-  ]);
-  return planSummaryView(rows[0]!, { versions, tags, restaurant: rs[0]! });
+  ] as const;
+  return {
+    reads: [...reads],
+    view: (results) => {
+      const [rows, versions, tags, rs] = results as [
+        PlanRow[],
+        (typeof planVersions.$inferSelect)[],
+        (typeof planTags.$inferSelect)[],
+        RestaurantRow[],
+      ];
+      if (!rows[0]) throw ApiError.notFound("plan_not_found", `Plan ${typeof id === "number" ? id : ""}`.trim());
+      return planSummaryView(rows[0], { versions, tags, restaurant: rs[0]! });
+    },
+  };
 }
 
-async function checkPlanRefs(
+/**
+ * What a plan names must be the store's: its menu one of the plan's restaurant (`restaurantOf` the
+ * plan), its tags live tags. Checks of the write's round of reads.
+ */
+function planRefChecks<Record>(
   ctx: ServiceContext,
-  restaurantId: number,
+  restaurantOf: (plan: Record) => number,
   body: { menu_id?: number; tag_ids?: number[] },
-) {
-  if (body.menu_id !== undefined) {
-    const m = await ctx.db
-      .select({ restaurantId: menus.restaurantId })
-      .from(menus)
-      .where(and(live(menus, ctx.appId), eq(menus.id, body.menu_id)))
-      .get();
-    if (!m || m.restaurantId !== restaurantId) throw bodyError("menu_id", "Must be a menu of the plan's restaurant.");
-  }
-  if (body.tag_ids?.length) {
-    const found = await ctx.db
-      .select({ id: planTags.id })
-      .from(planTags)
-      .where(and(live(planTags, ctx.appId), inArray(planTags.id, body.tag_ids)));
-    const missing = body.tag_ids.filter((t) => !found.some((f) => f.id === t));
-    if (missing.length) throw bodyError("tag_ids", `No such plan tags in this store: ${missing.join(", ")}.`);
-  }
+): Check<Record>[] {
+  const checks: Check<Record>[] = [];
+  if (body.menu_id !== undefined)
+    checks.push({
+      read: ctx.db
+        .select({ restaurantId: menus.restaurantId })
+        .from(menus)
+        .where(and(live(menus, ctx.appId), eq(menus.id, body.menu_id))),
+      refuse: ([m]: { restaurantId: number }[], plan) => {
+        if (!m || m.restaurantId !== restaurantOf(plan))
+          throw bodyError("menu_id", "Must be a menu of the plan's restaurant.");
+      },
+    });
+  const tagIds = body.tag_ids;
+  if (tagIds?.length)
+    checks.push({
+      read: ctx.db
+        .select({ id: planTags.id })
+        .from(planTags)
+        .where(and(live(planTags, ctx.appId), inArray(planTags.id, tagIds))),
+      refuse: (found: { id: number }[]) => {
+        const missing = tagIds.filter((t) => !found.some((f) => f.id === t));
+        if (missing.length) throw bodyError("tag_ids", `No such plan tags in this store: ${missing.join(", ")}.`);
+      },
+    });
+  return checks;
+}
+
+/** A plan's cycle may not shrink below a day it has (`repetition`). */
+function repetitionCheck(ctx: ServiceContext, id: number, repetition: number | undefined): Check<PlanRow> | undefined {
+  if (repetition === undefined) return undefined;
+  return {
+    read: ctx.db
+      .select({ n: max(planDays.repetitionCounter) })
+      .from(planDays)
+      .where(and(live(planDays, ctx.appId), eq(planDays.planId, id))),
+    refuse: ([top]: { n: number | null }[]) => {
+      if (top?.n && top.n > repetition)
+        throw ApiError.conflict(
+          "plan_days_beyond_repetition",
+          `The plan has a day at place ${top.n} of its cycle; delete the days beyond ${repetition} first.`,
+        );
+    },
+  };
 }
 
 export async function createPlan(ctx: ServiceContext, body: CreatePlan): Promise<PlanSummary> {
-  await ownRestaurant(ctx, body.restaurant_id);
-  await checkPlanRefs(ctx, body.restaurant_id, body);
-  const inserted = await writeCreated<PlanRow>(
+  await runChecks(ctx, [
+    restaurantNamed(ctx, body.restaurant_id),
+    ...planRefChecks(ctx, () => body.restaurant_id, body),
+  ]);
+  return createAndRead(
     ctx,
-    "plan.created",
-    plans,
     planRows.insert(ctx, {
       ...planColumns(body),
       appId: ctx.appId,
@@ -231,30 +289,22 @@ export async function createPlan(ctx: ServiceContext, body: CreatePlan): Promise
       sizeTitle: body.size.title,
       sizeProteinAmount: body.size.protein_amount,
     }),
+    (id) => insertedRowEvent("plan.created", plans, { id }),
+    (id) => planRecord(ctx, id),
   );
-  return planRecord(ctx, inserted.id);
 }
 
 export async function updatePlan(ctx: ServiceContext, id: number, body: PlanFields): Promise<PlanSummary> {
-  const plan = await planRows.find(ctx, id);
-  await checkPlanRefs(ctx, plan.restaurantId, body);
-  if (body.repetition !== undefined) {
-    const top = await ctx.db
-      .select({ n: max(planDays.repetitionCounter) })
-      .from(planDays)
-      .where(and(live(planDays, ctx.appId), eq(planDays.planId, id)))
-      .get();
-    if (top?.n && top.n > body.repetition) {
-      throw ApiError.conflict(
-        "plan_days_beyond_repetition",
-        `The plan has a day at place ${top.n} of its cycle; delete the days beyond ${body.repetition} first.`,
-      );
-    }
-  }
-  await write(ctx, changed(ctx, "plan.updated", id), [
-    planRows.update(ctx, id, { ...planColumns(body), modifiedAt: nowIso() }),
+  await findChecked(ctx, planRows, id, [
+    ...planRefChecks(ctx, (plan: PlanRow) => plan.restaurantId, body),
+    repetitionCheck(ctx, id, body.repetition),
   ]);
-  return planRecord(ctx, id);
+  return writeAndRead(
+    ctx,
+    changed(ctx, "plan.updated", id),
+    [planRows.update(ctx, id, { ...planColumns(body), modifiedAt: nowIso() })],
+    planRecord(ctx, id),
+  );
 }
 
 /** The plan's versions, days, categories and options go with it. */

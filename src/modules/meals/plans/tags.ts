@@ -4,7 +4,7 @@ import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
 import { type ListQuery, type ListSpec, listPage, mapPage, searchColumns } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { changed, write, writeCreated } from "../shared";
+import { changed, findChecked, updatedRow, write, writeCreated } from "../shared";
 import { plans, planTags } from "../tables";
 import type { CreatePlanTagSchema, UpdatePlanTagSchema } from "./schemas";
 import { planTagView } from "./views";
@@ -65,20 +65,29 @@ export async function createPlanTag(ctx: ServiceContext, body: z.infer<typeof Cr
 
 export async function updatePlanTag(ctx: ServiceContext, id: number, body: PlanTagFields) {
   await planTagRows.find(ctx, id);
-  await write(ctx, changed(ctx, "plan_tag.updated", id), [
-    planTagRows.update(ctx, id, { ...planTagColumns(body), modifiedAt: nowIso() }),
+  const [updated] = await write(ctx, changed(ctx, "plan_tag.updated", id), [
+    planTagRows.update(ctx, id, { ...planTagColumns(body), modifiedAt: nowIso() }).returning(),
   ]);
-  return planTagView(await planTagRows.find(ctx, id));
+  return planTagView(await updatedRow(ctx, planTagRows, id, updated));
 }
 
 /** Refused while live plans carry it, naming them. */
 export async function deletePlanTag(ctx: ServiceContext, id: number): Promise<void> {
-  await planTagRows.find(ctx, id);
-  const users = await ctx.db
-    .select({ id: plans.id })
-    .from(plans)
-    .where(and(live(plans, ctx.appId), sql`EXISTS (SELECT 1 FROM json_each(${plans.tagIds}) WHERE value = ${id})`));
-  const ids = users.map((p) => p.id);
-  refuseWhileUsed("plan_tag_in_use", { plans: ids }, `Plans ${ids.join(", ")} carry this tag; take it off them first.`);
+  await findChecked(ctx, planTagRows, id, [
+    {
+      read: ctx.db
+        .select({ id: plans.id })
+        .from(plans)
+        .where(and(live(plans, ctx.appId), sql`EXISTS (SELECT 1 FROM json_each(${plans.tagIds}) WHERE value = ${id})`)),
+      refuse: (users: { id: number }[]) => {
+        const ids = users.map((p) => p.id);
+        refuseWhileUsed(
+          "plan_tag_in_use",
+          { plans: ids },
+          `Plans ${ids.join(", ")} carry this tag; take it off them first.`,
+        );
+      },
+    },
+  ]);
   await write(ctx, changed(ctx, "plan_tag.deleted", id), [planTagRows.softDelete(ctx, id)]);
 }

@@ -180,3 +180,7 @@ export async function restaurantTimeZones(ctx: ServiceContext, ids: readonly num
     .where(and(eq(restaurants.appId, ctx.appId), inList(restaurants.id, ids)));
   return new Map(rows.map((r) => [r.id, r.timeZone]));
 }
+
+/** `restaurantTimeZones` of one restaurant as SQL, for a statement that reads more (its row names the restaurant). */
+export const restaurantTimeZoneSql = (appId: number, restaurantId: SQL): SQL<string | null> =>
+  sql`(SELECT ${restaurants.timeZone} FROM ${restaurants} WHERE ${restaurants.appId} = ${appId} AND ${restaurants.id} = ${restaurantId})`;

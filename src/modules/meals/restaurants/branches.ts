@@ -6,7 +6,7 @@ import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { literalEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, searchColumns } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { changed, write } from "../shared";
+import { changed, updatedRow, write } from "../shared";
 import { restaurantBranches } from "../tables";
 import type { CreateBranchSchema, UpdateBranchSchema } from "./schemas";
 import { activeRestaurantParent, ownRestaurant, restaurantRows } from "./service";
@@ -130,11 +130,12 @@ export async function createStoreBranch(ctx: ServiceContext, body: CreateBranch 
 
 export async function updateBranch(ctx: ServiceContext, id: number, body: BranchFields) {
   const branch = await branchRows.find(ctx, id);
-  await write(ctx, changed(ctx, "restaurant.updated", branch.restaurantId), [
-    branchRows.update(ctx, id, { ...branchColumns(body), modifiedAt: nowIso() }),
+  const [updated] = await write(ctx, changed(ctx, "restaurant.updated", branch.restaurantId), [
+    branchRows.update(ctx, id, { ...branchColumns(body), modifiedAt: nowIso() }).returning(),
+    // It clears the other branches only: the row returned above stays as it is.
     ...(body.is_main ? [clearMain(ctx, branch.restaurantId, id)] : []),
   ]);
-  return branchView(await branchRows.find(ctx, id));
+  return branchView(await updatedRow(ctx, branchRows, id, updated));
 }
 
 export async function deleteBranch(ctx: ServiceContext, id: number): Promise<void> {

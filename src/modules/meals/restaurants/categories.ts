@@ -4,7 +4,7 @@ import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
 import { type ListQuery, listPage, mapPage, namedListSpec } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { changed, write, writeCreated } from "../shared";
+import { changed, updatedRow, write, writeCreated } from "../shared";
 import { restaurantCategories, restaurants } from "../tables";
 import type { CreateRestaurantCategorySchema, UpdateRestaurantCategorySchema } from "./schemas";
 import { restaurantCategoryView } from "./views";
@@ -56,10 +56,10 @@ export async function createRestaurantCategory(
 
 export async function updateRestaurantCategory(ctx: ServiceContext, id: number, body: RestaurantCategoryFields) {
   await restaurantCategoryRows.find(ctx, id);
-  await write(ctx, changed(ctx, "restaurant_category.updated", id), [
-    restaurantCategoryRows.update(ctx, id, { ...restaurantCategoryColumns(body), modifiedAt: nowIso() }),
+  const [updated] = await write(ctx, changed(ctx, "restaurant_category.updated", id), [
+    restaurantCategoryRows.update(ctx, id, { ...restaurantCategoryColumns(body), modifiedAt: nowIso() }).returning(),
   ]);
-  return restaurantCategoryView(await restaurantCategoryRows.find(ctx, id));
+  return restaurantCategoryView(await updatedRow(ctx, restaurantCategoryRows, id, updated));
 }
 
 /** Refused while live restaurants are filed under it, as the catalogue's categories are. */

@@ -3,6 +3,7 @@ import { and, type Column, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live, refuseWhileUsed, softDeleted, type TenantTable, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
+import { insertedRowEvent } from "../../../core/events/outbox";
 import { decodeRows, rowsJson } from "../../../core/json-rows";
 import {
   type ListParent,
@@ -13,7 +14,21 @@ import {
   searchColumns,
 } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { type Audience, bodyError, changed, merchantView, type Stmt, write, writeCreated } from "../shared";
+import {
+  type Audience,
+  bodyError,
+  type Check,
+  changed,
+  createAndRead,
+  findChecked,
+  merchantView,
+  readView,
+  runChecks,
+  type Stmt,
+  type ViewRead,
+  write,
+  writeAndRead,
+} from "../shared";
 import {
   combos,
   deliveryWindows,
@@ -109,7 +124,12 @@ export async function getRestaurant(
   id: number,
   audience: Audience = { activeOnly: true },
 ): Promise<Restaurant> {
-  const [rows, mains] = await ctx.db.batch([
+  return readView(ctx, restaurantRead(ctx, id, audience));
+}
+
+/** Restaurant Details as reads of a batch: `id` is an id or the handle of the restaurant the batch inserts. */
+function restaurantRead(ctx: ServiceContext, id: number | SQL, audience: Audience): ViewRead<Restaurant> {
+  const reads = [
     ctx.db
       .select()
       .from(restaurants)
@@ -126,9 +146,16 @@ export async function getRestaurant(
           eq(restaurantBranches.isMain, true),
         ),
       ),
-  ]);
-  if (!rows[0]) throw ApiError.notFound("restaurant_not_found", `Restaurant ${id}`);
-  return restaurantView(rows[0], mains[0]);
+  ];
+  return {
+    reads,
+    view: (results) => {
+      const [rows, mains] = results as [RestaurantRow[], (typeof restaurantBranches.$inferSelect)[]];
+      if (!rows[0])
+        throw ApiError.notFound("restaurant_not_found", `Restaurant ${typeof id === "number" ? id : ""}`.trim());
+      return restaurantView(rows[0], mains[0]);
+    },
+  };
 }
 
 // ---- merchant writes ----
@@ -138,7 +165,20 @@ export async function getRestaurant(
  * exist).
  */
 export async function ownRestaurant(ctx: ServiceContext, id: number): Promise<void> {
-  if (!(await restaurantRows.get(ctx, id))) throw bodyError("restaurant_id", "No such restaurant in this store.");
+  await runChecks(ctx, [restaurantNamed(ctx, id)]);
+}
+
+/** `ownRestaurant` as a check of a write's round of reads. */
+export function restaurantNamed<Record>(ctx: ServiceContext, id: number): Check<Record> {
+  return {
+    read: ctx.db
+      .select({ id: restaurants.id })
+      .from(restaurants)
+      .where(and(live(restaurants, ctx.appId), eq(restaurants.id, id))),
+    refuse: (rows) => {
+      if (!rows.length) throw bodyError("restaurant_id", "No such restaurant in this store.");
+    },
+  };
 }
 
 type CreateRestaurant = z.infer<typeof CreateRestaurantSchema>;
@@ -173,27 +213,37 @@ const restaurantColumns = (b: RestaurantFields) => ({
   ordering: b.ordering,
 });
 
-async function checkRestaurantRefs(
+/** What a restaurant names must be the store's (its category) and its own (its menu): checks of the write's reads. */
+function restaurantRefChecks<Record>(
   ctx: ServiceContext,
   id: number | null,
   body: { category_id?: number | null; menu_id?: number | null },
-) {
-  if (body.category_id != null) {
-    const c = await ctx.db
-      .select({ id: restaurantCategories.id })
-      .from(restaurantCategories)
-      .where(and(live(restaurantCategories, ctx.appId), eq(restaurantCategories.id, body.category_id)))
-      .get();
-    if (!c) throw bodyError("category_id", "No such restaurant category in this store.");
-  }
-  if (body.menu_id != null) {
-    const m = await ctx.db
-      .select({ restaurantId: menus.restaurantId })
-      .from(menus)
-      .where(and(live(menus, ctx.appId), eq(menus.id, body.menu_id)))
-      .get();
-    if (!m || m.restaurantId !== id) throw bodyError("menu_id", "Must be a menu of this restaurant.");
-  }
+): (Check<Record> | undefined)[] {
+  const { category_id: categoryId, menu_id: menuId } = body;
+  return [
+    categoryId == null
+      ? undefined
+      : {
+          read: ctx.db
+            .select({ id: restaurantCategories.id })
+            .from(restaurantCategories)
+            .where(and(live(restaurantCategories, ctx.appId), eq(restaurantCategories.id, categoryId))),
+          refuse: (rows) => {
+            if (!rows.length) throw bodyError("category_id", "No such restaurant category in this store.");
+          },
+        },
+    menuId == null
+      ? undefined
+      : {
+          read: ctx.db
+            .select({ restaurantId: menus.restaurantId })
+            .from(menus)
+            .where(and(live(menus, ctx.appId), eq(menus.id, menuId))),
+          refuse: ([m]: { restaurantId: number }[]) => {
+            if (!m || m.restaurantId !== id) throw bodyError("menu_id", "Must be a menu of this restaurant.");
+          },
+        },
+  ];
 }
 
 /** The delivery windows and zones given, replacing the restaurant's (`replace`), in the batch of its change. */
@@ -253,11 +303,9 @@ function areaStatements(
 }
 
 export async function createRestaurant(ctx: ServiceContext, body: CreateRestaurant): Promise<Restaurant> {
-  await checkRestaurantRefs(ctx, null, body);
-  const inserted = await writeCreated<RestaurantRow>(
+  await runChecks(ctx, restaurantRefChecks(ctx, null, body));
+  return createAndRead(
     ctx,
-    "restaurant.created",
-    restaurants,
     restaurantRows.insert(ctx, {
       ...restaurantColumns(body),
       appId: ctx.appId,
@@ -265,36 +313,45 @@ export async function createRestaurant(ctx: ServiceContext, body: CreateRestaura
       nameAr: body.name_ar,
       restType: body.rest_type,
     }),
+    (id) => insertedRowEvent("restaurant.created", restaurants, { id }),
+    (id) => restaurantRead(ctx, id, merchantView),
     (id) => areaStatements(ctx, id, body, false),
   );
-  return getRestaurant(ctx, inserted.id, merchantView);
 }
 
 export async function updateRestaurant(ctx: ServiceContext, id: number, body: RestaurantFields): Promise<Restaurant> {
-  await restaurantRows.find(ctx, id);
-  await checkRestaurantRefs(ctx, id, body);
-  await write(ctx, changed(ctx, "restaurant.updated", id), [
-    restaurantRows.update(ctx, id, { ...restaurantColumns(body), modifiedAt: nowIso() }),
-    ...areaStatements(ctx, id, body, true),
-  ]);
-  return getRestaurant(ctx, id, merchantView);
+  await findChecked(ctx, restaurantRows, id, restaurantRefChecks(ctx, id, body));
+  return writeAndRead(
+    ctx,
+    changed(ctx, "restaurant.updated", id),
+    [
+      restaurantRows.update(ctx, id, { ...restaurantColumns(body), modifiedAt: nowIso() }),
+      ...areaStatements(ctx, id, body, true),
+    ],
+    restaurantRead(ctx, id, merchantView),
+  );
 }
 
 /**
  * Refused while live plans sell the restaurant's meals; otherwise its branches, areas, menus and products go with it.
  */
 export async function deleteRestaurant(ctx: ServiceContext, id: number): Promise<void> {
-  await restaurantRows.find(ctx, id);
-  const users = await ctx.db
-    .select({ id: plans.id })
-    .from(plans)
-    .where(and(live(plans, ctx.appId), eq(plans.restaurantId, id)));
-  const planIds = users.map((p) => p.id);
-  refuseWhileUsed(
-    "restaurant_in_use",
-    { plans: planIds },
-    `Plans ${planIds.join(", ")} sell this restaurant's meals; delete them first.`,
-  );
+  await findChecked(ctx, restaurantRows, id, [
+    {
+      read: ctx.db
+        .select({ id: plans.id })
+        .from(plans)
+        .where(and(live(plans, ctx.appId), eq(plans.restaurantId, id))),
+      refuse: (users: { id: number }[]) => {
+        const planIds = users.map((p) => p.id);
+        refuseWhileUsed(
+          "restaurant_in_use",
+          { plans: planIds },
+          `Plans ${planIds.join(", ")} sell this restaurant's meals; delete them first.`,
+        );
+      },
+    },
+  ]);
   const gone = softDeleted();
   const ofRestaurant = (t: TenantTable & { restaurantId: Column }) => and(live(t, ctx.appId), eq(t.restaurantId, id));
   await write(ctx, changed(ctx, "restaurant.deleted", id), [

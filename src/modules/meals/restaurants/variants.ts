@@ -4,7 +4,7 @@ import type { ServiceContext } from "../../../core/context";
 import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { type ListQuery, listPage, mapPage, namedListSpec } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { changed, insertedRow, write } from "../shared";
+import { changed, insertedRow, updatedRow, write } from "../shared";
 import { restaurantVariants } from "../tables";
 import type { CreateRestaurantVariantSchema, UpdateRestaurantVariantSchema } from "./schemas";
 import { activeRestaurantParent, restaurantRows } from "./service";
@@ -61,10 +61,10 @@ export async function createRestaurantVariant(
 
 export async function updateRestaurantVariant(ctx: ServiceContext, id: number, body: RestaurantVariantFields) {
   const variant = await restaurantVariantRows.find(ctx, id);
-  await write(ctx, changed(ctx, "restaurant.updated", variant.restaurantId), [
-    restaurantVariantRows.update(ctx, id, { ...restaurantVariantColumns(body), modifiedAt: nowIso() }),
+  const [updated] = await write(ctx, changed(ctx, "restaurant.updated", variant.restaurantId), [
+    restaurantVariantRows.update(ctx, id, { ...restaurantVariantColumns(body), modifiedAt: nowIso() }).returning(),
   ]);
-  return restaurantVariantView(await restaurantVariantRows.find(ctx, id));
+  return restaurantVariantView(await updatedRow(ctx, restaurantVariantRows, id, updated));
 }
 
 /** Never refused: products name variants by text, and keep the names they have. */

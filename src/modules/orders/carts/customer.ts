@@ -62,7 +62,8 @@ export const checkoutCartRoute = customerRoute({
   path: "/carts/{cart_id}/checkout/",
   operationId: "checkoutCart",
   summary: "Checkout",
-  idempotent: true,
+  // Nothing but D1 before its first write: the key's claim goes with its first reads.
+  idempotent: "with-first-read",
   description:
     "Places the order of an open cart: re-prices it, then in one guarded batch takes every line's stock, uses " +
     "the voucher, takes the wallet's part and creates the pending order, its unpaid invoice and transactions " +

@@ -92,29 +92,36 @@ export async function readWithItems<T extends RawRow>(
   cte: SQL,
   select: SQL,
 ): Promise<{ rows: T[]; items: Map<number, Item> }> {
+  const { query, parse } = withItemsStatement<T>(ctx, cte, select);
+  return parse(await ctx.db.all<Record<string, unknown>>(query));
+}
+
+/** `readWithItems` as its statement and what parses its rows, for a batch to carry (a write's answer). */
+export function withItemsStatement<T extends RawRow>(ctx: ServiceContext, cte: SQL, select: SQL) {
   const now = nowIso();
   const parts = itemsJson(ctx.appId, sql`(SELECT item_id FROM fulfillment_page)`, now);
   const names = Object.keys(parts) as (keyof typeof parts)[];
-  const raw = await ctx.db.all<Record<string, unknown>>(
-    sql`${cte}, fulfillment_page AS MATERIALIZED (SELECT p.*, row_number() OVER () AS page_n FROM (${select}) AS p)
+  const query = sql`${cte}, fulfillment_page AS MATERIALIZED (SELECT p.*, row_number() OVER () AS page_n FROM (${select}) AS p)
       SELECT *, ${sql.join(
         names.map((n) => sql`CASE WHEN page_n = 1 THEN ${parts[n]} END AS ${sql.identifier(`item_part_${n}`)}`),
         sql`, `,
-      )} FROM fulfillment_page ORDER BY page_n`,
-  );
-  const first = raw[0] ?? {};
-  const parsed = Object.fromEntries(names.map((n) => [n, JSON.parse(String(first[`item_part_${n}`] ?? "[]"))]));
-  const rows = raw.map((r) => {
-    const row: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(r)) if (k !== "page_n" && !k.startsWith("item_part_")) row[k] = v;
-    return row as T;
-  });
-  const items = assembleItems(
-    parsed as Parameters<typeof assembleItems>[0],
-    rows.map((r) => r.item_id),
-    now,
-  );
-  return { rows, items };
+      )} FROM fulfillment_page ORDER BY page_n`;
+  const parse = (raw: Record<string, unknown>[]): { rows: T[]; items: Map<number, Item> } => {
+    const first = raw[0] ?? {};
+    const parsed = Object.fromEntries(names.map((n) => [n, JSON.parse(String(first[`item_part_${n}`] ?? "[]"))]));
+    const rows = raw.map((r) => {
+      const row: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(r)) if (k !== "page_n" && !k.startsWith("item_part_")) row[k] = v;
+      return row as T;
+    });
+    const items = assembleItems(
+      parsed as Parameters<typeof assembleItems>[0],
+      rows.map((r) => r.item_id),
+      now,
+    );
+    return { rows, items };
+  };
+  return { query, parse };
 }
 
 /** The responses of raw rows, with their items (`readWithItems`). */

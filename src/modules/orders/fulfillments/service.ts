@@ -5,7 +5,7 @@ import type { ListQuery, ListSpec, Page } from "../../../core/listing";
 import { searchColumns } from "../../../core/listing";
 import { todayIn } from "../../../core/time";
 import { readStoreSettings } from "../../account";
-import { fulfillmentBranch, type RawRow, readWithItems, rowsCte, rowsOf, views } from "./rows";
+import { fulfillmentBranch, type RawRow, readWithItems, rowsCte, rowsOf, views, withItemsStatement } from "./rows";
 import { type Fulfillment, type FulfillmentsOverview, LISTED_STATUSES, LISTED_TYPES } from "./schemas";
 
 const r = rowsOf;
@@ -97,13 +97,23 @@ export async function findFulfillment(ctx: ServiceContext, id: number, customerI
 
 /** A fulfillment (not a ticket) of the store with its item, in one statement; else a 404. */
 export async function fulfillmentDetails(ctx: ServiceContext, id: number, customerId?: number): Promise<Fulfillment> {
-  const { rows, items } = await readWithItems(
+  const { query, answer } = fulfillmentDetailsStatement(ctx, id, customerId);
+  return answer(await ctx.db.all<Record<string, unknown>>(query));
+}
+
+/** `fulfillmentDetails` as a statement (a write's batch reads its answer with it) and its rows' answer. */
+export function fulfillmentDetailsStatement(ctx: ServiceContext, id: number, customerId?: number) {
+  const { query, parse } = withItemsStatement(
     ctx,
     sql`WITH fulfillment_rows AS (${fulfillmentBranch(ctx, sql`id = ${id} AND ${mineOnly(customerId)}`)})`,
     sql`SELECT * FROM fulfillment_rows`,
   );
-  if (!rows.length) throw notFound(id);
-  return views(rows, items)[0]!;
+  const answer = (raw: Record<string, unknown>[]): Fulfillment => {
+    const { rows, items } = parse(raw);
+    if (!rows.length) throw notFound(id);
+    return views(rows, items)[0]!;
+  };
+  return { query, answer };
 }
 
 const zeros = <T extends readonly string[]>(keys: T) =>

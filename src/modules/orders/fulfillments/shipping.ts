@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
 import { liveRow, notDeletedRow } from "../../../core/crud/tenant-table";
 import { nowIso } from "../../../core/time";
+import type { Db } from "../../../db/client";
 import { orders } from "../tables";
 import { fulfillmentBranch, type RawRow } from "./rows";
 import { fulfillmentRowEvents, orderFulfillmentStatusStatement } from "./statements";
@@ -120,7 +121,22 @@ export type ShipmentLink = {
   /** A return of these fulfillments was received: an order whose every live fulfillment is among them is `returned`. */
   returned?: boolean;
   at?: string;
+  /** The fulfillments' statuses, read with the shipment (`fulfillmentStatusesOf`): a move then reads nothing. */
+  statuses?: readonly FulfillmentStatus[];
 };
+
+export type FulfillmentStatus = { id: number; status: FulfillmentState };
+
+/**
+ * The live fulfillments `ids` selects (a subquery of the caller's: a shipment's links) with their
+ * statuses, as `fulfillmentShipmentStatements` moves them: the caller sends it with its own read of
+ * the shipment, so that a status change waits for one read, not two. The links fix the store.
+ */
+export const fulfillmentStatusesOf = (db: Db, ids: SQL): Promise<FulfillmentStatus[]> =>
+  db
+    .select({ id: fulfillments.id, status: fulfillments.status })
+    .from(fulfillments)
+    .where(sql`${notDeletedRow(fulfillments)} AND ${fulfillments.id} IN (${ids})`);
 
 /**
  * The statements (and derived events, for `emit()` after them in the same batch) by which a shipment
@@ -165,10 +181,9 @@ export async function fulfillmentShipmentStatements(
   }
   if (p.status) {
     const to = p.status;
-    const current = await ctx.db
-      .select({ id: fulfillments.id, status: fulfillments.status })
-      .from(fulfillments)
-      .where(scope);
+    const current =
+      p.statuses ??
+      (await ctx.db.select({ id: fulfillments.id, status: fulfillments.status }).from(fulfillments).where(scope));
     const moves = current.filter((f) => forwardMove(f.status, to)).map((f) => ({ id: f.id, from: f.status }));
     if (moves.length) {
       const movesJson = JSON.stringify(moves);

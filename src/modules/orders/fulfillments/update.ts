@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { batchStatement } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { liveRow } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
@@ -8,7 +9,7 @@ import { getLocation } from "../../customers";
 import { FORWARD_PATH, fulfillmentMachine, OPEN_STATES } from "./machine";
 import type { RawRow } from "./rows";
 import type { Fulfillment, UpdateFulfillment } from "./schemas";
-import { findFulfillment, fulfillmentDetails } from "./service";
+import { findFulfillment, fulfillmentDetails, fulfillmentDetailsStatement } from "./service";
 import { orderFulfillmentStatusStatement } from "./statements";
 import { type FulfillmentState, type FulfillmentType, fulfillments } from "./tables";
 
@@ -36,7 +37,18 @@ export async function updateFulfillment(
   customerId?: number,
 ): Promise<Fulfillment> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const row = (await findFulfillment(ctx, id, customerId)) as Row;
+    // The customer's own location is read with the fulfillment; the merchant's names the order's
+    // customer, whom the fulfillment's row tells: read after it.
+    const [found, mine] = await Promise.all([
+      findFulfillment(ctx, id, customerId),
+      customerId !== undefined && input.location_id !== undefined
+        ? getLocation(ctx, customerId, input.location_id).then(
+            (location) => ({ location }),
+            (error: unknown) => ({ error }),
+          )
+        : undefined,
+    ]);
+    const row = found as Row;
     if (customerId !== undefined && !OPEN_STATES.includes(row.status))
       throw ApiError.conflict(
         "fulfillment_locked",
@@ -48,14 +60,17 @@ export async function updateFulfillment(
     // A cancelled line must not travel: its shipment (only one before pickup can hold a line that
     // still cancels) would keep offering a label and a delivery of it.
     if (to === "cancelled" && row.shipment_id !== null) throw inShipment(id, row.shipment_id);
+    if (mine && "error" in mine) throw mine.error;
     const location =
       input.location_id === undefined
         ? undefined
-        : row.customer_id === null
-          ? (() => {
-              throw ApiError.notFound("customer_location_not_found", `Location ${input.location_id}`);
-            })()
-          : await getLocation(ctx, row.customer_id, input.location_id);
+        : mine
+          ? mine.location
+          : row.customer_id === null
+            ? (() => {
+                throw ApiError.notFound("customer_location_not_found", `Location ${input.location_id}`);
+              })()
+            : await getLocation(ctx, row.customer_id, input.location_id);
     const changes = (["date", "time", "location_id", "notes"] as const).filter((k) => input[k] !== undefined);
     if (!to && changes.length === 0) return fulfillmentDetails(ctx, id, customerId);
 
@@ -90,7 +105,9 @@ export async function updateFulfillment(
     const same = sql`${fulfillments.id} = ${id} AND ${liveRow(ctx.appId, fulfillments)}
       AND ${fulfillments.status} = ${row.status}
       ${to === "cancelled" ? sql`AND ${fulfillments.shipmentId} IS NULL` : sql``}`;
-    const { applied } = await emit(
+    // The answer is read at the batch's end.
+    const details = fulfillmentDetailsStatement(ctx, id, customerId);
+    const { results, applied } = await emit(
       ctx.db,
       ctx.events,
       [
@@ -98,9 +115,12 @@ export async function updateFulfillment(
         ...(to ? [orderFulfillmentStatusStatement(ctx, sql`${row.order_id}`, at)] : []),
       ],
       events,
-      { guard: sql`EXISTS (SELECT 1 FROM ${fulfillments} WHERE ${same})` },
+      {
+        guard: sql`EXISTS (SELECT 1 FROM ${fulfillments} WHERE ${same})`,
+        after: [batchStatement(ctx.db, details.query)],
+      },
     );
-    if (applied) return fulfillmentDetails(ctx, id, customerId);
+    if (applied) return details.answer((results.at(-1) as D1Result<Record<string, unknown>>).results);
   }
   throw ApiError.conflict("concurrent_update", `Fulfillment ${id} changed while updating it; retry.`);
 }

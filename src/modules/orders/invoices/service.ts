@@ -1,12 +1,13 @@
-import { and, or, sql } from "drizzle-orm";
+import { and, or, type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { containsText, inList } from "../../../core/sql";
+import { nowIso } from "../../../core/time";
 import { INVOICE_STATUSES, INVOICE_TYPES, invoices, PAYMENT_PROVIDERS } from "../tables";
 import type { Invoice, InvoiceDetails } from "./schemas";
-import { type InvoiceViewOptions, loadInvoices } from "./views";
+import { assembleInvoices, type InvoiceParts, type InvoiceViewOptions, invoicePartsSql, loadInvoices } from "./views";
 
 type Links = Omit<InvoiceViewOptions, "withItems">;
 
@@ -56,32 +57,25 @@ export const INVOICE_LIST: ListSpec = {
 };
 
 /** A page of the store's invoices (MO7), each as the Invoice object. */
-export async function listInvoices(ctx: ServiceContext, q: ListQuery, links: Links): Promise<Page<Invoice>> {
-  const page = await listPage(ctx.db, q, { table: invoices, scope: () => live(invoices, ctx.appId) });
-  const views = await loadInvoices(
-    ctx,
-    page.results.map((r) => r.id),
-    { ...links, withItems: false },
-  );
-  return { ...page, results: page.results.flatMap((r) => views.get(r.id) ?? []) };
-}
+export const listInvoices = (ctx: ServiceContext, q: ListQuery, links: Links): Promise<Page<Invoice>> =>
+  pageOfInvoices(ctx, q, live(invoices, ctx.appId), links);
 
 /** A page of the store's invoices of the orders `orderIds` (a meal subscription's, MM3), each as the Invoice object. */
-export async function listInvoicesOfOrders(
+export const listInvoicesOfOrders = (
   ctx: ServiceContext,
   orderIds: readonly number[],
   q: ListQuery,
   links: Links,
-): Promise<Page<Invoice>> {
-  const page = await listPage(ctx.db, q, {
-    table: invoices,
-    scope: () => and(live(invoices, ctx.appId), inList(invoices.orderId, orderIds))!,
-  });
-  const views = await loadInvoices(
-    ctx,
-    page.results.map((r) => r.id),
-    { ...links, withItems: false },
+): Promise<Page<Invoice>> =>
+  pageOfInvoices(ctx, q, and(live(invoices, ctx.appId), inList(invoices.orderId, orderIds))!, links);
+
+/** The page and its invoices' parts (refunded invoices, QR setting, customers) in ONE statement. */
+async function pageOfInvoices(ctx: ServiceContext, q: ListQuery, scope: SQL, links: Links): Promise<Page<Invoice>> {
+  const now = nowIso();
+  const { page, nested } = await listPageWith(ctx.db, q, { table: invoices, scope: () => scope }, (rows) =>
+    invoicePartsSql(ctx.appId, sql`(SELECT id FROM ${rows})`, false, now),
   );
+  const views = await assembleInvoices(ctx.appId, nested as InvoiceParts, { ...links, withItems: false }, now);
   return { ...page, results: page.results.flatMap((r) => views.get(r.id) ?? []) };
 }
 

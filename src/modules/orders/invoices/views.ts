@@ -174,7 +174,7 @@ function invoiceView(
 /** The parts of an invoice view, as the columns of ONE statement (core/json-rows). */
 const PARTS = ["rows", "refunded", "qr", "lines", "transactions", "customers"] as const;
 type ItemPart = keyof ReturnType<typeof itemsJson>;
-export type InvoiceParts = Record<(typeof PARTS)[number] | `item_${ItemPart}`, string | number | null>;
+export type InvoiceParts = Record<(typeof PARTS)[number] | `item_${ItemPart}`, unknown>;
 
 /**
  * The store's invoices that `ids` selects (a subquery: a list, or the id a batch's insert took), the
@@ -182,6 +182,13 @@ export type InvoiceParts = Record<(typeof PARTS)[number] | `item_${ItemPart}`, s
  * full items, with their customers: scalar subqueries of ONE statement, to run alone or in a batch.
  */
 export function invoicePartsRead(db: Db, appId: number, ids: SQL, withItems: boolean, now: string) {
+  const parts = invoicePartsSql(appId, ids, withItems, now);
+  const fields = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, sql<string | number | null>`${v}`]));
+  return db.select(fields).from(apps).where(eq(apps.id, appId));
+}
+
+/** `invoicePartsRead`'s scalar subqueries, by part: a list's statement carries them (`listPageWith`). */
+export function invoicePartsSql(appId: number, ids: SQL, withItems: boolean, now: string): Record<string, SQL> {
   const app = intLiteral(appId);
   // Nothing matches `0`: the lines and transactions only when the details are wanted.
   const detailed = withItems ? sql`1` : sql`0`;
@@ -192,7 +199,7 @@ export function invoicePartsRead(db: Db, appId: number, ids: SQL, withItems: boo
         now,
       )
     : {};
-  const parts: Record<string, SQL> = {
+  return {
     rows: rowsJson(invoices, and(live(invoices, appId), sql`${invoices.id} IN ${ids}`)!),
     refunded: rowsJson(
       invoices,
@@ -215,8 +222,6 @@ export function invoicePartsRead(db: Db, appId: number, ids: SQL, withItems: boo
     customers: customersJson(appId, sql`(SELECT customer_id FROM invoices WHERE app_id = ${app} AND id IN ${ids})`),
     ...Object.fromEntries(Object.entries(items).map(([k, v]) => [`item_${k}`, v])),
   };
-  const fields = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, sql<string | number | null>`${v}`]));
-  return db.select(fields).from(apps).where(eq(apps.id, appId));
 }
 
 /**
@@ -254,7 +259,11 @@ export async function assembleInvoices(
   now: string,
 ): Promise<Map<number, Invoice | InvoiceDetails>> {
   const out = new Map<number, Invoice | InvoiceDetails>();
-  const json = (k: keyof InvoiceParts) => (parts?.[k] ? JSON.parse(String(parts[k])) : []);
+  // JSON text as a statement gives it, or already parsed (a list's nested parts).
+  const json = (k: keyof InvoiceParts) => {
+    const v = parts?.[k];
+    return typeof v === "string" ? JSON.parse(v) : (v ?? []);
+  };
   const rows = decodeRows(invoices, json("rows"));
   const refundedRows = decodeRows(invoices, json("refunded"));
   const qrEnabled = parts?.qr === null || parts?.qr === undefined ? true : Boolean(parts.qr);

@@ -4,7 +4,6 @@ import { BatchPlan, batchStatement, selectColumns } from "../../../core/batch-pl
 import type { ServiceContext } from "../../../core/context";
 import { live, liveOffIndex } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit, newEvent } from "../../../core/events/outbox";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
 import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { containsText } from "../../../core/sql";
@@ -15,7 +14,7 @@ import { releaseVoucherStatements, voucherUsedEventsSql } from "../../vouchers";
 import { pricingOf } from "../carts/pricing";
 import { placeOrderShown, readOrderInputs } from "../checkout/place";
 import { invoiceEventSql, orderEventSql } from "../events-sql";
-import { quote } from "../pricing/quote";
+import { quoteOf, readQuoteFacts } from "../pricing/quote";
 import { linesOf } from "../shared";
 import { subscriptionsStep } from "../subscriptions/plan";
 import {
@@ -33,7 +32,7 @@ import {
 } from "../tables";
 import { orderMachine } from "./machine";
 import type { CreateOrder, Order, UpdateOrder } from "./schemas";
-import { assembleOrders, type LinkContext, loadOrders, orderPartsJson, ordersOfRow, ordersStatement } from "./views";
+import { assembleOrders, type LinkContext, loadOrders, orderListParts, ordersOfRow, ordersStatement } from "./views";
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -122,9 +121,8 @@ async function listOf(
   count?: SQL,
 ): Promise<Page<Order>> {
   const now = nowIso();
-  const { page, nested } = await listPageWith(ctx.db, q, { table: orders, scope, count }, (rows) =>
-    orderPartsJson(ctx.appId, sql`(SELECT id FROM ${rows})`, now),
-  );
+  const of = orderListParts(ctx.appId, now);
+  const { page, nested } = await listPageWith(ctx.db, q, { table: orders, scope, count, with: of.with }, of.nested);
   const loaded = await assembleOrders(page.results, nested, links, now);
   return { ...page, results: page.results.map((r) => loaded.get(r.id)!) };
 }
@@ -170,11 +168,15 @@ export async function orderDetails(ctx: ServiceContext, id: number, links: LinkC
 
 /** MO4 create: a phone order, pending with a pay link (or waiting for its transfer or its delivery). */
 export async function createOrder(ctx: ServiceContext, input: CreateOrder, links: LinkContext): Promise<Order> {
-  // Everything but the quote's own reads at once; a refusal is answered in the order it was checked before.
-  const [customer, located, inputs] = await Promise.all([
+  // Everything at once, the quote's reads too (they need only the body); a refusal is answered in the
+  // order it was checked before.
+  const lines = linesOf(input.items);
+  const voucherCode = input.voucher_code ?? null;
+  const [customer, located, inputs, facts] = await Promise.all([
     settled(findCustomer(ctx, input.customer_id)),
     settled(input.location_id ? getLocation(ctx, input.customer_id, input.location_id) : Promise.resolve(null)),
     readOrderInputs(ctx, input.customer_id),
+    settled(readQuoteFacts(ctx, { lines, voucherCode, customerId: input.customer_id })),
   ]);
   if (!customer.ok) throw customer.error; // 404 customer_not_found: not a live customer of the store
   if (!located.ok) {
@@ -185,10 +187,11 @@ export async function createOrder(ctx: ServiceContext, input: CreateOrder, links
     throw located.error;
   }
   const location = located.value;
-  const q = await quote(ctx, {
-    lines: linesOf(input.items),
+  if (!facts.ok) throw facts.error;
+  const q = quoteOf(facts.value, {
+    lines,
     customerId: input.customer_id,
-    voucherCode: input.voucher_code ?? null,
+    voucherCode,
     walletRedeemMinor: 0,
     ...pricingOf(inputs.settings, inputs.config),
   });
@@ -303,69 +306,54 @@ export async function addOrderRelease(
 }
 
 /**
- * Moves a pending order to cancelled or expired with everything it held given back; a 409 naming
- * the status when it is not pending (read before, or a payment that landed meanwhile).
+ * MO4 update: notes, reference, custom fields, and `status: cancelled` through the state machine
+ * (everything a pending order held given back; a 409 naming the status when it is not pending, read
+ * before, or a payment that landed meanwhile). The order and the lines a cancellation gives back are
+ * read at once; the change and its answer are one batch.
  */
-export async function releaseOrder(ctx: ServiceContext, order: OrderRow, to: "cancelled" | "expired"): Promise<void> {
-  const action = to === "cancelled" ? "cancel" : "expire";
-  orderMachine.next(order.status, action, `Order ${order.id}`);
-  const plan = new BatchPlan(ctx.db);
-  await addOrderRelease(plan, ctx, order, to, nowIso());
-  try {
-    await plan.run(ctx.events);
-  } catch (error) {
-    if (!isGuardAbort(error)) throw error;
-    const now = await findOrder(ctx, order.id);
-    orderMachine.next(now.status, action, `Order ${order.id}`);
-    throw error;
-  }
-}
-
-/** MO4 update: notes, reference, custom fields, and `status: cancelled` through the state machine. */
 export async function updateOrder(ctx: ServiceContext, id: number, input: UpdateOrder, links: LinkContext) {
-  const order = await findOrder(ctx, id);
   const released = input.status === "cancelled";
-  if (released) await releaseOrder(ctx, order, "cancelled");
+  const ofStore = sql`(SELECT ${orders.id} FROM ${orders} WHERE ${and(eq(orders.id, id), live(orders, ctx.appId))})`;
+  const [order, lines] = await Promise.all([
+    findOrder(ctx, id),
+    released ? orderLinesToRelease(ctx, ofStore) : undefined,
+  ]);
   const fields = {
     ...(input.notes !== undefined && { notes: input.notes }),
     ...(input.reference !== undefined && { reference: input.reference }),
     ...(input.custom_fields !== undefined && { customFields: input.custom_fields }),
   };
-  if (!Object.keys(fields).length) return (await loadOrders(ctx, [id], links)).get(id)!;
+  const changed = Object.keys(fields).length > 0;
+  if (!released && !changed) return (await loadOrders(ctx, [id], links)).get(id)!;
+  if (released) orderMachine.next(order.status, "cancel", `Order ${id}`);
   const at = nowIso();
-  // The answer is read in the batch that writes it; the event's data is the row as read (again
-  // after a cancellation, which moved its status).
-  const { query, columns } = ordersStatement(ctx.appId, sql`(${id})`, at);
-  try {
-    const { results } = await emit(
-      ctx.db,
-      ctx.events,
-      [
+  const plan = new BatchPlan(ctx.db);
+  if (released) await addOrderRelease(plan, ctx, order, "cancelled", at, lines);
+  // The event's data is the row as the batch leaves it (after a cancellation, which moved its status).
+  if (changed)
+    plan
+      .add(
         ctx.db
           .update(orders)
           .set({ ...fields, modifiedAt: at })
           .where(eq(orders.id, id)),
-        batchStatement(ctx.db, query, selectColumns(columns)),
-      ],
-      [newEvent(ctx.appId, "order.updated", orderEventData(released ? await findOrder(ctx, id) : order))],
-    );
-    return (await ordersOfRow((results[1] as Record<string, string | null>[])[0], columns, links, at)).get(id)!;
+      )
+      .event(orderEventSql("order.updated", sql`${id}`));
+  const { query, columns } = ordersStatement(ctx.appId, sql`(${id})`, at);
+  const answer = plan.read<Record<string, string | null>>(batchStatement(ctx.db, query, selectColumns(columns)));
+  try {
+    const result = await plan.run(ctx.events);
+    return (await ordersOfRow(result.rows(answer)[0], columns, links, at)).get(id)!;
   } catch (error) {
+    if (isGuardAbort(error)) {
+      const now = await findOrder(ctx, id);
+      orderMachine.next(now.status, "cancel", `Order ${id}`);
+      throw error;
+    }
     if (/UNIQUE/.test(String((error as Error).cause ?? (error as Error).message)))
       throw ApiError.conflict("conflict", `Another order of the store has the reference ${input.reference}.`);
     throw error;
   }
-}
-
-function orderEventData(r: OrderRow) {
-  return {
-    id: r.id,
-    customer_id: r.customerId,
-    status: r.status,
-    payment_status: r.paymentStatus,
-    total_amount: r.totalMinor / 100,
-    currency: r.currency,
-  };
 }
 
 /** The scheduled sweep: pending orders past their payment deadline give their stock back. */

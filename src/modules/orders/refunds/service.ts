@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { BatchPlan, type Handle, insertSelect } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { live, liveRow } from "../../../core/crud/tenant-table";
@@ -20,15 +20,18 @@ import type { RefundInvoice } from "./schemas";
 /**
  * The invoice, its lines, what earlier refunds gave back of each, its order, the order's captured
  * card payment and the store's invoice settings: ONE batch of reads (the order's by a subquery).
+ * `invoiceId` may be a subquery (a subscription's current invoice), so that a caller reads this
+ * with its own reads; `shownAs` names the invoice in a 404 then.
  */
-async function load(ctx: ServiceContext, invoiceId: number) {
-  const orderOfInvoice = sql`(SELECT order_id FROM invoices WHERE id = ${invoiceId} AND ${liveRow(ctx.appId)})`;
+export async function readRefundable(ctx: ServiceContext, invoiceId: number | SQL, shownAs?: number) {
+  const id = sql`(${invoiceId})`;
+  const orderOfInvoice = sql`(SELECT order_id FROM invoices WHERE id = ${id} AND ${liveRow(ctx.appId)})`;
   const [rows, lines, refundedByLine, orderRows, cards, config] = await ctx.db.batch([
     ctx.db
       .select()
       .from(invoices)
-      .where(and(eq(invoices.id, invoiceId), live(invoices, ctx.appId))),
-    ctx.db.select().from(invoiceItems).where(eq(invoiceItems.invoiceId, invoiceId)),
+      .where(and(sql`${invoices.id} = ${id}`, live(invoices, ctx.appId))),
+    ctx.db.select().from(invoiceItems).where(sql`${invoiceItems.invoiceId} = ${id}`),
     // What earlier refunds (not voided) gave back of each line.
     ctx.db
       .select({
@@ -37,7 +40,7 @@ async function load(ctx: ServiceContext, invoiceId: number) {
       })
       .from(invoiceItems)
       .where(
-        sql`${invoiceItems.invoiceId} IN (SELECT id FROM invoices WHERE refunded_invoice_id = ${invoiceId}
+        sql`${invoiceItems.invoiceId} IN (SELECT id FROM invoices WHERE refunded_invoice_id = ${id}
           AND status <> 'void')`,
       )
       .groupBy(invoiceItems.parentInvoiceItemId),
@@ -57,7 +60,7 @@ async function load(ctx: ServiceContext, invoiceId: number) {
     invoiceConfigQuery(ctx.db, ctx.appId),
   ]);
   const invoice = rows[0];
-  if (!invoice) throw ApiError.notFound("invoice_not_found", `Invoice ${invoiceId}`);
+  if (!invoice) throw ApiError.notFound("invoice_not_found", `Invoice ${shownAs ?? invoiceId}`);
   return {
     invoice,
     order: orderRows[0]!,
@@ -68,7 +71,7 @@ async function load(ctx: ServiceContext, invoiceId: number) {
   };
 }
 
-type Loaded = Awaited<ReturnType<typeof load>>;
+type Loaded = Awaited<ReturnType<typeof readRefundable>>;
 type InvoiceRow = Loaded["invoice"];
 type OrderRow = Loaded["order"];
 type CardPayment = typeof transactions.$inferSelect;
@@ -99,8 +102,10 @@ export async function refundInvoice(
   invoiceId: number,
   input: RefundInvoice,
   view?: InvoiceViewOptions,
+  /** `readRefundable` of this invoice, when the caller read it with its own reads. */
+  loaded?: Loaded,
 ): Promise<{ id: number; details: InvoiceDetails | undefined }> {
-  const { invoice, order, lines, refunded, capturedCard, config } = await load(ctx, invoiceId);
+  const { invoice, order, lines, refunded, capturedCard, config } = loaded ?? (await readRefundable(ctx, invoiceId));
   refuseUnrefundable(invoice, order);
   const parts = refundLines(input, lines, refunded).filter((p) => p.totalMinor > 0 || p.qty > 0);
   const refund = refundOf(input, invoiceId, order, parts, capturedCard);

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
 import { live } from "../../../core/crud/tenant-table";
@@ -7,7 +7,7 @@ import { emit, rowEvent } from "../../../core/events/outbox";
 import { inList } from "../../../core/sql";
 import { nowIso, todayIn } from "../../../core/time";
 import { readStoreSettings } from "../../account";
-import { refundInvoice } from "../refunds/service";
+import { readRefundable, refundInvoice } from "../refunds/service";
 import { invoices } from "../tables";
 import {
   applyChange,
@@ -55,16 +55,20 @@ export async function cancelAutoRenewal<View>(
 
 /** The paid invoice of the current period (its renewal's, or the checkout's), for a refund: subqueries on the row. */
 function currentPeriodInvoice(ctx: ServiceContext, id: number) {
-  const sub = sql`(SELECT * FROM subscriptions WHERE id = ${id})`;
-  const invoiceId = sql`coalesce((SELECT r.invoice_id FROM subscription_renewals r, ${sub} AS s
-      WHERE r.subscription_id = s.id AND r.period_start = coalesce(s.current_period_start_date, '')
-        AND r.status = 'paid' AND r.invoice_id IS NOT NULL),
-    (SELECT first_invoice_id FROM ${sub}))`;
   return ctx.db
     .select({ id: invoices.id, status: invoices.status, totalMinor: invoices.totalMinor })
     .from(invoices)
-    .where(and(sql`${invoices.id} = ${invoiceId}`, eq(invoices.type, "invoice")))
+    .where(and(sql`${invoices.id} = ${currentPeriodInvoiceId(id)}`, eq(invoices.type, "invoice")))
     .get();
+}
+
+/** The id of that invoice, as a subquery. */
+function currentPeriodInvoiceId(id: number): SQL {
+  const sub = sql`(SELECT * FROM subscriptions WHERE id = ${id})`;
+  return sql`coalesce((SELECT r.invoice_id FROM subscription_renewals r, ${sub} AS s
+      WHERE r.subscription_id = s.id AND r.period_start = coalesce(s.current_period_start_date, '')
+        AND r.status = 'paid' AND r.invoice_id IS NOT NULL),
+    (SELECT first_invoice_id FROM ${sub}))`;
 }
 
 /** The unused share of the period (paused days count as unused): 0..1. */
@@ -94,10 +98,14 @@ export async function cancelSubscription(
       throw ApiError.validation({ refund: ["A cancellation at the period's end refunds nothing: give `none`."] });
     return cancelAutoRenewal(ctx, id, answer);
   }
-  const [first, settings, invoice] = await Promise.all([
+  // The refund's own reads come with these (of the same invoice, by its subquery); a refusal they
+  // meet is told after the subscription's own.
+  const refunding = body.refund !== "none";
+  const [first, settings, invoice, refundable] = await Promise.all([
     answer.read(),
     readStoreSettings(ctx.db, ctx.appId),
-    body.refund === "none" ? undefined : currentPeriodInvoice(ctx, id),
+    refunding ? currentPeriodInvoice(ctx, id) : undefined,
+    refunding ? readRefundable(ctx, currentPeriodInvoiceId(id)).catch(() => undefined) : undefined,
   ]);
   let { row: r } = first;
   subscriptionMachine.next(r.status, "cancel", label(id));
@@ -109,10 +117,14 @@ export async function cancelSubscription(
       body.refund === "full" ? undefined : Math.floor(invoice.totalMinor * unusedShare(r, today, settings.timezone));
     // Its own reads and batch (and a card's gateway): what it refunds must land before the cancellation.
     if (amount !== 0)
-      await refundInvoice(ctx, env, invoice.id, {
-        ...(amount !== undefined && { amount }),
-        refund_reason: body.reason ?? `Subscription ${id} cancelled`,
-      });
+      await refundInvoice(
+        ctx,
+        env,
+        invoice.id,
+        { ...(amount !== undefined && { amount }), refund_reason: body.reason ?? `Subscription ${id} cancelled` },
+        undefined,
+        refundable?.invoice.id === invoice.id ? refundable : undefined,
+      );
   }
   return retrying(id, async () => {
     if (r.status === "cancelled") return (await answer.read()).view;

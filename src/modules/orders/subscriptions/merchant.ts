@@ -114,7 +114,8 @@ export const cancelAutoRenewalRoute = merchantRoute({
   operationId: "cancelSubscriptionAutoRenewal",
   summary: "Cancel Auto Renewal",
   permission: write,
-  idempotent: true,
+  // Nothing but D1 before its first write: the key's claim goes with its first reads.
+  idempotent: "with-first-read",
   description:
     "`auto_renew` off: the subscription keeps its status until `current_period_end_date`, then expires. Calling " +
     "it again answers 200 with no change. Emits `subscription.auto_renewal_cancelled`.",
@@ -132,7 +133,8 @@ const usageRoute = (specId: "MS6" | "MS7", kind: "increment" | "decrement") =>
     operationId: `${kind}SubscriptionUsage`,
     summary: kind === "increment" ? "Increment Usage" : "Decrement Usage",
     permission: write,
-    idempotent: true,
+    // Nothing but D1 before its first write: the key's claim goes with its first reads.
+    idempotent: "with-first-read",
     description:
       `${kind === "increment" ? "Adds `quantity` to" : "Takes `quantity` off"} the usage counter of an active or ` +
       "trialing subscription (it resets each period; with `auto_increment_usage` it starts each period at 1). " +
@@ -160,7 +162,8 @@ export const bulkPauseRoute = merchantRoute({
   operationId: "bulkPauseSubscriptions",
   summary: "Bulk Pause",
   permission: write,
-  idempotent: true,
+  // Nothing but D1 before its first write: the key's claim goes with its first reads.
+  idempotent: "with-first-read",
   description:
     "Pauses up to 100 active or suspended subscriptions (no renewals while paused), until `resumes_at` when given. " +
     "One result per id, in the order given: a missing id or an illegal move fails that id only. One " +
@@ -177,7 +180,8 @@ export const bulkResumeRoute = merchantRoute({
   operationId: "bulkResumeSubscriptions",
   summary: "Bulk Resume",
   permission: write,
-  idempotent: true,
+  // Nothing but D1 before its first write: the key's claim goes with its first reads.
+  idempotent: "with-first-read",
   description:
     "Resumes up to 100 paused subscriptions now (their period end and next billing date move on by the days " +
     "paused, so the term left continues), or on `resume_on` (they stay paused until then). One result per id; " +

@@ -56,7 +56,8 @@ export const captureTransactionRoute = merchantRoute({
   tags,
   specId: "MO10",
   permission: "can_write_order",
-  idempotent: true,
+  // Nothing but D1 before its first write: the key's claim goes with its first reads.
+  idempotent: "with-first-read",
   description:
     "The money arrived: the transaction is captured, its invoice paid (serial and ZATCA QR assigned) and its " +
     `order completed, in one batch. ${REVIEW} Emits \`transaction.captured\`, \`invoice.paid\`, \`order.paid\`.`,
@@ -73,7 +74,8 @@ export const declineTransactionRoute = merchantRoute({
   tags,
   specId: "MO11",
   permission: "can_write_order",
-  idempotent: true,
+  // Nothing but D1 before its first write: the key's claim goes with its first reads.
+  idempotent: "with-first-read",
   description:
     "The transfer never came: the transaction is declined with the reason, and its pending order cancelled in " +
     `the same batch (stock, voucher use and wallet redemption given back). ${REVIEW} Emits ` +

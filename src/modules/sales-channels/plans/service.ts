@@ -136,11 +136,14 @@ async function findListing(ctx: ServiceContext, id: number): Promise<ListingRow>
   return row;
 }
 
-/** One listing with its provider's face and plan, in one batch keyed by the id; 404 `plan_listing_not_found`. */
-async function listingOf(ctx: ServiceContext, id: number): Promise<PlanListing> {
-  const where = and(visibleListings(ctx.appId), eq(channelPlanListings.id, id))!;
+/**
+ * The reads of one listing with its provider's face and plan, keyed by the id (a number, or a
+ * handle's id in the batch that makes it): for a batch, `listingFrom` reads their rows.
+ */
+function listingReads(ctx: ServiceContext, id: number | SQL) {
+  const where = and(visibleListings(ctx.appId), sql`${channelPlanListings.id} = ${id}`)!;
   const parts = listingParts(sql`(SELECT * FROM ${channelPlanListings} WHERE ${where})`);
-  const [rows, partRows] = await ctx.db.batch([
+  return [
     ctx.db.select().from(channelPlanListings).where(where),
     ctx.db
       .select(
@@ -149,7 +152,11 @@ async function listingOf(ctx: ServiceContext, id: number): Promise<PlanListing> 
         },
       )
       .from(sql`(SELECT 1)`),
-  ]);
+  ] as const;
+}
+
+/** The listing of `listingReads`' rows; 404 `plan_listing_not_found` without one. */
+function listingFrom(id: number, rows: readonly ListingRow[], partRows: readonly ListingParts[]): PlanListing {
   if (!rows[0]) throw ApiError.notFound("plan_listing_not_found", `Plan listing ${id}`);
   return listingViews(rows, partRows[0]!)[0]!;
 }
@@ -157,8 +164,9 @@ async function listingOf(ctx: ServiceContext, id: number): Promise<PlanListing> 
 /** Lists a plan the provider offers, for a channel actively connected to it; once per plan. */
 export async function createPlanListing(ctx: ServiceContext, body: CreatePlanListing): Promise<PlanListing> {
   const { provider_app_id: providerAppId, plan_id: planId } = body;
-  if (!(await isConnectionActive(ctx.db, ctx.appId, providerAppId))) throw notConnected(providerAppId);
-  const [offered, existing] = await Promise.all([
+  // Every read at once; the connection is what is asked first.
+  const [connected, offered, existing] = await Promise.all([
+    isConnectionActive(ctx.db, ctx.appId, providerAppId),
     offeredPlansByIds(ctx.db, [{ providerAppId, planId }]),
     ctx.db
       .select({ id: channelPlanListings.id })
@@ -166,6 +174,7 @@ export async function createPlanListing(ctx: ServiceContext, body: CreatePlanLis
       .where(and(live(channelPlanListings, ctx.appId), eq(channelPlanListings.planId, planId)))
       .get(),
   ]);
+  if (!connected) throw notConnected(providerAppId);
   if (!offered.has(planId)) {
     throw ApiError.validation({
       plan_id: [`Must be a plan that provider store ${providerAppId} offers to channels (active, marketplace-active).`],
@@ -195,7 +204,12 @@ export async function createPlanListing(ctx: ServiceContext, body: CreatePlanLis
       .returning(),
   );
   plan.event(insertedRowEvent("sales_channel.plan_listing_created", channelPlanListings, listing));
-  return listingOf(ctx, (await plan.run(ctx.events)).id(listing));
+  // The listing as the batch made it, with its provider's face and plan: the answer.
+  const [rowRead, partsRead] = listingReads(ctx, listing.id);
+  const row = plan.read<ListingRow>(rowRead);
+  const parts = plan.read<ListingParts>(partsRead);
+  const done = await plan.run(ctx.events);
+  return listingFrom(done.id(listing), done.rows(row), done.rows(parts));
 }
 
 export async function updatePlanListing(
@@ -204,7 +218,7 @@ export async function updatePlanListing(
   body: UpdatePlanListing,
 ): Promise<PlanListing> {
   await findListing(ctx, id);
-  await emit(
+  const { results } = await emit(
     ctx.db,
     ctx.events,
     [
@@ -214,8 +228,10 @@ export async function updatePlanListing(
         .where(and(live(channelPlanListings, ctx.appId), eq(channelPlanListings.id, id))),
     ],
     [newEvent(ctx.appId, "sales_channel.plan_listing_updated", { id, changes: Object.keys(body) })],
+    // The listing as the batch left it: the answer.
+    { after: listingReads(ctx, id) },
   );
-  return listingOf(ctx, id);
+  return listingFrom(id, results[1] as ListingRow[], results[2] as ListingParts[]);
 }
 
 export async function deletePlanListing(ctx: ServiceContext, id: number): Promise<void> {

@@ -1,21 +1,36 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
 import { nowIso } from "../../../core/time";
 import { storeIdentitiesOf, storeIdentitiesQuery } from "../../account";
-import { citiesByIds } from "../../customers";
+import { citiesByIds, citiesInOrder, citiesQuery } from "../../customers";
 import { faceOf } from "../stores";
 import { channelProfiles } from "../tables";
 import type { ChannelProfile, UpdateChannelProfile } from "./schemas";
 
 /** The channel profile (MX5): one row per store, read with the store's own names where it sets none. */
 
-export async function getChannelProfile(ctx: ServiceContext): Promise<ChannelProfile> {
-  const [rows, identities] = await ctx.db.batch([
-    ctx.db.select().from(channelProfiles).where(eq(channelProfiles.appId, ctx.appId)),
+/** The reads of the profile, for a batch: the row, the store's own names, the row's cities (by a subquery of it). */
+function profileReads(ctx: ServiceContext) {
+  const p = channelProfiles;
+  return [
+    ctx.db.select().from(p).where(eq(p.appId, ctx.appId)),
     storeIdentitiesQuery(ctx.db, [ctx.appId]),
-  ]);
+    citiesQuery(
+      ctx.db,
+      sql`SELECT value FROM json_each((SELECT ${p.supportedCityIds} FROM ${p} WHERE ${p.appId} = ${ctx.appId}))`,
+    ),
+  ] as const;
+}
+
+type ProfileRows = readonly [
+  (typeof channelProfiles.$inferSelect)[],
+  Parameters<typeof storeIdentitiesOf>[0],
+  Parameters<typeof citiesInOrder>[0],
+];
+
+function profileView(ctx: ServiceContext, [rows, identities, cities]: ProfileRows): ChannelProfile {
   const p = rows[0];
   const face = faceOf(ctx.appId, p, storeIdentitiesOf(identities).get(ctx.appId));
   return {
@@ -29,9 +44,13 @@ export async function getChannelProfile(ctx: ServiceContext): Promise<ChannelPro
       phone: p?.contactPhone ?? null,
       website: p?.website ?? null,
     },
-    supported_cities: await citiesByIds(ctx.db, p?.supportedCityIds ?? []),
+    supported_cities: citiesInOrder(cities, p?.supportedCityIds ?? []),
     modified_at: p?.modifiedAt ?? null,
   };
+}
+
+export async function getChannelProfile(ctx: ServiceContext): Promise<ChannelProfile> {
+  return profileView(ctx, await ctx.db.batch(profileReads(ctx)));
 }
 
 /** Changes the fields given (the first change makes the row); emits `sales_channel.profile_updated`. */
@@ -59,7 +78,7 @@ export async function updateChannelProfile(ctx: ServiceContext, body: UpdateChan
   const changes = Object.keys(body).flatMap((k) =>
     k === "contact" ? Object.keys(body.contact ?? {}).map((c) => `contact.${c}`) : [k],
   );
-  await emit(
+  const { results } = await emit(
     ctx.db,
     ctx.events,
     [
@@ -69,6 +88,8 @@ export async function updateChannelProfile(ctx: ServiceContext, body: UpdateChan
         .onConflictDoUpdate({ target: channelProfiles.appId, set }),
     ],
     [newEvent(ctx.appId, "sales_channel.profile_updated", { app_id: ctx.appId, changes })],
+    // The profile as the batch left it: the answer.
+    { after: profileReads(ctx) },
   );
-  return getChannelProfile(ctx);
+  return profileView(ctx, results.slice(1) as unknown as ProfileRows);
 }

@@ -8,7 +8,7 @@ import type { EventType } from "../../../core/events/registry";
 import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { apps } from "../../../core/tenancy";
 import { nowIso } from "../../../core/time";
-import { type StoreFace, storeFaces, storeFacesFromJson, storeFacesJson } from "../stores";
+import { type StoreFace, storeFacesFromJson, storeFacesJson, storeFacesQueries } from "../stores";
 import { CONNECTION_STATUSES, channelConnections } from "../tables";
 import { type ConnectionAction, connectionMachine } from "./machine";
 import type { ConnectionRequest, DIRECTIONS, SendConnectionRequest } from "./schemas";
@@ -91,19 +91,8 @@ export async function listConnectionRequests(
 /** The stores of the rows: each one's channel and provider. */
 const sidesOf = (rows: readonly Row[]) => [...new Set(rows.flatMap((r) => [r.channelAppId, r.providerAppId]))];
 
-/** A connection request the store is a side of, else 404 `connection_request_not_found`. */
-async function findRow(ctx: ServiceContext, id: number): Promise<Row> {
-  const row = await ctx.db
-    .select()
-    .from(channelConnections)
-    .where(and(seenBy(ctx.appId), eq(channelConnections.id, id)))
-    .get();
-  if (!row) throw ApiError.notFound("connection_request_not_found", `Connection request ${id}`);
-  return row;
-}
-
-/** A connection request the store is a side of, with its stores' faces: one batch keyed by the id. */
-export async function getConnectionRequest(ctx: ServiceContext, id: number): Promise<ConnectionRequest> {
+/** A connection request the store is a side of and its stores' faces, in one batch keyed by the id; else 404. */
+async function findWithFaces(ctx: ServiceContext, id: number): Promise<{ row: Row; faces: Map<number, StoreFace> }> {
   const where = and(seenBy(ctx.appId), eq(channelConnections.id, id))!;
   const c = channelConnections;
   const sides = sql`SELECT ${c.channelAppId} FROM ${c} WHERE ${where} UNION SELECT ${c.providerAppId} FROM ${c} WHERE ${where}`;
@@ -116,7 +105,13 @@ export async function getConnectionRequest(ctx: ServiceContext, id: number): Pro
   ]);
   const row = rows[0];
   if (!row) throw ApiError.notFound("connection_request_not_found", `Connection request ${id}`);
-  return viewsOf(ctx, [row], storeFacesFromJson(sidesOf([row]), parts[0]!))[0]!;
+  return { row, faces: storeFacesFromJson(sidesOf([row]), parts[0]!) };
+}
+
+/** A connection request the store is a side of, with its stores' faces. */
+export async function getConnectionRequest(ctx: ServiceContext, id: number): Promise<ConnectionRequest> {
+  const { row, faces } = await findWithFaces(ctx, id);
+  return viewsOf(ctx, [row], faces)[0]!;
 }
 
 /**
@@ -145,7 +140,9 @@ export async function sendConnectionRequest(
   if (other === ctx.appId) throw ApiError.conflict("connection_to_self", "A store cannot connect to itself.");
   const channelAppId = asChannel ? ctx.appId : other;
   const providerAppId = asChannel ? other : ctx.appId;
-  const [store, live] = await ctx.db.batch([
+  // Every read at once: the other store, a live connection of the pair, and both stores' faces for the answer.
+  const faces = storeFacesQueries(ctx.db, [channelAppId, providerAppId]);
+  const [store, live, profiles, identities] = await ctx.db.batch([
     ctx.db.select({ id: apps.id }).from(apps).where(eq(apps.id, other)),
     ctx.db
       .select({ id: channelConnections.id, status: channelConnections.status })
@@ -158,6 +155,7 @@ export async function sendConnectionRequest(
           ne(channelConnections.status, "rejected"),
         ),
       ),
+    ...faces.statements,
   ]);
   if (!store.length) throw ApiError.validation({ [field]: ["No store has this id."] });
   if (live[0]) {
@@ -189,7 +187,7 @@ export async function sendConnectionRequest(
   );
   plan.event(bothSidesEvents("sales_channel.connection_requested", sql`${channelConnections.id} = ${connection.id}`));
   const row = (await plan.run(ctx.events)).row<Row>(connection);
-  return viewsOf(ctx, [row], await storeFaces(ctx.db, sidesOf([row])))[0]!;
+  return viewsOf(ctx, [row], faces.of(profiles, identities))[0]!;
 }
 
 const EVENT_OF = {
@@ -230,7 +228,8 @@ export async function actOnConnection(
   action: ConnectionAction,
   actor: Actor,
 ): Promise<ConnectionRequest | undefined> {
-  const row = await findRow(ctx, id);
+  // The faces do not change with the action: read with the row, they answer after the write.
+  const { row, faces } = await findWithFaces(ctx, id);
   if (action === "accept" || action === "reject") checkReceiver(row, action, actor);
   const to = connectionMachine.next(row.status, action);
   if (action === "activate") checkReactivator(row, actor);
@@ -252,12 +251,16 @@ export async function actOnConnection(
     provider_app_id: row.providerAppId,
     by_app_id: actor.appId,
   };
-  const { applied } = await emit(
+  const { applied, results } = await emit(
     ctx.db,
     ctx.events,
     [ctx.db.update(channelConnections).set(set).where(guard)],
     [newEvent(row.channelAppId, EVENT_OF[action], data), newEvent(row.providerAppId, EVENT_OF[action], data)],
-    { guard: sql`EXISTS (SELECT 1 FROM ${channelConnections} WHERE ${guard})` },
+    {
+      guard: sql`EXISTS (SELECT 1 FROM ${channelConnections} WHERE ${guard})`,
+      // The row as the batch left it: the answer.
+      after: [ctx.db.select().from(channelConnections).where(eq(channelConnections.id, id))],
+    },
   );
   if (!applied) {
     throw ApiError.conflict(
@@ -265,5 +268,6 @@ export async function actOnConnection(
       "The connection request changed while this request ran; nothing was changed. Read it and retry.",
     );
   }
-  return action === "delete" ? undefined : getConnectionRequest(ctx, id);
+  if (action === "delete") return undefined;
+  return viewsOf(ctx, results[1] as Row[], faces)[0]!;
 }

@@ -8,7 +8,7 @@ import { literalEvent } from "../../../core/events/outbox";
 import { abortUnless } from "../../../core/guards";
 import { nowIso } from "../../../core/time";
 import type { Db } from "../../../db/client";
-import { fulfillmentShipmentStatements } from "../../orders";
+import { type FulfillmentStatus, fulfillmentShipmentStatements, fulfillmentStatusesOf } from "../../orders";
 import { carrierOf, type ShippingEnv } from "../carriers";
 import { type CarrierEnv, CarrierError } from "../carriers/adapter";
 import { visibleCouriers } from "../couriers/service";
@@ -40,23 +40,36 @@ export type StatusChange = {
 
 const ref = (r: ShipmentRow) => ({ id: r.id, order_id: r.orderId, courier_id: r.courierId, direction: r.direction });
 
-/** What a status change reads besides the shipment: its fulfillments, and those its order's received returns hold. */
-export type ShipmentLinks = { fulfillmentIds: number[]; receivedIds: number[] };
+/**
+ * What a status change reads besides the shipment: its fulfillments (with their statuses, which a
+ * pickup or a delivery moves), and those its order's received returns hold.
+ */
+export type ShipmentLinks = { fulfillmentIds: number[]; receivedIds: number[]; statuses: FulfillmentStatus[] };
 
 /**
- * `ShipmentLinks` of the shipment `shipment` selects (a subquery of its id), in one statement that
- * needs nothing the shipment's own read gives: the two are sent together.
+ * `ShipmentLinks` of the shipment `shipment` selects (a subquery of its id), in statements that need
+ * nothing the shipment's own read gives: all are sent together.
  */
 export async function shipmentLinks(db: Db, shipment: SQL): Promise<ShipmentLinks> {
-  const row = await db.get<{ linked: string; received: string }>(
-    sql`SELECT (SELECT json_group_array(fulfillment_id) FROM ${shipmentFulfillments}
-        WHERE shipment_id = (${shipment})) AS linked,
-      (SELECT json_group_array(sf.fulfillment_id) FROM ${shipmentFulfillments} sf
-        JOIN ${shipments} r ON r.id = sf.shipment_id JOIN ${shipments} me ON me.id = (${shipment})
-        WHERE r.app_id = me.app_id AND r.order_id = me.order_id AND r.direction = 'return'
-          AND r.return_status = 'received') AS received`,
-  );
-  return { fulfillmentIds: JSON.parse(row?.linked ?? "[]"), receivedIds: JSON.parse(row?.received ?? "[]") };
+  const [row, statuses] = await Promise.all([
+    db.get<{ linked: string; received: string }>(
+      sql`SELECT (SELECT json_group_array(fulfillment_id) FROM ${shipmentFulfillments}
+          WHERE shipment_id = (${shipment})) AS linked,
+        (SELECT json_group_array(sf.fulfillment_id) FROM ${shipmentFulfillments} sf
+          JOIN ${shipments} r ON r.id = sf.shipment_id JOIN ${shipments} me ON me.id = (${shipment})
+          WHERE r.app_id = me.app_id AND r.order_id = me.order_id AND r.direction = 'return'
+            AND r.return_status = 'received') AS received`,
+    ),
+    fulfillmentStatusesOf(
+      db,
+      sql`SELECT fulfillment_id FROM ${shipmentFulfillments} WHERE shipment_id = (${shipment})`,
+    ),
+  ]);
+  return {
+    fulfillmentIds: JSON.parse(row?.linked ?? "[]"),
+    receivedIds: JSON.parse(row?.received ?? "[]"),
+    statuses,
+  };
 }
 
 /** The store's live shipment `id`, as a subquery for `shipmentLinks`. */
@@ -87,7 +100,7 @@ export async function statusChangeStatements(
     : to === "delivered";
   const read = movesFulfillments
     ? (links ?? (await shipmentLinks(ctx.db, sql`${row.id}`)))
-    : { fulfillmentIds: [], receivedIds: [] };
+    : { fulfillmentIds: [], receivedIds: [], statuses: [] };
   const fulfillmentIds = read.fulfillmentIds;
   const fulfillment =
     forward && fulfillmentIds.length
@@ -104,10 +117,14 @@ export async function statusChangeStatements(
   // An order is returned once its returns received so far, this one included, hold all it shipped.
   const returnedIds =
     fulfillment && "returned" in fulfillment ? [...new Set([...fulfillmentIds, ...read.receivedIds])] : fulfillmentIds;
-  // A forward move reads the fulfillments' statuses (the orders module's read, by their ids): the one
-  // round trip a pickup or a delivery adds after the shipment's.
+  // The fulfillments' statuses came with the links: a forward move reads nothing more.
   const linked = fulfillment
-    ? await fulfillmentShipmentStatements(ctx, { fulfillmentIds: returnedIds, at, ...fulfillment })
+    ? await fulfillmentShipmentStatements(ctx, {
+        fulfillmentIds: returnedIds,
+        at,
+        ...fulfillment,
+        ...(forward && { statuses: read.statuses }),
+      })
     : null;
   const returnStatus = forward
     ? undefined

@@ -39,6 +39,8 @@ export async function receiveCarrierWebhook(
       "The webhook is not signed, or not as it was sent: nothing was changed.",
     );
   const result: WebhookResult = { received: true, applied: 0, ignored: [] };
+  // A fan-out: one update after another, each its read and its guarded batch (2 D1 waits), since a
+  // later update may move the same shipment again and is judged from the state the earlier left.
   for (const u of updates) {
     const reason = await applyUpdate(deps, carrier, u);
     if (reason === null) result.applied++;

@@ -12,7 +12,8 @@ export const updateVoucherUsageRoute = merchantRoute({
   tags: ["Vouchers"],
   specId: "MV2",
   permission: "can_write_order",
-  idempotent: true,
+  // Nothing but D1 before its first write: the key's claim goes with its first reads.
+  idempotent: "with-first-read",
   description:
     "Records (`use`) or gives back (`release`) the use of a voucher by one of the store's orders, and answers " +
     "the counts. A use is counted once per order: `use` again for the same order changes nothing. A use over " +

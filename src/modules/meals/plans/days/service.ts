@@ -1,10 +1,11 @@
 import type { z } from "@hono/zod-openapi";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, ne, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { ServiceContext } from "../../../../core/context";
 import { live, softDeleted, tenantTable } from "../../../../core/crud/tenant-table";
 import { ApiError } from "../../../../core/errors";
 import { nowIso } from "../../../../core/time";
-import { bodyError, changed, insertedRow, write } from "../../shared";
+import { bodyError, type Check, changed, findChecked, insertedRow, updatedRow, write } from "../../shared";
 import { planCategories, planDays, planOptions, plans, products } from "../../tables";
 import { planRows } from "../service";
 import { planCategoryRecordView, planDayView, planOptionRecordView } from "../views";
@@ -38,42 +39,53 @@ const planDayColumns = (b: PlanDayFields) => ({
   ordering: b.ordering,
 });
 
-/** One day per place in the cycle, and no place beyond the plan's `repetition`. */
-async function checkCycle(
+/**
+ * One day per place in the cycle, and no place beyond the plan's `repetition`: the plan `planId`
+ * (an id, or a subquery of the day's) with the day already at that place, read in the write's
+ * round of reads.
+ */
+function cycleCheck<Record>(
   ctx: ServiceContext,
-  plan: { id: number; repetition: number },
+  planId: number | SQL,
   counter: number | undefined,
   self: number | null,
-) {
-  if (counter === undefined) return;
-  if (counter > plan.repetition)
-    throw bodyError(
-      "repetition_counter",
-      `The plan's cycle has ${plan.repetition} days: give 1 to ${plan.repetition}.`,
-    );
-  const taken = await ctx.db
-    .select({ id: planDays.id })
-    .from(planDays)
-    .where(
-      and(
-        live(planDays, ctx.appId),
-        eq(planDays.planId, plan.id),
-        eq(planDays.repetitionCounter, counter),
-        self === null ? undefined : ne(planDays.id, self),
-      ),
-    )
-    .get();
-  if (taken)
-    throw ApiError.conflict(
-      "plan_day_taken",
-      `Day ${taken.id} already serves place ${counter} of the cycle; change or delete it first.`,
-      { plan_day: taken.id },
-    );
+): Check<Record> | undefined {
+  if (counter === undefined) return undefined;
+  const taken = and(
+    live(planDays, ctx.appId),
+    eq(planDays.planId, plans.id),
+    eq(planDays.repetitionCounter, counter),
+    self === null ? undefined : ne(planDays.id, self),
+  );
+  return {
+    read: ctx.db
+      .select({
+        id: plans.id,
+        repetition: plans.repetition,
+        taken: sql<number | null>`(SELECT ${planDays.id} FROM ${planDays} WHERE ${taken} LIMIT 1)`,
+      })
+      .from(plans)
+      .where(and(live(plans, ctx.appId), sql`${plans.id} = ${planId}`)),
+    refuse: (rows: { repetition: number; taken: number | null }[]) => {
+      const plan = rows[0];
+      if (!plan) throw ApiError.notFound("plan_not_found", `Plan ${typeof planId === "number" ? planId : ""}`.trim());
+      if (counter > plan.repetition)
+        throw bodyError(
+          "repetition_counter",
+          `The plan's cycle has ${plan.repetition} days: give 1 to ${plan.repetition}.`,
+        );
+      if (plan.taken !== null)
+        throw ApiError.conflict(
+          "plan_day_taken",
+          `Day ${plan.taken} already serves place ${counter} of the cycle; change or delete it first.`,
+          { plan_day: plan.taken },
+        );
+    },
+  };
 }
 
 export async function createPlanDay(ctx: ServiceContext, planId: number, body: z.infer<typeof CreatePlanDaySchema>) {
-  const plan = await planRows.find(ctx, planId);
-  await checkCycle(ctx, plan, body.repetition_counter, null);
+  const plan = await findChecked(ctx, planRows, planId, [cycleCheck(ctx, planId, body.repetition_counter, null)]);
   const [inserted] = await write(ctx, changed(ctx, "plan.updated", planId), [
     planDayRows.insert(ctx, {
       ...planDayColumns(body),
@@ -88,12 +100,12 @@ export async function createPlanDay(ctx: ServiceContext, planId: number, body: z
 }
 
 export async function updatePlanDay(ctx: ServiceContext, id: number, body: PlanDayFields) {
-  const day = await planDayRows.find(ctx, id);
-  await checkCycle(ctx, await planRows.find(ctx, day.planId), body.repetition_counter, id);
-  await write(ctx, changed(ctx, "plan.updated", day.planId), [
-    planDayRows.update(ctx, id, { ...planDayColumns(body), modifiedAt: nowIso() }),
+  const dayPlan = sql`(SELECT ${planDays.planId} FROM ${planDays} WHERE ${planDays.id} = ${id})`;
+  const day = await findChecked(ctx, planDayRows, id, [cycleCheck(ctx, dayPlan, body.repetition_counter, id)]);
+  const [updated] = await write(ctx, changed(ctx, "plan.updated", day.planId), [
+    planDayRows.update(ctx, id, { ...planDayColumns(body), modifiedAt: nowIso() }).returning(),
   ]);
-  return planDayView(await planDayRows.find(ctx, id));
+  return planDayView(await updatedRow(ctx, planDayRows, id, updated));
 }
 
 /** Its categories and their options go with it. */
@@ -153,10 +165,10 @@ export async function createPlanCategory(
 
 export async function updatePlanCategory(ctx: ServiceContext, id: number, body: PlanCategoryFields) {
   const category = await planCategoryRows.find(ctx, id);
-  await write(ctx, changed(ctx, "plan.updated", category.planId), [
-    planCategoryRows.update(ctx, id, { ...planCategoryColumns(body), modifiedAt: nowIso() }),
+  const [updated] = await write(ctx, changed(ctx, "plan.updated", category.planId), [
+    planCategoryRows.update(ctx, id, { ...planCategoryColumns(body), modifiedAt: nowIso() }).returning(),
   ]);
-  return planCategoryRecordView(await planCategoryRows.find(ctx, id));
+  return planCategoryRecordView(await updatedRow(ctx, planCategoryRows, id, updated));
 }
 
 /** Its options go with it. */
@@ -183,17 +195,20 @@ const planOptionColumns = (b: PlanOptionFields) => ({
   ordering: b.ordering,
 });
 
-/** An option offers a live product of the plan's restaurant, once per category. */
-async function checkOptionProduct(
+/**
+ * An option offers a live product of the plan's restaurant, once per category: two checks of the
+ * write's round of reads. `planId` and `categoryId` are ids or subqueries.
+ */
+function optionProductChecks<Record>(
   ctx: ServiceContext,
-  planId: number,
-  categoryId: number,
+  planId: number | SQL,
+  categoryId: number | SQL,
   productId: number | undefined,
   self: number | null,
-) {
-  if (productId === undefined) return;
-  const [p, dup] = await ctx.db.batch([
-    ctx.db
+): Check<Record>[] {
+  if (productId === undefined) return [];
+  const product = {
+    read: ctx.db
       .select({ id: products.id })
       .from(products)
       .where(
@@ -203,7 +218,12 @@ async function checkOptionProduct(
           sql`${products.restaurantId} = (SELECT ${plans.restaurantId} FROM ${plans} WHERE ${plans.id} = ${planId})`,
         ),
       ),
-    ctx.db
+    refuse: (rows: unknown[]) => {
+      if (!rows.length) throw bodyError("product_id", "Must be a product of the plan's restaurant.");
+    },
+  };
+  const duplicate = {
+    read: ctx.db
       .select({ id: planOptions.id })
       .from(planOptions)
       .where(
@@ -214,14 +234,16 @@ async function checkOptionProduct(
           self === null ? undefined : ne(planOptions.id, self),
         ),
       ),
-  ]);
-  if (!p.length) throw bodyError("product_id", "Must be a product of the plan's restaurant.");
-  if (dup[0])
-    throw ApiError.conflict(
-      "plan_option_taken",
-      `Option ${dup[0].id} already offers product ${productId} in this category.`,
-      { plan_option: dup[0].id },
-    );
+    refuse: ([dup]: { id: number }[]) => {
+      if (dup)
+        throw ApiError.conflict(
+          "plan_option_taken",
+          `Option ${dup.id} already offers product ${productId} in this category.`,
+          { plan_option: dup.id },
+        );
+    },
+  };
+  return [product, duplicate];
 }
 
 export async function createPlanOption(
@@ -229,8 +251,13 @@ export async function createPlanOption(
   categoryId: number,
   body: z.infer<typeof CreatePlanOptionSchema>,
 ) {
-  const category = await planCategoryRows.find(ctx, categoryId);
-  await checkOptionProduct(ctx, category.planId, categoryId, body.product_id, null);
+  const categoryPlan = sql`(SELECT ${planCategories.planId} FROM ${planCategories} WHERE ${planCategories.id} = ${categoryId})`;
+  const category = await findChecked(
+    ctx,
+    planCategoryRows,
+    categoryId,
+    optionProductChecks(ctx, categoryPlan, categoryId, body.product_id, null),
+  );
   const [inserted] = await write(ctx, changed(ctx, "plan.updated", category.planId), [
     planOptionRows.insert(ctx, {
       ...planOptionColumns(body),
@@ -244,12 +271,18 @@ export async function createPlanOption(
 }
 
 export async function updatePlanOption(ctx: ServiceContext, id: number, body: PlanOptionFields) {
-  const option = await planOptionRows.find(ctx, id);
-  await checkOptionProduct(ctx, option.planId, option.planCategoryId, body.product_id, id);
-  await write(ctx, changed(ctx, "plan.updated", option.planId), [
-    planOptionRows.update(ctx, id, { ...planOptionColumns(body), modifiedAt: nowIso() }),
+  const ofOption = (column: SQLiteColumn) =>
+    sql`(SELECT ${column} FROM ${planOptions} WHERE ${planOptions.id} = ${id})`;
+  const option = await findChecked(
+    ctx,
+    planOptionRows,
+    id,
+    optionProductChecks(ctx, ofOption(planOptions.planId), ofOption(planOptions.planCategoryId), body.product_id, id),
+  );
+  const [updated] = await write(ctx, changed(ctx, "plan.updated", option.planId), [
+    planOptionRows.update(ctx, id, { ...planOptionColumns(body), modifiedAt: nowIso() }).returning(),
   ]);
-  return planOptionRecordView(await planOptionRows.find(ctx, id));
+  return planOptionRecordView(await updatedRow(ctx, planOptionRows, id, updated));
 }
 
 export async function deletePlanOption(ctx: ServiceContext, id: number): Promise<void> {

@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { ServiceContext } from "../../../../core/context";
 import { tenantTable } from "../../../../core/crud/tenant-table";
 import { nowIso } from "../../../../core/time";
-import { bodyError, changed, insertedRow, write } from "../../shared";
+import { bodyError, changed, insertedRow, updatedRow, write } from "../../shared";
 import { planVersions } from "../../tables";
 import { planRows } from "../service";
 import { planVersionRecordView } from "../views";
@@ -57,10 +57,10 @@ export async function updatePlanVersion(ctx: ServiceContext, id: number, body: P
   const v = await planVersionRows.find(ctx, id);
   if ((body.min_start_date ?? v.minStartDate) > (body.max_start_date ?? v.maxStartDate))
     throw bodyError("min_start_date", "Must not be after max_start_date.");
-  await write(ctx, changed(ctx, "plan.updated", v.planId), [
-    planVersionRows.update(ctx, id, { ...planVersionColumns(body), modifiedAt: nowIso() }),
+  const [updated] = await write(ctx, changed(ctx, "plan.updated", v.planId), [
+    planVersionRows.update(ctx, id, { ...planVersionColumns(body), modifiedAt: nowIso() }).returning(),
   ]);
-  return planVersionRecordView(await planVersionRows.find(ctx, id));
+  return planVersionRecordView(await updatedRow(ctx, planVersionRows, id, updated));
 }
 
 export async function deletePlanVersion(ctx: ServiceContext, id: number): Promise<void> {
