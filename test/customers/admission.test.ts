@@ -183,8 +183,10 @@ describe("A customer's admission beside the handler's reads", () => {
     expect(placed.res.headers.get("Idempotent-Replayed")).toBeNull();
     expect(await ordersOfCart(cart.id)).toBe(1);
     expect(await stockOf(tea.id)).toBe(3);
-    // Its reads (the key's claim and the checks with them), then the one batch.
-    expect(placed.waits.total).toBe(2);
+    // Cold: the directory's read of the store (its shard), then its reads on the shard (the key's
+    // claim and the standing's check with them), then the one batch.
+    expect(placed.waits.total).toBe(3);
+    expect(placed.waits.beyondAuth).toBe(2);
   });
 
   it("Checkout by a cold isolate sends its reads before the checks are answered, and places the order once they pass", async () => {
