@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { OrganizationConfigSchema } from "../../src/modules/account/organization/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
+import { APP_1, ensureTenant, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
 
 // This file needs a database of its own (vitest.config.ts): it or its helpers take stores 1 and 2, or
@@ -26,11 +26,8 @@ describe("Organization Config (MA6)", () => {
 
   it("lists every app of the organization, and the settings of the store in app-id", async () => {
     await ensureTenant(500);
-    await shardFor(APP_1)
-      .prepare(
-        "INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, created_at) VALUES (501, 500, 'Second', 'الثاني', '2026-02-01T00:00:00.000Z')",
-      )
-      .run();
+    // A second store of organization 500, on the same shard (Organization Config lists the shard's).
+    await ensureTenant(501, "SHARD_1", { org: "Org 500", en: "Second", ar: "الثاني" }, 500);
     const token = await tokenFor(501, ["can_retrieve_app_config", "can_update_app_config"]);
     const update = await call(SETTINGS, {
       method: "PATCH",

@@ -30,9 +30,12 @@ const purchase = (itemId: number, body: unknown, key: string | null, as = token,
     headers: key === null ? {} : { "Idempotency-Key": key },
   });
 
-const stockOf = async (id: number) =>
-  (await shardFor(APP_1).prepare("SELECT stock_qty FROM items WHERE id = ?").bind(id).first<{ stock_qty: number }>())!
-    .stock_qty;
+/** On the item's store's shard: ids are unique per shard only. */
+const stockOf = async (id: number, appId = APP_1) =>
+  (await shardFor(appId)
+    .prepare("SELECT stock_qty FROM items WHERE id = ? AND app_id = ?")
+    .bind(id, appId)
+    .first<{ stock_qty: number }>())!.stock_qty;
 
 const eventsOf = (id: number) =>
   countRows("outbox_events", `type = 'item.updated' AND json_extract(payload, '$.data.id') = ${id}`);
@@ -178,7 +181,7 @@ describe("Idempotency-Key: concurrency and scope", () => {
     const res = await purchase(theirs.id, { qty: 1 }, key, await tokenFor(APP_2, ["can_write_item"]), APP_2);
     expect(res.status).toBe(200);
     expect(res.headers.get("idempotent-replayed")).toBeNull();
-    expect([await stockOf(mine.id), await stockOf(theirs.id)]).toEqual([9, 9]);
+    expect([await stockOf(mine.id), await stockOf(theirs.id, APP_2)]).toEqual([9, 9]);
   });
 
   it("an expired key is not replayed: the request runs again and takes the key over", async () => {

@@ -4,6 +4,7 @@ import { expiringOf } from "../../src/modules/customers/wallets/expiring";
 import { WalletSchema, WalletUpdateSchema } from "../../src/modules/customers/wallets/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { APP_1, APP_2, createCustomerFor, shardFor, tokenFor } from "../helpers/factories";
+import { rowCallerLacks } from "../helpers/isolation";
 import { call, json, problem } from "../helpers/request";
 
 const base = (id: number) => `/order/v1/merchant/customers/${id}/wallet/`;
@@ -33,15 +34,18 @@ const wallet = async (id: number) => {
 };
 
 type Entry = { id: number; kind: string; type: string; amount: number; balance_after: number };
-const LEDGER = "SELECT id, kind, type, amount, balance_after FROM wallet_entries WHERE customer_id = ? ORDER BY id";
-const ledgerOf = async (id: number) => (await shardFor(APP_1).prepare(LEDGER).bind(id).all<Entry>()).results;
+const LEDGER =
+  "SELECT id, kind, type, amount, balance_after FROM wallet_entries WHERE customer_id = ? AND app_id = ? ORDER BY id";
+/** On the store's shard: ids are unique per shard only. */
+const ledgerOf = async (id: number, appId = APP_1) =>
+  (await shardFor(appId).prepare(LEDGER).bind(id, appId).all<Entry>()).results;
 
-async function walletEvents(id: number) {
-  const rows = await shardFor(APP_1)
+async function walletEvents(id: number, appId = APP_1) {
+  const rows = await shardFor(appId)
     .prepare(
-      "SELECT payload FROM outbox_events WHERE type = 'customer.wallet.updated' AND json_extract(payload, '$.data.customer_id') = ? ORDER BY rowid",
+      "SELECT payload FROM outbox_events WHERE type = 'customer.wallet.updated' AND app_id = ? AND json_extract(payload, '$.data.customer_id') = ? ORDER BY rowid",
     )
-    .bind(id)
+    .bind(appId, id)
     .all<{ payload: string }>();
   return rows.results.map((r) => JSON.parse(r.payload) as { app_id: number; data: Record<string, unknown> });
 }
@@ -93,7 +97,7 @@ describe("Customer Wallet Details (MW1)", () => {
   });
 
   it("404 customer_not_found for another store's customer, a deleted one, or none", async () => {
-    const theirs = await newCustomer(APP_2);
+    const theirs = (await rowCallerLacks("customers", APP_1, async () => ({ id: await newCustomer(APP_2) }))).id;
     const gone = await newCustomer();
     await shardFor(APP_1).prepare("UPDATE customers SET is_deleted = 1 WHERE id = ?").bind(gone).run();
     for (const id of [theirs, gone, 987654321]) {
@@ -203,7 +207,7 @@ describe("Deposit Points (MW2) and Deposit Cashback (MW3)", () => {
   });
 
   it("404 customer_not_found for another store's customer, and nothing is written", async () => {
-    const theirs = await newCustomer(APP_2);
+    const theirs = (await rowCallerLacks("customers", APP_1, async () => ({ id: await newCustomer(APP_2) }))).id;
     for (const [path, body] of [
       ["deposit-points/", { amount: 1, reason: "x" }],
       ["deposit-cashback/", { amount: 1, reason: "x" }],
@@ -213,8 +217,8 @@ describe("Deposit Points (MW2) and Deposit Cashback (MW3)", () => {
       expect(res.status, path).toBe(404);
       expect((await problem(res)).code).toBe("customer_not_found");
     }
-    expect(await ledgerOf(theirs)).toEqual([]);
-    expect(await walletEvents(theirs)).toEqual([]);
+    expect(await ledgerOf(theirs, APP_2)).toEqual([]);
+    expect(await walletEvents(theirs, APP_2)).toEqual([]);
   });
 });
 
@@ -255,7 +259,7 @@ describe("Redeem From Wallet (MW4)", () => {
     await send(id, "deposit-points/", { amount: 100, reason: "x" });
     const theirs = await newOrder(someoneElse);
     const topUp = await newOrder(null);
-    const otherStore = await newOrder(id, APP_2);
+    const otherStore = (await rowCallerLacks("orders", APP_1, async () => ({ id: await newOrder(id, APP_2) }))).id;
     const deleted = await newOrder(id);
     await shardFor(APP_1).prepare("UPDATE orders SET is_deleted = 1 WHERE id = ?").bind(deleted).run();
     for (const orderId of [999_999_999, otherStore, deleted]) {

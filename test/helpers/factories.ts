@@ -92,20 +92,22 @@ export async function seedTenants(): Promise<void> {
 }
 
 /**
- * A further tenant (organization and app with the same id), for tests that need their own: its rows
- * on `shard`, its directory rows beside them, as the platform's Create Store leaves them.
+ * A further tenant (organization and app with the same id, or an app of organization `orgId`), for
+ * tests that need their own: its rows on `shard`, its directory rows beside them, as the platform's
+ * Create Store leaves them.
  */
 export async function ensureTenant(
   id: number,
   shard = placed.get(id) ?? "SHARD_1",
   names = { org: `Org ${id}`, en: `Store ${id}`, ar: `متجر ${id}` },
+  orgId = id,
 ): Promise<void> {
   placed.set(id, shard);
   const at = "2026-01-01T00:00:00.000Z";
   const org = "INSERT OR IGNORE INTO organizations (id, name, created_at) VALUES (?, ?, ?)";
   const rows = (d1: D1Database, app: string, ...extra: unknown[]) => [
-    d1.prepare(org).bind(id, names.org, at),
-    d1.prepare(app).bind(id, id, names.en, names.ar, at, ...extra),
+    d1.prepare(org).bind(orgId, names.org, at),
+    d1.prepare(app).bind(id, orgId, names.en, names.ar, at, ...extra),
   ];
   await Promise.all([
     shardFor(id).batch(

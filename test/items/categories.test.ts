@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { APP_1, APP_2, countRows, createFullItem, shardFor, tokenFor } from "../helpers/factories";
+import { rowCallerLacks } from "../helpers/isolation";
 import { call, json, problem } from "../helpers/request";
 
 const MODS = "/order/v1/merchant/items/modifiers/";
@@ -139,16 +140,16 @@ describe("Modifier categories", () => {
   });
 
   it("another store's category is 404 to every operation", async () => {
-    const theirs = await createFullItem(APP_2);
+    const size = await rowCallerLacks("modifier_categories", APP_1, async () => (await createFullItem(APP_2)).size);
     for (const [method, body] of [["GET"], ["PATCH", { name_en: "x" }], ["DELETE"]] as const) {
-      expect((await as1(`${MODS}${theirs.size.id}/`, { method, body })).status, method).toBe(404);
+      expect((await as1(`${MODS}${size.id}/`, { method, body })).status, method).toBe(404);
     }
     expect(
-      (await shardFor(APP_1)
-        .prepare("SELECT name_en FROM modifier_categories WHERE id = ?")
-        .bind(theirs.size.id)
-        .first<{ name_en: string }>())!.name_en,
-    ).toBe("Size");
+      (await shardFor(APP_2)
+        .prepare("SELECT name_en, is_deleted FROM modifier_categories WHERE id = ? AND app_id = ?")
+        .bind(size.id, APP_2)
+        .first<{ name_en: string; is_deleted: number }>())!,
+    ).toEqual({ name_en: "Size", is_deleted: 0 });
   });
 });
 

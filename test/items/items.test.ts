@@ -3,10 +3,18 @@ import { describe, expect, it } from "vitest";
 import { observeRoundTrips, observeStatements } from "../../src/db/client";
 import { ItemSchema, VariantSchema } from "../../src/modules/items";
 import { APP_1, APP_2, countRows, createFullItem, shardFor } from "../helpers/factories";
+import { rowCallerLacks } from "../helpers/isolation";
 import { json, problem } from "../helpers/request";
 import { ITEMS, itemsMerchant, sizeCategory, sku } from "./helpers";
 
 const as1 = itemsMerchant();
+
+/** A full item of store 2 whose id store 1 does not hold (ids are unique per shard only). */
+const theirItem = () =>
+  rowCallerLacks("items", APP_1, async () => {
+    const full = await createFullItem(APP_2);
+    return { ...full, id: full.item.id };
+  });
 
 describe("Create, read, update and delete items", () => {
   it("creates an item with modifiers and variants in one request and serves the Item object of 2.2", async () => {
@@ -174,7 +182,9 @@ describe("Create, read, update and delete items", () => {
     });
     expect(res.status).toBe(400);
     expect((await problem(res)).errors).toHaveProperty(["variants.0.modifier_values"]);
-    const theirs = await createFullItem(APP_2);
+    const theirs = {
+      size: await rowCallerLacks("modifier_categories", APP_1, async () => (await createFullItem(APP_2)).size),
+    };
     const foreign = await as1(ITEMS, {
       method: "POST",
       body: {
@@ -293,7 +303,7 @@ describe("Create, read, update and delete items", () => {
   });
 
   it("another store's item is 404 to every operation", async () => {
-    const theirs = await createFullItem(APP_2);
+    const theirs = await theirItem();
     for (const [method, path, body] of [
       ["GET", "", undefined],
       ["PATCH", "", { price: 1 }],
@@ -304,9 +314,9 @@ describe("Create, read, update and delete items", () => {
       expect((await as1(`${ITEMS}${theirs.item.id}/${path}`, { method, body })).status, `${method} ${path}`).toBe(404);
     }
     expect(
-      await shardFor(APP_1)
-        .prepare("SELECT stock_qty, is_deleted FROM items WHERE id = ?")
-        .bind(theirs.item.id)
+      await shardFor(APP_2)
+        .prepare("SELECT stock_qty, is_deleted FROM items WHERE id = ? AND app_id = ?")
+        .bind(theirs.item.id, APP_2)
         .first(),
     ).toEqual({ stock_qty: 7, is_deleted: 0 });
   });
@@ -368,7 +378,7 @@ describe("Create, read, update and delete items", () => {
     expect(sqls.length - lookups).toBe(1);
     const variant = (await json(res)).variants[0].id;
     expect((await problem(await as1(`${ITEMS}${variant}/`))).code).toBe("item_not_found");
-    const theirs = await createFullItem(APP_2);
+    const theirs = await theirItem();
     expect((await problem(await as1(`${ITEMS}${theirs.item.id}/`))).code).toBe("item_not_found");
   });
 

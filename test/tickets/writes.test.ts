@@ -1,14 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { APP_1, APP_2, countRows, createPlainItem, createTicketsFor, shardFor, tokenFor } from "../helpers/factories";
+import { rowCallerLacks } from "../helpers/isolation";
 import { call, json, problem } from "../helpers/request";
 
 const BULK = "/order/v1/merchant/fulfillments/tickets/bulk-update/";
 const CHECK_IN = "/order/v1/merchant/fulfillments/tickets/check-in/";
 
-async function ticketRow(id: number) {
-  return shardFor(APP_1)
-    .prepare("SELECT status, date, time, checked_in_at FROM tickets WHERE id = ?")
-    .bind(id)
+/** A ticket as stored, on its store's shard (ids are unique per shard only). */
+async function ticketRow(id: number, appId = APP_1) {
+  return shardFor(appId)
+    .prepare("SELECT status, date, time, checked_in_at FROM tickets WHERE id = ? AND app_id = ?")
+    .bind(id, appId)
     .first<{ status: string; date: string; time: string | null; checked_in_at: string | null }>();
 }
 
@@ -52,10 +54,12 @@ describe("Bulk Update Tickets", () => {
   });
 
   it("treats another tenant's ticket as unknown", async () => {
-    const theirs = (await createTicketsFor(APP_2, (await createPlainItem(APP_2)).id, 1))[0]!.id;
+    const item = (await createPlainItem(APP_2)).id;
+    const theirs = (await rowCallerLacks("tickets", APP_1, async () => (await createTicketsFor(APP_2, item, 1))[0]!))
+      .id;
     const res = await bulk({ ids: [theirs], status: "cancelled" });
     expect(res.status).toBe(404);
-    expect((await ticketRow(theirs))!.status).toBe("pending");
+    expect((await ticketRow(theirs, APP_2))!.status).toBe("pending");
   });
 
   it("refuses a change a final status cannot take (409, per id), writing nothing", async () => {
@@ -170,7 +174,7 @@ describe("Validate Token and Check in Ticket", () => {
     const res = await checkIn({ token: theirs!.token });
     expect(res.status).toBe(404);
     expect((await problem(res)).code).toBe("ticket_not_found");
-    expect((await ticketRow(theirs!.id))!.status).toBe("pending");
+    expect((await ticketRow(theirs!.id, APP_2))!.status).toBe("pending");
   });
 
   it.each([

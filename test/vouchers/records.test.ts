@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { VoucherListSchema, VoucherSchema } from "../../src/modules/vouchers/records/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { APP_1, APP_2, countRows, createFullItem, createPlainItem, shardFor, tokenFor } from "../helpers/factories";
+import { rowCallerLacks } from "../helpers/isolation";
 import { call, json, problem } from "../helpers/request";
 import { createVoucher, newCode, VOUCHERS } from "./helpers";
 
@@ -136,7 +137,7 @@ describe("Create Voucher", () => {
 
   it("400 naming item and category ids that are not the store's", async () => {
     const mine = await createPlainItem(APP_1);
-    const theirs = await createPlainItem(APP_2);
+    const theirs = await rowCallerLacks("items", APP_1, () => createPlainItem(APP_2));
     const res = await as1(VOUCHERS, {
       method: "POST",
       body: {
@@ -280,9 +281,16 @@ describe("List, update and delete vouchers", () => {
   });
 
   it("another store's voucher is a 404; a reader cannot write (403)", async () => {
-    const theirs = await createVoucher(await tokenFor(APP_2, ["can_write_order"]), {}, APP_2);
+    const theirToken = await tokenFor(APP_2, ["can_read_order", "can_write_order"]);
+    const theirs = await rowCallerLacks(
+      "vouchers",
+      APP_1,
+      async () => (await createVoucher(theirToken, {}, APP_2)) as { id: number },
+    );
     const res = await as1(`${VOUCHERS}${theirs.id}/`);
     expect(res.status).toBe(404);
+    // Theirs, for them.
+    expect((await call(`${VOUCHERS}${theirs.id}/`, { token: theirToken, appId: APP_2 })).status).toBe(200);
     const denied = await as1(VOUCHERS, {
       method: "POST",
       as: reader,

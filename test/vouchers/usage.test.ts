@@ -7,6 +7,7 @@ import { releaseVoucherStatements, useVoucherStatements, voucherUsedEventsSql } 
 import { VoucherUsageSchema } from "../../src/modules/vouchers/usage/schemas";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { APP_1, APP_2, createCustomerFor, serviceCtx, shardFor, tokenFor } from "../helpers/factories";
+import { rowCallerLacks } from "../helpers/isolation";
 import { call, json, problem } from "../helpers/request";
 import { createVoucher, insertOrder, usedEvents } from "./helpers";
 
@@ -121,16 +122,15 @@ describe("Update Voucher Usage (MV2)", () => {
     const theirs = await createVoucher(await tokenFor(APP_2, ["can_write_order"]), {}, APP_2);
     const customer = await createCustomerFor(APP_1);
     const order = await insertOrder(APP_1, customer.id);
+    const anonymous = await insertOrder(APP_1, null);
+    // After the caller's orders: a later one of theirs could take the id.
+    const theirOrder = (await rowCallerLacks("orders", APP_1, async () => ({ id: await insertOrder(APP_2, null) }))).id;
     const cases: [string, unknown, string][] = [
       ["NOSUCHCODE", { order_id: order, action: "use" }, "voucher_not_found"],
       [theirs.code, { order_id: order, action: "use" }, "voucher_not_found"],
       [v.code, { order_id: 987654321, action: "use" }, "order_not_found"],
-      [v.code, { order_id: await insertOrder(APP_2, null), action: "use" }, "order_not_found"],
-      [
-        v.code,
-        { order_id: await insertOrder(APP_1, null), customer_id: 987654321, action: "use" },
-        "customer_not_found",
-      ],
+      [v.code, { order_id: theirOrder, action: "use" }, "order_not_found"],
+      [v.code, { order_id: anonymous, customer_id: 987654321, action: "use" }, "customer_not_found"],
     ];
     for (const [code, body, expected] of cases) {
       const res = await usage(code, body);

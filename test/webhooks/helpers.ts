@@ -91,35 +91,40 @@ export async function ledgerRow(
   return row!;
 }
 
-export async function deliveryRow(event: { id: string }, webhookId: number) {
-  return shardFor(APP_1)
-    .prepare("SELECT * FROM webhook_deliveries WHERE event_id = ? AND webhook_id = ?")
-    .bind(event.id, webhookId)
+/** The ledger row of (event, webhook), on the event's store's shard (ids are unique per shard only). */
+export async function deliveryRow(event: { id: string; app_id?: number }, webhookId: number) {
+  const appId = event.app_id ?? APP_1;
+  return shardFor(appId)
+    .prepare("SELECT * FROM webhook_deliveries WHERE event_id = ? AND webhook_id = ? AND app_id = ?")
+    .bind(event.id, webhookId, appId)
     .first<Record<string, any>>();
 }
 
-export async function deliveriesOfWebhook(webhookId: number) {
-  const r = await shardFor(APP_1)
-    .prepare("SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id")
-    .bind(webhookId)
+export async function deliveriesOfWebhook(webhookId: number, appId = APP_1) {
+  const r = await shardFor(appId)
+    .prepare("SELECT * FROM webhook_deliveries WHERE webhook_id = ? AND app_id = ? ORDER BY id")
+    .bind(webhookId, appId)
     .all<Record<string, any>>();
   return r.results;
 }
 
-export async function logsOf(webhookId: number) {
-  const r = await shardFor(APP_1)
-    .prepare("SELECT * FROM webhook_logs WHERE webhook_id = ? ORDER BY id")
-    .bind(webhookId)
+export async function logsOf(webhookId: number, appId = APP_1) {
+  const r = await shardFor(appId)
+    .prepare("SELECT * FROM webhook_logs WHERE webhook_id = ? AND app_id = ? ORDER BY id")
+    .bind(webhookId, appId)
     .all<Record<string, any>>();
   return r.results;
 }
 
-export const webhookRow = (id: number) =>
-  shardFor(APP_1).prepare("SELECT * FROM webhooks WHERE id = ?").bind(id).first<Record<string, any>>();
+export const webhookRow = (id: number, appId = APP_1) =>
+  shardFor(appId)
+    .prepare("SELECT * FROM webhooks WHERE id = ? AND app_id = ?")
+    .bind(id, appId)
+    .first<Record<string, any>>();
 
 /** Puts an event in the outbox, as emit() does, so that re-sends can find its payload. */
 export async function inOutbox(event: EventMessage) {
-  await shardFor(APP_1)
+  await shardFor(event.app_id)
     .prepare("INSERT INTO outbox_events (id, app_id, type, payload, created_at, enqueued_at) VALUES (?, ?, ?, ?, ?, ?)")
     .bind(event.id, event.app_id, event.type, JSON.stringify(event), new Date().toISOString(), new Date().toISOString())
     .run();

@@ -66,7 +66,7 @@ describe("one store's receiver that does not answer", () => {
     expect(await deliveryRow(b, healthy.id)).toMatchObject({ status: "delivered", attempts: 1 });
     expect(await logsOf(healthy.id)).toHaveLength(1);
     expect(await deliveryRow(a, dead.id)).toMatchObject({ status: "pending", attempts: 1 });
-    expect(await logsOf(dead.id)).toHaveLength(0);
+    expect(await logsOf(dead.id, APP_2)).toHaveLength(0);
 
     deadAnswer.resolve(new Response("late", { status: 200 }));
     const { result } = await run;
@@ -96,17 +96,17 @@ describe("one store's receiver that does not answer", () => {
       const { result, sent } = await run;
       expect(hanging).toHaveLength(PER_WEBHOOK); // the others were never sent
       expect(result.explicitAcks).toHaveLength(deadEvents.length + 1);
-      const rows = await deliveriesOfWebhook(dead.id);
+      const rows = await deliveriesOfWebhook(dead.id, APP_2);
       expect(rows.filter((r) => r.status === "retrying" && r.attempts === 1)).toHaveLength(PER_WEBHOOK);
       // Given back as fan-out left them, for the slow lane's message to claim.
       const moved = rows.filter((r) => r.status === "pending");
       expect(moved).toHaveLength(3);
       for (const r of moved) expect(r).toMatchObject({ attempts: 0, leased_until: null });
-      expect(await logsOf(dead.id)).toHaveLength(PER_WEBHOOK);
-      expect((await logsOf(dead.id)).every((l) => l.error_class === "timeout")).toBe(true);
+      expect(await logsOf(dead.id, APP_2)).toHaveLength(PER_WEBHOOK);
+      expect((await logsOf(dead.id, APP_2)).every((l) => l.error_class === "timeout")).toBe(true);
       // Each of its deliveries is on the slow lane: a retry, or a first attempt still to make.
       for (const e of deadEvents) expect(sent.slow).toContainEqual(deliveryOf(e, dead.id));
-      expect((await webhookRow(dead.id))!.slow_since).not.toBeNull();
+      expect((await webhookRow(dead.id, APP_2))!.slow_since).not.toBeNull();
     },
   );
 
@@ -126,7 +126,7 @@ describe("one store's receiver that does not answer", () => {
     const { result } = await consume(deliveryOf(last, dead.id), { queue: "commerce-webhooks-slow" });
     expect(result.explicitAcks).toEqual(["m1"]);
     expect(await deliveryRow(last, dead.id)).toMatchObject({ status: "delivered", attempts: 1 });
-    expect((await logsOf(dead.id)).at(-1)).toMatchObject({ attempt: 1, trigger: "event", outcome: "delivered" });
+    expect((await logsOf(dead.id, APP_2)).at(-1)).toMatchObject({ attempt: 1, trigger: "event", outcome: "delivered" });
   });
 
   it("on the slow lane, once one of its attempts times out, its other messages of the batch wait, uncontacted", async () => {
@@ -150,6 +150,6 @@ describe("one store's receiver that does not answer", () => {
       expect(sent.slow).toContainEqual(deliveryOf(e, dead.id));
       expect(await deliveryRow(e, dead.id)).toMatchObject({ status: "retrying", attempts: 1, leased_until: null });
     }
-    expect(await logsOf(dead.id)).toHaveLength(PER_WEBHOOK);
+    expect(await logsOf(dead.id, APP_2)).toHaveLength(PER_WEBHOOK);
   });
 });

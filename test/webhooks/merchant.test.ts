@@ -2,6 +2,7 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { EVENT_TYPES } from "../../src/modules/webhooks/catalogue";
 import { APP_1, APP_2, createWebhookFor, shardFor, tokenFor } from "../helpers/factories";
+import { rowCallerLacks } from "../helpers/isolation";
 import { fakeReceiver } from "../helpers/receiver";
 import { call, json, problem } from "../helpers/request";
 
@@ -18,8 +19,12 @@ beforeAll(async () => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-const stored = (id: number) =>
-  shardFor(APP_1).prepare("SELECT * FROM webhooks WHERE id = ?").bind(id).first<Record<string, any>>();
+/** A webhook as stored, on its store's shard (ids are unique per shard only). */
+const stored = (id: number, appId = APP_1) =>
+  shardFor(appId)
+    .prepare("SELECT * FROM webhooks WHERE id = ? AND app_id = ?")
+    .bind(id, appId)
+    .first<Record<string, any>>();
 
 describe("Create, update, list and delete webhooks", () => {
   it("creates a webhook with a generated whsec_ secret and returns the Webhook object of 2.7", async () => {
@@ -131,7 +136,7 @@ describe("Create, update, list and delete webhooks", () => {
   });
 
   it("404 for another store's webhook, which stays as it was", async () => {
-    const theirs = await createWebhookFor(APP_2);
+    const theirs = await rowCallerLacks("webhooks", APP_1, () => createWebhookFor(APP_2));
     for (const [method, path, body] of [
       ["PATCH", `${BASE}${theirs.id}/`, { is_active: false }],
       ["DELETE", `${BASE}${theirs.id}/`, undefined],
@@ -141,7 +146,7 @@ describe("Create, update, list and delete webhooks", () => {
       const res = await as1(path, { method, body });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
-    expect(await stored(theirs.id)).toMatchObject({ is_active: 1, is_deleted: 0, secret_key: theirs.secretKey });
+    expect(await stored(theirs.id, APP_2)).toMatchObject({ is_active: 1, is_deleted: 0, secret_key: theirs.secretKey });
   });
 
   it("lists the store's webhooks in the envelope, and deletes one (then 404)", async () => {
@@ -169,7 +174,7 @@ describe("Create, update, list and delete webhooks", () => {
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ deleted: 2 });
     for (const w of [a, b]) expect((await stored(w.id))!.is_deleted).toBe(1);
-    expect((await stored(theirs.id))!.is_deleted).toBe(0);
+    expect((await stored(theirs.id, APP_2))!.is_deleted).toBe(0);
     expect((await as1(`${BASE}?url=${encodeURIComponent(url)}`, { method: "DELETE" })).status).toBe(404);
     expect((await as1(BASE, { method: "DELETE" })).status).toBe(400);
   });

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { APP_1, APP_2, createWebhookFor, shardFor, tokenFor } from "../helpers/factories";
+import { rowCallerLacks } from "../helpers/isolation";
 import { countInOneRateWindow } from "../helpers/rate-window";
 import { fakeReceiver } from "../helpers/receiver";
 import { call, callWaits, json, problem } from "../helpers/request";
@@ -24,6 +25,18 @@ const as =
     call(path, { ...opts, token, appId: APP_1, orgId: 1 });
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
+/**
+ * Another store's webhook whose id this store does not hold (ids are unique per shard only). Its id
+ * is remembered: this store's requests naming it count under this store's rate-limit key for that id,
+ * which a webhook this store makes later may take.
+ */
+const namedForeign = new Set<number>();
+async function theirWebhook() {
+  const theirs = await rowCallerLacks("webhooks", APP_1, () => createWebhookFor(APP_2));
+  namedForeign.add(theirs.id);
+  return theirs;
+}
+
 /** Spies on both lanes' sends (what Resend and Recover put on the queues after the response). */
 function lanes() {
   const sent: QueueSendBatchResponse = { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } };
@@ -39,7 +52,7 @@ describe("List Webhook Deliveries", () => {
     const [a, b] = [ticketEvent(), ticketEvent()];
     await ledgerRow(w, a, { status: "failed", attempts: 10, lastStatusCode: 500, lastErrorClass: "http" });
     await ledgerRow(w, b, { status: "skipped", skipReason: "webhook_disabled", nextAttemptAt: null });
-    const theirs = await createWebhookFor(APP_2);
+    const theirs = await theirWebhook();
     await ledgerRow(theirs, ticketEvent(APP_2));
     const page = await json(await as(writer)(`${BASE}deliveries/?webhook=${w.id}&status=failed`));
     expect(page).toMatchObject({ count: 1, next: null });
@@ -113,7 +126,7 @@ describe("Resend Webhook Delivery", () => {
     const off = await createWebhookFor(APP_1, { isActive: false });
     const missed = ticketEvent();
     await ledgerRow(off, missed, { status: "skipped", skipReason: "webhook_disabled" });
-    const theirs = await createWebhookFor(APP_2);
+    const theirs = await theirWebhook();
     const foreign = ticketEvent(APP_2);
     await ledgerRow(theirs, foreign, { status: "failed" });
     lanes();
@@ -134,9 +147,10 @@ describe("Resend Webhook Delivery", () => {
 
   it("is rate-limited: at most 10 resends and recovers a minute per webhook", async () => {
     lanes();
-    // A webhook of its own each attempt: the limiter counts per webhook.
+    // A webhook of its own each attempt, with an id no request named yet: the limiter counts per webhook.
     const statuses = await countInOneRateWindow(async () => {
-      const w = await createWebhookFor(APP_1);
+      let w = await createWebhookFor(APP_1);
+      while (namedForeign.has(w.id)) w = await createWebhookFor(APP_1);
       const event = ticketEvent();
       await inOutbox(event);
       await ledgerRow(w, event, { status: "delivered", attempts: 1, nextAttemptAt: null });
@@ -152,7 +166,10 @@ describe("Resend Webhook Delivery", () => {
       }
       return statuses;
     });
-    expect(statuses.slice(0, 10).every((s) => s === 202)).toBe(true);
+    expect(
+      statuses.slice(0, 10).every((s) => s === 202),
+      String(statuses),
+    ).toBe(true);
     expect(statuses[10]).toBe(429);
   });
 });
@@ -220,7 +237,7 @@ describe("Recover Webhook Deliveries", () => {
 
   it("409 for a webhook that is off, 404 for another store's, 400 for a window that ends before it starts", async () => {
     const off = await createWebhookFor(APP_1, { isActive: false });
-    const theirs = await createWebhookFor(APP_2);
+    const theirs = await theirWebhook();
     const body = { since: ago(3600_000) };
     const inactive = await as(writer)(`${BASE}${off.id}/recover/`, { method: "POST", body });
     expect([inactive.status, (await problem(inactive)).code]).toEqual([409, "webhook_inactive"]);

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { auditEvents } from "../../../src/core/audit";
 import { mintMerchantToken } from "../../../src/core/auth";
 import { tokenDirectory } from "../../../src/db/directory";
+import { directoryOf } from "../../../src/db/shards";
 import { bankAccounts, storeSettings } from "../../../src/modules/account/tables";
 import { itemCategoryLinks } from "../../../src/modules/items/tables";
 import { fulfillments } from "../../../src/modules/orders/fulfillments/tables";
@@ -24,8 +25,8 @@ import {
 import { shippingLabels } from "../../../src/modules/shipping/labels/tables";
 import { couriers, pickupLocations, shipmentFulfillments, shipments } from "../../../src/modules/shipping/tables";
 import { vouchers } from "../../../src/modules/vouchers/tables";
-import { APP_1, createPlainItem, db, shardFor } from "../factories";
-import { A_OTHER_MARKER, type Fixtures, MARKER } from "./fixtures";
+import { createPlainItem, db, shardFor } from "../factories";
+import { A_OTHER_MARKER, type Fixtures, idAStoreLacks, MARKER } from "./fixtures";
 
 /** A customer's cart with a line of `itemId`, and an order with a line; text fields carry `marker`. */
 async function cartAndOrder(
@@ -153,7 +154,9 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
     })
     .returning();
   // B's organization, which A's token names in `org-id` (Organization Config).
-  await shardFor(APP_1).prepare("UPDATE organizations SET name = ? WHERE id = ?").bind(MARKER, B).run();
+  // The original in the directory, its copy on B's shard (docs/shards.md, "Step 1 as built").
+  const renameOrg = "UPDATE organizations SET name = ? WHERE id = ?";
+  await Promise.all([shardFor(B), directoryOf(env)].map((d1) => d1.prepare(renameOrg).bind(MARKER, B).run()));
   const bIban = "SA0380000000608010167519";
   const { id: bApiKey } = await mintMerchantToken(
     db(B),
@@ -283,6 +286,7 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
     const [row] = await db(appId)
       .insert(subscriptions)
       .values({
+        ...(appId === B && { id: await idAStoreLacks("subscriptions", f.stores) }),
         appId,
         customerId,
         itemId,

@@ -24,7 +24,7 @@ import {
   restaurantVariants,
 } from "../../../src/modules/meals/tables";
 import { channelConnections, channelPlanListings, channelProfiles } from "../../../src/modules/sales-channels/tables";
-import { APP_1, db, shardFor } from "../factories";
+import { db, shardFor } from "../factories";
 import { A_OTHER_MARKER, type Fixtures, MARKER } from "./fixtures";
 
 export type Meals = {
@@ -48,23 +48,23 @@ export type Meals = {
 /** One record of each meals table for a store, named with `marker`. */
 export async function mealsOf(appId: number, marker: string): Promise<Meals> {
   const named = { appId, nameEn: marker, nameAr: marker };
-  const [r] = await db()
+  const [r] = await db(appId)
     .insert(restaurants)
     .values({ ...named, restType: "both", subtitleEn: marker })
     .returning();
-  const [branch] = await db()
+  const [branch] = await db(appId)
     .insert(restaurantBranches)
     .values({ ...named, restaurantId: r!.id, cityId: 1, lat: 24.7, lng: 46.7, address1: marker })
     .returning();
-  const [menu] = await db()
+  const [menu] = await db(appId)
     .insert(menus)
     .values({ ...named, restaurantId: r!.id })
     .returning();
-  const [menuCategory] = await db()
+  const [menuCategory] = await db(appId)
     .insert(menuCategories)
     .values({ ...named, menuId: menu!.id })
     .returning();
-  const [product] = await db()
+  const [product] = await db(appId)
     .insert(products)
     .values({
       ...named,
@@ -75,16 +75,16 @@ export async function mealsOf(appId: number, marker: string): Promise<Meals> {
       variant: [marker],
     })
     .returning();
-  const [combo] = await db()
+  const [combo] = await db(appId)
     .insert(combos)
     .values({ ...named, restaurantId: r!.id, categoryId: menuCategory!.id, priceMinor: 100, productIds: [product!.id] })
     .returning();
-  const [category] = await db().insert(restaurantCategories).values(named).returning();
-  const [allergen] = await db()
+  const [category] = await db(appId).insert(restaurantCategories).values(named).returning();
+  const [allergen] = await db(appId)
     .insert(allergens)
     .values({ ...named, kind: "allergy" })
     .returning();
-  const [variant] = await db()
+  const [variant] = await db(appId)
     .insert(restaurantVariants)
     .values({ ...named, restaurantId: r!.id })
     .returning();
@@ -92,7 +92,7 @@ export async function mealsOf(appId: number, marker: string): Promise<Meals> {
     .insert(planTags)
     .values({ appId, typeEn: marker, typeAr: marker, tagEn: marker, tagAr: marker })
     .returning();
-  const [plan] = await db()
+  const [plan] = await db(appId)
     .insert(plans)
     .values({
       ...named,
@@ -122,7 +122,7 @@ export async function mealsOf(appId: number, marker: string): Promise<Meals> {
     .insert(planDays)
     .values({ appId, planId: plan!.id, restaurantId: r!.id, day: marker, repetitionCounter: 1 })
     .returning();
-  const [planCategory] = await db()
+  const [planCategory] = await db(appId)
     .insert(planCategories)
     .values({ ...named, planId: plan!.id, planDayId: day!.id })
     .returning();
@@ -270,7 +270,7 @@ async function zoneAndWindow(appId: number, restaurantId: number, marker: string
 export async function mealCommerceOf(f: Omit<Fixtures, "mealCommerce">): Promise<MealCommerce> {
   const { a: A, b: B, x: X } = f.stores;
   // B's plan is featured: a featured read of A must still not show it.
-  await shardFor(APP_1).prepare("UPDATE plans SET is_featured = 1 WHERE id = ?").bind(f.meals.plan).run();
+  await shardFor(B).prepare("UPDATE plans SET is_featured = 1 WHERE id = ?").bind(f.meals.plan).run();
   const [corporate] = await db(B)
     .insert(corporateLocations)
     .values({ appId: B, nameEn: MARKER, nameAr: MARKER, companyName: MARKER, cityId: 1, lat: 24.7, lng: 46.7 })

@@ -69,7 +69,20 @@ export type Fixtures = {
 };
 
 /** Tenant A's customer, and tenant B's with a location and a membership, named with the marker. */
-async function customersOfAB({ a: A, b: B }: Stores): Promise<Fixtures["customers"]> {
+/**
+ * An id for one of B's records that A does not hold: ids are unique per shard only (docs/shards.md),
+ * so a B record of the same id as one of A's would let a probe reach A's own record and prove
+ * nothing. Past the largest id of `table` on both stores' shards, with room for A's later rows.
+ */
+export async function idAStoreLacks(table: string, { a: A, b: B }: Stores): Promise<number> {
+  const largest = await Promise.all(
+    [A, B].map((s) => shardFor(s).prepare(`SELECT coalesce(max(id), 0) AS id FROM "${table}"`).first<{ id: number }>()),
+  );
+  return Math.max(...largest.map((r) => r!.id)) + 1000;
+}
+
+async function customersOfAB(stores: Stores): Promise<Fixtures["customers"]> {
+  const { a: A, b: B } = stores;
   const [a] = await db(A)
     .insert(customers)
     .values({ appId: A, countryCode: "966", mobileNumber: "966500000031", username: "0500000031" })
@@ -77,6 +90,7 @@ async function customersOfAB({ a: A, b: B }: Stores): Promise<Fixtures["customer
   const [b] = await db(B)
     .insert(customers)
     .values({
+      id: await idAStoreLacks("customers", stores),
       appId: B,
       countryCode: "966",
       mobileNumber: "966500000032",
@@ -215,7 +229,7 @@ export async function buildFixtures(): Promise<Fixtures> {
   const fx: Fixtures = { ...withCommerce, mealCommerce: await mealCommerceOf(withCommerce) };
   // Tenant B's wallet: a deposit whose reason is the marker.
   const bWallet = { appId: B, customerId: fx.customers.b, amount: 5, balanceAfter: 5, reason: MARKER };
-  await db()
+  await db(B)
     .insert(walletEntries)
     .values({ ...bWallet, kind: "points", type: "deposit" });
   // Tenant B's customer's refresh token, which tenant A presents to Refresh Access Token.
