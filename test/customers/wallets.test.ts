@@ -34,11 +34,10 @@ const wallet = async (id: number) => {
 };
 
 type Entry = { id: number; kind: string; type: string; amount: number; balance_after: number };
-const LEDGER =
-  "SELECT id, kind, type, amount, balance_after FROM wallet_entries WHERE customer_id = ? AND app_id = ? ORDER BY id";
 /** On the store's shard: ids are unique per shard only. */
+const LEDGER = "SELECT id, kind, type, amount, balance_after FROM wallet_entries WHERE customer_id = ? AND app_id = ?";
 const ledgerOf = async (id: number, appId = APP_1) =>
-  (await shardFor(appId).prepare(LEDGER).bind(id, appId).all<Entry>()).results;
+  (await shardFor(appId).prepare(`${LEDGER} ORDER BY id`).bind(id, appId).all<Entry>()).results;
 
 async function walletEvents(id: number, appId = APP_1) {
   const rows = await shardFor(appId)
