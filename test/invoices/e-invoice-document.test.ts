@@ -117,7 +117,7 @@ describe("a credit note", () => {
         {
           name: "قهوة",
           quantity: "1",
-          unitPriceMinor: 1_305,
+          unitPrice: "13.05",
           netMinor: 1_305,
           vatMinor: 196,
           vatPercent: 15,

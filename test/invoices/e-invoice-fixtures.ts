@@ -72,7 +72,7 @@ export function simplifiedInput(over: Partial<EInvoiceInput> = {}): EInvoiceInpu
       {
         name: "Chicken bowl",
         quantity: "2",
-        unitPriceMinor: 2_000,
+        unitPrice: "20.00",
         netMinor: 4_000,
         vatMinor: 600,
         vatPercent: 15,
@@ -81,7 +81,7 @@ export function simplifiedInput(over: Partial<EInvoiceInput> = {}): EInvoiceInpu
       {
         name: "قهوة",
         quantity: "1",
-        unitPriceMinor: 1_305,
+        unitPrice: "13.05",
         netMinor: 1_305,
         vatMinor: 196,
         vatPercent: 15,

@@ -43,8 +43,11 @@ export type EInvoiceLine = {
   name: string;
   /** Quantity as a decimal string ("2", "0.5"): the invoice's own, never through a float. */
   quantity: string;
-  /** Net price of one unit (BT-146), excluding VAT. */
-  unitPriceMinor: number;
+  /**
+   * Net price of one unit (BT-146), excluding VAT, as a decimal string: the line's net over its
+   * quantity may need more than two decimals (prices include VAT here), and BT-146 allows them.
+   */
+  unitPrice: string;
   /** Line net amount (BT-131): excluding VAT, after the line's discount. */
   netMinor: number;
   /** Line VAT amount (KSA-11), rounded per line as our invoices are. */

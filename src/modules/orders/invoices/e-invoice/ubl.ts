@@ -128,7 +128,7 @@ function line(l: EInvoiceLine, index: number, currency: string): string {
         vatScheme,
       ),
     ),
-    el("cac:Price", undefined, amount("cbc:PriceAmount", l.unitPriceMinor, currency)),
+    el("cac:Price", undefined, leaf("cbc:PriceAmount", l.unitPrice, { currencyID: currency })),
   );
 }
 
@@ -141,7 +141,9 @@ export function checkTotals(input: EInvoiceInput): void {
     throw new RangeError(
       `e-invoice ${input.number}: the lines (net ${net}, VAT ${vat}) do not add up to the totals (net ${netMinor}, VAT ${vatMinor}, gross ${grossMinor})`,
     );
-  if (input.lines.some((l) => l.netMinor < 0 || l.vatMinor < 0 || l.unitPriceMinor < 0))
+  if (input.lines.some((l) => !/^\d+(\.\d+)?$/.test(l.unitPrice) || !/^\d+(\.\d+)?$/.test(l.quantity)))
+    throw new RangeError(`e-invoice ${input.number}: quantities and prices are plain positive decimals`);
+  if (input.lines.some((l) => l.netMinor < 0 || l.vatMinor < 0))
     throw new RangeError(`e-invoice ${input.number}: amounts are positive (a credit note is one by its type code)`);
   if (input.currency !== "SAR") throw new RangeError(`e-invoice ${input.number}: only SAR invoices are built`);
   if (input.kind === "credit_note" && !input.creditNote)
