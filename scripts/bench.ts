@@ -4,6 +4,7 @@
  * `npm run bench -- --only NAME`. The order is the document's. `--d1-rtt MS`: the D1 round trip of
  * the latency model (bench/latency.ts), 60 unless given.
  */
+import { capacity } from "./bench/capacity";
 import { events } from "./bench/events";
 import { runScenarios } from "./bench/harness";
 import { latency } from "./bench/latency";
@@ -30,6 +31,7 @@ const SCENARIOS = [
   subscriptions,
   waits,
   latency,
+  capacity,
   year,
 ];
 

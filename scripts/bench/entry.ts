@@ -3,8 +3,10 @@
  * Worker itself, plus the app without its app-wide middleware (header `x-bench-app: none`), the
  * cache bypassed (`x-bench-uncached: 1`), a request's D1 statements and round trips counted
  * (`x-bench-count: 1`: answered in headers, see countedFetch), every D1 round trip of a request
- * delayed by a fixed time (`x-bench-d1-rtt: MS`, bench/latency.ts: a primary that far away), and
- * the cron's run (`/__bench/scan`).
+ * delayed by a fixed time (`x-bench-d1-rtt: MS`, bench/latency.ts: a primary that far away),
+ * the cron's run (`/__bench/scan`), and for bench/capacity.ts the database's size as D1 reports it
+ * (`/__bench/size`), one statement's rows (`/__bench/query`) and the write floor, one single-row
+ * INSERT a request (`/__bench/insert`).
  */
 import { writeFileSync } from "node:fs";
 import { writeD1Counter } from "./d1-counter";
@@ -57,6 +59,9 @@ async function countedFetch(
   return out;
 }
 
+/** The write floor's table, made once per isolate. */
+let benchWrites: Promise<unknown> | undefined;
+
 /** The webhooks consumer's queues (wrangler.webhooks.toml): served here by its handler, as deployed beside the API. */
 const WEBHOOK_QUEUES = new Set(["commerce-events", "commerce-webhooks-slow", "commerce-events-dlq"]);
 
@@ -70,8 +75,33 @@ export default {
     // (/cdn-cgi/handler/scheduled) fails before the handler runs (DataCloneError on the controller).
     if (new URL(request.url).pathname === "/__bench/scan") {
       const controller = { cron: "*/5 * * * *", scheduledTime: Date.now(), noRetry() {} };
-      await worker.scheduled(controller as ScheduledController, env, ctx);
-      return new Response("ok");
+      // Counted on request (x-bench-count): the D1 statements and round trips one cron run makes.
+      const counts: Counts = { statements: 0, roundTrips: 0 };
+      const counting = request.headers.get("x-bench-count") !== null;
+      await worker.scheduled(controller as ScheduledController, counting ? { ...env, DB: counted(env.DB, counts) } : env, ctx);
+      return new Response("ok", {
+        headers: { "x-bench-statements": String(counts.statements), "x-bench-round-trips": String(counts.roundTrips) },
+      });
+    }
+    // D1's own figure for the database's size (page count x page size, what its cap counts), after a read.
+    if (new URL(request.url).pathname === "/__bench/size") {
+      const { meta } = await env.DB.prepare("SELECT 1").run();
+      return Response.json({ size: meta.size_after });
+    }
+    // One statement's rows, for the bench to read the database beside the running Worker: a second
+    // process on the same local files (wrangler d1 execute) fails now and then while this one writes.
+    if (new URL(request.url).pathname === "/__bench/query" && request.method === "POST")
+      return Response.json((await env.DB.prepare(await request.text()).all()).results);
+    // The write floor: one single-row INSERT, committed, per request, without the API's middleware.
+    if (new URL(request.url).pathname === "/__bench/insert") {
+      benchWrites ??= env.DB.prepare(
+        "CREATE TABLE IF NOT EXISTS bench_writes (id INTEGER PRIMARY KEY, at TEXT NOT NULL, body TEXT NOT NULL)",
+      ).run();
+      await benchWrites;
+      await env.DB.prepare("INSERT INTO bench_writes (at, body) VALUES (?, ?)")
+        .bind(new Date().toISOString(), "one row")
+        .run();
+      return new Response(null, { status: 201 });
     }
     const app = request.headers.get("x-bench-app") === "none" ? withoutMiddleware : undefined;
     const e = request.headers.get("x-bench-uncached") === null ? env : { ...env, CACHE_BYPASS: true };

@@ -104,7 +104,14 @@ export type Served = { url: string; args: string[]; stop: () => Promise<void>; r
 const running = new Set<Served>();
 const children = new Set<ChildProcess>();
 process.on("exit", () => {
-  for (const c of children) if (c.pid && c.exitCode === null) process.kill(-c.pid, "SIGTERM");
+  // A child stopped by a signal has no exit code: its signal says it is gone (its group with it).
+  for (const c of children)
+    if (c.pid && c.exitCode === null && c.signalCode === null)
+      try {
+        process.kill(-c.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
 });
 // Served Workers run in process groups of their own: interrupted, the bench still stops them (on exit).
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));

@@ -1,8 +1,10 @@
 import type { Context, MiddlewareHandler, TypedResponse } from "hono";
 import type { AppEnv } from "../env";
 import { nowMs } from "./clock";
+import { executionCtxOf } from "./context";
 import { base64url } from "./crypto";
 import { HeldFor } from "./held";
+import { logTaskFailure } from "./logging";
 
 /**
  * Cache-aside in Workers KV for public reads, with HTTP revalidation.
@@ -258,11 +260,44 @@ export async function cachedData<T>(c: Context<AppEnv>, name: string, load: () =
   return JSON.parse(new TextDecoder().decode(await plainOf(held))) as T;
 }
 
-/** Makes every cached public read of the tenant a miss from now on. */
-export async function invalidateTenantCache(kv: KVNamespace, appId: number): Promise<void> {
+/** KV takes one write a second to a key: a refused generation is written again after that second. */
+export const GENERATION_RETRY_MS = 1100;
+const GENERATION_TRIES = 3;
+
+/**
+ * Makes every cached public read of the tenant a miss from now on. Called after a committed write,
+ * it never fails that write's answer: this isolate sees the new generation at once, and KV's copy
+ * is written now or, when KV refuses it (one write a second to a key: a busy store's checkouts),
+ * again after that second, deferred with `defer` when given, until it lands or the tries are spent
+ * (logged; entries then live out their TTL).
+ */
+export async function invalidateTenantCache(
+  kv: KVNamespace,
+  appId: number,
+  defer?: (work: Promise<unknown>) => void,
+): Promise<void> {
   const gen = crypto.randomUUID();
-  await kv.put(generationKey(appId), gen);
   generations.set(appId, gen);
+  const write = () => kv.put(generationKey(appId), gen);
+  try {
+    return await write();
+  } catch {
+    // Tried again below, after KV's second.
+  }
+  const again = async () => {
+    let refusal: unknown;
+    for (let tries = 1; tries < GENERATION_TRIES; tries++) {
+      await new Promise((r) => setTimeout(r, GENERATION_RETRY_MS));
+      try {
+        return await write();
+      } catch (error) {
+        refusal = error;
+      }
+    }
+    logTaskFailure("invalidate public cache", refusal, { app_id: appId });
+  };
+  if (defer) defer(again());
+  else await again();
 }
 
 /**
@@ -272,5 +307,5 @@ export async function invalidateTenantCache(kv: KVNamespace, appId: number): Pro
 export const invalidatesPublicCache = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   await next();
   if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.res.status < 300)
-    await invalidateTenantCache(c.env.CACHE, c.get("appId"));
+    await invalidateTenantCache(c.env.CACHE, c.get("appId"), (work) => executionCtxOf(c)?.waitUntil(work));
 };

@@ -2,13 +2,17 @@
  * The D1 round trips a request waits for, one after another (`npm run bench -- --only waits`, which
  * runs the suite with TEST_D1_WAITS set): `call()` hands the Worker a D1 binding that gives each
  * statement or batch a depth, one more than the deepest that had come back when it was sent. Calls
- * sent together (Promise.all) share a depth; the request's waits are the deepest depth back before
- * its response. Work deferred with waitUntil (the events' send, below) is counted apart. The checks held per isolate (merchant token, customer standing, the store's existence) are told
+ * sent together (Promise.all), or one after another without waiting for an answer, share a depth
+ * (answers come back in rounds, when the request has nothing else to do: below); the request's
+ * waits are the deepest depth back before its response. Work deferred with waitUntil (the events' send, below) is counted apart. The checks held per isolate (merchant token, customer standing, the store's existence) are told
  * apart: a warm isolate makes none of them.
  */
 export type Waits = { total: number; beyondAuth: number; deferred: number; statements: number };
 
 const RUNS = ["all", "raw", "first", "run"] as const;
+
+/** Turns of the event loop without a statement sent after which a round's answers come back. */
+const QUIET_TURNS = 10;
 /**
  * The statements of the events' send, which runs after the response (core/events/outbox.ts
  * `publish`, ctx.waitUntil): the webhook deliveries recorded before the send, the outbox rows
@@ -31,12 +35,52 @@ export function waitsMeter(d1: D1Database) {
   let statements = 0;
   /** Each round trip's depth and SQL, for finding which ones a request could fold. */
   const trace: { depth: number; sql: string }[] = [];
+  // Answers are handed back in rounds, once the request has gone quiet: none of its other calls
+  // (a rate limiter, KV, a queue: `io()`) under way, and QUIET_TURNS turns of the event loop with no
+  // statement sent. Whatever it sends without waiting for an answer goes out before any answer comes
+  // back, as at a primary tens of ms away, however slow the machine or the other calls are.
+  let sent = 0;
+  let otherCalls = 0;
+  let held: (() => void)[] = [];
+  let settling = false;
+  const settle = async () => {
+    if (settling) return;
+    settling = true;
+    let seen = -1;
+    for (let quiet = 0; quiet < QUIET_TURNS; ) {
+      await new Promise((r) => setTimeout(r, 0));
+      if (sent === seen && otherCalls === 0) quiet++;
+      else [seen, quiet] = [sent, 0];
+    }
+    settling = false;
+    const round = held;
+    held = [];
+    // Every depth of the round first, then the callers: what they send next is one deeper.
+    for (const release of round) release();
+  };
+  /** A binding whose calls keep the request busy (not quiet) until they are answered. */
+  const io = <T extends object>(binding: T): T =>
+    new Proxy(binding, {
+      get(t, prop) {
+        const v = Reflect.get(t, prop, t);
+        if (typeof v !== "function") return v;
+        return (...a: unknown[]) => {
+          const out = (v as (...a: unknown[]) => unknown).apply(t, a);
+          if (!(out instanceof Promise)) return out;
+          otherCalls++;
+          return out.finally(() => {
+            otherCalls--;
+          });
+        };
+      },
+    });
   /** Runs one round trip at the depth its start gives, and records its depth when it comes back. */
   const trip = async <T>(auth: boolean, run: () => Promise<T>, sql: string): Promise<T> => {
     if (DEFERRED.test(sql)) {
       deferred++;
       return run();
     }
+    sent++;
     const depth = { total: deepest.total + 1, beyondAuth: deepest.beyondAuth + (auth ? 0 : 1) };
     trace.push({ depth: depth.total, sql });
     const back = () => {
@@ -47,11 +91,22 @@ export function waitsMeter(d1: D1Database) {
           beyondAuth: Math.max(deepest.beyondAuth, depth.beyondAuth),
         };
     };
-    try {
-      return await run();
-    } finally {
+    const answer = await run().then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    let resume!: () => void;
+    const released = new Promise<void>((r) => {
+      resume = r;
+    });
+    held.push(() => {
       back();
-    }
+      resume();
+    });
+    void settle();
+    await released;
+    if ("error" in answer) throw answer.error;
+    return answer.value;
   };
   const metered = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
     const s = stmt as unknown as Record<string | symbol, unknown>;
@@ -88,6 +143,7 @@ export function waitsMeter(d1: D1Database) {
     });
   return {
     db: database(d1),
+    io,
     /** The waits so far: called when the response is back; later calls are deferred work. */
     stop(): Omit<Waits, "deferred" | "statements"> {
       stopped = true;

@@ -74,7 +74,7 @@ export async function fetchWorker(
   const all = withAssets(bindings);
   const res = await worker.fetch(
     request,
-    meter ? new Proxy(all, { get: (t, p) => (p === "DB" ? meter.db : Reflect.get(t, p)) }) : all,
+    meter ? new Proxy(all, { get: (t, p) => (p === "DB" ? meter.db : metered(meter, Reflect.get(t, p))) }) : all,
     ctx,
   );
   const waits = meter?.stop();
@@ -90,6 +90,11 @@ export async function fetchWorker(
     console.info(`d1-waits ${JSON.stringify(line)}`);
   }
   return res;
+}
+
+/** The Worker's other bindings (limiters, KV, queues, assets) as the meter sees them: calls that keep a request busy. */
+function metered(meter: ReturnType<typeof waitsMeter>, binding: unknown): unknown {
+  return binding !== null && typeof binding === "object" ? meter.io(binding) : binding;
 }
 
 /**

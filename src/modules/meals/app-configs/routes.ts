@@ -64,7 +64,7 @@ export const mealAppRouter = createRouter()
   .openapi(updateAppConfigRoute, async (c) => {
     const config = await updateAppConfig(serviceContext(c), c.req.valid("json"));
     // Before the answer: the writer's next read of the app config is fresh.
-    await invalidateTenantCache(c.env.CACHE, c.get("appId"));
+    await invalidateTenantCache(c.env.CACHE, c.get("appId"), (work) => c.executionCtx.waitUntil(work));
     return c.json(config, 200);
   })
   .openapi(featuredVouchersRoute, async (c) =>
