@@ -113,17 +113,8 @@ describe("a credit note", () => {
       number: "RF-000004",
       icv: 2,
       creditNote: { invoiceNumber: "INV-000123", reason: "Returned: wrong item" },
-      lines: [
-        {
-          name: "قهوة",
-          quantity: "1",
-          unitPrice: "13.05",
-          netMinor: 1_305,
-          vatMinor: 196,
-          vatPercent: 15,
-          category: "S",
-        },
-      ],
+      // The invoice's coffee line, returned.
+      lines: [simplifiedInput().lines[1]!],
       totals: { netMinor: 1_305, vatMinor: 196, grossMinor: 1_501 },
     }),
   );
