@@ -11,6 +11,7 @@ import type autocannon from "autocannon";
 import { executeLocal, queryLocal } from "../d1";
 import {
   againstFloor,
+  atD1Floor,
   count,
   customerTokens,
   FLOOR_COLUMNS,
@@ -28,6 +29,7 @@ import {
   startBare,
 } from "./harness";
 import { CONNECTIONS, load, type Result } from "./load";
+import { FULL_ITEMS_WHY } from "./merchant-lists";
 
 type OrderStore = { appId: number; orders: number };
 
@@ -325,6 +327,12 @@ function ordersSection(rows: OrderRow[]): string[] {
     "",
     "Measured, growth from 1,000 to 100,000 orders:",
     ...growths,
+    "",
+    "The lists against the D1 floor (the goal of uncached lists: p50 within 1.5x, req/s at least 0.6):",
+    ...rows
+      .filter((row) => row.operation !== CHECKOUT && !row.store.unloaded[row.operation])
+      .map((row) => `- ${row.operation}, ${count(row.store.orders)}: ${atD1Floor(row.r, row.floor)}`),
+    ...FULL_ITEMS_WHY,
   ];
 }
 

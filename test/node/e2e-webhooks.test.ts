@@ -71,8 +71,10 @@ function configWithoutAssets(): string {
   const text = readFileSync("wrangler.toml", "utf8")
     .replace(/^main = "(.*)"$/m, (_, m: string) => `main = ${JSON.stringify(resolve(m))}`)
     .replace(/^migrations_dir = "(.*)"$/m, (_, m: string) => `migrations_dir = ${JSON.stringify(resolve(m))}`)
-    // The bundle's zod (src/core/zod): wrangler resolves the alias from the config's folder.
-    .replace(/^alias = \{ "zod" = "(.*)" \}$/m, (_, m: string) => `alias = { "zod" = ${JSON.stringify(resolve(m))} }`)
+    // The bundle's aliases (src/core/zod, src/core/openapi-runtime.ts): wrangler resolves them from the config's folder.
+    .replace(/^alias = \{.*\}$/m, (table) =>
+      table.replace(/= "(\.[^"]*)"/g, (_, m: string) => `= ${JSON.stringify(resolve(m))}`),
+    )
     // The whole table: every line up to the next table's.
     .replace(/^\[assets\]\n(?:[^[\n].*\n|\n)*/m, "");
   writeFileSync(file, text);

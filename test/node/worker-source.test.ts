@@ -55,7 +55,10 @@ it("blanks the document's prose and leaves everything else as it was", () => {
 });
 
 it("keeps every file of src/ valid TypeScript, each line at its number", () => {
-  const files = readdirSync("src", { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+  // Declaration files emit nothing: TypeScript has no output of theirs to check.
+  const files = readdirSync("src", { recursive: true, encoding: "utf8" }).filter(
+    (f) => f.endsWith(".ts") && !f.endsWith(".d.ts"),
+  );
   let blanked = 0;
   for (const file of files) {
     const source = readFileSync(`src/${file}`, "utf8");

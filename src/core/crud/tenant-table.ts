@@ -1,4 +1,5 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteInsertValue, SQLiteTable, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { BatchPlan } from "../batch-plan";
 import type { ServiceContext } from "../context";
@@ -121,6 +122,28 @@ export function tenantTable<T extends TenantTable>(
       const row = await this.get(ctx, id);
       if (!row) throw ApiError.notFound(opts.notFound, `${opts.label} ${id}`);
       return row;
+    },
+
+    /**
+     * Before a delete: the live row `id` (or the 404) and the live items that use it, read in one
+     * round trip, refused with the "still in use" 409 naming them while there are any.
+     */
+    async findUnused(
+      ctx: ServiceContext,
+      id: number,
+      users: BatchItem<"sqlite"> & PromiseLike<{ id: number }[]>,
+      inUse: { code: ErrorCode; detail: (ids: number[]) => string },
+    ): Promise<void> {
+      const [found, using] = (await ctx.db.batch([
+        ctx.db
+          .select({ id: table.id })
+          .from(table as SQLiteTable)
+          .where(byId(ctx, id)),
+        users,
+      ])) as [unknown[], { id: number }[]];
+      if (!found.length) throw ApiError.notFound(opts.notFound, `${opts.label} ${id}`);
+      const ids = using.map((u) => u.id);
+      refuseWhileUsed(inUse.code, { items: ids }, inUse.detail(ids));
     },
 
     /** The ids among `ids` that are live rows of the store. */

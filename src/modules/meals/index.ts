@@ -53,7 +53,6 @@ export {
   deliveryCityIds,
   findDeliveryWindow,
   restaurantTimeZoneSql,
-  restaurantTimeZones,
   SUPPORTED_WINDOW_LIST,
   storeZones,
   WINDOW_TYPES,

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
-import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
+import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec, type Page } from "../../../core/listing";
@@ -95,23 +95,18 @@ export async function updateBundleCategory(
 /** Refused with 409 and the item ids while live items use the category (see modifier categories). */
 export async function deleteBundleCategory(ctx: ServiceContext, id: number): Promise<void> {
   // The category and the items that use it in one round trip, then the delete.
-  const [found, users] = await ctx.db.batch([
-    ctx.db
-      .select({ id: bundleCategories.id })
-      .from(bundleCategories)
-      .where(and(records.live(ctx), eq(bundleCategories.id, id))),
+  await records.findUnused(
+    ctx,
+    id,
     ctx.db
       .select({ id: items.id })
       .from(itemBundleCategories)
       .innerJoin(items, eq(items.id, itemBundleCategories.itemId))
       .where(and(eq(itemBundleCategories.bundleCategoryId, id), live(items, ctx.appId))),
-  ]);
-  if (!found.length) throw ApiError.notFound("bundle_category_not_found", `${records.label} ${id}`);
-  const ids = users.map((u) => u.id);
-  refuseWhileUsed(
-    "bundle_category_in_use",
-    { items: ids },
-    `Items ${ids.join(", ")} use this bundle category; remove it from them first.`,
+    {
+      code: "bundle_category_in_use",
+      detail: (ids) => `Items ${ids.join(", ")} use this bundle category; remove it from them first.`,
+    },
   );
   await emit(
     ctx.db,

@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
-import { ApiError } from "../../../core/errors";
+import { live, tenantTable } from "../../../core/crud/tenant-table";
 import { emit, newEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec, type Page } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
@@ -55,23 +54,18 @@ export async function updateItemCategory(
 /** Refused with 409 and the item ids while live items are in the category, as for the other categories. */
 export async function deleteItemCategory(ctx: ServiceContext, id: number): Promise<void> {
   // The category and the items in it in one round trip, then the delete.
-  const [found, users] = await ctx.db.batch([
-    ctx.db
-      .select({ id: itemCategories.id })
-      .from(itemCategories)
-      .where(and(records.live(ctx), eq(itemCategories.id, id))),
+  await records.findUnused(
+    ctx,
+    id,
     ctx.db
       .select({ id: items.id })
       .from(itemCategoryLinks)
       .innerJoin(items, eq(items.id, itemCategoryLinks.itemId))
       .where(and(eq(itemCategoryLinks.categoryId, id), live(items, ctx.appId))),
-  ]);
-  if (!found.length) throw ApiError.notFound("item_category_not_found", `${records.label} ${id}`);
-  const ids = users.map((u) => u.id);
-  refuseWhileUsed(
-    "item_category_in_use",
-    { items: ids },
-    `Items ${ids.join(", ")} are in this category; take them out first.`,
+    {
+      code: "item_category_in_use",
+      detail: (ids) => `Items ${ids.join(", ")} are in this category; take them out first.`,
+    },
   );
   await emit(ctx.db, ctx.events, [records.softDelete(ctx, id)], [newEvent(ctx.appId, "item_category.deleted", { id })]);
 }

@@ -193,11 +193,9 @@ export async function updateModifierCategory(
  */
 export async function deleteModifierCategory(ctx: ServiceContext, id: number): Promise<void> {
   // The category and the items that use it in one round trip, then the delete.
-  const [found, users] = await ctx.db.batch([
-    ctx.db
-      .select({ id: modifierCategories.id })
-      .from(modifierCategories)
-      .where(and(categories.live(ctx), eq(modifierCategories.id, id))),
+  await categories.findUnused(
+    ctx,
+    id,
     ctx.db
       .select({ id: items.id })
       .from(items)
@@ -208,23 +206,19 @@ export async function deleteModifierCategory(ctx: ServiceContext, id: number): P
             WHERE category_id = ${id}))`,
         ),
       ),
-  ]);
-  const category = found[0];
-  if (!category) throw ApiError.notFound("modifier_category_not_found", `Modifier category ${id}`);
-  const ids = users.map((u) => u.id);
-  refuseWhileUsed(
-    "modifier_category_in_use",
-    { items: ids },
-    `Items ${ids.join(", ")} use this category; remove it from them first.`,
+    {
+      code: "modifier_category_in_use",
+      detail: (ids) => `Items ${ids.join(", ")} use this category; remove it from them first.`,
+    },
   );
   const at = nowIso();
   await emit(
     ctx.db,
     ctx.events,
     [
-      categories.softDelete(ctx, category.id),
-      ctx.db.update(modifierValues).set(softDeleted(at)).where(eq(modifierValues.categoryId, category.id)),
+      categories.softDelete(ctx, id),
+      ctx.db.update(modifierValues).set(softDeleted(at)).where(eq(modifierValues.categoryId, id)),
     ],
-    [newEvent(ctx.appId, "modifier_category.deleted", { id: category.id })],
+    [newEvent(ctx.appId, "modifier_category.deleted", { id })],
   );
 }

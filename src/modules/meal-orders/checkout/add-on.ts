@@ -15,7 +15,7 @@ import type { AddOnCart, AddOnOrder } from "./schemas";
 
 /**
  * Add-On Order (MM5): menu products of the subscription's restaurant for some of its suborders,
- * before the provider's cutoff. Priced by `priceMeal` like every meal order; the products reach the
+ * before the provider's cutoff. Priced by `priceMealWith` like every meal order; the products reach the
  * suborders' `add_ons` when the order is paid (checkout/paid.ts).
  */
 

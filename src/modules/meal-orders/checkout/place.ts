@@ -55,7 +55,7 @@ export function requireVoucher(q: Quote, code: string | undefined): void {
 
 /**
  * Places the meal order (pending, or paid at once when free or paid by the wallet) and answers the
- * checkout result, read back by the order's own batch; `inputs` were read with the price (`priceMeal`).
+ * checkout result, read back by the order's own batch; `inputs` were read with the price (`readMealPricing`).
  */
 export async function placeMeal(
   ctx: ServiceContext,

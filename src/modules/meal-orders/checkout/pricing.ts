@@ -14,7 +14,7 @@ import type { MealPrice } from "./schemas";
 
 /**
  * The one pricing of meals commerce: the calculators (CA16-CA18, the add-ons cart) and the orders
- * (Place Order, Add-On Order, Renew) all price through `priceMeal`, which prices the lines with the
+ * (Place Order, Add-On Order, Renew) all price through `priceMealWith`, which prices the lines with the
  * orders module's `quoteServiceLines` (voucher, VAT per line, delivery fee, wallet), so a meal
  * order is charged exactly what its calculator showed.
  */
@@ -55,12 +55,10 @@ export async function readMealPricing(
   return { inputs, voucher: found };
 }
 
-/** The quote and the customer's cashback balance; `inputs` are what placing the order needs (read already). */
-export async function priceMeal(ctx: ServiceContext, input: MealPriceInput) {
-  return priceMealWith(await readMealPricing(ctx, input.customerId, input.voucher), input);
-}
-
-/** `priceMeal` from the facts read beside the cart (`readMealPricing`): no query. */
+/**
+ * The quote and the customer's cashback balance, from the facts read beside the cart
+ * (`readMealPricing`): no query. `inputs` are what placing the order needs (read already).
+ */
 export function priceMealWith(
   facts: MealPricingFacts,
   input: MealPriceInput,

@@ -171,16 +171,9 @@ export async function findDeliveryWindow(ctx: ServiceContext, id: number): Promi
   return row && deliveryWindowView(row);
 }
 
-/** The time zones of the store's restaurants `ids` (deleted ones too: their suborders keep their dates). */
-export async function restaurantTimeZones(ctx: ServiceContext, ids: readonly number[]): Promise<Map<number, string>> {
-  if (!ids.length) return new Map();
-  const rows = await ctx.db
-    .select({ id: restaurants.id, timeZone: restaurants.timeZone })
-    .from(restaurants)
-    .where(and(eq(restaurants.appId, ctx.appId), inList(restaurants.id, ids)));
-  return new Map(rows.map((r) => [r.id, r.timeZone]));
-}
-
-/** `restaurantTimeZones` of one restaurant as SQL, for a statement that reads more (its row names the restaurant). */
+/**
+ * The time zone of one restaurant of the store (deleted ones too: their suborders keep their dates),
+ * as SQL for a statement that reads more (its row names the restaurant).
+ */
 export const restaurantTimeZoneSql = (appId: number, restaurantId: SQL): SQL<string | null> =>
   sql`(SELECT ${restaurants.timeZone} FROM ${restaurants} WHERE ${restaurants.appId} = ${appId} AND ${restaurants.id} = ${restaurantId})`;
