@@ -1,9 +1,9 @@
-import { clientOf, createDb, type Db } from "../db/client";
+import { clientOf, createDb, type Db, sendsWrite } from "../db/client";
 
 /**
  * Writes that wait for a request's admission (its store live, its customer neither blocked nor
  * deleted), so that the handler's reads go out beside the admission's own: one round trip for both,
- * not one after the other. Anything but a SELECT (or a WITH … SELECT) counts as a write and is sent only once the
+ * not one after the other. A statement that may write (`sendsWrite`) is sent only once the
  * admission passed; a refusal rejects it with the refusal itself. After `settle()` (the response is
  * decided) statements pass through: deferred work runs after an admitted request only.
  *
@@ -11,10 +11,6 @@ import { clientOf, createDb, type Db } from "../db/client";
  * queue's send does not wait): the customer routes' reads, and the routes that opt into the
  * Idempotency-Key claim `with-first-read`, which promise the same.
  */
-const READS = /^\s*(select|with)\b/i;
-/** A write anywhere in a statement (a `WITH … INSERT`); column names such as `updated_at` do not match. */
-const WRITES = /\binsert\s+(or\s+\w+\s+)?into\b|\bupdate\s+("[^"]+"|\w+)\s+set\b|\bdelete\s+from\b|\breplace\s+into\b/i;
-const isRead = (q: string) => READS.test(q) && !WRITES.test(q);
 const RUNS = ["all", "raw", "first", "run"] as const;
 
 /** The Db under each gated one, for what must go out before the admission (the key's claim). */
@@ -42,7 +38,7 @@ export function writesAfterAdmission(db: Db, admitted: Promise<void>): { db: Db;
   };
   const wrapped = new Proxy(session, {
     get(target, prop) {
-      if (prop === "prepare") return (q: string) => (isRead(q) ? target.prepare(q) : gated(target.prepare(q)));
+      if (prop === "prepare") return (q: string) => (sendsWrite(q) ? gated(target.prepare(q)) : target.prepare(q));
       if (prop === "batch")
         return async (statements: D1PreparedStatement[]) => {
           if (statements.some((s) => writes.has(s))) await pass();

@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
-import { clientOf, createDb, type Db } from "../db/client";
+import { clientOf, createDb, type Db, sendsWrite } from "../db/client";
 import type { AppEnv } from "../env";
 import { beforeAdmission } from "./admission";
 import { executionCtxOf } from "./context";
@@ -297,8 +297,6 @@ async function settleKeyed(
   executionCtxOf(c)?.waitUntil(stored);
 }
 
-const WRITE = /^\s*(insert|update|delete|replace)\b/i;
-
 /**
  * The request's db, with the claim's outcome added to each write it sends while the request runs:
  * before the write, in the same batch (one D1 transaction), a guard that the claim is still this
@@ -367,7 +365,7 @@ function claimOutcome(
       if (prop === "prepare")
         return (q: string) => {
           if (!settled) claimId().catch(() => undefined);
-          return WRITE.test(q) ? write(target.prepare(q)) : target.prepare(q);
+          return sendsWrite(q) ? write(target.prepare(q)) : target.prepare(q);
         };
       if (prop === "batch")
         return async (statements: D1PreparedStatement[]) =>

@@ -76,6 +76,16 @@ export function createDb(d1: D1Database | D1DatabaseSession): Db {
   return drizzle(d1 as D1Database);
 }
 
+const READS = /^\s*(select|with)\b/i;
+/** A write anywhere in a statement (a `WITH … INSERT`); column names such as `updated_at` do not match. */
+const WRITES = /\binsert\s+(or\s+\w+\s+)?into\b|\bupdate\s+("[^"]+"|\w+)\s+set\b|\bdelete\s+from\b|\breplace\s+into\b/i;
+
+/**
+ * Whether a statement may change data: anything but a SELECT, or a WITH … SELECT that writes
+ * nothing. What the request wrappers hold back (core/admission) or guard (core/idempotency).
+ */
+export const sendsWrite = (sql: string): boolean => !READS.test(sql) || WRITES.test(sql);
+
 /** The D1 session (or database) a Db sends its statements to. */
 export function clientOf(db: Db): D1Database | D1DatabaseSession {
   return (db as unknown as { $client: D1Database | D1DatabaseSession }).$client;

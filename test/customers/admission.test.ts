@@ -6,7 +6,17 @@ import { directoryOf } from "../../src/db/shards";
 import { HELD_CHECKS } from "../helpers/d1-waits";
 import { shardFor, shardNameFor } from "../helpers/factories";
 import { call, callWaits, json, problem } from "../helpers/request";
-import { CARTS, MY_ORDERS, rowOf, type Shopper, shopperOf, stocked, stockOf, storeFor } from "../orders/helpers";
+import {
+  CARTS,
+  keyedCheckoutWaits,
+  MY_ORDERS,
+  rowOf,
+  type Shopper,
+  shopperOf,
+  stocked,
+  stockOf,
+  storeFor,
+} from "../orders/helpers";
 
 /**
  * A customer request's admission (its store live, its customer neither blocked nor deleted) is read
@@ -158,14 +168,7 @@ describe("A customer's admission beside the handler's reads", () => {
     const tea = await stocked(A, 1000, 5);
     const cart = await json(await s.as(CARTS, { method: "POST", body: { items: [{ item_id: tea.id, qty: 2 }] } }));
     const key = `admission-${cart.id}`;
-    const keyed = () =>
-      callWaits(`${CARTS}${cart.id}/checkout/`, {
-        method: "POST",
-        body: { payment_provider: "cash_on_delivery" },
-        token: s.token,
-        appId: A,
-        headers: { "Idempotency-Key": key },
-      });
+    const keyed = () => keyedCheckoutWaits(A, s, cart.id, key);
     await setBlocked(s, true);
     const refused = await keyed();
     expect(refused.res.status).toBe(403);

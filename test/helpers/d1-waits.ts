@@ -4,8 +4,9 @@
  * statement or batch a depth, one more than the deepest that had come back when it was sent. Calls
  * sent together (Promise.all), or one after another without waiting for an answer, share a depth
  * (answers come back in rounds, when the request has nothing else to do: below); the request's
- * waits are the deepest depth back before its response. Work deferred with waitUntil (the events' send, below) is counted apart. The checks held per isolate (merchant token, customer standing, the store's existence) are told
- * apart: a warm isolate makes none of them.
+ * waits are the deepest depth back before its response. Work deferred with waitUntil (the events'
+ * send, below) is counted apart. The checks held per isolate (merchant token, customer standing, the
+ * store's existence) are told apart: a warm isolate makes none of them.
  */
 export type Waits = { total: number; beyondAuth: number; deferred: number; statements: number };
 

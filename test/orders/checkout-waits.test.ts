@@ -5,6 +5,7 @@ import {
   cartOf,
   cashbackOf,
   depositCashback,
+  keyedCheckoutWaits,
   locationOf,
   MY_ORDERS,
   type Shopper,
@@ -80,14 +81,7 @@ describe("D1 round trips of the order-placing writes", () => {
     const s = await shopperOf(A);
     const tea = await stocked(A, 1000, 5);
     const cart = await json(await s.as(CARTS, { method: "POST", body: { items: [{ item_id: tea.id, qty: 2 }] } }));
-    const keyed = () =>
-      callWaits(`${CARTS}${cart.id}/checkout/`, {
-        method: "POST",
-        body: { payment_provider: "cash_on_delivery" },
-        token: s.token,
-        appId: A,
-        headers: { "Idempotency-Key": `checkout-${cart.id}` },
-      });
+    const keyed = () => keyedCheckoutWaits(A, s, cart.id, `checkout-${cart.id}`);
     const first = await keyed();
     const result = await json(first.res);
     expect(first.res.status, JSON.stringify(result)).toBe(201);

@@ -10,7 +10,7 @@ import {
   shardFor,
   tokenFor,
 } from "../helpers/factories";
-import { call, json } from "../helpers/request";
+import { call, callWaits, json } from "../helpers/request";
 
 /** The paths of the commerce routes (customer ones have no `/merchant/`). */
 export const CARTS = "/order/v1/carts/";
@@ -66,6 +66,16 @@ export async function cartOf(s: Shopper, body: Record<string, unknown>) {
 
 export const checkout = (s: Shopper, cartId: number, body: Record<string, unknown>, headers = {}) =>
   s.as(`${CARTS}${cartId}/checkout/`, { method: "POST", body, headers });
+
+/** A cash-on-delivery Checkout under an Idempotency-Key, and the D1 round trips it waited for. */
+export const keyedCheckoutWaits = (appId: number, s: Shopper, cartId: number, key: string) =>
+  callWaits(`${CARTS}${cartId}/checkout/`, {
+    method: "POST",
+    body: { payment_provider: "cash_on_delivery" },
+    token: s.token,
+    appId,
+    headers: { "Idempotency-Key": key },
+  });
 
 /** Checks a cart out (201 expected) and returns the checkout result. */
 export async function checkedOut(s: Shopper, cartId: number, body: Record<string, unknown>) {
