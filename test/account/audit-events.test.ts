@@ -3,6 +3,7 @@ import { AuditEventListSchema, AuditEventSchema } from "../../src/modules/accoun
 import { auditRowsOf, keyFor } from "../helpers/audit";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { APP_1, APP_2, shardFor } from "../helpers/factories";
+import { rowCallerLacks } from "../helpers/isolation";
 import { call, callWaits, json, problem } from "../helpers/request";
 
 // The audit trail of the store's settings and bank accounts, and the list a store reads it with.
@@ -159,10 +160,15 @@ describe("List Audit Events and Audit Event Details", () => {
     const res = await call(`${EVENTS}?secret=1`, { token: reader, appId: APP_1 });
     expect(res.status).toBe(400);
     expect(JSON.stringify(await problem(res))).toContain("resource_type");
-    const theirs = await shardFor(APP_2)
-      .prepare("SELECT id FROM audit_events WHERE app_id = ? LIMIT 1")
-      .bind(APP_2)
-      .first<{ id: number }>();
+    const theirs = await rowCallerLacks("audit_events", APP_1, async () =>
+      (await shardFor(APP_2)
+        .prepare(
+          "INSERT INTO audit_events (app_id, actor_type, action, resource_type, resource_id, request_id) " +
+            "VALUES (?, 'platform', 'store.updated', 'store', ?, 'req-theirs') RETURNING id",
+        )
+        .bind(APP_2, String(APP_2))
+        .first<{ id: number }>())!,
+    );
     const other = await call(`${EVENTS}${theirs!.id}/`, { token: reader, appId: APP_1 });
     expect(other.status).toBe(404);
     expect((await problem(other)).code).toBe("audit_event_not_found");

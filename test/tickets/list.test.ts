@@ -4,6 +4,7 @@ import { observeRoundTrips, observeStatements } from "../../src/db/client";
 import { items } from "../../src/modules/items/tables";
 import { tickets } from "../../src/modules/tickets/tables";
 import { APP_1, APP_2, createFullItem, createPlainItem, createTicketsFor, db, tokenFor } from "../helpers/factories";
+import { rowCallerLacks } from "../helpers/isolation";
 import { call, json, problem } from "../helpers/request";
 
 const PATH = "/order/v1/merchant/fulfillments/tickets/";
@@ -177,7 +178,11 @@ describe("List Tickets", () => {
 
   it("never shows another tenant's tickets, even filtered by their id", async () => {
     const other = await createPlainItem(APP_2);
-    const [theirs] = await createTicketsFor(APP_2, other.id, 1, { nameEn: "Theirs" });
+    const theirs = await rowCallerLacks(
+      "tickets",
+      APP_1,
+      async () => (await createTicketsFor(APP_2, other.id, 1, { nameEn: "Theirs" }))[0]!,
+    );
     const body = await json(await list(`?id=${theirs!.id}`));
     expect(body.count).toBe(0);
     const all = await json(await list("?page_size=100&search=Theirs"));

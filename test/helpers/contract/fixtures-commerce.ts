@@ -317,7 +317,14 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
     .returning();
   const [courier] = await db(B)
     .insert(couriers)
-    .values({ appId: B, type: "custom", nameEn: MARKER, nameAr: MARKER, coverageCities: [1] })
+    .values({
+      id: await idAStoreLacks("couriers", f.stores),
+      appId: B,
+      type: "custom",
+      nameEn: MARKER,
+      nameAr: MARKER,
+      coverageCities: [1],
+    })
     .returning();
   const [pickup] = await db(B)
     .insert(pickupLocations)
