@@ -160,14 +160,17 @@ describe("List Audit Events and Audit Event Details", () => {
     const res = await call(`${EVENTS}?secret=1`, { token: reader, appId: APP_1 });
     expect(res.status).toBe(400);
     expect(JSON.stringify(await problem(res))).toContain("resource_type");
-    const theirs = await rowCallerLacks("audit_events", APP_1, async () =>
-      (await shardFor(APP_2)
-        .prepare(
-          "INSERT INTO audit_events (app_id, actor_type, action, resource_type, resource_id, request_id) " +
-            "VALUES (?, 'platform', 'store.updated', 'store', ?, 'req-theirs') RETURNING id",
-        )
-        .bind(APP_2, String(APP_2))
-        .first<{ id: number }>())!,
+    const theirs = await rowCallerLacks(
+      "audit_events",
+      APP_1,
+      async () =>
+        (await shardFor(APP_2)
+          .prepare(
+            "INSERT INTO audit_events (app_id, actor_type, action, resource_type, resource_id, request_id) " +
+              "VALUES (?, 'platform', 'store.updated', 'store', ?, 'req-theirs') RETURNING id",
+          )
+          .bind(APP_2, String(APP_2))
+          .first<{ id: number }>())!,
     );
     const other = await call(`${EVENTS}${theirs!.id}/`, { token: reader, appId: APP_1 });
     expect(other.status).toBe(404);
