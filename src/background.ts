@@ -13,6 +13,7 @@ import {
   queueDueSubscriptions,
   renewSubscriptionsJob,
 } from "./modules/orders";
+import { redeliverConnectionEvents } from "./modules/sales-channels";
 import { pollCarrierTracking } from "./modules/shipping";
 import { type ScheduledTask, tasksOfRun } from "./scheduled-tasks";
 import { wireModules } from "./wiring";
@@ -31,12 +32,20 @@ type Task = { label: BackgroundTask; run: () => Promise<unknown> };
  * The cron's tasks by name (src/scheduled-tasks.ts) over one shard's stores; each starts only when its
  * run calls it. The tasks work store by store already: each shard's run covers that shard's stores.
  */
-function scheduledTasks(env: Env, ctx: ExecutionContext, shard: D1Database): Record<ScheduledTask, Task> {
+function scheduledTasks(env: Env, ctx: ExecutionContext, shard: D1Database, name: string): Record<ScheduledTask, Task> {
   const db = () => createDb(shard);
   const contextOf = (appId: number) => makeServiceContext(createDb(shard), appId, env, (p) => ctx.waitUntil(p));
   return {
-    // The outbox rows stay un-enqueued on failure, so the next run retries; the log is the trace.
-    "resend-outbox": { label: "resend outbox", run: () => resendStale(db(), env.EVENTS) },
+    // The outbox rows stay un-enqueued on failure, so the next run retries; the log is the trace. With
+    // them, the sales channel connection events the directory holds for this shard's stores and has not
+    // seen delivered (the isolate died after the directory's batch): a second copy inserts nothing.
+    "resend-outbox": {
+      label: "resend outbox",
+      run: async () => ({
+        outbox: await resendStale(db(), env.EVENTS),
+        connection_events: await redeliverConnectionEvents(env, env.EVENTS, name),
+      }),
+    },
     "purge-idempotency-keys": { label: "purge idempotency keys", run: () => purgeExpiredIdempotencyKeys(db()) },
     // Wallet amounts past their expiry leave the balance through an `expiry` entry.
     "expire-wallet-balances": { label: "expire wallet balances", run: () => expireLapsedBalances(contextOf, db()) },
@@ -82,7 +91,7 @@ export const background = {
     // own log line.
     const names = tasksOfRun(controller.cron);
     const runs = everyShardBinding(env).flatMap(({ name: shard, d1 }) => {
-      const tasks = scheduledTasks(env, ctx, d1);
+      const tasks = scheduledTasks(env, ctx, d1, shard);
       return names.map((name) => ({
         name: `${name} (${shard})`,
         run: async () => {

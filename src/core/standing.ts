@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { Db } from "../db/client";
+import { storeDb } from "../db/shards";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
 import { HeldFor } from "./held";
@@ -35,7 +36,9 @@ export async function requireGoodStanding(c: Context<AppEnv>, appId: number, cus
   const now = Date.now();
   let standing = heldStandings.get(key, now);
   if (!standing) {
-    standing = await standingOf(c.get("db"), appId, customerId);
+    // A channel's customer (on a provider's request) stands in the channel store's shard.
+    const db = appId === c.get("appId") ? c.get("db") : await storeDb(c.env, appId);
+    standing = await standingOf(db, appId, customerId);
     heldStandings.set(key, standing, now);
   }
   if (standing === "blocked")
