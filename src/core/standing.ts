@@ -30,14 +30,19 @@ export function forgetCustomerStanding(appId: number, customerId: number): void 
   heldStandings.delete(`${appId}:${customerId}`);
 }
 
-export async function requireGoodStanding(c: Context<AppEnv>, appId: number, customerId: number): Promise<void> {
+export async function requireGoodStanding(
+  c: Context<AppEnv>,
+  appId: number,
+  customerId: number,
+  ofAnotherStore = false,
+): Promise<void> {
   if (!standingOf) throw new Error("No customer standing check: createApp() registers it");
   const key = `${appId}:${customerId}`;
   const now = Date.now();
   let standing = heldStandings.get(key, now);
   if (!standing) {
     // A channel's customer (on a provider's request) stands in the channel store's shard.
-    const db = appId === c.get("appId") ? c.get("db") : await storeDb(c.env, appId);
+    const db = ofAnotherStore ? await storeDb(c.env, appId) : c.get("db");
     standing = await standingOf(db, appId, customerId);
     heldStandings.set(key, standing, now);
   }
