@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { httpEInvoicingApi } from "../../src/modules/orders/invoices/e-invoice/api";
+import { eInvoicingApi } from "../../src/modules/orders/invoices/e-invoice/choose-api";
 import { FAKE_ZATCA_URL } from "../../src/modules/orders/invoices/e-invoice/fake";
 import { FIRST_PIH } from "../../src/modules/orders/invoices/e-invoice/hash";
 import { chain, KINDS, onboarded, signed, UNIT_FIELDS } from "./e-invoice-api-helpers";
@@ -175,5 +176,31 @@ describe("answers to send again", () => {
       status: null,
       reason: "ZATCA /invoices/reporting/single: TypeError: fetch failed",
     });
+  });
+});
+
+describe("the API chosen by ZATCA_API", () => {
+  it("is the fake by default, an environment's URL when named, and refuses the fake in production", async () => {
+    const urls: string[] = [];
+    const recording: typeof fetch = async (input) => {
+      urls.push(String(input instanceof Request ? input.url : input));
+      return new Response(JSON.stringify({ requestID: 1, binarySecurityToken: btoa("MIIB"), secret: "s" }));
+    };
+    await eInvoicingApi({ ZATCA_API: "simulation" }, recording).complianceCsid("123456", "csr");
+    expect(urls).toEqual(["https://gw-fatoora.zatca.gov.sa/e-invoicing/simulation/compliance"]);
+    // The fake answers without the network: an OTP and a CSR it refuses, in ZATCA's words.
+    expect(await eInvoicingApi({}, recording).complianceCsid("12", "csr")).toMatchObject({
+      kind: "rejected",
+      errors: [{ code: "Invalid-OTP" }],
+    });
+    expect(urls).toHaveLength(1);
+    for (const vars of [{ ENVIRONMENT: "production" }, { ZATCA_API: "zatca-prod" }])
+      expect(
+        await eInvoicingApi(vars, recording).report({ binarySecurityToken: "t", secret: "s" }, signed()),
+      ).toMatchObject({
+        kind: "retryable",
+        status: null,
+      });
+    expect(urls).toHaveLength(1);
   });
 });
