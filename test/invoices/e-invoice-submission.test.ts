@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { httpEInvoicingApi } from "../../src/modules/orders/invoices/e-invoice/api";
 import { eInvoicingApi } from "../../src/modules/orders/invoices/e-invoice/choose-api";
+import { unitCsr } from "../../src/modules/orders/invoices/e-invoice/csr";
 import { FAKE_ZATCA_URL } from "../../src/modules/orders/invoices/e-invoice/fake";
 import { FIRST_PIH } from "../../src/modules/orders/invoices/e-invoice/hash";
-import { chain, KINDS, onboarded, signed, UNIT_FIELDS } from "./e-invoice-api-helpers";
+import { newUnitKey } from "../../src/modules/orders/invoices/e-invoice/keys";
+import { chain, KINDS, nextOtp, onboarded, signed, UNIT_FIELDS } from "./e-invoice-api-helpers";
 
 /**
  * Reporting and clearance through the adapter against the local fake of ZATCA's API: documents the
@@ -73,6 +75,14 @@ describe("reporting and clearance", () => {
     });
     await api.clear(production, standard!);
     expect(await api.clear(production, standard!)).toMatchObject({ kind: "already_submitted", status: 208 });
+  });
+  it("goes on with the unit's chain after its production CSID is renewed", async () => {
+    const { api, production } = await onboarded();
+    const [first, second] = chain(KINDS.simplifiedInvoice, KINDS.simplifiedCreditNote);
+    expect((await api.report(production, first!)).kind).toBe("reported");
+    const renewed = await api.renewCsid(production, nextOtp(), unitCsr(UNIT_FIELDS, newUnitKey()));
+    if (renewed.kind !== "issued") throw new Error(JSON.stringify(renewed));
+    expect((await api.report(renewed.csid, second!)).kind).toBe("reported");
   });
 });
 
@@ -163,6 +173,27 @@ describe("answers to send again", () => {
       retryAfterSeconds: null,
     });
     expect((await api.report(production, doc!)).kind).toBe("reported");
+  });
+
+  it("reads Retry-After in its date form too", async () => {
+    const { api, fake, production } = await onboarded();
+    fake.interrupt(503, new Date(Date.now() + 3_600_000).toUTCString());
+    const result = await api.report(production, chain(KINDS.simplifiedInvoice)[0]!);
+    if (result.kind !== "retryable") throw new Error(JSON.stringify(result));
+    expect(result.retryAfterSeconds).toBeGreaterThan(3_000);
+    expect(result.retryAfterSeconds).toBeLessThanOrEqual(3_600);
+  });
+
+  it("an answer that never comes is retryable once the timeout passes", async () => {
+    const { production } = await onboarded();
+    const hanging: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason)));
+    const api = httpEInvoicingApi({ baseUrl: FAKE_ZATCA_URL, fetcher: hanging, timeoutMs: 10 });
+    expect(await api.report(production, chain(KINDS.simplifiedInvoice)[0]!)).toMatchObject({
+      kind: "retryable",
+      status: null,
+      reason: "ZATCA /invoices/reporting/single: no answer in 10 ms",
+    });
   });
 
   it("no answer at all is retryable", async () => {
