@@ -235,3 +235,40 @@ describe("the API chosen by ZATCA_API", () => {
     expect(urls).toHaveLength(1);
   });
 });
+
+describe("answers the adapter cannot act on", () => {
+  const answering =
+    (status: number, body: string): typeof fetch =>
+    async () =>
+      new Response(body, { status, headers: { "content-type": "application/json" } });
+  const credentials = { binarySecurityToken: "dG9rZW4=", secret: "secret" };
+  const doc = () => chain(KINDS.standardInvoice)[0]!;
+
+  it("a success without JSON, or a cleared document that is not base64 of UTF-8: retryable, not accepted", async () => {
+    const html = httpEInvoicingApi({ baseUrl: FAKE_ZATCA_URL, fetcher: answering(200, "<html>gateway</html>") });
+    expect(await html.report(credentials, doc())).toMatchObject({ kind: "retryable", status: 200 });
+    const garbled = JSON.stringify({ clearanceStatus: "CLEARED", clearedInvoice: "//79" });
+    const api = httpEInvoicingApi({ baseUrl: FAKE_ZATCA_URL, fetcher: answering(200, garbled) });
+    expect(await api.clear(credentials, doc())).toMatchObject({ kind: "retryable", status: 200 });
+  });
+
+  it("a 403 or an onboarding error in another shape: rejected with its words", async () => {
+    const forbidden = httpEInvoicingApi({
+      baseUrl: FAKE_ZATCA_URL,
+      fetcher: answering(403, JSON.stringify({ code: "Forbidden", message: "Not allowed for this VAT number" })),
+    });
+    expect(await forbidden.clear(credentials, doc())).toMatchObject({
+      kind: "rejected",
+      status: 403,
+      errors: [{ code: "Forbidden", message: "Not allowed for this VAT number" }],
+    });
+    const listed = httpEInvoicingApi({
+      baseUrl: FAKE_ZATCA_URL,
+      fetcher: answering(400, '{"errors":["Invalid-OTP"]}'),
+    });
+    expect(await listed.complianceCsid("000000", "csr")).toMatchObject({
+      kind: "rejected",
+      errors: [{ code: "Invalid-OTP", message: "Invalid-OTP" }],
+    });
+  });
+});

@@ -132,7 +132,25 @@ export type HttpApiOptions = {
   language?: "en" | "ar";
 };
 
-type Answer = { status: number; body: Body; headers: Headers } | Retryable;
+type Reply = { status: number; body: Body };
+type Answer = Reply | Retryable;
+
+const rejected = (r: Reply): Rejected => ({
+  kind: "rejected",
+  status: r.status,
+  errors: errorsOf(r.body, r.status),
+  warnings: warningsOf(r.body),
+});
+const accepted = (r: Reply) => ({ warnings: warningsOf(r.body), info: infoOf(r.body) });
+
+/** UTF-8 text of base64, or null when it is not base64 of UTF-8. */
+function base64Text(b64: string): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(fromBase64(b64));
+  } catch {
+    return null;
+  }
+}
 
 /** The HTTP adapter of ZATCA's API. */
 export function httpEInvoicingApi(options: HttpApiOptions): EInvoicingApi {
@@ -187,35 +205,27 @@ export function httpEInvoicingApi(options: HttpApiOptions): EInvoicingApi {
           retryAfterSeconds: null,
         };
     }
-    return { status: res.status, body: parsed, headers: res.headers };
+    return { status: res.status, body: parsed };
   }
 
-  /** The failures every call shares; null when the answer is the call's own to read. */
-  function failureOf(a: Answer): Failure | null {
-    if ("kind" in a) return a;
-    if (a.status === 401)
-      return { kind: "credentials_refused", status: 401, message: String(a.body?.message || "Unauthorized") };
-    if (a.status >= 400)
-      return { kind: "rejected", status: a.status, errors: errorsOf(a.body, a.status), warnings: warningsOf(a.body) };
-    return null;
+  /** The failures every call shares (401, 4xx); null when the answer is the call's own to read. */
+  function failureOf(r: Reply): Failure | null {
+    if (r.status === 401)
+      return { kind: "credentials_refused", status: 401, message: String(r.body?.message || "Unauthorized") };
+    return r.status >= 400 ? rejected(r) : null;
   }
 
-  function csidOf(a: Answer): CsidResult {
-    const failed = failureOf(a);
+  function csidOf(r: Answer): CsidResult {
+    if ("kind" in r) return r;
+    const failed = failureOf(r);
     if (failed) return failed;
-    const body = (a as { body: Body }).body;
-    const token = body?.binarySecurityToken;
-    const secret = body?.secret;
-    if (typeof token !== "string" || typeof secret !== "string" || !token || !secret)
-      return { kind: "rejected", status: (a as { status: number }).status, errors: errorsOf(body, 200), warnings: [] };
+    const token = r.body?.binarySecurityToken;
+    const secret = r.body?.secret;
+    const certificate = typeof token === "string" ? base64Text(token) : null;
+    if (!certificate || typeof secret !== "string" || !secret) return rejected(r);
     return {
       kind: "issued",
-      csid: {
-        requestId: String(body?.requestID ?? ""),
-        binarySecurityToken: token,
-        secret,
-        certificate: new TextDecoder().decode(fromBase64(token)),
-      },
+      csid: { requestId: String(r.body?.requestID ?? ""), binarySecurityToken: token as string, secret, certificate },
     };
   }
 
@@ -239,55 +249,55 @@ export function httpEInvoicingApi(options: HttpApiOptions): EInvoicingApi {
     },
 
     async complianceInvoice(credentials, document) {
-      const a = await call("POST", "/compliance/invoices", documentBody(document), invoiceHeaders(credentials));
-      const failed = failureOf(a);
-      if (failed || "kind" in a) return failed as Failure;
-      const reportingStatus = (a.body?.reportingStatus as string | null) ?? null;
-      const clearanceStatus = (a.body?.clearanceStatus as string | null) ?? null;
-      if ((a.body?.validationResults as Body)?.status === "ERROR")
-        return { kind: "rejected", status: a.status, errors: errorsOf(a.body, a.status), warnings: warningsOf(a.body) };
-      return { kind: "passed", reportingStatus, clearanceStatus, warnings: warningsOf(a.body), info: infoOf(a.body) };
+      const r = await call("POST", "/compliance/invoices", documentBody(document), invoiceHeaders(credentials));
+      if ("kind" in r) return r;
+      const failed = failureOf(r);
+      if (failed) return failed;
+      if ((r.body?.validationResults as Body)?.status === "ERROR") return rejected(r);
+      return {
+        kind: "passed",
+        reportingStatus: (r.body?.reportingStatus as string | null) ?? null,
+        clearanceStatus: (r.body?.clearanceStatus as string | null) ?? null,
+        ...accepted(r),
+      };
     },
 
     async report(production, document) {
-      const a = await call(
+      const r = await call(
         "POST",
         "/invoices/reporting/single",
         documentBody(document),
         invoiceHeaders(production, "0"),
       );
+      if ("kind" in r) return r;
       // 409: this hash was reported before (its body says NOT_REPORTED, with a Duplicate-Invoice error).
-      if (!("kind" in a) && a.status === 409)
-        return { kind: "already_submitted", status: 409, messages: errorsOf(a.body, 409) };
-      const failed = failureOf(a);
-      if (failed || "kind" in a) return failed as Failure;
-      if (a.body?.reportingStatus !== "REPORTED")
-        return { kind: "rejected", status: a.status, errors: errorsOf(a.body, a.status), warnings: warningsOf(a.body) };
-      return { kind: "reported", warnings: warningsOf(a.body), info: infoOf(a.body) };
+      if (r.status === 409) return { kind: "already_submitted", status: 409, messages: errorsOf(r.body, 409) };
+      const failed = failureOf(r);
+      if (failed) return failed;
+      if (r.body?.reportingStatus !== "REPORTED") return rejected(r);
+      return { kind: "reported", ...accepted(r) };
     },
 
     async clear(production, document) {
-      const a = await call(
-        "POST",
-        "/invoices/clearance/single",
-        documentBody(document),
-        invoiceHeaders(production, "1"),
-      );
-      if (!("kind" in a) && a.status === 303) return { kind: "clearance_off", status: 303 };
+      const path = "/invoices/clearance/single";
+      const r = await call("POST", path, documentBody(document), invoiceHeaders(production, "1"));
+      if ("kind" in r) return r;
+      if (r.status === 303) return { kind: "clearance_off", status: 303 };
       // 208: this hash was cleared before.
-      if (!("kind" in a) && a.status === 208)
-        return { kind: "already_submitted", status: 208, messages: errorsOf(a.body, 208) };
-      const failed = failureOf(a);
-      if (failed || "kind" in a) return failed as Failure;
-      const cleared = a.body?.clearedInvoice;
-      if (a.body?.clearanceStatus !== "CLEARED" || typeof cleared !== "string")
-        return { kind: "rejected", status: a.status, errors: errorsOf(a.body, a.status), warnings: warningsOf(a.body) };
-      return {
-        kind: "cleared",
-        clearedInvoice: new TextDecoder().decode(fromBase64(cleared)),
-        warnings: warningsOf(a.body),
-        info: infoOf(a.body),
-      };
+      if (r.status === 208) return { kind: "already_submitted", status: 208, messages: errorsOf(r.body, 208) };
+      const failed = failureOf(r);
+      if (failed) return failed;
+      if (r.body?.clearanceStatus !== "CLEARED") return rejected(r);
+      const cleared = typeof r.body.clearedInvoice === "string" ? base64Text(r.body.clearedInvoice) : null;
+      // Cleared, but its document unreadable: asked again, ZATCA answers 208 and ours stands.
+      if (cleared === null)
+        return {
+          kind: "retryable",
+          status: r.status,
+          reason: `ZATCA ${path}: clearedInvoice unreadable`,
+          retryAfterSeconds: null,
+        };
+      return { kind: "cleared", clearedInvoice: cleared, ...accepted(r) };
     },
   };
 }
