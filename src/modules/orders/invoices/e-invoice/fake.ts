@@ -118,9 +118,14 @@ export function fakeZatca(options: FakeZatcaOptions = {}) {
       !!u.businessCategory;
     if (!valid) return invalidCsr();
     usedOtps.add(otp);
+    return grant(kind, u.SN!, u.title!);
+  }
+
+  /** A CSID of a new request id and a random secret, as the API answers it. */
+  function grant(kind: Issued["kind"], unit: string, invoiceTypes: string): Response {
     const requestId = String(nextRequestId++);
     const secret = toBase64(crypto.getRandomValues(new Uint8Array(32)));
-    csids.set(secret, { kind, requestId, unit: u.SN!, invoiceTypes: u.title!, passed: new Set() });
+    csids.set(secret, { kind, requestId, unit, invoiceTypes, passed: new Set() });
     return json(200, {
       requestID: Number(requestId),
       ...(kind === "production" && {
@@ -148,17 +153,7 @@ export function fakeZatca(options: FakeZatcaOptions = {}) {
     const missing = requiredChecks(compliance).filter((c) => !compliance.passed.has(c));
     if (missing.length)
       return refused("Missing-Compliance-Steps", `The compliance checks have not passed for: ${missing.join(", ")}.`);
-    const secret = toBase64(crypto.getRandomValues(new Uint8Array(32)));
-    const requestId = String(nextRequestId++);
-    csids.set(secret, { ...compliance, kind: "production", requestId, passed: new Set() });
-    return json(200, {
-      requestID: Number(requestId),
-      tokenType: "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3",
-      dispositionMessage: "ISSUED",
-      binarySecurityToken: token,
-      secret,
-      errors: null,
-    });
+    return grant("production", compliance.unit, compliance.invoiceTypes);
   }
 
   function renew(request: Request, body: Record<string, unknown>): Response {
