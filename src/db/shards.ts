@@ -101,12 +101,8 @@ export async function groupByShard<T>(
   return [...groups].map(([shard, list]) => ({ shard, db: createDb(shardOf(env, shard)), items: list }));
 }
 
-/**
- * The database of a store a platform operation names (its path's id): its shard's, or `fallback`
- * (the request's, on the platform's shard) for a store the directory does not know, where the
- * operation answers 404 as it did with one database.
- */
-export async function storeDbOr(env: Env, appId: number, fallback: Db): Promise<Db> {
+/** The shard of a store a platform operation names (its path's id): null for a store the directory lacks. */
+export async function storeShard(env: Env, appId: number): Promise<{ db: Db; shard: string } | null> {
   const entry = await storeEntry(env, appId);
-  return entry ? createDb(shardOf(env, entry.shard)) : fallback;
+  return entry && { db: createDb(shardOf(env, entry.shard)), shard: entry.shard };
 }

@@ -66,9 +66,14 @@ const FIRST_FILE_STORE = 1_000_001;
 
 /**
  * The shard each store of this file was placed on (ensureTenant): store 2 and APP_2 on SHARD_2, every
- * other store on SHARD_1, where the platform's routes create theirs too (docs/shards.md, step 1).
+ * other store on SHARD_1 unless Create Store placed it elsewhere (`storePlaced`).
  */
 const placed = new Map<number, string>([[2, "SHARD_2"]]);
+
+/** Where the platform's Create Store placed a store (its answer's `shard`): test/helpers/platform.ts. */
+export function storePlaced(appId: number, shard: string): void {
+  placed.set(appId, shard);
+}
 
 /** The name of a store's shard binding (`SHARD_1`). */
 export function shardNameFor(appId: number): string {
