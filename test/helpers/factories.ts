@@ -360,7 +360,7 @@ export { sql };
 export async function customerTokenFor(
   appId: number,
   customerId: number,
-  opts: { expiresIn?: number; secret?: string; kind?: string } = {},
+  opts: { expiresIn?: number; secret?: string; kind?: string; shard?: string } = {},
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const secret = opts.secret ?? env.CUSTOMER_JWT_SECRET;
@@ -370,6 +370,7 @@ export async function customerTokenFor(
     kind: (opts.kind ?? "customer") as "customer",
     iat: now,
     exp: now + (opts.expiresIn ?? 900),
+    shard: opts.shard ?? shardNameFor(appId),
   });
 }
 
