@@ -16,6 +16,7 @@ import { sign } from "hono/jwt";
 import { randomToken, sha256Hex } from "../../src/core/crypto";
 import { TOKEN_PREFIX } from "../../src/core/permissions";
 import { executeLocal, lit, queryLocal } from "../d1";
+import { SHARD_OF_STORE } from "../seed-shards";
 import { benchWranglerToml } from "./bundle";
 import { writeBenchEntry } from "./entry";
 import {
@@ -184,6 +185,9 @@ function freshDatabase() {
 /** The shard the bench's stores are written on (its SQL goes to `executeLocal`'s default database). */
 export const BENCH_SHARD = "SHARD_1";
 
+/** A store's shard in the bench's database: the seed's demo stores where the seed put them, the bench's on BENCH_SHARD. */
+export const benchShardOf = (app: number): string => SHARD_OF_STORE[app] ?? BENCH_SHARD;
+
 /**
  * A bench store's directory row (docs/shards.md), beside its rows that the bench writes on
  * BENCH_SHARD: requests find their store's shard there. Of organization 1, as the seed's store 1.
@@ -211,9 +215,12 @@ export async function merchantHeaders(app: number, permissions: string[], extra:
       "DIRECTORY",
     )[0]!.id,
   );
-  executeLocal(`INSERT INTO merchant_api_tokens (id, app_id, name, token_hash, token_prefix, permissions, created_at)
-    VALUES (${id}, ${app}, 'bench', ${lit(await sha256Hex(token))}, ${lit(token.slice(0, 10))}, ${lit(permissions)},
-      ${lit(new Date().toISOString())});`);
+  executeLocal(
+    `INSERT INTO merchant_api_tokens (id, app_id, name, token_hash, token_prefix, permissions, created_at)
+      VALUES (${id}, ${app}, 'bench', ${lit(await sha256Hex(token))}, ${lit(token.slice(0, 10))}, ${lit(permissions)},
+        ${lit(new Date().toISOString())});`,
+    benchShardOf(app),
+  );
   return { authorization: `Bearer ${token}`, "app-id": String(app), ...extra };
 }
 
@@ -226,7 +233,7 @@ export async function customerTokens(app: number, customerIds: Iterable<number>)
       tokens.set(
         id,
         await sign(
-          { sub: String(id), app_id: app, kind: "customer", iat: now, exp: now + 6 * 3600, shard: BENCH_SHARD },
+          { sub: String(id), app_id: app, kind: "customer", iat: now, exp: now + 6 * 3600, shard: benchShardOf(app) },
           CUSTOMER_JWT_SECRET,
           "HS256",
         ),
