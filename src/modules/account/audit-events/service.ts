@@ -23,18 +23,20 @@ export const auditEventView = (r: AuditEventRow): AuditEvent => ({
   created_at: r.createdAt,
 });
 
-const FIELDS = {
-  id: { column: t.id, kind: "integer" },
-  action: { column: t.action, kind: "string" },
-  resource_type: { column: t.resourceType, kind: "string" },
-  resource_id: { column: t.resourceId, kind: "string" },
-  actor_id: { column: t.actorId, kind: "integer", nullable: true },
-  request_id: { column: t.requestId, kind: "string", orderable: false },
-  created_at: { column: t.createdAt, kind: "datetime" },
-} satisfies ListSpec["fields"];
+/** The fields both trails filter on: the store's (`audit_events`) and the platform's directory copy. */
+const fieldsOf = (a: typeof auditEvents | typeof platformAuditEvents) =>
+  ({
+    id: { column: a.id, kind: "integer" },
+    action: { column: a.action, kind: "string" },
+    resource_type: { column: a.resourceType, kind: "string" },
+    resource_id: { column: a.resourceId, kind: "string" },
+    actor_id: { column: a.actorId, kind: "integer", nullable: true },
+    request_id: { column: a.requestId, kind: "string", orderable: false },
+    created_at: { column: a.createdAt, kind: "datetime" },
+  }) satisfies ListSpec["fields"];
 
 /** A store's trail, newest first. */
-export const AUDIT_EVENT_LIST: ListSpec = { fields: FIELDS, defaultOrder: "-created_at", idColumn: t.id };
+export const AUDIT_EVENT_LIST: ListSpec = { fields: fieldsOf(t), defaultOrder: "-created_at", idColumn: t.id };
 
 const p = platformAuditEvents;
 
@@ -44,13 +46,7 @@ const p = platformAuditEvents;
  */
 export const PLATFORM_AUDIT_EVENT_LIST: ListSpec = {
   fields: {
-    id: { column: p.id, kind: "integer" },
-    action: { column: p.action, kind: "string" },
-    resource_type: { column: p.resourceType, kind: "string" },
-    resource_id: { column: p.resourceId, kind: "string" },
-    actor_id: { column: p.actorId, kind: "integer", nullable: true },
-    request_id: { column: p.requestId, kind: "string", orderable: false },
-    created_at: { column: p.createdAt, kind: "datetime" },
+    ...fieldsOf(p),
     app_id: { column: p.appId, kind: "integer", nullable: true },
     actor_type: { column: p.actorType, kind: "string", values: AUDIT_ACTOR_TYPES },
   },
