@@ -428,5 +428,7 @@ export const ROUTE_TABLE: Record<RouterName, readonly (readonly [string, string]
     ["POST", "/platform/v1/stores/:store_id/api-keys/"],
     ["GET", "/platform/v1/audit-events/"],
     ["GET", "/platform/v1/audit-events/:audit_event_id/"],
+    ["GET", "/platform/v1/shards/"],
+    ["PATCH", "/platform/v1/shards/:shard/"],
   ],
 };

@@ -123,7 +123,15 @@ const BEARER = /^bearer ([A-Za-z0-9_\-.~+/]{8,2048}=*)$/i;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** The claims of a customer access token (a JWT signed with the `CUSTOMER_JWT_SECRET` secret). */
-export type CustomerClaims = { sub: string; app_id: number; kind: "customer"; iat: number; exp: number };
+export type CustomerClaims = {
+  sub: string;
+  app_id: number;
+  kind: "customer";
+  iat: number;
+  exp: number;
+  /** The store's shard when the token was issued: where its requests start (db/session.ts). */
+  shard?: string;
+};
 
 /** Signs a customer access token; the customers module mints them at login and refresh. */
 export async function signCustomerToken(secret: string, claims: CustomerClaims): Promise<string> {
@@ -169,7 +177,8 @@ export async function merchantTokenEntry(env: Env, token: string): Promise<Token
   const row = await tokenByHash(env, hash);
   if (!row) return undefined;
   const entry = { ...row, permissions: row.permissions as Permission[] };
-  heldTokens.set(hash, entry, now);
+  // Held from its answer (as db/shards.ts's store entries): a slow read is still held when used.
+  heldTokens.set(hash, entry, Date.now());
   return entry;
 }
 

@@ -75,6 +75,8 @@ export type BackgroundTask =
   | "charge recurring purchases"
   | "queue subscription renewals"
   | "poll carrier tracking"
+  | "measure shard"
+  | "copy platform audit"
   | "queue message"
   | "fan out event"
   | "dead-letter message"

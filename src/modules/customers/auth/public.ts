@@ -148,7 +148,7 @@ async function limitIp(c: Context<AppEnv>): Promise<void> {
 function deps(c: Context<AppEnv>): AuthDeps {
   const secret = c.env.CUSTOMER_JWT_SECRET;
   if (!secret) throw new Error("CUSTOMER_JWT_SECRET is not set (see README, Secrets)");
-  return { secret, tests: testNumbers(c.env), ip: clientIp(c) };
+  return { secret, tests: testNumbers(c.env), ip: clientIp(c), shard: c.get("shard") };
 }
 
 // RFC 6749 §5.1: an answer carrying tokens is never cached.
