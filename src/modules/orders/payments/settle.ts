@@ -13,7 +13,8 @@ import { cardGatewayById } from "./gateways/index";
 import { paidStatements } from "./paid";
 import { type GatewayOutcome, GatewayRefused, GatewayUnavailable } from "./provider";
 
-export type SettleDeps = { db: Db; env: Env; waitUntil: (p: Promise<unknown>) => void };
+/** The store the outcome is for and its shard's database (a callback names its store: docs/shards.md). */
+export type SettleDeps = { db: Db; appId: number; env: Env; waitUntil: (p: Promise<unknown>) => void };
 
 export type SettleResult = {
   appId: number;
@@ -27,7 +28,8 @@ export type SettleResult = {
  * the transaction, invoice and order paid in one batch; failed → the transaction failed (the order
  * stays pending and payable until it expires). Idempotent: a second callback for the same reference
  * changes nothing (the batch is guarded on the transaction still pending). null when no transaction
- * has the reference. The store comes from the transaction: callbacks carry no `app-id`.
+ * of the store has the reference. The store is the callback's (its signed `app_id`, or the field
+ * MyFatoorah echoes): ids are unique per shard only, so the lookup is always the store's.
  *
  * A capture for an order that is no longer pending (paid by another payment, expired, cancelled)
  * is a second capture: recorded and given back. Two payments landing at once both read the order
@@ -37,7 +39,13 @@ export async function applyGatewayOutcome(deps: SettleDeps, outcome: GatewayOutc
   const tx = await deps.db
     .select()
     .from(transactions)
-    .where(and(eq(transactions.gateway, outcome.gateway), eq(transactions.providerReference, outcome.reference)))
+    .where(
+      and(
+        eq(transactions.appId, deps.appId),
+        eq(transactions.gateway, outcome.gateway),
+        eq(transactions.providerReference, outcome.reference),
+      ),
+    )
     .get();
   if (!tx) return null;
   const result = (status: SettleResult["status"]): SettleResult => ({
