@@ -4,7 +4,7 @@ import { fakeGateway } from "../../src/modules/orders/payments/gateways/fake";
 import { myFatoorahGateway } from "../../src/modules/orders/payments/gateways/myfatoorah";
 import { APP_1, APP_2, shardNameFor } from "../helpers/factories";
 import { idFreeOnShardsOf } from "../helpers/isolation";
-import { problem } from "../helpers/request";
+import { callWaits, problem } from "../helpers/request";
 import { paymentRequest } from "./helpers";
 import { API_KEY, fakeMyFatoorah, paymentEvent, WEBHOOK_SECRET } from "./myfatoorah-api";
 import { eventsOf, type PendingPayment, pathOf, pendingCardOrder, send, setReference, stateOf } from "./orders";
@@ -72,9 +72,11 @@ describe("the development gateway's callback, for a store on the second shard", 
     expect(refused.status).toBe(400);
     expect((await problem(refused)).code).toBe("invalid_payment_signature");
 
-    const res = await press(pay);
+    const { res, waits } = await callWaits(pay, { method: "POST", appId: null });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(SUCCESS);
+    // The URL names the store: its transaction, order and settings in one read, then the paid batch.
+    expect(waits.beyondAuth).toBe(2);
     expect(await stateOf(second)).toMatchObject({ transaction: "captured", order: "completed", invoice: "paid" });
     expect(await eventsOf(second)).toEqual(expect.arrayContaining(["transaction.captured", "order.paid"]));
     expect(await stateOf(first)).toMatchObject(pending);

@@ -36,18 +36,26 @@ export type SettleResult = {
  * pending; the "paid" batch is guarded on it, so the later one rolls back and is settled as second.
  */
 export async function applyGatewayOutcome(deps: SettleDeps, outcome: GatewayOutcome): Promise<SettleResult | null> {
-  const tx = await deps.db
-    .select()
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.appId, deps.appId),
-        eq(transactions.gateway, outcome.gateway),
-        eq(transactions.providerReference, outcome.reference),
-      ),
-    )
-    .get();
-  if (!tx) return null;
+  const captured = outcome.status === "captured";
+  // One round trip: the store is known before its transaction is, so a capture's settings come with it.
+  const [found, settings, invoiceConfig] = await Promise.all([
+    deps.db
+      .select({ tx: transactions, order: { status: orders.status, kind: orders.kind } })
+      .from(transactions)
+      .leftJoin(orders, and(eq(orders.id, transactions.orderId), eq(orders.appId, transactions.appId)))
+      .where(
+        and(
+          eq(transactions.appId, deps.appId),
+          eq(transactions.gateway, outcome.gateway),
+          eq(transactions.providerReference, outcome.reference),
+        ),
+      )
+      .get(),
+    captured ? readStoreSettings(deps.db, deps.appId) : undefined,
+    captured ? readInvoiceConfig(deps.db, deps.appId) : undefined,
+  ]);
+  if (!found) return null;
+  const { tx, order } = found;
   const result = (status: SettleResult["status"]): SettleResult => ({
     appId: tx.appId,
     orderId: tx.orderId,
@@ -89,12 +97,7 @@ export async function applyGatewayOutcome(deps: SettleDeps, outcome: GatewayOutc
       );
       return result("failed");
     }
-    const [settings, invoiceConfig, order] = await Promise.all([
-      readStoreSettings(ctx.db, ctx.appId),
-      readInvoiceConfig(ctx.db, ctx.appId),
-      ctx.db.select({ status: orders.status, kind: orders.kind }).from(orders).where(eq(orders.id, tx.orderId)).get(),
-    ]);
-    if (order?.status === "pending") {
+    if (order?.status === "pending" && settings && invoiceConfig) {
       const paid = paidStatements(ctx, {
         orderId: sql`${tx.orderId}`,
         kind: order.kind,
