@@ -315,7 +315,7 @@ export const paymentsPublicRouter = createRouter()
       console.log(JSON.stringify({ msg: "myfatoorah webhook acknowledged", event }));
       return c.json({ received: true as const, result: "ignored" as const }, 200);
     }
-    // The request named no store, so it runs on the first shard: the invoice's store names its own.
+    // The request names no store (it ran on the first shard); the invoice does, and its shard holds the transaction.
     const appId = event.appId;
     const result =
       appId === null
