@@ -87,7 +87,16 @@ export function createApp(opts: { without?: readonly AppMiddleware[] } = {}) {
         BOOKMARK_HEADER,
       ],
       allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-      exposeHeaders: ["X-Request-Id", "ETag", "Retry-After", "Allow", "Idempotent-Replayed", BOOKMARK_HEADER],
+      exposeHeaders: [
+        "X-Request-Id",
+        "ETag",
+        "Retry-After",
+        "RateLimit",
+        "RateLimit-Policy",
+        "Allow",
+        "Idempotent-Replayed",
+        BOOKMARK_HEADER,
+      ],
       maxAge: 86400,
     }),
   );

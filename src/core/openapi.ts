@@ -62,8 +62,21 @@ export function mergeErrors(...all: (ErrorsByStatus | undefined)[]): ErrorsBySta
   return out;
 }
 
+/** A 429's headers: when to retry, and the limit it hit (core/rate-limit.ts; IETF httpapi RateLimit fields). */
 const RETRY_AFTER = {
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" as const, minimum: 1 } },
+  "RateLimit-Policy": {
+    description:
+      'The limits this request counts against, e.g. `"token";q=600;w=60`: quota `q` per window of `w` seconds. ' +
+      "Every response of a limited operation carries it.",
+    schema: { type: "string" as const },
+  },
+  RateLimit: {
+    description:
+      'What is left of each, e.g. `"token";r=0;t=42`: `r` requests remain, the window resets in `t` seconds. ' +
+      "Every response of a limited operation carries it.",
+    schema: { type: "string" as const },
+  },
 };
 
 /**
