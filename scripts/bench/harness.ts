@@ -400,6 +400,10 @@ export async function runScenarios(scenarios: readonly Scenario[], only: string 
     const sections = scenarios.flatMap((x) =>
       x === s ? [[...section, ...body]] : [sectionOf(previous, x.heading) ?? []],
     );
+    // Sections other scripts write (`npm run docs:check`'s) stay, after the scenarios'.
+    const known = new Set(scenarios.map((x) => x.heading));
+    for (const heading of previous.match(/^## .*$/gm) ?? [])
+      if (!known.has(heading)) sections.push(sectionOf(previous, heading) ?? []);
     writeFileSync(
       DOC,
       [...DOC_HEAD, ...sections.filter((x) => x.length).map((x) => `${x.join("\n").trimEnd()}\n`)].join("\n"),

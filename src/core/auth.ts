@@ -13,6 +13,7 @@ import { ApiError } from "./errors";
 import { HeldFor } from "./held";
 import { PERMISSIONS, type Permission, TOKEN_PREFIX } from "./permissions";
 import type { CustomerPrincipal, MerchantPrincipal, Principal } from "./principal";
+import { enforceRateLimit, RATE_LIMITS } from "./rate-limit";
 import { requireGoodStanding } from "./standing";
 import { appSuspended, apps, readTenant, TOKEN_HOLD_MS } from "./tenancy";
 import { nowIso } from "./time";
@@ -284,14 +285,18 @@ export const authenticate =
         principal.kind === "merchant"
           ? `token:${principal.tokenId}`
           : `customer:${c.get("appId")}:${principal.customerId}`;
-      const { success } = await c.env.TOKEN_LIMITER.limit({ key });
+      const refusal = await enforceRateLimit(
+        c,
+        RATE_LIMITS.token,
+        key,
+        "Too many requests with this token; retry after `Retry-After` seconds.",
+      ).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       // A refusal wins over a 429.
-      if (!opts.beside || !success) await admission;
-      if (!success) {
-        throw new ApiError(429, "rate_limited", "Too many requests with this token; retry in a minute.", {
-          headers: { "Retry-After": "60" },
-        });
-      }
+      if (!opts.beside || refusal) await admission;
+      if (refusal) throw refusal;
     } catch (error) {
       await storeCheck;
       throw error;

@@ -317,7 +317,9 @@ describe("Limits (429 with Retry-After)", () => {
     }
     expect(limited).toBeDefined();
     expect((await problem(limited!)).code).toBe("rate_limited");
-    expect(limited!.headers.get("retry-after")).toBe("60");
+    // Seconds to the end of the IP's window (test/core/rate-limit.test.ts checks the count exactly).
+    expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(limited!.headers.get("retry-after"))).toBeLessThanOrEqual(60);
   });
 
   it("applies the IP ceiling to every code route, before any work", async () => {
