@@ -75,6 +75,7 @@ export type BackgroundTask =
   | "charge recurring purchases"
   | "queue subscription renewals"
   | "poll carrier tracking"
+  | "sign e-invoices"
   | "queue message"
   | "fan out event"
   | "dead-letter message"

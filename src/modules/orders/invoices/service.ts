@@ -5,6 +5,7 @@ import { ApiError } from "../../../core/errors";
 import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { containsText, inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
+import { einvoices } from "../einvoices/tables";
 import { INVOICE_STATUSES, INVOICE_TYPES, invoices, PAYMENT_PROVIDERS } from "../tables";
 import type { Invoice, InvoiceDetails } from "./schemas";
 import { assembleInvoices, type InvoiceParts, type InvoiceViewOptions, invoicePartsSql, loadInvoices } from "./views";
@@ -84,4 +85,32 @@ export async function getInvoice(ctx: ServiceContext, id: number, links: Links):
   const found = (await loadInvoices(ctx, [id], { ...links, withItems: true })).get(id);
   if (!found) throw ApiError.notFound("invoice_not_found", `Invoice ${id}`);
   return found;
+}
+
+/**
+ * The invoice's signed e-invoice (UBL 2.1 XML, as ZATCA receives it) and its file name. 404
+ * `invoice_not_found`, `einvoice_not_found` (none: no serial, or not required), `signed_einvoice_not_found`
+ * (issued, its signature a moment away). One statement.
+ */
+export async function signedEInvoice(ctx: ServiceContext, id: number): Promise<{ xml: string; filename: string }> {
+  const row = await ctx.db
+    .select({ serial: invoices.serial, uuid: einvoices.uuid, xml: einvoices.xml })
+    .from(invoices)
+    .leftJoin(einvoices, sql`${einvoices.invoiceId} = ${invoices.id} AND ${einvoices.appId} = ${ctx.appId}`)
+    .where(and(live(invoices, ctx.appId), sql`${invoices.id} = ${id}`))
+    .get();
+  if (!row) throw ApiError.notFound("invoice_not_found", `Invoice ${id}`);
+  if (!row.uuid)
+    throw new ApiError(
+      404,
+      "einvoice_not_found",
+      `Invoice ${id} has no e-invoice: it has no serial yet, or the store had no e-invoicing unit when it was issued.`,
+    );
+  if (!row.xml)
+    throw new ApiError(
+      404,
+      "signed_einvoice_not_found",
+      `Invoice ${id}'s e-invoice is not signed yet (it is signed about a second after it is issued): retry shortly.`,
+    );
+  return { xml: row.xml, filename: `${row.serial ?? id}.xml` };
 }
