@@ -21,7 +21,7 @@ export const SECRET = env.EINVOICE_KEY_SECRET;
 export const SELLER_VAT = "399999999900003";
 
 /** A store with the seller's settings ZATCA needs (VAT number, registration, national address). */
-export async function sellerStore(appId: number): Promise<void> {
+export async function sellerStore(appId: number, withAddress = true): Promise<void> {
   await ensureTenant(appId);
   await db(appId)
     .insert(storeSettings)
@@ -30,13 +30,15 @@ export async function sellerStore(appId: number): Promise<void> {
       vatNumber: SELLER_VAT,
       sellerName: "Maximum Speed Tech Supply LTD",
       commercialRegistration: "1010010000",
-      sellerAddress: {
-        street: "Prince Sultan",
-        building_number: "2322",
-        district: "Al-Murabba",
-        city: "Riyadh",
-        postal_code: "23333",
-      },
+      sellerAddress: withAddress
+        ? {
+            street: "Prince Sultan",
+            building_number: "2322",
+            district: "Al-Murabba",
+            city: "Riyadh",
+            postal_code: "23333",
+          }
+        : null,
     })
     .onConflictDoNothing();
 }

@@ -12,7 +12,8 @@ export const orderErrorCodes = defineErrorCodes({
   invoice_not_found: "No invoice with this id in the store.",
   einvoice_not_found:
     "The invoice has no ZATCA e-invoice: it has no serial yet, or its `zatca_status` is `not_required` (or it was issued before Phase 2).",
-  signed_einvoice_not_found: "The invoice's e-invoice is not signed yet (about a second after it is issued): retry shortly.",
+  signed_einvoice_not_found:
+    "The invoice's e-invoice is not signed yet (about a second after it is issued): retry shortly.",
   invalid_link_signature:
     "The invoice PDF link's signature is wrong, or the link was changed: use the invoice's own link.",
   link_expired: "The invoice PDF link expired (links last 7 days): read the invoice again for a fresh one.",

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { batchStatement } from "../../../core/batch-plan";
+import { type BatchPlan, batchStatement } from "../../../core/batch-plan";
 import { eventPayloadSql } from "../../../core/events/outbox";
 import type { Db } from "../../../db/client";
 
@@ -60,4 +60,10 @@ export function einvoiceIssueStatements(
       ${eventPayloadSql("einvoice.sign", sql`eid`, sql`app_id`, sql`json_object('unit_id', unit_id)`)} AS payload
     FROM r)`;
   return { statements, events: [wake] };
+}
+
+/** `einvoiceIssueStatements` added to a plan (a refund invoice's batch). */
+export function addEInvoiceIssue(plan: BatchPlan, appId: number, issued: SQL, at: string): void {
+  const { statements, events } = einvoiceIssueStatements(plan.db, appId, issued, at);
+  plan.add(...statements).event(...events);
 }

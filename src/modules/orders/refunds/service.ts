@@ -7,7 +7,7 @@ import { rowEvent } from "../../../core/events/outbox";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
 import { addCashbackMovement } from "../../customers";
-import { einvoiceIssueStatements, zatcaStatusOnIssue } from "../einvoices/chain";
+import { addEInvoiceIssue, zatcaStatusOnIssue } from "../einvoices/chain";
 import { orderEventSql, transactionEventSql } from "../events-sql";
 import { invoiceConfigOf, invoiceConfigQuery } from "../invoices/config";
 import type { InvoiceDetails } from "../invoices/schemas";
@@ -115,9 +115,7 @@ export async function refundInvoice(
   reserveRefund(ctx, plan, invoice, order, refund, at);
   const refundInvoiceRow = plan.insert("refund_invoice", refundInvoiceInsert(ctx, invoice, refund, input, config, at));
   plan.add(refundItemsInsert(ctx, refundInvoiceRow, refund, input.refund_reason, at));
-  // The credit note's counter and e-invoice row (or not_required), in the refund's batch.
-  const einvoice = einvoiceIssueStatements(ctx.db, ctx.appId, sql`i.id = ${refundInvoiceRow.id}`, at);
-  plan.add(...einvoice.statements).event(...einvoice.events);
+  addEInvoiceIssue(plan, ctx.appId, sql`i.id = ${refundInvoiceRow.id}`, at); // the credit note's link in the chain
   plan.event(
     rowEvent(
       "invoice.refunded",
