@@ -5,7 +5,6 @@ import { ApiError } from "../../../core/errors";
 import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
 import { containsText, inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
-import { einvoices } from "../einvoices/tables";
 import { INVOICE_STATUSES, INVOICE_TYPES, invoices, PAYMENT_PROVIDERS } from "../tables";
 import type { Invoice, InvoiceDetails } from "./schemas";
 import { assembleInvoices, type InvoiceParts, type InvoiceViewOptions, invoicePartsSql, loadInvoices } from "./views";
@@ -93,10 +92,14 @@ export async function getInvoice(ctx: ServiceContext, id: number, links: Links):
  * (issued, its signature a moment away). One statement.
  */
 export async function signedEInvoice(ctx: ServiceContext, id: number): Promise<{ xml: string; filename: string }> {
+  // The e-invoice by its table's name: its drizzle definition stays out of the API's bundle (docs/zatca.md).
+  const einvoice = (column: "uuid" | "xml") =>
+    sql<
+      string | null
+    >`(SELECT ${sql.raw(column)} FROM einvoices e WHERE e.invoice_id = invoices.id AND e.app_id = ${ctx.appId})`;
   const row = await ctx.db
-    .select({ serial: invoices.serial, uuid: einvoices.uuid, xml: einvoices.xml })
+    .select({ serial: invoices.serial, uuid: einvoice("uuid"), xml: einvoice("xml") })
     .from(invoices)
-    .leftJoin(einvoices, sql`${einvoices.invoiceId} = ${invoices.id} AND ${einvoices.appId} = ${ctx.appId}`)
     .where(and(live(invoices, ctx.appId), sql`${invoices.id} = ${id}`))
     .get();
   if (!row) throw ApiError.notFound("invoice_not_found", `Invoice ${id}`);
