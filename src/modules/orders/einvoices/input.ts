@@ -14,13 +14,16 @@ type InvoiceRow = typeof invoices.$inferSelect;
 type LineRow = typeof invoiceItems.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
 
+/** What the document takes of the store's settings (the seller's name and VAT number are the invoice's). */
+export type SellerSettings = Pick<StoreSettings, "commercialRegistration" | "sellerAddress" | "defaultLang">;
+
 export type InvoiceForEInvoice = {
   invoice: InvoiceRow;
   lines: LineRow[];
   order: Pick<OrderRow, "receiver"> | undefined;
   /** A refund invoice's original's serial. */
   creditedSerial: string | null;
-  settings: StoreSettings;
+  settings: SellerSettings;
   /** The e-invoice row's counter and UUID, and the PIH the chain gives it. */
   chain: { icv: number; uuid: string; pih: string };
 };

@@ -5,12 +5,11 @@ import { logTaskFailure } from "../../../core/logging";
 import { nowIso } from "../../../core/time";
 import { createDb, type Db } from "../../../db/client";
 import { everyShardBinding, groupByShard } from "../../../db/shards";
-import { storeSettingsOf, storeSettingsQuery } from "../../account";
 import { type CsidCertificate, parseCertificate } from "../invoices/e-invoice/certificate";
 import { signEInvoice } from "../invoices/e-invoice/document";
 import { openKey } from "../invoices/e-invoice/keys";
 import { invoiceItems, invoices, orders } from "../tables";
-import { EInvoiceNotBuildable, einvoiceInputOf } from "./input";
+import { EInvoiceNotBuildable, einvoiceInputOf, type SellerSettings } from "./input";
 import { einvoices, einvoiceUnits, ISSUING_UNIT_STATUSES, type ZatcaMessage } from "./tables";
 
 /**
@@ -52,9 +51,33 @@ async function readRound(db: Db, appId: number, unitId: number) {
       .select({ id: orders.id, receiver: orders.receiver })
       .from(orders)
       .where(sql`${orders.id} IN (SELECT order_id FROM invoices WHERE id IN ${ids})`),
-    storeSettingsQuery(db, appId),
+    sellerSettingsQuery(db, appId),
   ]);
-  return { unit: units[0], docs, rows, lines, originals, orderRows, settings: storeSettingsOf(appId, settings) };
+  return { unit: units[0], docs, rows, lines, originals, orderRows, settings: sellerSettingsOf(settings[0]) };
+}
+
+/**
+ * The seller's settings by the table's name, not through the account module's index: its schemas
+ * would bring zod into this Worker's bundle (a delivery's isolate starts with all of it).
+ */
+const sellerSettingsQuery = (db: Db, appId: number) =>
+  db
+    .select({
+      commercialRegistration: sql<string | null>`commercial_registration`,
+      sellerAddress: sql<string | null>`seller_address`,
+      defaultLang: sql<string | null>`default_lang`,
+    })
+    .from(sql`store_settings`)
+    .where(sql`app_id = ${appId}`);
+
+function sellerSettingsOf(
+  row: { commercialRegistration: string | null; sellerAddress: string | null; defaultLang: string | null } | undefined,
+): SellerSettings {
+  return {
+    commercialRegistration: row?.commercialRegistration ?? null,
+    sellerAddress: row?.sellerAddress ? JSON.parse(row.sellerAddress) : null,
+    defaultLang: row?.defaultLang === "en" ? "en" : "ar",
+  };
 }
 
 /** The unit's stamp: its key opened with the Worker's secret, and its CSID's certificate. */
