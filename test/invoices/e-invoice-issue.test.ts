@@ -186,6 +186,9 @@ describe("issuing an invoice: the chain's link in its own batch", () => {
     });
     expect(res.status).toBe(400);
     const body = await problem(res);
-    expect(Object.keys(body.errors ?? {}).sort()).toEqual(["seller_address.building_number", "seller_address.postal_code"]);
+    expect(Object.keys(body.errors ?? {}).sort()).toEqual([
+      "seller_address.building_number",
+      "seller_address.postal_code",
+    ]);
   });
 });
