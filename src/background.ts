@@ -1,6 +1,6 @@
 import { invalidateTenantCache } from "./core/cache";
 import { makeServiceContext } from "./core/context";
-import { resendStale } from "./core/events/outbox";
+import { outboxRoutes, resendStale } from "./core/events/outbox";
 import { purgeExpiredIdempotencyKeys } from "./core/idempotency";
 import { deadLetterJobs, type JobHandlers, type JobMessage, runJobs } from "./core/jobs";
 import { type BackgroundTask, log, logTaskFailure } from "./core/logging";
@@ -43,7 +43,7 @@ function scheduledTasks(
   const contextOf = (appId: number) => makeServiceContext(createDb(shard), appId, env, (p) => ctx.waitUntil(p));
   return {
     // The outbox rows stay un-enqueued on failure, so the next run retries; the log is the trace.
-    "resend-outbox": { label: "resend outbox", run: () => resendStale(db(), env.EVENTS) },
+    "resend-outbox": { label: "resend outbox", run: () => resendStale(db(), env.EVENTS, undefined, outboxRoutes(env)) },
     "purge-idempotency-keys": { label: "purge idempotency keys", run: () => purgeExpiredIdempotencyKeys(db()) },
     // Wallet amounts past their expiry leave the balance through an `expiry` entry.
     "expire-wallet-balances": { label: "expire wallet balances", run: () => expireLapsedBalances(contextOf, db()) },

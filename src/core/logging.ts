@@ -77,6 +77,7 @@ export type BackgroundTask =
   | "poll carrier tracking"
   | "measure shard"
   | "copy platform audit"
+  | "sign e-invoices"
   | "queue message"
   | "fan out event"
   | "dead-letter message"
