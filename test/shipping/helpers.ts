@@ -3,9 +3,9 @@ import { expect } from "vitest";
 import { customerLocations } from "../../src/modules/customers/tables";
 import { signFakeCallback } from "../../src/modules/shipping/carriers/fake";
 import { deliveryItem, paidOrderOf } from "../fulfillments/helpers";
-import { db } from "../helpers/factories";
+import { db, shardFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";
-import { rowsOf, type Store, shopperOf, storeFor } from "../orders/helpers";
+import { type Store, shopperOf, storeFor } from "../orders/helpers";
 
 export const SHIP = "/order/v1/merchant/shipments/";
 export const COURIERS = `${SHIP}couriers/`;
@@ -76,8 +76,12 @@ export async function shippableOrder(store: Store) {
     ],
     { location_id: loc!.id },
   );
-  const rows = await rowsOf("SELECT id FROM fulfillments WHERE order_id = ? ORDER BY id", order.id);
-  return { order, fulfillmentIds: rows.map((r) => r.id as number), customer: s };
+  // On the store's own shard: another shard may hold an order of the same id (ids are unique per shard).
+  const { results } = await shardFor(store.appId)
+    .prepare("SELECT id FROM fulfillments WHERE app_id = ? AND order_id = ? ORDER BY id")
+    .bind(store.appId, order.id)
+    .all<{ id: number }>();
+  return { order, fulfillmentIds: results.map((r) => r.id), customer: s };
 }
 
 /**
