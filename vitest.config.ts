@@ -53,6 +53,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
               LINK_SIGNING_SECRET: "test-only-link-signing-secret-0123456789",
               // The platform operator's key (README, Secrets): test/helpers/platform.ts sends it.
               PLATFORM_API_KEY: "test-only-platform-key-0123456789abcdef",
+              // Seals the e-invoicing units' keys (docs/zatca.md); the signer's tests open them with it.
+              EINVOICE_KEY_SECRET: "test-only-einvoice-key-secret-0123456789",
               ...(!files.isolate && { TEST_SHARED_DATABASE: "1" }),
               // The year of subscriptions' size: the suite's own unless the bench asks for more.
               ...(process.env.SIM_SUBSCRIPTIONS && { SIM_SUBSCRIPTIONS: process.env.SIM_SUBSCRIPTIONS }),

@@ -9,9 +9,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 const FILE = ".dev.vars";
 /**
  * wrangler.toml's `[secrets] required` (customer access tokens, signed links and callbacks), and the
- * platform operator's key: optional deployed (the platform routes answer 503 without it), one per clone here.
+ * platform operator's key: optional deployed (the platform routes answer 503 without it), one per clone here;
+ * the e-invoice units' sealing key, which the webhooks' Worker reads too (scripts/local-webhooks-config.ts).
  */
-const SECRETS = ["CUSTOMER_JWT_SECRET", "LINK_SIGNING_SECRET", "PLATFORM_API_KEY"];
+const SECRETS = ["CUSTOMER_JWT_SECRET", "LINK_SIGNING_SECRET", "PLATFORM_API_KEY", "EINVOICE_KEY_SECRET"];
 for (const name of SECRETS) {
   const current = existsSync(FILE) ? readFileSync(FILE, "utf8") : "";
   if (new RegExp(`^${name}=`, "m").test(current)) continue;

@@ -7,7 +7,7 @@
  *
  *   tsx scripts/local-webhooks-config.ts [NAME:VALUE]...   (writes .wrangler/wrangler.webhooks.local.toml)
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -29,7 +29,22 @@ export function writeLocalWebhooksConfig(vars: Record<string, string>, file = LO
   }
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
+  copySecrets(text, dirname(file));
   return file;
+}
+
+/**
+ * The copy's required secrets from the project's `.dev.vars` (scripts/dev-vars.ts writes them) into a
+ * `.dev.vars` beside it: wrangler reads a Worker's local secrets from its configuration's folder.
+ */
+function copySecrets(config: string, folder: string): void {
+  const names = JSON.parse(/^required = (\[.*\])$/m.exec(config)?.[1] ?? "[]") as string[];
+  const source = join(ROOT, ".dev.vars");
+  if (!names.length || !existsSync(source)) return;
+  const lines = readFileSync(source, "utf8")
+    .split("\n")
+    .filter((line) => names.some((name) => line.startsWith(`${name}=`)));
+  writeFileSync(join(folder, ".dev.vars"), lines.length ? `${lines.join("\n")}\n` : "");
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

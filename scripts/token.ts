@@ -75,8 +75,8 @@ type Issue = (
   keys: unknown,
 ) => Promise<{ secret: string }>;
 const { issueApiKey } = (await import(accountModule)) as { issueApiKey: Issue };
-const { storeDbOr } = (await import(shardsModule)) as {
-  storeDbOr: (env: unknown, appId: number, fallback: unknown) => Promise<unknown>;
+const { storeShard } = (await import(shardsModule)) as {
+  storeShard: (env: unknown, appId: number) => Promise<{ db: unknown } | null>;
 };
 const directoryModule = "../src/db/directory";
 const { tokenDirectory } = (await import(directoryModule)) as { tokenDirectory: (env: unknown) => unknown };
@@ -93,7 +93,7 @@ try {
   const sink = { queue: unsent, defer: () => undefined };
   const input = { name: values.name!, permissions, expires_at: expiresAt };
   // The store's shard, through the directory (src/db/shards.ts); a store it lacks is refused with 404.
-  const db = await storeDbOr(platform.env, appId, null);
+  const db = (await storeShard(platform.env, appId))?.db;
   if (!db) throw Object.assign(new Error("no such store"), { code: "store_not_found" });
   const key = await issueApiKey(db, sink, appId, null, input, audit, tokenDirectory(platform.env));
   process.stdout.write(`${key.secret}\n`);

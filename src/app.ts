@@ -7,7 +7,15 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { getPath } from "hono/utils/url";
 import { checkCustomerStanding } from "./core/auth";
-import { DOCS_CSP, docsPage, OPENAPI_PATH, openApiJson } from "./core/docs";
+import {
+  AUDIENCE_DOCUMENTS,
+  DOCS_CSP,
+  DOCUMENT_AUDIENCES,
+  docsDocumentPath,
+  docsPage,
+  OPENAPI_PATH,
+  openApiJson,
+} from "./core/docs";
 import { API_TITLE } from "./core/document";
 import { ApiError, renderProblem } from "./core/errors";
 import { lazyRouter } from "./core/lazy-router";
@@ -22,7 +30,12 @@ import { ROUTERS } from "./routers";
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Paths served without a trailing slash; every other path is the spec's, with its slash. */
-const SLASHLESS = new Set(["/health", "/openapi.json", "/docs"]);
+const SLASHLESS = new Set([
+  "/health",
+  "/openapi.json",
+  "/docs",
+  ...Object.values(AUDIENCE_DOCUMENTS).map((d) => d.path),
+]);
 
 /** Serves `/x` as `/x/`: the spec's paths end with a slash and clients often drop it. */
 function pathWithSlash(req: Request): string {
@@ -74,7 +87,16 @@ export function createApp(opts: { without?: readonly AppMiddleware[] } = {}) {
         BOOKMARK_HEADER,
       ],
       allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-      exposeHeaders: ["X-Request-Id", "ETag", "Retry-After", "Allow", "Idempotent-Replayed", BOOKMARK_HEADER],
+      exposeHeaders: [
+        "X-Request-Id",
+        "ETag",
+        "Retry-After",
+        "RateLimit",
+        "RateLimit-Policy",
+        "Allow",
+        "Idempotent-Replayed",
+        BOOKMARK_HEADER,
+      ],
       maxAge: 86400,
     }),
   );
@@ -110,13 +132,18 @@ export function createApp(opts: { without?: readonly AppMiddleware[] } = {}) {
     return c.json({ status: "ok" as const }, 200);
   });
   // Built with the assets (scripts/openapi-json.ts): the Worker only puts the request's origin in.
-  app.get(OPENAPI_PATH, async (c) =>
-    c.body(await openApiJson(c.env.ASSETS, new URL(c.req.url).origin), 200, { "Content-Type": "application/json" }),
-  );
+  // The same for each audience's document (src/openapi-audiences.ts).
+  for (const path of [OPENAPI_PATH, ...DOCUMENT_AUDIENCES.map((a) => AUDIENCE_DOCUMENTS[a].path)]) {
+    app.get(path, async (c) =>
+      c.body(await openApiJson(c.env.ASSETS, new URL(c.req.url).origin, path), 200, {
+        "Content-Type": "application/json",
+      }),
+    );
+  }
   // The page only: its Swagger UI files are static assets (src/core/docs.ts), served before the Worker.
   app.get("/docs", (c) => {
     c.header("Content-Security-Policy", DOCS_CSP);
-    return c.html(docsPage(API_TITLE, OPENAPI_PATH));
+    return c.html(docsPage(API_TITLE, docsDocumentPath(c.req.query("api"))));
   });
 
   app.notFound((c) =>

@@ -1,10 +1,13 @@
 import { invalidateTenantCache } from "./core/cache";
 import { makeServiceContext } from "./core/context";
-import { resendStale } from "./core/events/outbox";
+import { outboxRoutes, resendStale } from "./core/events/outbox";
 import { purgeExpiredIdempotencyKeys } from "./core/idempotency";
 import { deadLetterJobs, type JobHandlers, type JobMessage, runJobs } from "./core/jobs";
 import { type BackgroundTask, log, logTaskFailure } from "./core/logging";
+import { nowIso } from "./core/time";
 import { createDb } from "./db/client";
+import { measureShard } from "./db/placement";
+import { copyPlatformAudit } from "./db/platform-audit";
 import { everyShardBinding } from "./db/shards";
 import { expireLapsedBalances, fanOutPush, sendPushes, sendSms } from "./modules/customers";
 import {
@@ -32,7 +35,11 @@ type Task = { label: BackgroundTask; run: () => Promise<unknown> };
  * The cron's tasks by name (src/scheduled-tasks.ts) over one shard's stores; each starts only when its
  * run calls it. The tasks work store by store already: each shard's run covers that shard's stores.
  */
-function scheduledTasks(env: Env, ctx: ExecutionContext, shard: D1Database, name: string): Record<ScheduledTask, Task> {
+function scheduledTasks(
+  env: Env,
+  ctx: ExecutionContext,
+  { name: shardName, d1: shard }: { name: string; d1: D1Database },
+): Record<ScheduledTask, Task> {
   const db = () => createDb(shard);
   const contextOf = (appId: number) => makeServiceContext(createDb(shard), appId, env, (p) => ctx.waitUntil(p));
   return {
@@ -42,8 +49,8 @@ function scheduledTasks(env: Env, ctx: ExecutionContext, shard: D1Database, name
     "resend-outbox": {
       label: "resend outbox",
       run: async () => ({
-        outbox: await resendStale(db(), env.EVENTS),
-        connection_events: await redeliverConnectionEvents(env, env.EVENTS, name),
+        outbox: await resendStale(db(), env.EVENTS, undefined, outboxRoutes(env)),
+        connection_events: await redeliverConnectionEvents(env, env.EVENTS, shardName),
       }),
     },
     "purge-idempotency-keys": { label: "purge idempotency keys", run: () => purgeExpiredIdempotencyKeys(db()) },
@@ -70,6 +77,10 @@ function scheduledTasks(env: Env, ctx: ExecutionContext, shard: D1Database, name
       label: "poll carrier tracking",
       run: () => pollCarrierTracking({ db: db(), env, waitUntil: (p) => ctx.waitUntil(p) }),
     },
+    // The shard's size in the directory, where placement reads it (docs/shards.md, "Placement").
+    "measure-shard": { label: "measure shard", run: () => measureShard(env, shardName, shard, nowIso()) },
+    // The platform's audit rows the directory's trail lacks (an isolate that stopped before copying them).
+    "copy-platform-audit": { label: "copy platform audit", run: () => copyPlatformAudit(env, shardName) },
   };
 }
 
@@ -90,8 +101,9 @@ export const background = {
     // have, so that `npm run cron` answers once their work is done; a failure fails the run, after its
     // own log line.
     const names = tasksOfRun(controller.cron);
-    const runs = everyShardBinding(env).flatMap(({ name: shard, d1 }) => {
-      const tasks = scheduledTasks(env, ctx, d1, shard);
+    const runs = everyShardBinding(env).flatMap((binding) => {
+      const shard = binding.name;
+      const tasks = scheduledTasks(env, ctx, binding);
       return names.map((name) => ({
         name: `${name} (${shard})`,
         run: async () => {

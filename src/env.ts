@@ -1,5 +1,6 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { Principal } from "./core/principal";
+import type { StoreEntry } from "./db/store-entry";
 
 /** The per-request database: drizzle over a D1 session (see db/client.ts). */
 export type Db = DrizzleD1Database<Record<string, never>>;
@@ -14,6 +15,10 @@ export type AppEnv = {
   Variables: {
     requestId: string;
     db: Db;
+    /** The binding name of the shard `db` is on (db/session.ts). */
+    shard: string;
+    /** The `app-id` store's directory row as db/session.ts read it, for the store check (core/tenancy). */
+    storeEntry?: Promise<StoreEntry | null>;
     /** The tenant named by the `app-id` header. */
     appId: number;
     /** The organization named by the `org-id` header, where the operation takes one. */

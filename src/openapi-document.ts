@@ -1,4 +1,4 @@
-import { API_TAGS, API_TITLE, apiDescription } from "./core/document";
+import { API_INTRODUCTION, API_TAGS, API_TITLE, TAG_GROUPS } from "./core/document";
 import { CORE_ERROR_CODES, type ErrorCode } from "./core/errors";
 import type { EventType } from "./core/events/registry";
 import { createRoute, createRouter, jsonContent, problemResponsesFor, z } from "./core/openapi";
@@ -15,6 +15,7 @@ import { ticketErrorCodes } from "./modules/tickets/errors";
 import { voucherErrorCodes } from "./modules/vouchers/errors";
 import { EVENT_CATALOGUE, eventEnvelopeSchema } from "./modules/webhooks/catalogue";
 import { webhookErrorCodes } from "./modules/webhooks/errors";
+import { type OpenApiDocument, shareRepeatedParts } from "./openapi-shared-parts";
 import { ROUTERS } from "./routers";
 
 /**
@@ -49,9 +50,11 @@ export const OPENAPI_INFO = {
   info: {
     title: API_TITLE,
     version: "1.0.0",
-    description: apiDescription(ERROR_CODES),
+    description: API_INTRODUCTION,
   },
   tags: API_TAGS,
+  /** The tags by audience, for readers that show sections (Redoc and others). */
+  "x-tagGroups": TAG_GROUPS,
   /** The same codes, for tools: code → meaning. */
   "x-error-codes": ERROR_CODES,
 };
@@ -80,7 +83,10 @@ export async function createDocumentApp() {
   app.openAPIRegistry.registerComponent("securitySchemes", "merchantToken", {
     type: "http",
     scheme: "bearer",
-    description: "A merchant API token (`cmk_…`), with the permissions each operation names.",
+    description:
+      "A merchant API key (`cmk_…`), with the permissions each operation names. The platform operator issues a " +
+      "store's first (`POST /platform/v1/stores/{store_id}/api-keys/`); a key with `can_manage_api_keys` issues more " +
+      "(`POST /api/v1/dashboard/admin/api-keys/`). Locally: `npm run token -- --app-id 1 --permissions <list>`.",
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "platformKey", {
     type: "http",
@@ -94,7 +100,13 @@ export async function createDocumentApp() {
     scheme: "bearer",
     bearerFormat: "JWT",
     description:
-      "A customer's access token (a JWT of 15 minutes) from the customer login; refresh it with its refresh token.",
+      "A customer's access token (a JWT of 15 minutes): request a code with `POST /api/v1/customer/auth/otp/`, " +
+      "exchange it with `POST /api/v1/customer/auth/token/` for `access_token` (and `refresh_token`, for " +
+      "`POST /api/v1/customer/auth/token/refresh/`). Locally `npm start` prints the code.",
+  });
+  // Every event's answer is the same: said once, referenced by each (the signing is in the tag's description).
+  app.openAPIRegistry.registerComponent("responses", "EventAcknowledged", {
+    description: "Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried.",
   });
   for (const type of Object.keys(EVENT_CATALOGUE) as EventType[]) {
     app.openAPIRegistry.registerWebhook({
@@ -102,15 +114,17 @@ export async function createDocumentApp() {
       path: type,
       operationId: `event.${type}`,
       summary: type,
-      description:
-        `${EVENT_CATALOGUE[type].description} Signed per Standard Webhooks: headers \`webhook-id\` ` +
-        "(stable across retries), `webhook-timestamp`, `webhook-signature`.",
+      description: EVENT_CATALOGUE[type].description,
       tags: ["Events"],
       request: { body: { content: { "application/json": { schema: eventEnvelopeSchema(type) } } } },
-      responses: {
-        200: { description: "Any 2xx acknowledges the delivery; 410 disables the webhook; anything else is retried." },
-      },
+      responses: { 200: { $ref: "#/components/responses/EventAcknowledged" } },
     });
   }
   return app;
+}
+
+/** The document as it is served: every router's operations, its repeated parts by `$ref`, `serverUrl` its server. */
+export async function buildOpenApiDocument(serverUrl: string): Promise<OpenApiDocument> {
+  const whole = (await createDocumentApp()).getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: serverUrl }] });
+  return shareRepeatedParts(whole as unknown as OpenApiDocument, ERROR_CODES);
 }

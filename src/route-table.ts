@@ -176,6 +176,7 @@ export const ROUTE_TABLE: Record<RouterName, readonly (readonly [string, string]
     ["POST", "/order/v1/merchant/invoices/config/"],
     ["GET", "/order/v1/merchant/invoices/"],
     ["GET", "/order/v1/merchant/invoices/:invoice_id/"],
+    ["GET", "/order/v1/merchant/invoices/:invoice_id/e-invoice/"],
     ["POST", "/order/v1/merchant/wallet/charge/"],
     ["GET", "/order/v1/merchant/wallet/"],
     ["GET", "/order/v1/merchant/wallet/transactions/"],
@@ -428,5 +429,7 @@ export const ROUTE_TABLE: Record<RouterName, readonly (readonly [string, string]
     ["POST", "/platform/v1/stores/:store_id/api-keys/"],
     ["GET", "/platform/v1/audit-events/"],
     ["GET", "/platform/v1/audit-events/:audit_event_id/"],
+    ["GET", "/platform/v1/shards/"],
+    ["PATCH", "/platform/v1/shards/:shard/"],
   ],
 };

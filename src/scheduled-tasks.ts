@@ -10,6 +10,8 @@ export const SCHEDULED_TASKS = [
   "charge-recurring-purchases",
   "queue-subscription-renewals",
   "poll-carrier-tracking",
+  "measure-shard",
+  "copy-platform-audit",
 ] as const;
 
 export type ScheduledTask = (typeof SCHEDULED_TASKS)[number];

@@ -97,8 +97,9 @@ export function benchWranglerToml(main: string): string {
     readFileSync("wrangler.toml", "utf8")
       .replace(/^main = "(.*)"$/m, () => `main = "${main}"`)
       .replace(/^migrations_dir = "(.*)"$/gm, 'migrations_dir = "../$1"')
-      // The bundle's zod (src/core/zod), as deployed: wrangler resolves the alias from the config's folder.
-      .replace(/^alias = \{ "zod" = "\.\/(.*)" \}$/m, 'alias = { "zod" = "../$1" }')
+      // The bundle's aliases (zod's, the document runtime's), as deployed: wrangler resolves them from
+      // the config's folder, one level below the repository here.
+      .replace(/^alias = \{.*\}$/m, (line) => line.replaceAll('= "./', '= "../'))
       .replace(/^\[assets\]\n(?:[^[\n].*\n|\n)*/m, "") + `\n${(consumers ?? []).join("\n")}`
   );
 }

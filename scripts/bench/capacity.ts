@@ -23,6 +23,7 @@ import {
   fmt,
   log,
   merchantHeaders,
+  registerBenchStore,
   type Scenario,
   type Served,
   sendFresh,
@@ -340,6 +341,7 @@ export const capacity: Scenario = {
     let api = await startApi();
     const demoSize = await sizeOf();
     await api.stop();
+    registerBenchStore(APP, "Capacity bench");
     executeLocal(storeSql());
     const meal = seedMealStore();
     // Tokens are written before the API serves: wrangler beside the running Worker fails now and then.

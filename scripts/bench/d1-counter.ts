@@ -54,6 +54,14 @@ export function counted<T extends D1Database | D1DatabaseSession>(d1: T, counts:
     },
   });
 }
+
+/** The Worker's bindings with every D1 database counted (the directory and each shard), sharing \`counts\`. */
+export function countedEnv<E extends object>(env: E, counts: Counts, delayMs = 0): E {
+  const out: Record<string, unknown> = { ...env };
+  for (const [name, binding] of Object.entries(env))
+    if (name === "DIRECTORY" || /^SHARD_\\d+$/.test(name)) out[name] = counted(binding as D1Database, counts, delayMs);
+  return out as E;
+}
 `;
 
 /** Writes the module into `dir`; returns its name to import (without the extension). */

@@ -11,7 +11,7 @@ const EMIT_RUNS = Number(process.env.BENCH_EMIT_RUNS ?? 300);
 /** Times the same ticket update written alone, with emit(), and with emit() and its publish awaited. */
 async function measureEmit() {
   const { getPlatformProxy } = await import("wrangler");
-  const proxy = await getPlatformProxy<{ DB: unknown; EVENTS: unknown }>({
+  const proxy = await getPlatformProxy<{ SHARD_1: unknown; EVENTS: unknown }>({
     configPath: "wrangler.toml",
     persist: { path: `${STATE}/v3` },
   });
@@ -26,7 +26,7 @@ async function measureEmit() {
   const { emit, newEvent } = await import(paths.outbox);
   const { tickets } = await import(paths.tables);
   const { eq } = await import(paths.orm);
-  const db = createDb(proxy.env.DB);
+  const db = createDb(proxy.env.SHARD_1);
   const update = (i: number) =>
     db
       .update(tickets)

@@ -10,6 +10,7 @@ import { executeLocal, queryLocal } from "../d1";
 import {
   type Answer,
   API,
+  benchShardOf,
   customerTokens,
   fmt,
   log,
@@ -58,7 +59,8 @@ type Operation = { name: string; request: string; next: () => Promise<Timed> };
 
 /** The shopper's store: a product with stock for every cart, and a subscription of hers to it; their ids. */
 function seedShop() {
-  executeLocal(`INSERT INTO items (app_id, type, service_type, sku, price_minor, name_en, name_ar, stock_qty, ordering,
+  executeLocal(
+    `INSERT INTO items (app_id, type, service_type, sku, price_minor, name_en, name_ar, stock_qty, ordering,
       is_plan_enabled, plan_config)
     VALUES (${SHOPPER.app}, 'product', 'pickup', '${PRODUCT_SKU}', 2500, 'Latency bench product', 'منتج قياس', 100000000, 0, 1,
       '{"duration":1,"duration_unit":"month"}');
@@ -67,10 +69,13 @@ function seedShop() {
       current_period_end_date, next_billing_date, last_billing_date, activated_at)
     SELECT ${SHOPPER.app}, '${NOW}', '${NOW}', ${SHOPPER.id}, id, 0, name_en, name_ar, 'active', 1, price_minor, 'SAR', 'wallet', 1, 'month',
       '2026-11-01', '2026-11-01', '2026-12-01', '2026-12-01', '2026-11-01', '${NOW}'
-    FROM items WHERE app_id = ${SHOPPER.app} AND sku = '${PRODUCT_SKU}';`);
+    FROM items WHERE app_id = ${SHOPPER.app} AND sku = '${PRODUCT_SKU}';`,
+    benchShardOf(SHOPPER.app),
+  );
   const [row] = queryLocal<{ item: number; subscription: number }>(
     `SELECT i.id AS item, s.id AS subscription FROM items i JOIN subscriptions s ON s.item_id = i.id
       WHERE i.app_id = ${SHOPPER.app} AND i.sku = '${PRODUCT_SKU}'`,
+    benchShardOf(SHOPPER.app),
   );
   if (!row) throw new Error("the latency bench's product and subscription were not seeded");
   return row;

@@ -23,6 +23,7 @@ import {
   floorCells,
   fmt,
   log,
+  registerBenchStore,
   type Scenario,
   sendFresh,
   sleep,
@@ -112,6 +113,7 @@ const lastIds = () =>
 /** Writes the store to local D1; its customers (with their homes) and the last row of each table a placement writes. */
 export function seedMealStore(): MealStore {
   const started = Date.now();
+  registerBenchStore(APP, "Meal orders bench");
   executeLocal(storeSql());
   const customers = queryLocal<Customer>(
     `SELECT c.id, l.id AS location_id FROM customers c JOIN customer_locations l ON l.customer_id = c.id

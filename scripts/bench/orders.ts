@@ -23,6 +23,7 @@ import {
   log,
   merchantHeaders,
   met,
+  registerBenchStore,
   type Scenario,
   type Served,
   startApi,
@@ -152,6 +153,7 @@ async function seedOrderStores(): Promise<SeededStore[]> {
   const out: SeededStore[] = [];
   for (const s of ORDER_STORES) {
     const started = Date.now();
+    registerBenchStore(s.appId, "Orders bench");
     executeLocal(storeSql(s));
     const [last] = queryLocal<{ id: number; n: number }>(
       `SELECT max(id) AS id, count(*) AS n FROM orders WHERE app_id = ${s.appId}`,

@@ -14,7 +14,18 @@ import { writeFileSync } from "node:fs";
 import { executeLocal, lit, queryLocal } from "../d1";
 import { benchWranglerToml } from "./bundle";
 import { writeD1Counter } from "./d1-counter";
-import { BENCH_DIR, count, fmt, log, type Scenario, type Served, sendFresh, sleep, startApi } from "./harness";
+import {
+  BENCH_DIR,
+  count,
+  fmt,
+  log,
+  registerBenchStore,
+  type Scenario,
+  type Served,
+  sendFresh,
+  sleep,
+  startApi,
+} from "./harness";
 
 const APP = 21;
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
@@ -31,7 +42,7 @@ function writeSubscriptionsEntry(dir: string): string {
   writeFileSync(
     `${dir}/subscriptions-entry.ts`,
     `import worker from "../src/index";
-import { type Counts, counted } from "./${writeD1Counter(dir)}";
+import { type Counts, countedEnv } from "./${writeD1Counter(dir)}";
 
 const counts = { statements: 0, roundTrips: 0, sent: 0, consumed: 0, batches: 0, retried: 0 };
 /** The scans' own statements, apart from the consumer's. */
@@ -60,7 +71,7 @@ async function consumeBatch(env: Env, ctx: ExecutionContext) {
     ackAll: () => messages.forEach((m) => m.ack()),
     retryAll: () => messages.forEach((m) => m.retry()),
   } as unknown as MessageBatch<never>;
-  await worker.queue(batch, { ...env, DB: counted(env.DB, counts) }, ctx);
+  await worker.queue(batch, countedEnv(env, counts), ctx);
   for (const m of taken)
     if (settled.get(m.id) !== "ack") {
       counts.retried += 1;
@@ -82,7 +93,7 @@ function scheduledKeepingJobs(controller: ScheduledController, env: Env, ctx: Ex
       for (const m of msgs) keep(m.body);
     },
   } as unknown as Queue;
-  return worker.scheduled(controller, { ...env, JOBS, DB: counted(env.DB, scan) }, ctx);
+  return worker.scheduled(controller, countedEnv({ ...env, JOBS }, scan), ctx);
 }
 
 export default {
@@ -103,12 +114,13 @@ export default {
     if (url.pathname !== "/__bench/subscriptions") return worker.fetch(request, env, ctx);
     const app = Number(url.searchParams.get("app"));
     const day = url.searchParams.get("due") ?? "";
-    const [statuses, overdue, pending] = await env.DB.batch([
-      env.DB.prepare("SELECT status, count(*) AS n FROM subscriptions WHERE app_id = ? GROUP BY status").bind(app),
-      env.DB.prepare(
+    const d1 = env.SHARD_1;
+    const [statuses, overdue, pending] = await d1.batch([
+      d1.prepare("SELECT status, count(*) AS n FROM subscriptions WHERE app_id = ? GROUP BY status").bind(app),
+      d1.prepare(
         "SELECT count(*) AS n FROM subscriptions WHERE app_id = ? AND status IN ('active', 'trialing') AND next_billing_date <= ?",
       ).bind(app, day),
-      env.DB.prepare("SELECT count(*) AS n FROM subscription_renewals WHERE app_id = ? AND status = 'pending'").bind(app),
+      d1.prepare("SELECT count(*) AS n FROM subscription_renewals WHERE app_id = ? AND status = 'pending'").bind(app),
     ]);
     return Response.json({
       counts: { ...counts, scanStatements: scan.statements },
@@ -196,6 +208,7 @@ function seedSubscriptions() {
   const now = new Date().toISOString();
   // Due yesterday (UTC): the store's day (Riyadh) is today or later, so every one is due.
   const due = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  registerBenchStore(APP, "Subscriptions bench");
   executeLocal(storeSql(SUBSCRIPTIONS, now, due));
   const [row] = queryLocal<{ n: number }>(
     `SELECT count(*) AS n FROM subscriptions WHERE app_id = ${APP} AND next_billing_date = ${lit(due)}`,

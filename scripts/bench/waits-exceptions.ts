@@ -40,9 +40,6 @@ export const WAIT_EXCEPTIONS: Record<string, string> = {
   updatePickupLocation:
     "A `city_id` or `district_id` given alone: the other comes from the row, and the place check takes plain " +
     "numbers. Next: the place check over a subquery.",
-  fakePaymentCallback:
-    "A callback carries no `app-id`: the store's settings are read once the transaction names the store. " +
-    "Next: the settings read through a subquery of the transaction.",
   purchaseShippingLabels:
     "Provider: the carrier's call sits between the reads and the write; with an Idempotency-Key the key is " +
     "claimed before the call, so that a retry never buys a label twice.",

@@ -13,6 +13,7 @@ import { ApiError } from "./errors";
 import { HeldFor } from "./held";
 import { PERMISSIONS, type Permission, TOKEN_PREFIX } from "./permissions";
 import type { CustomerPrincipal, MerchantPrincipal, Principal } from "./principal";
+import { enforceRateLimit, RATE_LIMITS } from "./rate-limit";
 import { requireGoodStanding } from "./standing";
 import { appSuspended, apps, readTenant, TOKEN_HOLD_MS } from "./tenancy";
 import { nowIso } from "./time";
@@ -123,7 +124,15 @@ const BEARER = /^bearer ([A-Za-z0-9_\-.~+/]{8,2048}=*)$/i;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** The claims of a customer access token (a JWT signed with the `CUSTOMER_JWT_SECRET` secret). */
-export type CustomerClaims = { sub: string; app_id: number; kind: "customer"; iat: number; exp: number };
+export type CustomerClaims = {
+  sub: string;
+  app_id: number;
+  kind: "customer";
+  iat: number;
+  exp: number;
+  /** The store's shard when the token was issued: where its requests start (db/session.ts). */
+  shard?: string;
+};
 
 /** Signs a customer access token; the customers module mints them at login and refresh. */
 export async function signCustomerToken(secret: string, claims: CustomerClaims): Promise<string> {
@@ -169,7 +178,8 @@ export async function merchantTokenEntry(env: Env, token: string): Promise<Token
   const row = await tokenByHash(env, hash);
   if (!row) return undefined;
   const entry = { ...row, permissions: row.permissions as Permission[] };
-  heldTokens.set(hash, entry, now);
+  // Held from its answer (as db/shards.ts's store entries): a slow read is still held when used.
+  heldTokens.set(hash, entry, Date.now());
   return entry;
 }
 
@@ -275,14 +285,18 @@ export const authenticate =
         principal.kind === "merchant"
           ? `token:${principal.tokenId}`
           : `customer:${c.get("appId")}:${principal.customerId}`;
-      const { success } = await c.env.TOKEN_LIMITER.limit({ key });
+      const refusal = await enforceRateLimit(
+        c,
+        RATE_LIMITS.token,
+        key,
+        "Too many requests with this token; retry after `Retry-After` seconds.",
+      ).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       // A refusal wins over a 429.
-      if (!opts.beside || !success) await admission;
-      if (!success) {
-        throw new ApiError(429, "rate_limited", "Too many requests with this token; retry in a minute.", {
-          headers: { "Retry-After": "60" },
-        });
-      }
+      if (!opts.beside || refusal) await admission;
+      if (refusal) throw refusal;
     } catch (error) {
       await storeCheck;
       throw error;

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { Db } from "../db/client";
 import type { AppEnv } from "../env";
 import { type AuditContext, PLATFORM_ACTOR } from "./audit";
-import type { EventSink } from "./events/outbox";
+import { type EventSink, outboxRoutes } from "./events/outbox";
 
 /**
  * What a service needs of the request: the tenant's db scope, where its events go, the queue
@@ -15,10 +15,10 @@ export type ServiceContext = { db: Db; appId: number; events: EventSink; jobs: Q
 export function makeServiceContext(
   db: Db,
   appId: number,
-  env: Pick<Env, "EVENTS" | "JOBS">,
+  env: Pick<Env, "EVENTS" | "JOBS"> & Partial<Pick<Env, "EINVOICES">>,
   waitUntil: (p: Promise<unknown>) => void,
 ): ServiceContext {
-  return { db, appId, events: { queue: env.EVENTS, defer: waitUntil }, jobs: env.JOBS };
+  return { db, appId, events: { queue: env.EVENTS, defer: waitUntil, routes: outboxRoutes(env) }, jobs: env.JOBS };
 }
 
 /** The service context of a request: its db session, its tenant, its event sink and job queue. */

@@ -24,16 +24,65 @@ export const SWAGGER_UI_FILES = [
 /** The page's own start-up script, written next to them (a file, so that the CSP needs no inline script). */
 export const DOCS_INIT_FILE = "docs.js";
 
+/**
+ * Starts Swagger UI on the document the page names. The page keeps `app-id` with the token: it
+ * turns the documented `app-id` header parameter into an API-key scheme of the Authorize dialog
+ * (for this page only; the document keeps the header), so it is entered once, and
+ * `persistAuthorization` keeps both across reloads.
+ */
 export const DOCS_INIT_SCRIPT = `// Starts Swagger UI on the document the page names; written by scripts/docs-assets.ts.
-window.addEventListener("load", function () {
+(function () {
   var root = document.getElementById("swagger-ui");
-  window.ui = SwaggerUIBundle({
-    url: root.dataset.openapiUrl,
-    domNode: root,
-    deepLinking: true,
-    validatorUrl: null,
-  });
-});
+  var APP_ID = "#/components/parameters/app-id";
+  function isAppId(p) {
+    return p.$ref === APP_ID || (p.in === "header" && p.name === "app-id");
+  }
+  // The store's id goes in the Authorize dialog, beside the token, instead of in every operation.
+  function withAppIdScheme(doc) {
+    var schemes = (doc.components = doc.components || {}).securitySchemes = doc.components.securitySchemes || {};
+    schemes.appId = {
+      type: "apiKey",
+      in: "header",
+      name: "app-id",
+      description: "The store's id (an integer), sent as the app-id header with every operation that takes it.",
+    };
+    Object.keys(doc.paths).forEach(function (path) {
+      var methods = doc.paths[path];
+      Object.keys(methods).forEach(function (method) {
+        var op = methods[method];
+        if (!op || !op.parameters || !op.parameters.some(isAppId)) return;
+        op.parameters = op.parameters.filter(function (p) { return !isAppId(p); });
+        var security = op.security && op.security.length ? op.security : [{}];
+        op.security = security.map(function (req) {
+          var out = { appId: [] };
+          Object.keys(req).forEach(function (k) { out[k] = req[k]; });
+          return out;
+        });
+      });
+    });
+    return doc;
+  }
+  fetch(root.dataset.openapiUrl)
+    .then(function (res) { return res.json(); })
+    .then(function (doc) {
+      window.ui = SwaggerUIBundle({
+        spec: withAppIdScheme(doc),
+        domNode: root,
+        deepLinking: true,
+        filter: true,
+        persistAuthorization: true,
+        displayRequestDuration: true,
+        // Tags folded, the first one open: the page shows an operation without laying out hundreds.
+        docExpansion: "none",
+        defaultModelsExpandDepth: -1,
+        validatorUrl: null,
+        onComplete: function () {
+          var first = (doc.tags || [])[0];
+          if (first && !window.location.hash) window.ui.layoutActions.show(["operations-tag", first.name], true);
+        },
+      });
+    });
+})();
 `;
 
 /** Only this origin: Swagger UI needs inline styles and data: images, nothing else. */
@@ -48,12 +97,49 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/** The documents of one audience each (src/openapi-audiences.ts), beside the whole one at OPENAPI_PATH. */
+export const AUDIENCE_DOCUMENTS = {
+  merchant: { title: "Merchant", path: "/openapi/merchant.json" },
+  customer: { title: "Customer app", path: "/openapi/customer.json" },
+  public: { title: "Public and meals", path: "/openapi/public.json" },
+  platform: { title: "Platform", path: "/openapi/platform.json" },
+} as const;
+export type DocumentAudience = keyof typeof AUDIENCE_DOCUMENTS;
+export const DOCUMENT_AUDIENCES = Object.keys(AUDIENCE_DOCUMENTS) as DocumentAudience[];
+
+/** The page the problem `type` URLs point to, a static asset built with the document. */
+export const PROBLEMS_PAGE_PATH = "/problems/";
+
 const escapeAttr = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** Shown by default: the merchant operations, the largest audience after the whole. */
+export const DEFAULT_DOCS_AUDIENCE: DocumentAudience = "merchant";
+
+/** Which document `/docs?api=<audience>` shows: one audience's, or (`api=all`) the whole one. */
+export function docsDocumentPath(api: string | undefined): string {
+  if (api === "all") return OPENAPI_PATH;
+  return AUDIENCE_DOCUMENTS[(api ?? "") as DocumentAudience]?.path ?? AUDIENCE_DOCUMENTS[DEFAULT_DOCS_AUDIENCE].path;
+}
 
 /** The HTML of `/docs`; `openapiUrl` is a path on this Worker. */
 export function docsPage(title: string, openapiUrl: string): string {
   const a = DOCS_ASSETS_PATH;
+  const choices = [
+    ...DOCUMENT_AUDIENCES.map((k) => ({
+      api: k,
+      label: AUDIENCE_DOCUMENTS[k].title,
+      path: AUDIENCE_DOCUMENTS[k].path,
+    })),
+    { api: "all", label: "Whole API", path: OPENAPI_PATH },
+  ];
+  const links = choices
+    .map((c) =>
+      c.path === openapiUrl
+        ? `<strong>${escapeAttr(c.label)}</strong> (<a href="${c.path}">JSON</a>)`
+        : `<a href="/docs?api=${c.api}">${escapeAttr(c.label)}</a>`,
+    )
+    .join(" · ");
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -66,6 +152,9 @@ export function docsPage(title: string, openapiUrl: string): string {
     <link rel="icon" type="image/png" href="${a}/favicon-16x16.png" sizes="16x16" />
   </head>
   <body>
+    <nav style="font-family: sans-serif; padding: 12px 20px; border-bottom: 1px solid #ddd">
+      API for: ${links} · <a href="${PROBLEMS_PAGE_PATH}">Error codes</a>
+    </nav>
     <div id="swagger-ui" data-openapi-url="${escapeAttr(openapiUrl)}"></div>
     <script src="${a}/swagger-ui-bundle.js"></script>
     <script src="${a}/${DOCS_INIT_FILE}"></script>
@@ -82,25 +171,35 @@ export function docsPage(title: string, openapiUrl: string): string {
 export const OPENAPI_PATH = "/openapi.json";
 export const OPENAPI_ORIGIN_PLACEHOLDER = "https://this-origin.invalid";
 
-let documentText: Promise<string> | undefined;
+/** The built documents' text, by path, loaded once per isolate. */
+const documentTexts = new Map<string, Promise<string>>();
+/** The last origin's copy of each: one origin serves nearly every request of an isolate. */
+const servedTexts = new Map<string, { origin: string; text: string }>();
 
 /** The ASSETS binding, as far as the document needs it (this file is also read by the Node scripts). */
 type Assets = { fetch(url: URL): Promise<Response> };
 
-/** The built document with `origin` as its server: the placeholder's first place, before `paths`. */
-export async function openApiJson(assets: Assets, origin: string): Promise<string> {
-  documentText ??= assets.fetch(new URL(OPENAPI_PATH, OPENAPI_ORIGIN_PLACEHOLDER)).then((res) => {
-    if (!res.ok)
-      throw new Error(`${OPENAPI_PATH} is not in the static assets (${res.status}): see scripts/openapi-json.ts`);
-    return res.text();
-  });
-  const loading = documentText;
+/**
+ * A built document (`path`: OPENAPI_PATH or an audience's) with `origin` in place of the
+ * placeholder: its server and the problem `type` URLs of its examples.
+ */
+export async function openApiJson(assets: Assets, origin: string, path: string = OPENAPI_PATH): Promise<string> {
+  let loading = documentTexts.get(path);
+  if (!loading) {
+    loading = assets.fetch(new URL(path, OPENAPI_ORIGIN_PLACEHOLDER)).then((res) => {
+      if (!res.ok) throw new Error(`${path} is not in the static assets (${res.status}): see scripts/openapi-json.ts`);
+      return res.text();
+    });
+    documentTexts.set(path, loading);
+  }
   const text = await loading.catch((error: unknown) => {
-    documentText = undefined;
+    documentTexts.delete(path);
     throw error;
   });
-  const placeholder = JSON.stringify(OPENAPI_ORIGIN_PLACEHOLDER);
-  const at = text.indexOf(placeholder);
-  if (at < 0) throw new Error(`${OPENAPI_PATH} names no server to replace`);
-  return text.slice(0, at) + JSON.stringify(origin) + text.slice(at + placeholder.length);
+  const served = servedTexts.get(path);
+  if (served?.origin === origin) return served.text;
+  if (!text.includes(OPENAPI_ORIGIN_PLACEHOLDER)) throw new Error(`${path} names no server to replace`);
+  const out = text.replaceAll(OPENAPI_ORIGIN_PLACEHOLDER, origin);
+  servedTexts.set(path, { origin, text: out });
+  return out;
 }

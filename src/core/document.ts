@@ -7,19 +7,34 @@ export const API_TITLE = "Commerce and Meals API";
 
 export const API_INTRODUCTION = `Multi-tenant commerce and meal-subscription API.
 
-Every request names its store with the \`app-id\` header (an integer). Errors are RFC 9457 problem details
+Every request to a store names it with the \`app-id\` header (an integer). Errors are RFC 9457 problem details
 (\`application/problem+json\`) with a stable snake_case \`code\`; each operation lists, per status, the codes
-it can answer.
+it can answer, and a problem's \`type\` is the address of its code's page on this service: every code is
+listed at [/problems/](/problems/).
 
 ## Authentication
 
-- **Merchant operations** take a merchant API token, \`Authorization: Bearer cmk_…\`, that carries the
-  permission each operation names. Locally, mint one with \`npm run token -- --app-id 1 --permissions
-  can_read_order\` (comma-separate several permissions). In production, merchant API tokens are issued per
-  store.
-- **Customer operations** will take a customer's access token: the customer OTP login (\`POST
-  /api/v1/customer/...\`) yields it as \`access_token\`, once the customers module ships.
-- **Public reads** need no token, only \`app-id\`.
+In the reference at [/docs](/docs), **Authorize** takes the store's \`app-id\` and a token once, and keeps
+them across reloads. There are three kinds of token:
+
+- **Merchant API key** (\`merchantToken\`): \`Authorization: Bearer cmk_…\`, carrying the permissions each
+  operation names. The platform operator issues a store's first key (\`POST /platform/v1/stores/{store_id}/api-keys/\`);
+  a key with \`can_manage_api_keys\` issues more (\`POST /api/v1/dashboard/admin/api-keys/\`). Locally: \`npm run
+  token -- --app-id 1 --permissions can_read_order\` (comma-separate several permissions).
+- **Customer access token** (\`customerToken\`): a JWT of 15 minutes from the OTP login. Send a code with
+  \`POST /api/v1/customer/auth/otp/\` (a new customer registers with \`POST /api/v1/customer/register/\` and its
+  \`confirm/\`), then exchange it with \`POST /api/v1/customer/auth/token/\` for \`access_token\` and \`refresh_token\`;
+  renew with \`POST /api/v1/customer/auth/token/refresh/\`. Locally the code is printed by \`npm start\`.
+- **Platform key** (\`platformKey\`): the operator's \`PLATFORM_API_KEY\` secret, for \`/platform/v1/...\` only
+  (no \`app-id\`).
+
+Public reads need no token, only \`app-id\`.
+
+## Rate limits
+
+Limited operations answer with \`RateLimit-Policy\` and \`RateLimit\` headers (IETF httpapi draft) saying the
+quota, what is left and when it resets; over the limit, a 429 with \`Retry-After\` (seconds). Each limited
+operation declares its 429. Every merchant and customer token has a ceiling of 600 requests a minute.
 
 ## Lists
 
@@ -29,21 +44,8 @@ every term must match) and filters named after the fields, with the suffixes \`_
 values), \`__gte\`, \`__lte\`, \`__gt\`, \`__lt\` and \`__isnull\`. An unknown parameter is a 400 that names
 the allowed ones.`;
 
-/** The introduction, then every problem `code` with its meaning. */
-export function apiDescription(errorCodes: Record<string, string>): string {
-  const codes = Object.entries(errorCodes).map(([code, meaning]) => `- \`${code}\`: ${meaning}`);
-  return `${API_INTRODUCTION}
-
-## Error codes
-
-Every \`code\` a problem can carry (each operation lists, per status, the ones it can answer; the document's
-\`x-error-codes\` has the same list for tools):
-
-${codes.join("\n")}`;
-}
-
-/** Every tag, in the order the reference shows them. */
-export const API_TAGS = [
+/** Every tag with its description; TAG_GROUPS orders them. */
+const TAG_DESCRIPTIONS = [
   {
     name: "Items",
     description: "The store's catalogue items, their variants, discounts, images and stock reservations.",
@@ -69,23 +71,23 @@ export const API_TAGS = [
     description: "Subscriptions of URLs to the store's events, and the log of their deliveries.",
   },
   {
-    name: "Meals: restaurants",
+    name: "Meals admin: restaurants",
     description: "Merchant writes of restaurants, their branches, categories and variants.",
   },
   {
-    name: "Meals: menus",
+    name: "Meals admin: menus",
     description: "Merchant writes of menus, menu categories, meal products, combos, allergens and dislikes.",
   },
   {
-    name: "Meals: plans",
+    name: "Meals admin: plans",
     description: "Merchant writes of meal plans, their versions, days, categories, options and tags.",
   },
   {
-    name: "Restaurants",
+    name: "Meals catalogue: restaurants",
     description: "Public reads of restaurants, their branches, menus, products and combos; cached with an `ETag`.",
   },
-  { name: "Meal plans", description: "Public reads of meal plans, their tags and menus." },
-  { name: "Sales channels", description: "Providers that serve a customer's location." },
+  { name: "Meals catalogue: plans", description: "Public reads of meal plans, their tags and menus." },
+  { name: "Sales channel providers", description: "Providers that serve a customer's location." },
   {
     name: "Customers",
     description: "The store's customers, their saved locations and their memberships.",
@@ -190,7 +192,7 @@ export const API_TAGS = [
   { name: "Meals: complaints", description: "Complaints about a suborder, their reasons and resolution." },
   { name: "Meals: app", description: "The meals app's configs, featured vouchers and corporate locations." },
   {
-    name: "Meals logistics",
+    name: "Meals admin: logistics",
     description: "Cities and zones, captains, branches, delivery windows, and the suborders of a day.",
   },
   {
@@ -209,7 +211,95 @@ export const API_TAGS = [
   },
   {
     name: "Events",
-    description: "The events a webhook receives, each a signed POST to the subscribed URL (Standard Webhooks).",
+    description:
+      "The events a webhook receives, each a POST to the subscribed URL signed per Standard Webhooks: headers " +
+      "`webhook-id` (stable across retries), `webhook-timestamp`, `webhook-signature`.",
   },
   { name: "Meta", description: "The service's own health." },
+] as const;
+
+type TagName = (typeof TAG_DESCRIPTIONS)[number]["name"];
+
+/**
+ * The tags by audience, in the order the reference shows them (`x-tagGroups`, which Redoc and
+ * other readers show as sections; Swagger UI shows the tags in this order). Each tag is in one group.
+ */
+export const TAG_GROUPS: { name: string; tags: TagName[] }[] = [
+  {
+    name: "Merchant",
+    tags: [
+      "Items",
+      "Item categories",
+      "Item tags",
+      "Modifier categories",
+      "Bundle categories",
+      "Tickets",
+      "Customers",
+      "Customer wallets",
+      "Vouchers",
+      "Carts",
+      "Checkout",
+      "Orders",
+      "Subscriptions",
+      "Recurring purchases",
+      "Invoices",
+      "Transactions",
+      "Fulfillments",
+      "Store wallet",
+      "Couriers",
+      "Shipping",
+      "Pickup locations",
+      "Shipments",
+      "Notifications",
+      "Geography",
+      "Webhooks",
+      "Merchant account",
+      "Merchant API keys",
+      "Meals admin: restaurants",
+      "Meals admin: menus",
+      "Meals admin: plans",
+      "Meals admin: logistics",
+      "Sales channel connections",
+      "Sales channel plans",
+      "Sales channel orders",
+    ],
+  },
+  {
+    name: "Customer app",
+    tags: [
+      "Customer app: login",
+      "Customer app: profile",
+      "Customer app: locations",
+      "Customer app: notifications",
+      "Customer app: catalogue",
+      "Customer app: checkout",
+      "Customer app: orders",
+      "Customer app: subscriptions",
+      "Customer app: payment methods",
+      "Customer app: sales channels",
+      "Meals: checkout",
+      "Meals: subscriptions",
+      "Meals: suborders",
+      "Meals: complaints",
+      "Meals: app",
+    ],
+  },
+  {
+    name: "Public and meals",
+    tags: ["Meals catalogue: restaurants", "Meals catalogue: plans", "Sales channel providers", "Payments"],
+  },
+  { name: "Platform", tags: ["Platform"] },
+  { name: "Events and meta", tags: ["Events", "Meta"] },
 ];
+
+/** Every tag with its description, in the groups' order. */
+export const API_TAGS = TAG_GROUPS.flatMap((g) => g.tags).map((name) => {
+  const tag = TAG_DESCRIPTIONS.find((t) => t.name === name)!;
+  return { name: tag.name, description: tag.description };
+});
+
+/** Tags described but in no group, or in more than one: empty (test/node/openapi-document.test.ts). */
+export function ungroupedTags(): string[] {
+  const grouped = TAG_GROUPS.flatMap((g) => g.tags);
+  return TAG_DESCRIPTIONS.map((t) => t.name).filter((n) => grouped.filter((g) => g === n).length !== 1);
+}

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { PROBLEMS_PAGE_PATH } from "./docs";
 import { errorText, log } from "./logging";
 
 /** Field → messages, as RFC 9457 extension member `errors`. */
@@ -146,17 +147,28 @@ export type ProblemBody = {
   [k: string]: unknown;
 };
 
-export const PROBLEM_TYPE_BASE = "https://docs.commerce-meals.dev/problems/";
+/**
+ * The page of `code` on this service, `/problems/validation-error` (static assets built by
+ * scripts/problem-pages.ts, so they open offline), absolute when `origin` is given: a problem's
+ * `type` is under the origin the client called.
+ */
+export function problemType(code: string, origin = ""): string {
+  return `${origin}${PROBLEMS_PAGE_PATH}${code.replaceAll("_", "-")}`;
+}
 
-/** The body of a problem: an `ApiError`'s, or a plain one's (the document's examples build no Error and its stack). */
+/**
+ * The body of a problem: an `ApiError`'s, or a plain one's (the document's examples build no Error
+ * and its stack). `origin` makes `type` absolute (RFC 9457 prefers it); without it, a relative reference.
+ */
 export function problemBody(
   err: Pick<ApiError, "status" | "code" | "detail" | "extra">,
   instance?: string,
   requestId?: string,
+  origin?: string,
 ): ProblemBody {
   const { headers: _headers, ...extra } = err.extra;
   return {
-    type: PROBLEM_TYPE_BASE + err.code.replaceAll("_", "-"),
+    type: problemType(err.code, origin),
     title: TITLES[err.status] ?? "Error",
     status: err.status,
     detail: err.detail,
@@ -187,7 +199,8 @@ export function renderProblem(err: unknown, c: Context): Response {
       stack: (err as Error)?.stack ?? null,
     });
   }
-  const body = problemBody(apiError, new URL(c.req.url).pathname, c.get("requestId"));
+  const url = new URL(c.req.url);
+  const body = problemBody(apiError, url.pathname, c.get("requestId"), url.origin);
   const headers = new Headers({ "content-type": "application/problem+json" });
   for (const [k, v] of Object.entries(apiError.extra.headers ?? {})) headers.set(k, v);
   return new Response(JSON.stringify(body), { status: apiError.status, headers });

@@ -1,14 +1,18 @@
 import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import type { AppEnv } from "../env";
-import { ApiError, addFieldError, type ErrorCode, type FieldErrors, problemBody } from "./errors";
+import { OPENAPI_ORIGIN_PLACEHOLDER } from "./docs";
+import { ApiError, addFieldError, type ErrorCode, type FieldErrors, problemType } from "./errors";
 // Installs the plain-words validation messages before any schema parses.
 import "./validation";
 
 /** RFC 9457 problem details, as every error response of this API is shaped. */
 export const ProblemSchema = z
   .object({
-    type: z.string().openapi({ example: "https://docs.commerce-meals.dev/problems/validation-error" }),
+    type: z.string().openapi({
+      description: "The page of this `code` on this service (`/problems/…`), which says what it means.",
+      example: problemType("validation_error", OPENAPI_ORIGIN_PLACEHOLDER),
+    }),
     title: z.string().openapi({ example: "Bad Request" }),
     status: z.number().int().openapi({ example: 400 }),
     detail: z.string().openapi({ example: "The request has invalid fields; see `errors`." }),
@@ -58,8 +62,21 @@ export function mergeErrors(...all: (ErrorsByStatus | undefined)[]): ErrorsBySta
   return out;
 }
 
+/** A 429's headers: when to retry, and the limit it hit (core/rate-limit.ts; IETF httpapi RateLimit fields). */
 const RETRY_AFTER = {
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" as const, minimum: 1 } },
+  "RateLimit-Policy": {
+    description:
+      'The limits this request counts against, e.g. `"token";q=600;w=60`: quota `q` per window of `w` seconds. ' +
+      "Every response of a limited operation carries it.",
+    schema: { type: "string" as const },
+  },
+  RateLimit: {
+    description:
+      'What is left of each, e.g. `"token";r=0;t=42`: `r` requests remain, the window resets in `t` seconds. ' +
+      "Every response of a limited operation carries it.",
+    schema: { type: "string" as const },
+  },
 };
 
 /**
@@ -78,27 +95,11 @@ export function problemResponsesFor(errors: ErrorsByStatus) {
     out[s] = {
       description: PROBLEM_DESCRIPTIONS[s],
       ...(s === 429 && { headers: RETRY_AFTER }),
-      content: { "application/problem+json": { schema, example: problemExample(s, codes) } },
+      // Its examples, one per code, are the document's own (src/openapi-shared-parts.ts).
+      content: { "application/problem+json": { schema } },
     };
   }
   return out;
-}
-
-/**
- * A body of this status as the server renders it, with one of the operation's codes: the
- * Problem component's own examples are a 400's, which a 404 must not show.
- */
-function problemExample(status: ProblemStatus, codes: readonly ErrorCode[]) {
-  // Every operation reads `app-id`: its 400 shows `errors`. Otherwise the last code, the operation's own.
-  if (status === 400 && codes.includes("invalid_header")) {
-    return problemBody({
-      status: 400,
-      code: "invalid_header",
-      detail: "The `app-id` header must be a positive integer.",
-      extra: { errors: { "app-id": ["Must be a positive integer."] } },
-    });
-  }
-  return problemBody({ status, code: codes[codes.length - 1]!, detail: PROBLEM_DESCRIPTIONS[status], extra: {} });
 }
 
 export function jsonContent<T extends z.ZodType>(schema: T, description: string) {

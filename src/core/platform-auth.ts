@@ -3,6 +3,7 @@ import type { AppEnv } from "../env";
 import { sha256Hex } from "./crypto";
 import { ApiError } from "./errors";
 import { TOKEN_PREFIX } from "./permissions";
+import { enforceRateLimit, RATE_LIMITS } from "./rate-limit";
 
 const BEARER = /^bearer ([A-Za-z0-9_\-.~+/]{8,2048}=*)$/i;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -44,12 +45,12 @@ export const authenticatePlatform = (): MiddlewareHandler<AppEnv> => async (c, n
     );
   }
   if (!(await sameSecret(token, key))) throw ApiError.unauthorized("The token is not valid.", "invalid_token");
-  const { success } = await c.env.TOKEN_LIMITER.limit({ key: "platform" });
-  if (!success) {
-    throw new ApiError(429, "rate_limited", "Too many platform requests; retry in a minute.", {
-      headers: { "Retry-After": "60" },
-    });
-  }
+  await enforceRateLimit(
+    c,
+    RATE_LIMITS.token,
+    "platform",
+    "Too many platform requests; retry after `Retry-After` seconds.",
+  );
   c.set("principal", { kind: "platform" });
   await next();
 };

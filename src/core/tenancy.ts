@@ -95,9 +95,13 @@ function checkStore(c: Context<AppEnv>): Promise<void> {
   const appId = readTenant(c);
   return (async () => {
     // The directory's row, which the request's db session read to find the store's shard (db/session.ts).
-    const entry = await storeEntry(c.env, appId);
+    const entry = await (c.get("storeEntry") ?? storeEntry(c.env, appId));
     if (!entry) throw new ApiError(404, "app_not_found", `No store has the id ${appId}; check the \`app-id\` header.`);
     if (entry.suspendedAt !== null) throw appSuspended(appId);
+    // A customer token's shard claim chose where the request runs (db/session.ts); a store moved since
+    // the token was issued is refused as an expired token, which the app refreshes on the right shard.
+    if (c.get("shard") !== undefined && entry.shard !== c.get("shard"))
+      throw ApiError.unauthorized("The access token names the store's former database; refresh it.", "token_expired");
   })();
 }
 

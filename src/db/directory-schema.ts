@@ -28,6 +28,11 @@ export const directoryApps = sqliteTable(
     suspensionReason: text("suspension_reason"),
     /** Set once the store's rows are in its shard; until then its requests answer 503. */
     provisionedAt: text("provisioned_at"),
+    /** Derived from `suspended_at`, as the shards' copy has it, so that List Stores filters on it. */
+    status: text("status", { enum: ["active", "suspended"] }).generatedAlwaysAs(
+      sql`CASE WHEN suspended_at IS NULL THEN 'active' ELSE 'suspended' END`,
+      { mode: "virtual" },
+    ),
   },
   (t) => [index("apps_org_idx").on(t.orgId, t.id), index("apps_shard_idx").on(t.shard)],
 );
@@ -64,24 +69,34 @@ export const shards = sqliteTable("shards", {
   measuredAt: text("measured_at"),
 });
 
-/** The platform's own audit trail (organizations and stores created, suspended, reactivated). */
+/**
+ * The platform's own audit trail (organizations and stores created, stores suspended, keys issued):
+ * copied here from the shards' `audit_events`, where each row is written in its change's own batch,
+ * so that List Platform Audit Events reads one database (db/platform-audit.ts).
+ */
 export const platformAuditEvents = sqliteTable(
   "platform_audit_events",
   {
     id: integer("id").primaryKey(),
     /** The store changed; null for a change of no store (an organization created). */
     appId: integer("app_id"),
-    actorType: text("actor_type").notNull(),
+    actorType: text("actor_type", { enum: ["api_key", "platform"] }).notNull(),
     actorId: integer("actor_id"),
     action: text("action").notNull(),
     resourceType: text("resource_type").notNull(),
     resourceId: text("resource_id").notNull(),
     requestId: text("request_id").notNull(),
-    before: text("before"),
-    after: text("after"),
+    before: text("before", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    after: text("after", { mode: "json" }).$type<Record<string, unknown> | null>(),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+    /** The shard the row was copied from, and its id there: a second copy of it changes nothing. */
+    shard: text("shard"),
+    sourceId: integer("source_id"),
   },
-  (t) => [index("platform_audit_events_created_idx").on(t.createdAt)],
+  (t) => [
+    index("platform_audit_events_created_idx").on(t.createdAt),
+    uniqueIndex("platform_audit_events_source_uq").on(t.shard, t.sourceId),
+  ],
 );
 
 /**

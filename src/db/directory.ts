@@ -3,7 +3,8 @@ import { ApiError } from "../core/errors";
 import { nowIso } from "../core/time";
 import { createDb, type Db } from "./client";
 import { directoryApps, directoryMerchantApiTokens, directoryOrganizations } from "./directory-schema";
-import { directoryOf, forgetHeldStore, homeShard } from "./shards";
+import { placedShard } from "./placement";
+import { directoryOf, forgetHeldStore, shardNames } from "./shards";
 
 /**
  * Step 1's writes to the directory (docs/shards.md): a store's and an organization's directory rows,
@@ -18,38 +19,34 @@ export async function registerOrganization(env: Env, org: { id: number; name: st
 }
 
 /**
- * A new store's directory row, on the platform's shard until placement (step 3): its id, unique
- * across shards. 404 `organization_not_found` when the directory lacks the organization.
+ * A new store's directory row, on the shard placement chooses (`placedShard`) or the one the platform
+ * pinned it to, with its organization as the shard must copy it (the shard's `apps` row refers to it):
+ * one directory round trip. Its id is unique across shards. 404 `organization_not_found` when the
+ * directory lacks the organization; 404 `shard_not_found` for a pin to no bound shard.
  */
 export async function registerStore(
   env: Env,
-  input: { organization_id: number; name_en: string; name_ar: string },
-): Promise<{ id: number; shard: string }> {
-  const shard = homeShard(env);
+  input: { organization_id: number; name_en: string; name_ar: string; shard?: string | undefined },
+): Promise<{ id: number; shard: string; organization: { id: number; name: string; createdAt: string } }> {
+  const bound = shardNames(env);
+  if (input.shard !== undefined && !bound.includes(input.shard))
+    throw new ApiError(404, "shard_not_found", `No shard is named ${input.shard}; the shards are ${bound.join(", ")}.`);
   const db = directory(env);
-  const o = directoryOrganizations;
-  const row = await db
-    .insert(directoryApps)
-    .select(
-      db
-        .select({
-          id: sql<number>`NULL`.as("id"),
-          orgId: o.id,
-          nameEn: sql<string>`${input.name_en}`.as("name_en"),
-          nameAr: sql<string>`${input.name_ar}`.as("name_ar"),
-          shard: sql<string>`${shard}`.as("shard"),
-          createdAt: sql<string>`${nowIso()}`.as("created_at"),
-          suspendedAt: sql<null>`NULL`.as("suspended_at"),
-          suspensionReason: sql<null>`NULL`.as("suspension_reason"),
-          provisionedAt: sql<null>`NULL`.as("provisioned_at"),
-        })
-        .from(o)
-        .where(eq(o.id, input.organization_id)),
-    )
-    .returning({ id: directoryApps.id })
-    .get();
-  if (!row) throw ApiError.notFound("organization_not_found", `Organization ${input.organization_id}`);
-  return { id: row.id, shard };
+  const shard = input.shard === undefined ? placedShard(bound) : sql`SELECT ${input.shard}`;
+  // Raw SQL for the insert: Drizzle's insert-select wants the generated `status` column selected too.
+  // The organization's read goes beside it (one round trip): the shard copies it with the store.
+  const [created, organization] = await Promise.all([
+    db.all<{ id: number; shard: string }>(sql`INSERT INTO ${directoryApps}
+        (org_id, name_en, name_ar, shard, created_at)
+      SELECT id, ${input.name_en}, ${input.name_ar}, (${shard}), ${nowIso()}
+      FROM ${directoryOrganizations} WHERE id = ${input.organization_id}
+      RETURNING id, shard`),
+    db.select().from(directoryOrganizations).where(eq(directoryOrganizations.id, input.organization_id)),
+  ]);
+  const row = created[0];
+  if (!row || !organization[0])
+    throw ApiError.notFound("organization_not_found", `Organization ${input.organization_id}`);
+  return { id: row.id, shard: row.shard, organization: organization[0] };
 }
 
 /** Takes back a store whose shard refused its rows; never one that was provisioned. */

@@ -16,6 +16,7 @@ export * from "../modules/meal-orders/tables";
 export * from "../modules/meals/app-configs/tables";
 export * from "../modules/meals/corporate-locations/tables";
 export * from "../modules/meals/tables";
+export * from "../modules/orders/einvoices/tables";
 export * from "../modules/orders/fulfillments/tables";
 export * from "../modules/orders/payment-methods/tables";
 export * from "../modules/orders/recurring/tables";

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { HeldFor } from "../core/held";
 import { createDb, type Db } from "./client";
 import { directoryApps } from "./directory-schema";
+import type { StoreEntry } from "./store-entry";
 
 /**
  * The databases (docs/shards.md): the directory, and the shards that hold the stores' rows. Only
@@ -39,7 +40,7 @@ export function homeShard(env: Env): string {
   return first;
 }
 
-export type StoreEntry = { id: number; shard: string; suspendedAt: string | null };
+export type { StoreEntry };
 
 /**
  * How long an isolate holds a store's directory row. A second, as the tokens' TOKEN_HOLD_MS (core/
@@ -53,19 +54,38 @@ export function forgetHeldStore(appId: number): void {
   heldStores.delete(appId);
 }
 
+/** Reads of the directory under way, so that two asking at once share one round trip. */
+const readingStores = new Map<number, Promise<StoreEntry | null>>();
+
+/** A store's directory row as this isolate holds it now, without reading: undefined if not held. */
+export function heldStoreEntry(appId: number): StoreEntry | null | undefined {
+  return heldStores.get(appId, Date.now());
+}
+
 /** A store's directory row (its shard and status), held per isolate; null for no such store. */
 export async function storeEntry(env: Env, appId: number): Promise<StoreEntry | null> {
   const now = Date.now();
   const held = heldStores.get(appId, now);
   if (held !== undefined) return held;
-  const directory = createDb(directoryOf(env));
-  const row = await directory
-    .select({ id: directoryApps.id, shard: directoryApps.shard, suspendedAt: directoryApps.suspendedAt })
-    .from(directoryApps)
-    .where(eq(directoryApps.id, appId))
-    .get();
-  heldStores.set(appId, row ?? null, now);
-  return row ?? null;
+  const reading = readingStores.get(appId);
+  if (reading) return reading;
+  const read = (async () => {
+    const directory = createDb(directoryOf(env));
+    const row = await directory
+      .select({ id: directoryApps.id, shard: directoryApps.shard, suspendedAt: directoryApps.suspendedAt })
+      .from(directoryApps)
+      .where(eq(directoryApps.id, appId))
+      .get();
+    // Held from its answer: a read slower than the hold would otherwise be forgotten before its use.
+    heldStores.set(appId, row ?? null, Date.now());
+    return row ?? null;
+  })();
+  readingStores.set(appId, read);
+  try {
+    return await read;
+  } finally {
+    readingStores.delete(appId);
+  }
 }
 
 /** The database of a store's shard: for the queue consumers and jobs, which carry the store's id. */
@@ -101,12 +121,8 @@ export async function groupByShard<T>(
   return [...groups].map(([shard, list]) => ({ shard, db: createDb(shardOf(env, shard)), items: list }));
 }
 
-/**
- * The database of a store a platform operation names (its path's id): its shard's, or `fallback`
- * (the request's, on the platform's shard) for a store the directory does not know, where the
- * operation answers 404 as it did with one database.
- */
-export async function storeDbOr(env: Env, appId: number, fallback: Db): Promise<Db> {
+/** The shard of a store a platform operation names (its path's id): null for a store the directory lacks. */
+export async function storeShard(env: Env, appId: number): Promise<{ db: Db; shard: string } | null> {
   const entry = await storeEntry(env, appId);
-  return entry ? createDb(shardOf(env, entry.shard)) : fallback;
+  return entry && { db: createDb(shardOf(env, entry.shard)), shard: entry.shard };
 }

@@ -48,6 +48,7 @@ describe("Merchant Settings (MA3)", () => {
       seller_name: null,
       commercial_registration: null,
       address: null,
+      seller_address: null,
       modified_at: null,
     });
     const typed = await readStoreSettings(db(), appId);

@@ -1,18 +1,25 @@
+import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type AuditContext, auditRecord, PLATFORM_ACTOR } from "../../src/core/audit";
 import { BatchPlan } from "../../src/core/batch-plan";
 import { parseListQuery } from "../../src/core/listing";
+import { createDb } from "../../src/db/client";
+import { copyPlatformAudit } from "../../src/db/platform-audit";
+import { directoryOf } from "../../src/db/shards";
 import { listPlatformAuditEvents, PLATFORM_AUDIT_EVENT_LIST } from "../../src/modules/account";
 import { storeSettings } from "../../src/modules/account/tables";
-import { APP_1, APP_2, db, serviceCtx } from "../helpers/factories";
+import { APP_1, APP_2, serviceCtx, shardNameFor } from "../helpers/factories";
 
 // The recorder as the platform's services use it (a change of no store, a store's change by the
 // operator): a row of known states, in the change's own batch, rolled back with it.
 
 const platform = (requestId: string): AuditContext => ({ actor: PLATFORM_ACTOR, requestId });
 const platformRows = (query: string) =>
-  listPlatformAuditEvents(db(), parseListQuery(new URLSearchParams(query), PLATFORM_AUDIT_EVENT_LIST));
+  listPlatformAuditEvents(
+    createDb(directoryOf(env)),
+    parseListQuery(new URLSearchParams(query), PLATFORM_AUDIT_EVENT_LIST),
+  );
 
 describe("auditRecord", () => {
   it("writes the platform's row with the change, and none when the batch is refused", async () => {
@@ -35,6 +42,7 @@ describe("auditRecord", () => {
       }),
     );
     await plan.run(ctx.events);
+    await copyPlatformAudit(env, shardNameFor(APP_1));
     const [row] = (await platformRows(`request_id=${requestId}`)).results;
     expect(row).toMatchObject({
       app_id: null,
@@ -61,11 +69,12 @@ describe("auditRecord", () => {
       )
       .guard(sql`0`, "never holds");
     await expect(failing.run(ctx.events)).rejects.toThrow();
+    await copyPlatformAudit(env, shardNameFor(APP_1));
     expect((await platformRows(`request_id=${refused}`)).count).toBe(0);
   });
 
   it("the platform's list filters by store, and holds no merchant key's row", async () => {
-    // On the first shard, which holds the platform's trail until it moves to the directory (docs/shards.md, step 2).
+    // Written on a shard, read from the directory's copy (db/platform-audit.ts).
     const ctx = serviceCtx(APP_1);
     const requestId = `req-${crypto.randomUUID()}`;
     const entry = { action: "store.updated", resourceType: "store", before: { a: 1 }, after: { a: 2 } };
@@ -78,6 +87,7 @@ describe("auditRecord", () => {
         { ...entry, appId: APP_2, resourceId: APP_2 },
       ),
     ]);
+    await copyPlatformAudit(env, shardNameFor(APP_1));
     const ofStore = await platformRows(`request_id=${requestId}&app_id=${APP_2}`);
     expect(ofStore.results.map((r) => [r.app_id, r.actor_type])).toEqual([[APP_2, "platform"]]);
     expect((await platformRows(`request_id=${requestId}`)).count).toBe(2);

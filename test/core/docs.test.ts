@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { OPENAPI_PATH } from "../../src/core/docs";
+import { AUDIENCE_DOCUMENTS, DOCUMENT_AUDIENCES, OPENAPI_ORIGIN_PLACEHOLDER, OPENAPI_PATH } from "../../src/core/docs";
+import { APP_1, tokenFor } from "../helpers/factories";
 import { BASE, call, json } from "../helpers/request";
 
 /** wrangler.toml's `[assets]` directory, bound for the tests only (vitest.config.ts). */
@@ -12,7 +13,7 @@ const ASSETS = (env as unknown as { TEST_ASSETS: Fetcher }).TEST_ASSETS;
  * in this pool skip that router, so the test asks the assets first.
  */
 async function browse(path: string): Promise<Response> {
-  if (path === OPENAPI_PATH) return call(path, { appId: null });
+  if (path === OPENAPI_PATH || path.startsWith("/openapi/")) return call(path, { appId: null });
   const asset = await ASSETS.fetch(new URL(path, BASE));
   if (asset.status !== 404) return asset;
   return call(path, { appId: null });
@@ -60,7 +61,8 @@ describe("/docs", () => {
     "serves every asset the page references, with its content type, and nothing in them loads " + "from elsewhere",
     async () => {
       const html = await (await browse("/docs")).text();
-      const assets = [...html.matchAll(/\s(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      // Files: the links to the other documents and to the error codes are pages, tested below.
+      const assets = [...html.matchAll(/\s(?:src|href)="([^"]+\.[a-z]+)"/g)].map((m) => m[1]!);
       expect(assets.some((a) => a.endsWith("/swagger-ui-bundle.js"))).toBe(true);
       expect(assets.some((a) => a.endsWith("/swagger-ui.css"))).toBe(true);
       for (const asset of assets) {
@@ -86,23 +88,63 @@ describe("/docs", () => {
     },
   );
 
-  it("loads /openapi.json from this origin", async () => {
+  it("loads the merchant document from this origin by default, and each other one by `api`", async () => {
     const html = await (await browse("/docs")).text();
     const url = /data-openapi-url="([^"]+)"/.exec(html)?.[1];
-    expect(url).toBe("/openapi.json");
+    expect(url).toBe(AUDIENCE_DOCUMENTS.merchant.path);
+    // The page links every other document, and the error codes' page.
+    for (const api of ["customer", "public", "platform", "all"]) expect(html).toContain(`href="/docs?api=${api}"`);
+    expect(html).toContain('href="/problems/"');
 
     // The start-up script hands that attribute to Swagger UI, and only it.
     const init = /<script src="([^"]*\/docs\.js)"/.exec(html)?.[1];
     expect(init).toBeDefined();
     const script = await (await browse(init!)).text();
-    expect(script).toContain("url: root.dataset.openapiUrl");
+    expect(script).toContain("fetch(root.dataset.openapiUrl)");
     expect(script).not.toMatch(/https?:\/\//);
+    // A filter over the tags, and `app-id` with the token in the Authorize dialog, kept across reloads.
+    expect(script).toContain("filter: true");
+    expect(script).toContain("persistAuthorization: true");
+    expect(script).toMatch(/name: "app-id"/);
 
-    const doc = await browse(url!);
-    expect(doc.status).toBe(200);
-    expect(doc.headers.get("content-type")).toMatch(/^application\/json/);
-    const body = await json<{ openapi: string; servers: { url: string }[] }>(doc);
-    expect(body.openapi).toBe("3.1.0");
-    expect(body.servers).toEqual([{ url: BASE }]);
+    const pages: [string, string][] = [
+      ["/docs?api=all", OPENAPI_PATH],
+      ...DOCUMENT_AUDIENCES.map((a): [string, string] => [`/docs?api=${a}`, AUDIENCE_DOCUMENTS[a].path]),
+    ];
+    for (const [page, path] of pages) {
+      const shown = /data-openapi-url="([^"]+)"/.exec(await (await browse(page)).text())?.[1];
+      expect(shown, page).toBe(path);
+      const doc = await call(path, { appId: null });
+      expect(doc.status, path).toBe(200);
+      expect(doc.headers.get("content-type"), path).toMatch(/^application\/json/);
+      const text = await doc.text();
+      // The origin replaces the placeholder everywhere: the server and the problem examples' `type`.
+      expect(text, path).not.toContain(OPENAPI_ORIGIN_PLACEHOLDER);
+      const body = JSON.parse(text) as { openapi: string; servers: { url: string }[]; paths: object };
+      expect(body.openapi).toBe("3.1.0");
+      expect(body.servers).toEqual([{ url: BASE }]);
+      expect(Object.keys(body.paths).length, path).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("/problems/", () => {
+  it("a problem's `type` is a page of this origin that says what its code means, served without the Worker", async () => {
+    const res = await call("/order/v1/merchant/items/999999999/", { token: await tokenFor(APP_1, ["can_read_item"]) });
+    const body = await json<{ type: string; code: string }>(res);
+    expect(body.code).toBe("item_not_found");
+    expect(body.type).toBe(`${BASE}/problems/item-not-found`);
+
+    const page = await ASSETS.fetch(new URL(body.type));
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain("<code>item_not_found</code>");
+    expect(html).toContain("HTTP 404");
+    expect(html).not.toMatch(/https?:\/\//);
+
+    const index = await (await ASSETS.fetch(new URL("/problems/", BASE))).text();
+    for (const code of ["item_not_found", "validation_error", "rate_limited", "wrong_tenant"])
+      expect(index).toContain(`id="${code.replaceAll("_", "-")}"`);
   });
 });

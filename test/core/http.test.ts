@@ -92,6 +92,6 @@ describe("HTTP conventions", () => {
     const docs = await call("/docs", { appId: null });
     expect(docs.status).toBe(200);
     expect(docs.headers.get("content-type")).toContain("text/html");
-    expect(await docs.text()).toContain("/openapi.json");
+    expect(await docs.text()).toContain("/openapi/merchant.json");
   });
 });

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { OPENAPI_ORIGIN_PLACEHOLDER } from "../../src/core/docs";
 import type { EventType } from "../../src/core/events/registry";
 import { EVENT_CATALOGUE, eventEnvelopeSchema } from "../../src/modules/webhooks/catalogue";
+import { buildOpenApiDocument } from "../../src/openapi-document";
+import { inlineSharedParts } from "../../src/openapi-shared-parts";
 import { APP_1, createPlainItem, createTicketsFor, shardFor, tokenFor } from "../helpers/factories";
-import { openApiDocument } from "../helpers/openapi";
 import { BASE, call, json } from "../helpers/request";
 
 type Operation = {
@@ -16,10 +18,12 @@ type Operation = {
 };
 
 async function document() {
-  return json<{
-    paths: Record<string, Record<string, Operation>>;
-    components: { securitySchemes: Record<string, unknown> };
-  }>(await call("/openapi.json", { appId: null }));
+  return inlineSharedParts(
+    await json<{
+      paths: Record<string, Record<string, Operation>>;
+      components: { securitySchemes: Record<string, unknown> };
+    }>(await call("/openapi.json", { appId: null })),
+  );
 }
 
 function operations(doc: Awaited<ReturnType<typeof document>>) {
@@ -34,7 +38,8 @@ describe("OpenAPI document", () => {
     expect((await call("/api/v1/restaurants/1/", { appId: APP_1 })).status).toBeLessThan(500);
     const served = await call("/openapi.json", { appId: null });
     expect(served.status).toBe(200);
-    expect(await served.text()).toBe(JSON.stringify({ ...(await openApiDocument()), servers: [{ url: BASE }] }));
+    const built = JSON.stringify(await buildOpenApiDocument(OPENAPI_ORIGIN_PLACEHOLDER));
+    expect(await served.text()).toBe(built.replaceAll(OPENAPI_ORIGIN_PLACEHOLDER, BASE));
   });
 
   it("declares the merchant and customer bearer schemes", async () => {
@@ -93,17 +98,19 @@ describe("event catalogue", () => {
         string,
         {
           post: {
-            requestBody: {
-              content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }>;
-            };
+            requestBody: { content: Record<string, { schema: { allOf: { $ref?: string; required?: string[] }[] } }> };
           };
         }
       >;
+      components: { schemas: Record<string, { required: string[] }> };
     }>(await call("/openapi.json", { appId: null }));
     expect(Object.keys(doc.webhooks).sort()).toEqual(Object.keys(EVENT_CATALOGUE).sort());
     for (const [name, w] of Object.entries(doc.webhooks)) {
-      const schema = w.post.requestBody.content["application/json"]!.schema;
-      expect(schema.required.sort(), name).toEqual(["app_id", "data", "event", "id", "timestamp", "type"]);
+      // The envelope's own fields are said once (EventEnvelope); each event adds its type and data.
+      const [envelope, own] = w.post.requestBody.content["application/json"]!.schema.allOf;
+      expect(envelope?.$ref, name).toBe("#/components/schemas/EventEnvelope");
+      const required = [...doc.components.schemas.EventEnvelope!.required, ...own!.required!];
+      expect(required.sort(), name).toEqual(["app_id", "data", "event", "id", "timestamp", "type"]);
     }
   });
 

@@ -30,8 +30,8 @@ import {
  * The test's D1, whose standing check gets no answer until another statement has been sent to the
  * store's shard: a request that waited for it before its own reads would never be answered (and the
  * test would fail on its timeout). So "beside" is proven by order, not by a clock. The store's check
- * is the directory's read that finds the store's shard (src/db/session.ts), so it comes before any
- * statement of the shard's: counted, not held.
+ * is the directory's read, held the same way: the customer's token names the store's shard
+ * (src/db/session.ts), so the request starts there without waiting for the directory.
  */
 function checksAnsweredAfterTheHandlersRead() {
   let release!: () => void;
@@ -52,14 +52,14 @@ function checksAnsweredAfterTheHandlersRead() {
     s.bind = (...v: unknown[]) => held(bind(...v));
     return stmt;
   };
-  const database = <T extends D1Database | D1DatabaseSession>(target: T, hold = true): T =>
+  const database = <T extends D1Database | D1DatabaseSession>(target: T): T =>
     new Proxy(target, {
       get(t, prop) {
         if (prop === "prepare")
           return (sql: string) => {
             if (HELD_CHECKS.test(sql)) {
               seen.checks++;
-              return hold ? held(t.prepare(sql)) : t.prepare(sql);
+              return held(t.prepare(sql));
             }
             seen.others++;
             release();
@@ -70,13 +70,13 @@ function checksAnsweredAfterTheHandlersRead() {
             release();
             return t.batch(list);
           };
-        if (prop === "withSession") return (c?: string) => database((t as D1Database).withSession(c), hold);
+        if (prop === "withSession") return (c?: string) => database((t as D1Database).withSession(c));
         const v = Reflect.get(t, prop, t);
         return typeof v === "function" ? v.bind(t) : v;
       },
     });
   return {
-    env: { ...env, DIRECTORY: database(env.DIRECTORY, false), [shardNameFor(A)]: database(shardFor(A)) } as Env,
+    env: { ...env, DIRECTORY: database(env.DIRECTORY), [shardNameFor(A)]: database(shardFor(A)) } as Env,
     seen,
   };
 }
@@ -126,12 +126,12 @@ describe("A customer's admission beside the handler's reads", () => {
     // Both checks were made (cold), and the read went out without waiting for them.
     expect(d1.seen.checks).toBe(2);
     expect(d1.seen.others).toBeGreaterThan(0);
-    // Counted: the directory's read of the store (which names its shard), then one round trip on
-    // the shard for the standing's check and the read.
+    // Counted: one round trip for the directory's read of the store, the standing's check and the
+    // read, since the token names the store's shard.
     cold(s);
     const { res: again, waits } = await callWaits(MY_ORDERS, { token: s.token, appId: A });
     expect(again.status).toBe(200);
-    expect(waits).toEqual({ total: 2, beyondAuth: 1 });
+    expect(waits).toEqual({ total: 1, beyondAuth: 1 });
   });
 
   it("a blocked customer's read is refused, with nothing of what the handler read", async () => {
@@ -186,9 +186,9 @@ describe("A customer's admission beside the handler's reads", () => {
     expect(placed.res.headers.get("Idempotent-Replayed")).toBeNull();
     expect(await ordersOfCart(cart.id)).toBe(1);
     expect(await stockOf(tea.id)).toBe(3);
-    // Cold: the directory's read of the store (its shard), then its reads on the shard (the key's
-    // claim and the standing's check with them), then the one batch.
-    expect(placed.waits.total).toBe(3);
+    // Cold: the directory's read of the store, the standing's check and the key's claim in one round
+    // trip (the token names the shard), then the one batch.
+    expect(placed.waits.total).toBe(2);
     expect(placed.waits.beyondAuth).toBe(2);
   });
 

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { inlineSharedParts } from "../../src/openapi-shared-parts";
 import { call, json, problem } from "../helpers/request";
 import { CARTS, cartOf, checkout, rowOf, type Store, shopperOf, stocked, storeFor } from "../orders/helpers";
 import { age, insertCustomer, newIp, newPhone, P, worldWith } from "./login-helpers";
@@ -103,7 +104,7 @@ describe("A blocked or deleted customer's access token stops at once", () => {
   });
 
   it("the document declares 403 customer_blocked on customer operations", async () => {
-    const doc = await json(await call("/openapi.json", { appId: null }));
+    const doc = inlineSharedParts(await json(await call("/openapi.json", { appId: null })));
     const codesOf = (path: string, method: string, status: string) =>
       doc.paths[path][method].responses[status].content["application/problem+json"].schema;
     const text = (path: string, method: string, status: string) => JSON.stringify(codesOf(path, method, status));

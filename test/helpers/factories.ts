@@ -66,9 +66,14 @@ const FIRST_FILE_STORE = 1_000_001;
 
 /**
  * The shard each store of this file was placed on (ensureTenant): store 2 and APP_2 on SHARD_2, every
- * other store on SHARD_1, where the platform's routes create theirs too (docs/shards.md, step 1).
+ * other store on SHARD_1 unless Create Store placed it elsewhere (`storePlaced`).
  */
 const placed = new Map<number, string>([[2, "SHARD_2"]]);
+
+/** Where the platform's Create Store placed a store (its answer's `shard`): test/helpers/platform.ts. */
+export function storePlaced(appId: number, shard: string): void {
+  placed.set(appId, shard);
+}
 
 /** The name of a store's shard binding (`SHARD_1`). */
 export function shardNameFor(appId: number): string {
@@ -355,7 +360,7 @@ export { sql };
 export async function customerTokenFor(
   appId: number,
   customerId: number,
-  opts: { expiresIn?: number; secret?: string; kind?: string } = {},
+  opts: { expiresIn?: number; secret?: string; kind?: string; shard?: string } = {},
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const secret = opts.secret ?? env.CUSTOMER_JWT_SECRET;
@@ -365,6 +370,7 @@ export async function customerTokenFor(
     kind: (opts.kind ?? "customer") as "customer",
     iat: now,
     exp: now + (opts.expiresIn ?? 900),
+    shard: opts.shard ?? shardNameFor(appId),
   });
 }
 

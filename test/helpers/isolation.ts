@@ -31,3 +31,45 @@ export async function rowCallerLacks<T extends { id: number }>(
   }
   throw new Error(`Every ${table} row made for the other store has an id store ${caller} holds`);
 }
+
+/**
+ * An id of `table` that no row holds on any of these stores' shards (above each shard's highest):
+ * rows written under it on two shards share their id, as two stores' rows may (docs/shards.md).
+ */
+export async function idFreeOnShardsOf(table: string, appIds: number[]): Promise<number> {
+  const highest = await Promise.all(
+    appIds.map(
+      async (appId) =>
+        (await shardFor(appId).prepare(`SELECT coalesce(max(id), 0) AS id FROM "${table}"`).first<{ id: number }>())!
+          .id,
+    ),
+  );
+  return Math.max(...highest) + 1;
+}
+
+/**
+ * Makes the next row of `table` that each store writes through the API take the same id on its
+ * shard, and returns it: each shard's highest id is raised to just below it by a deleted copy of one
+ * of the store's own rows (`templates`: store → row id). SQLite gives a new row the highest id plus
+ * one, so the next insert on each shard takes it (the files of a runtime run one at a time).
+ */
+export async function alignNextIds(table: string, templates: Map<number, number>): Promise<number> {
+  const id = await idFreeOnShardsOf(table, [...templates.keys()]);
+  for (const [appId, templateId] of templates) {
+    const d1 = shardFor(appId);
+    const { results } = await d1.prepare(`PRAGMA table_info("${table}")`).all<{ name: string }>();
+    const columns = results.map((c) => `"${c.name}"`).filter((c) => c !== '"id"');
+    const highest = (await d1.prepare(`SELECT max(id) AS id FROM "${table}"`).first<{ id: number }>())!.id;
+    if (highest === id - 1) continue;
+    await d1.batch([
+      d1
+        .prepare(
+          `INSERT INTO "${table}" (id, ${columns.join(", ")}) SELECT ?, ${columns.join(", ")} FROM "${table}" ` +
+            "WHERE id = ? AND app_id = ?",
+        )
+        .bind(id - 1, templateId, appId),
+      d1.prepare(`UPDATE "${table}" SET is_deleted = 1 WHERE id = ?`).bind(id - 1),
+    ]);
+  }
+  return id;
+}

@@ -1,5 +1,6 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
-import { createDocumentApp, OPENAPI_INFO } from "../../src/openapi-document";
+import { buildOpenApiDocument } from "../../src/openapi-document";
+import { inlineSharedParts } from "../../src/openapi-shared-parts";
 
 export type JsonSchema = Record<string, any>;
 export type Operation = {
@@ -21,12 +22,12 @@ export type Doc = {
   components: { schemas: Record<string, JsonSchema> };
 };
 
-/** The document the Worker serves, built the same way, without a request. */
+/**
+ * The document the Worker serves, built the same way, without a request, with its shared responses
+ * and parameters written into each operation (`inlineSharedParts`): the tests read operations whole.
+ */
 export async function openApiDocument(): Promise<Doc> {
-  return (await createDocumentApp()).getOpenAPI31Document({
-    ...OPENAPI_INFO,
-    servers: [{ url: "https://api.test" }],
-  }) as unknown as Doc;
+  return inlineSharedParts(await buildOpenApiDocument("https://api.test")) as unknown as Doc;
 }
 
 export function operations(doc: Doc) {

@@ -1,9 +1,18 @@
 import { env } from "cloudflare:workers";
+import { storePlaced } from "./factories";
 import { type Call, call } from "./request";
 
-/** A platform operation's request: the platform key (the test bindings'), no `app-id`. */
-export function platformCall(path: string, opts: Call = {}): Promise<Response> {
-  return call(path, { token: env.PLATFORM_API_KEY, appId: null, ...opts });
+/**
+ * A platform operation's request: the platform key (the test bindings'), no `app-id`. A store it
+ * creates is recorded where placement put it, so that `shardFor` finds its rows.
+ */
+export async function platformCall(path: string, opts: Call = {}): Promise<Response> {
+  const res = await call(path, { token: env.PLATFORM_API_KEY, appId: null, ...opts });
+  if (opts.method === "POST" && path === "/platform/v1/stores/" && res.status === 201) {
+    const store = (await res.clone().json()) as { id: number; shard: string };
+    storePlaced(store.id, store.shard);
+  }
+  return res;
 }
 
 let serial = 0;

@@ -24,9 +24,8 @@ const documentModule = "../../src/openapi-document";
 const { createApp } = (await import(appModule)) as {
   createApp: () => { fetch: (req: Request, env: object, ctx: object) => Promise<Response> };
 };
-const { createDocumentApp, OPENAPI_INFO } = (await import(documentModule)) as {
-  createDocumentApp: () => Promise<{ getOpenAPI31Document: (config: object) => object }>;
-  OPENAPI_INFO: object;
+const { buildOpenApiDocument } = (await import(documentModule)) as {
+  buildOpenApiDocument: (serverUrl: string) => Promise<object>;
 };
 type Client = { GET: (path: string, init?: object) => Promise<{ data?: any; error?: any; response: Response }> };
 const { createStoreClient, pendingTicketsAndRestaurant } = (await import(clientModule)) as {
@@ -49,10 +48,7 @@ let platform: PlatformProxy;
 let token = "";
 
 beforeAll(async () => {
-  const doc = (await createDocumentApp()).getOpenAPI31Document({
-    ...OPENAPI_INFO,
-    servers: [{ url: "https://api.test" }],
-  });
+  const doc = await buildOpenApiDocument("https://api.test");
   const types = BANNER + astToString(await openapiTS(structuredClone(doc) as never));
   let current = "";
   try {

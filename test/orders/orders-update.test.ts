@@ -50,7 +50,7 @@ async function openPayLink(paymentUrl: string) {
 function settleDeps() {
   const pending: Promise<unknown>[] = [];
   return {
-    deps: { db: db(), env, waitUntil: (p: Promise<unknown>) => void pending.push(p) },
+    deps: { db: db(), appId: A, env, waitUntil: (p: Promise<unknown>) => void pending.push(p) },
     done: () => Promise.all(pending),
   };
 }

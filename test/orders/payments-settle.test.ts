@@ -33,7 +33,7 @@ const serialOf = (n: number) => `INV-${new Date().getUTCFullYear()}${String(n).p
 
 function deps() {
   const pending: Promise<unknown>[] = [];
-  return { db: db(), env, waitUntil: (p: Promise<unknown>) => void pending.push(p) };
+  return { db: db(), appId: A, env, waitUntil: (p: Promise<unknown>) => void pending.push(p) };
 }
 
 describe("applyGatewayOutcome (settling a card payment)", () => {

@@ -86,6 +86,7 @@ export const probes: ModuleProbes = {
     updateInvoiceConfig: () => ({ body: { footer_en: "Mine" } }),
     listInvoices: (f) => ({ query: `?id=${f.commerce.bInvoice}` }),
     getInvoice: (f) => ({ path: { invoice_id: String(f.commerce.bInvoice) } }),
+    downloadEInvoice: (f) => ({ path: { invoice_id: String(f.commerce.bInvoice) } }),
     refundInvoice: (f) => ({ path: { invoice_id: String(f.commerce.bInvoice) }, body: { refund_reason: "x" } }),
     listTransactions: (f) => ({ query: `?id=${f.commerce.bTransaction}` }),
     getTransaction: (f) => ({ path: { transaction_id: String(f.commerce.bTransaction) } }),

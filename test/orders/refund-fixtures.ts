@@ -52,14 +52,18 @@ const outcome = (reference: string): GatewayOutcome => ({
   message: null,
   details: { outcome: "paid" },
 });
-const deps = () => ({ db: db(), env, waitUntil: (_: Promise<unknown>) => undefined });
+// The store the pay link names (its signed `app_id`).
+const deps = (paymentUrl: string) => {
+  const appId = Number(new URL(paymentUrl).searchParams.get("app_id"));
+  return { db: db(appId), appId, env, waitUntil: (_: Promise<unknown>) => undefined };
+};
 
 /** Pays a pending card order as the development gateway's callback would: pay link, then a capture. */
 async function payByCard(paymentUrl: string) {
   const res = await browse(paymentUrl);
   expect(res.status, await res.clone().text()).toBe(303);
   const reference = /\/order\/v1\/payments\/fake\/([^/]+)\/\?/.exec(res.headers.get("location")!)![1]!;
-  expect((await applyGatewayOutcome(deps(), outcome(reference)))!.status).toBe("captured");
+  expect((await applyGatewayOutcome(deps(paymentUrl), outcome(reference)))!.status).toBe("captured");
 }
 
 export type Paid = {

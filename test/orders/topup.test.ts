@@ -47,7 +47,7 @@ const entriesOf = (appId: number) =>
 const chargedEvents = async (appId: number, orderId: number) =>
   (await eventsWhere(appId, ["merchant.wallet.charged"], "order_id", orderId)).map((e) => e.data);
 
-const deps = () => ({ db: db(), env, waitUntil: (_: Promise<unknown>) => undefined });
+const deps = () => ({ db: db(CARD), appId: CARD, env, waitUntil: (_: Promise<unknown>) => undefined });
 const outcome = (reference: string): GatewayOutcome => ({
   gateway: "fake",
   reference,

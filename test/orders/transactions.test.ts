@@ -46,7 +46,9 @@ async function payByCard(paymentUrl: string) {
     message: null,
     details: { outcome: "paid" },
   };
-  const result = await applyGatewayOutcome({ db: db(), env, waitUntil: () => undefined }, outcome);
+  // The store the pay link names (its signed `app_id`).
+  const appId = Number(u.searchParams.get("app_id"));
+  const result = await applyGatewayOutcome({ db: db(appId), appId, env, waitUntil: () => undefined }, outcome);
   return result!.transactionId;
 }
 

@@ -43,6 +43,7 @@ describe("the development card gateway", () => {
     const { reference, query } = pageOf(started.paymentUrl);
     expect(reference).toBe(started.reference);
     expect(Object.fromEntries(query)).toMatchObject({
+      app_id: "1",
       transaction_id: "41",
       order_id: "7",
       amount_minor: "12550",
@@ -54,6 +55,7 @@ describe("the development card gateway", () => {
     expect(query.get("signature")).toBeTruthy();
     expect(await readFakePage(env, reference, query)).toEqual({
       reference,
+      appId: 1,
       transactionId: 41,
       orderId: 7,
       amountMinor: 12_550,
@@ -70,7 +72,7 @@ describe("the development card gateway", () => {
     expect(a.reference).not.toBe(b.reference);
   });
 
-  it("refuses a page whose amount, URL, order, signature or reference was changed", async () => {
+  it("refuses a page whose amount, URL, order, store, signature or reference was changed", async () => {
     const { reference, query } = pageOf((await gateway.createPayment(paymentRequest())).paymentUrl);
     const changed = (name: string, value: string | null) => {
       const q = new URLSearchParams(query);
@@ -82,6 +84,9 @@ describe("the development card gateway", () => {
     expect(await readFakePage(env, reference, changed("success_url", "https://evil.example/"))).toBeNull();
     expect(await readFakePage(env, reference, changed("error_url", ""))).toBeNull();
     expect(await readFakePage(env, reference, changed("order_id", "8"))).toBeNull();
+    // Another store's: its database is another shard, where the same ids name other rows.
+    expect(await readFakePage(env, reference, changed("app_id", "2"))).toBeNull();
+    expect(await readFakePage(env, reference, changed("app_id", null))).toBeNull();
     expect(await readFakePage(env, reference, changed("signature", null))).toBeNull();
     expect(await readFakePage(env, reference, changed("signature", "x".repeat(43)))).toBeNull();
     const twice = new URLSearchParams(query);
@@ -119,6 +124,11 @@ describe("the development card gateway", () => {
     const elsewhere = new URL(paid.url);
     elsewhere.searchParams.set("success_url", "https://evil.example/");
     expect(await readFakeCallback(env, elsewhere.searchParams)).toBeNull();
+    // The callback names the page's store, signed: sent to another store's shard, it is refused.
+    expect((await readFakeCallback(env, new URL(paid.url).searchParams))?.appId).toBe(page.appId);
+    const otherStore = new URL(paid.url);
+    otherStore.searchParams.set("app_id", String(page.appId + 1));
+    expect(await gateway.verifyCallback(new Request(otherStore, { method: "POST" }))).toBeNull();
     const unsigned = new URL(paid.url);
     unsigned.searchParams.delete("signature");
     expect(await gateway.verifyCallback(new Request(unsigned, { method: "POST" }))).toBeNull();

@@ -14,7 +14,6 @@ export const paymentRequest = (over: Partial<CardPaymentRequest> = {}): CardPaym
   customer: { name: "Sara", mobile: "966534501056", email: "sara@example.com" },
   successUrl: "https://shop.example.com/paid?order=7",
   errorUrl: "https://shop.example.com/failed?order=7",
-  callbackUrl: `${ORIGIN}/order/v1/payments/fake/callback/`,
   origin: ORIGIN,
   ...over,
 });

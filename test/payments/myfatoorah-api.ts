@@ -32,6 +32,7 @@ type Invoice = {
   InvoiceStatus: "Pending" | "Paid" | "Canceled";
   InvoiceValue: number;
   CustomerReference: string | null;
+  UserDefinedField: string | null;
   transactions: Transaction[];
 };
 
@@ -67,7 +68,7 @@ export function fakeMyFatoorah() {
     CustomerName: "Sara",
     CustomerMobile: "+966534501056",
     CustomerEmail: "sara@example.com",
-    UserDefinedField: null,
+    UserDefinedField: inv.UserDefinedField,
     InvoiceDisplayValue: `${inv.InvoiceValue.toFixed(2)} SR`,
     InvoiceItems: [],
     InvoiceTransactions: inv.transactions.map((t) => ({
@@ -109,6 +110,7 @@ export function fakeMyFatoorah() {
           InvoiceStatus: "Pending",
           InvoiceValue: body.InvoiceValue,
           CustomerReference: (body.CustomerReference as string) ?? null,
+          UserDefinedField: (body.UserDefinedField as string) ?? null,
           transactions: [],
         };
         invoices.set(inv.InvoiceId, inv);
@@ -117,7 +119,7 @@ export function fakeMyFatoorah() {
             InvoiceId: inv.InvoiceId,
             InvoiceURL: `https://demo.MyFatoorah.com/KWT/ie/0106${inv.InvoiceId}`,
             CustomerReference: inv.CustomerReference,
-            UserDefinedField: null,
+            UserDefinedField: inv.UserDefinedField,
           },
           "Invoice Created Successfully!",
         );
@@ -231,7 +233,7 @@ export async function paymentEvent(invoiceId: number | string, paymentId: string
         CreationDate: "2026-05-01T10:00:00.0000000Z",
         ExpirationDate: "2026-05-04T10:00:00.0000000Z",
         ExternalIdentifier: externalId,
-        UserDefinedField: null,
+        UserDefinedField: null as string | null,
         MetaData: null,
       },
       Transaction: {

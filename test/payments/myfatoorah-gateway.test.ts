@@ -4,6 +4,7 @@ import {
   myFatoorahGateway,
   paymentMethodOf,
   readMyFatoorahReturn,
+  storeOfStatus,
 } from "../../src/modules/orders/payments/gateways/myfatoorah";
 import { GatewayRefused, GatewayUnavailable } from "../../src/modules/orders/payments/provider";
 import { ORIGIN, paymentRequest } from "./helpers";
@@ -64,6 +65,7 @@ describe("MyFatoorah: create a payment (SendPayment)", () => {
       ErrorUrl: callback,
       Language: "en",
       CustomerReference: "41",
+      UserDefinedField: "1",
     });
     expect(started).toEqual({
       reference: String(s.api.invoices.keys().next().value),
@@ -74,11 +76,16 @@ describe("MyFatoorah: create a payment (SendPayment)", () => {
     const url = new URL(callback);
     expect(`${url.origin}${url.pathname}`).toBe(`${ORIGIN}/order/v1/payments/myfatoorah/return/`);
     expect(await readMyFatoorahReturn(env, url.searchParams)).toEqual({
+      appId: 1,
       transactionId: 41,
       lang: "en",
       successUrl: "https://shop.example.com/paid?order=7",
       errorUrl: "https://shop.example.com/failed?order=7",
     });
+    // The store is signed too: it chooses the shard the return runs on.
+    const otherStore = new URL(url);
+    otherStore.searchParams.set("app_id", "2");
+    expect(await readMyFatoorahReturn(env, otherStore.searchParams)).toBeNull();
     url.searchParams.set("success_url", "https://evil.example/");
     expect(await readMyFatoorahReturn(env, url.searchParams)).toBeNull();
   });
@@ -230,6 +237,24 @@ describe("MyFatoorah: the V2 webhook", () => {
     const outcome = await s.gateway.verifyCallback(webhookRequest(WEBHOOK_URL, body, signature));
     expect(s.api.requests.at(-1)!.body).toEqual({ Key: String(invoiceId), KeyType: "InvoiceId" });
     expect(outcome).toMatchObject({ reference: String(invoiceId), status: "captured", paymentMethod: "visa_master" });
+  });
+
+  it("names the invoice's store from GetPaymentStatus's UserDefinedField, not from the event's", async () => {
+    const s = setup();
+    const { invoiceId } = await created(s, { appId: 7 });
+    const paymentId = s.api.attempt(invoiceId, "paid");
+    const { body, signature } = await paymentEvent(invoiceId, paymentId, true, "41");
+    // The event's own field is outside the signature: changed, it changes nothing.
+    body.Data.Invoice.UserDefinedField = "9";
+    expect(await s.gateway.readWebhook(webhookRequest(WEBHOOK_URL, body, signature))).toMatchObject({
+      kind: "payment",
+      appId: 7,
+      outcome: { reference: String(invoiceId), status: "captured" },
+    });
+    expect(storeOfStatus({ UserDefinedField: "12" })).toBe(12);
+    for (const field of [null, "", "0", "-3", "1.5", "app 3", "12345678901234567"]) {
+      expect(storeOfStatus({ UserDefinedField: field }), String(field)).toBeNull();
+    }
   });
 
   it("takes the status API's word over the event's", async () => {

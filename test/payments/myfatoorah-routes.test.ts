@@ -28,9 +28,15 @@ async function started() {
   const p = await pendingCardOrder(APP, { gateway: "myfatoorah" });
   const gateway = myFatoorahGateway({ ...env, ...secrets }, api.fetcher);
   const start = await gateway.createPayment(
-    paymentRequest({ transactionId: p.transactionId, orderId: p.orderId, successUrl: SUCCESS, errorUrl: ERROR }),
+    paymentRequest({
+      transactionId: p.transactionId,
+      orderId: p.orderId,
+      appId: APP,
+      successUrl: SUCCESS,
+      errorUrl: ERROR,
+    }),
   );
-  await setReference(p.transactionId, start.reference);
+  await setReference(p, start.reference);
   const callback = api.requests[0]!.body.CallBackUrl as string;
   return { p, invoiceId: Number(start.reference), callback };
 }

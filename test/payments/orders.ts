@@ -1,14 +1,14 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import worker from "../../src/index";
 import { invoices, orders, transactions } from "../../src/modules/orders/tables";
 import { createCustomerFor, db } from "../helpers/factories";
 import { BASE } from "../helpers/request";
 
 /**
- * Orders waiting for a card payment, written straight into the tables (as checkout leaves them:
- * a pending order, its unpaid invoice, a pending card transaction), and how to read them back.
+ * Orders waiting for a card payment, written straight into the store's shard (as checkout leaves
+ * them: a pending order, its unpaid invoice, a pending card transaction), and how to read them back.
  */
 
 export type PendingPayment = {
@@ -19,16 +19,20 @@ export type PendingPayment = {
   transactionId: number;
 };
 
+/** The ids a pending card order's rows take (by default its shard's next ones). */
+export type PaymentIds = Pick<PendingPayment, "orderId" | "invoiceId" | "transactionId">;
+
 export async function pendingCardOrder(
   appId: number,
-  opts: { amountMinor?: number; gateway?: string; reference?: string | null } = {},
+  opts: { amountMinor?: number; gateway?: string; reference?: string | null; ids?: PaymentIds } = {},
 ): Promise<PendingPayment> {
-  const d = db();
+  const d = db(appId);
   const amount = opts.amountMinor ?? 12_550;
   const customer = await createCustomerFor(appId);
   const [order] = await d
     .insert(orders)
     .values({
+      id: opts.ids?.orderId,
       appId,
       customerId: customer.id,
       currency: "SAR",
@@ -44,6 +48,7 @@ export async function pendingCardOrder(
   const [invoice] = await d
     .insert(invoices)
     .values({
+      id: opts.ids?.invoiceId,
       appId,
       orderId: order!.id,
       customerId: customer.id,
@@ -59,6 +64,7 @@ export async function pendingCardOrder(
   const [tx] = await d
     .insert(transactions)
     .values({
+      id: opts.ids?.transactionId,
       appId,
       orderId: order!.id,
       invoiceId: invoice!.id,
@@ -75,15 +81,27 @@ export async function pendingCardOrder(
   return { appId, customerId: customer.id, orderId: order!.id, invoiceId: invoice!.id, transactionId: tx!.id };
 }
 
-export const setReference = (transactionId: number, reference: string) =>
-  db().update(transactions).set({ providerReference: reference }).where(eq(transactions.id, transactionId));
+export const setReference = (p: Pick<PendingPayment, "appId" | "transactionId">, reference: string) =>
+  db(p.appId)
+    .update(transactions)
+    .set({ providerReference: reference })
+    .where(and(eq(transactions.appId, p.appId), eq(transactions.id, p.transactionId)));
 
-/** The payment's rows as they are now. */
+/** The payment's rows as they are now (another store on another shard may hold rows of the same ids). */
 export async function stateOf(p: PendingPayment) {
-  const d = db();
-  const [tx] = await d.select().from(transactions).where(eq(transactions.id, p.transactionId));
-  const [order] = await d.select().from(orders).where(eq(orders.id, p.orderId));
-  const [invoice] = await d.select().from(invoices).where(eq(invoices.id, p.invoiceId));
+  const d = db(p.appId);
+  const [tx] = await d
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.appId, p.appId), eq(transactions.id, p.transactionId)));
+  const [order] = await d
+    .select()
+    .from(orders)
+    .where(and(eq(orders.appId, p.appId), eq(orders.id, p.orderId)));
+  const [invoice] = await d
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.appId, p.appId), eq(invoices.id, p.invoiceId)));
   return {
     transaction: tx!.status,
     paymentMethod: tx!.paymentMethod,
@@ -97,7 +115,7 @@ export async function stateOf(p: PendingPayment) {
 
 /** The outbox's events about the payment's transaction or order, in order. */
 export async function eventsOf(p: PendingPayment): Promise<string[]> {
-  const rows = await db().all<{ type: string }>(
+  const rows = await db(p.appId).all<{ type: string }>(
     sql`SELECT type FROM outbox_events WHERE app_id = ${p.appId}
         AND ((type LIKE 'transaction.%' AND payload ->> '$.data.id' = ${p.transactionId})
           OR (type LIKE 'order.%' AND payload ->> '$.data.id' = ${p.orderId})

@@ -69,7 +69,7 @@ describe("Aramex: offered only when configured", () => {
     expect(carrierOf({ ...aramexCredentials, ...env, ARAMEX_PASSWORD: "" }, "aramex")).toBeUndefined();
     const aramex = carrierOf(aramexEnv, "aramex");
     expect(aramex?.profile.name_en).toBe("Aramex");
-    const parsed = await aramex!.parseWebhook(aramexEnv, { body: "{}", headers: new Headers() });
+    const parsed = await aramex!.parseWebhook(aramexEnv, { appId: 1, body: "{}", headers: new Headers() });
     expect(parsed).toBeNull();
   });
 });

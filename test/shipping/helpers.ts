@@ -3,9 +3,9 @@ import { expect } from "vitest";
 import { customerLocations } from "../../src/modules/customers/tables";
 import { signFakeCallback } from "../../src/modules/shipping/carriers/fake";
 import { deliveryItem, paidOrderOf } from "../fulfillments/helpers";
-import { db } from "../helpers/factories";
+import { db, shardFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";
-import { rowsOf, type Store, shopperOf, storeFor } from "../orders/helpers";
+import { type Store, shopperOf, storeFor } from "../orders/helpers";
 
 export const SHIP = "/order/v1/merchant/shipments/";
 export const COURIERS = `${SHIP}couriers/`;
@@ -76,24 +76,34 @@ export async function shippableOrder(store: Store) {
     ],
     { location_id: loc!.id },
   );
-  const rows = await rowsOf("SELECT id FROM fulfillments WHERE order_id = ? ORDER BY id", order.id);
-  return { order, fulfillmentIds: rows.map((r) => r.id as number), customer: s };
+  // On the store's own shard: another shard may hold an order of the same id (ids are unique per shard).
+  const { results } = await shardFor(store.appId)
+    .prepare("SELECT id FROM fulfillments WHERE app_id = ? AND order_id = ? ORDER BY id")
+    .bind(store.appId, order.id)
+    .all<{ id: number }>();
+  return { order, fulfillmentIds: results.map((r) => r.id), customer: s };
 }
 
-/** Posts a fake-carrier callback, signed (or not, or wrongly) as the carrier would. */
+/**
+ * Posts a fake-carrier callback about store `appId`'s shipments to its URL (`query`, `?app_id=` of
+ * the store unless told), signed (or not, or wrongly, or for the store `signedFor`) as the carrier would.
+ */
 export async function fakeCallback(
+  appId: number,
   events: { reference: string; status: string; note?: string }[],
   how: "signed" | "unsigned" | "wrong" | "stale" = "signed",
+  signedFor = appId,
+  query = `?app_id=${appId}`,
 ) {
   const body = JSON.stringify({ events });
   const ts = Math.floor(Date.now() / 1000) - (how === "stale" ? 3600 : 0);
-  const signature = await signFakeCallback(env.LINK_SIGNING_SECRET, ts, body);
+  const signature = await signFakeCallback(env.LINK_SIGNING_SECRET, signedFor, ts, body);
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (how !== "unsigned") {
     headers["X-Fake-Carrier-Timestamp"] = String(ts);
     headers["X-Fake-Carrier-Signature"] = how === "wrong" ? `${signature.slice(0, -2)}xx` : signature;
   }
-  return call(WEBHOOK, { method: "POST", rawBody: body, headers, appId: null });
+  return call(`${WEBHOOK}${query}`, { method: "POST", rawBody: body, headers, appId: null });
 }
 
 /** A store of the test file's own that ships: a custom courier (`vans`), a default pickup location and the fake carrier's id. */

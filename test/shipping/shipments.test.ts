@@ -222,7 +222,7 @@ describe("fake carrier: signed webhooks", () => {
     const ref = (await rowOf("SELECT carrier_reference AS r FROM shipments WHERE id = ?", shipment.id)).r as string;
     expect(shipment.carrier_reference).toBe(ref);
     for (const how of ["unsigned", "wrong", "stale"] as const) {
-      const res = await fakeCallback([{ reference: ref, status: "PICKED_UP" }], how);
+      const res = await fakeCallback(A, [{ reference: ref, status: "PICKED_UP" }], how);
       expect(res.status, how).toBe(400);
       expect((await problem(res)).code).toBe("webhook_signature_invalid");
     }
@@ -230,7 +230,7 @@ describe("fake carrier: signed webhooks", () => {
     const merchantTry = await status(shipment.id, "picked_up");
     expect(merchantTry.status).toBe(409);
     expect((await problem(merchantTry)).code).toBe("courier_not_custom");
-    const res = await fakeCallback([
+    const res = await fakeCallback(A, [
       { reference: ref, status: "PICKED_UP" },
       { reference: ref, status: "IN_TRANSIT", note: "Hub" },
       { reference: ref, status: "DELIVERED" },
@@ -251,7 +251,7 @@ describe("fake carrier: signed webhooks", () => {
       carrier_status: "IN_TRANSIT",
       note: "Hub",
     });
-    await fakeCallback([
+    await fakeCallback(A, [
       { reference: ref, status: "OUT_FOR_DELIVERY" },
       { reference: ref, status: "DELIVERED" },
     ]);

@@ -40,7 +40,27 @@ export type EventSink = {
   queue: Queue;
   /** Runs work after the response (ctx.waitUntil); the outbox row makes it safe to lose. */
   defer: (p: Promise<unknown>) => void;
+  /**
+   * The queues of the outbox's messages that are not webhook events (`outboxRoutes`), by their
+   * type. A message whose queue is absent here stays un-enqueued for the scheduled re-send.
+   */
+  routes?: OutboxRoutes;
 };
+
+/**
+ * Outbox messages that are not webhook events, each with the queue it wakes: written in the batch
+ * of the change like an event (so a crash after the commit loses none), sent after the commit,
+ * never offered to webhooks. `einvoice.sign` wakes the e-invoice signer (docs/zatca.md).
+ */
+export const OUTBOX_ROUTE_TYPES = ["einvoice.sign"] as const;
+export type OutboxRouteType = (typeof OUTBOX_ROUTE_TYPES)[number];
+export type OutboxRoutes = Partial<Record<OutboxRouteType, Queue>>;
+
+/** The routed messages' queues of a Worker that has them (the API's; the webhooks' Worker sends none). */
+export const outboxRoutes = (env: Partial<Pick<Env, "EINVOICES">>): OutboxRoutes =>
+  env.EINVOICES ? { "einvoice.sign": env.EINVOICES } : {};
+
+const isRouted = (type: string) => (OUTBOX_ROUTE_TYPES as readonly string[]).includes(type);
 
 export const newEventId = () => `evt_${crypto.randomUUID().replaceAll("-", "")}`;
 
@@ -97,15 +117,15 @@ export async function emit(
   // A failed send leaves the rows un-enqueued for the scheduled re-send; this line is its only trace.
   if (published.length)
     sink.defer(
-      publish(db, sink.queue, published).catch((error) =>
+      publish(db, sink.queue, published, sink.routes).catch((error) =>
         logTaskFailure("publish events", error, { app_id: published[0]!.app_id }),
       ),
     );
   return { results: results.filter((_, i) => i !== outboxAt), applied };
 }
 
-/** The event envelope built in SQL, for events derived inside a batch (see `emit`). */
-export function eventPayloadSql(type: EventType, id: SQL, appId: SQL, data: SQL): SQL {
+/** The event envelope built in SQL, for events (and routed messages) derived inside a batch (see `emit`). */
+export function eventPayloadSql(type: EventType | OutboxRouteType, id: SQL, appId: SQL, data: SQL): SQL {
   return sql`json_object('id', ${id}, 'type', ${type}, 'event', ${type}, 'app_id', ${appId},
     'timestamp', CAST(unixepoch() AS INTEGER), 'data', ${data})`;
 }
@@ -125,11 +145,34 @@ export function beforeEventsSent(hook: BeforeSend): void {
   beforeSend = hook;
 }
 
-/** Sends events to the queue and marks their outbox rows enqueued. */
-export async function publish(db: Db, queue: Queue, events: EventMessage[]): Promise<void> {
+/**
+ * Sends events to the queue and marks their outbox rows enqueued; a routed message (`outboxRoutes`)
+ * goes to its own queue instead, or stays un-enqueued when `routes` lacks it.
+ */
+export async function publish(
+  db: Db,
+  queue: Queue,
+  messages: EventMessage[],
+  routes: OutboxRoutes = {},
+): Promise<void> {
+  const routed = new Map<Queue, EventMessage[]>();
+  for (const m of messages) {
+    const to = isRouted(m.type) ? routes[m.type as string as OutboxRouteType] : undefined;
+    if (to) routed.set(to, [...(routed.get(to) ?? []), m]);
+  }
+  for (const [to, list] of routed) await sendAndMark(db, to, list, false);
+  await sendAndMark(
+    db,
+    queue,
+    messages.filter((m) => !isRouted(m.type)),
+    true,
+  );
+}
+
+async function sendAndMark(db: Db, queue: Queue, events: EventMessage[], areEvents: boolean): Promise<void> {
   for (let i = 0; i < events.length; i += SEND_BATCH_MAX) {
     const chunk = events.slice(i, i + SEND_BATCH_MAX);
-    await beforeSend?.(db, chunk);
+    if (areEvents) await beforeSend?.(db, chunk);
     await queue.sendBatch(chunk.map((body) => ({ body, contentType: "json" as const })));
     await db
       .update(outboxEvents)
@@ -144,7 +187,12 @@ export async function publish(db: Db, queue: Queue, events: EventMessage[]): Pro
 }
 
 /** Re-sends outbox rows that were written but never enqueued (the Worker died in between). */
-export async function resendStale(db: Db, queue: Queue, olderThanMs = 60_000): Promise<number> {
+export async function resendStale(
+  db: Db,
+  queue: Queue,
+  olderThanMs = 60_000,
+  routes: OutboxRoutes = {},
+): Promise<number> {
   const cutoff = new Date(Date.now() - olderThanMs).toISOString();
   const rows = await db
     .select({ payload: outboxEvents.payload })
@@ -157,6 +205,7 @@ export async function resendStale(db: Db, queue: Queue, olderThanMs = 60_000): P
       db,
       queue,
       rows.map((r) => r.payload),
+      routes,
     );
   return rows.length;
 }

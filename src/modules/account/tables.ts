@@ -8,6 +8,15 @@ import { auditColumns } from "../../db/columns";
  * first write; a store without one has the defaults below.
  */
 
+/** A Saudi national address: the parts a ZATCA e-invoice names (BR-KSA-09). */
+export type SellerAddress = {
+  street: string;
+  building_number: string;
+  district: string;
+  city: string;
+  postal_code: string;
+};
+
 export const STORE_LANGUAGES = ["ar", "en"] as const;
 
 export const storeSettings = sqliteTable("store_settings", {
@@ -29,6 +38,8 @@ export const storeSettings = sqliteTable("store_settings", {
   sellerName: text("seller_name"),
   commercialRegistration: text("commercial_registration"),
   address: text("address"),
+  /** The seller's national address, as ZATCA e-invoices carry it (BG-5); null until set. */
+  sellerAddress: text("seller_address", { mode: "json" }).$type<SellerAddress>(),
   modifiedAt: text("modified_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
 });
 

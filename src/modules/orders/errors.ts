@@ -10,6 +10,10 @@ export const orderErrorCodes = defineErrorCodes({
   payment_provider_disabled: "The store does not accept this payment provider (Checkout Config lists those it does).",
   order_not_found: "No order with this id in the store (or, for a customer, of theirs).",
   invoice_not_found: "No invoice with this id in the store.",
+  einvoice_not_found:
+    "The invoice has no ZATCA e-invoice: it has no serial yet, or its `zatca_status` is `not_required` (or it was issued before Phase 2).",
+  signed_einvoice_not_found:
+    "The invoice's e-invoice is not signed yet (about a second after it is issued): retry shortly.",
   invalid_link_signature:
     "The invoice PDF link's signature is wrong, or the link was changed: use the invoice's own link.",
   link_expired: "The invoice PDF link expired (links last 7 days): read the invoice again for a fresh one.",

@@ -195,7 +195,12 @@ export const orderItems = sqliteTable(
 
 export const INVOICE_TYPES = ["invoice", "refund"] as const;
 export const INVOICE_STATUSES = ["unpaid", "paid", "void"] as const;
-export const ZATCA_STATUSES = ["pending", "reported", "aborted"] as const;
+/**
+ * An invoice's e-invoice as ZATCA sees it (docs/zatca.md): waiting to be signed or submitted,
+ * reported (simplified) or cleared (standard), rejected, or not required (the store has no active
+ * e-invoicing unit). Null on invoices without a serial, and on those issued before Phase 2.
+ */
+export const ZATCA_STATUSES = ["pending", "reported", "cleared", "rejected", "not_required"] as const;
 
 export const invoices = sqliteTable(
   "invoices",

@@ -35,14 +35,20 @@ export const EVENT_CATALOGUE: Record<EventType, EventDefinition> = {
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
 
-/** The delivery body of one event type, for the OpenAPI document. */
-export function eventEnvelopeSchema(type: EventType) {
-  return z.object({
+/** What every delivery body carries; a component of its own, so the document says it once. */
+const EventEnvelope = z
+  .object({
     id: z.string().openapi({ description: "The event id (`evt_…`); deduplicate on the `webhook-id` header." }),
-    type: z.literal(type),
-    event: z.literal(type).openapi({ description: "Repeats `type`." }),
     app_id: z.number().int(),
     timestamp: z.number().int().openapi({ description: "Unix seconds." }),
+  })
+  .openapi("EventEnvelope");
+
+/** The delivery body of one event type, for the OpenAPI document. */
+export function eventEnvelopeSchema(type: EventType) {
+  return EventEnvelope.extend({
+    type: z.literal(type),
+    event: z.literal(type).openapi({ description: "Repeats `type`." }),
     data: EVENT_CATALOGUE[type].data,
   });
 }

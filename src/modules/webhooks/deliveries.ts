@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { serviceContext } from "../../core/context";
-import { ApiError } from "../../core/errors";
 import { envelopeOf, listQueryOf, listQuerySchema } from "../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent } from "../../core/openapi";
+import { enforceRateLimit, RATE_LIMITS } from "../../core/rate-limit";
 import { merchantRoute } from "../../core/routes";
 import type { AppEnv } from "../../env";
 import { parseDeliveryId } from "./ledger";
@@ -80,16 +80,12 @@ export const recoverWebhookRoute = merchantRoute({
 
 /** Resend and Recover send at once: at most 10 of them a minute per webhook. */
 async function limitReplays(c: Context<AppEnv>, webhookId: number) {
-  const { success } = await c.env.WEBHOOK_REPLAY_LIMITER.limit({ key: `webhook:${c.get("appId")}:${webhookId}` });
-  if (!success)
-    throw new ApiError(
-      429,
-      "rate_limited",
-      "At most 10 resends and recovers a minute per webhook; retry in a minute.",
-      {
-        headers: { "Retry-After": "60" },
-      },
-    );
+  await enforceRateLimit(
+    c,
+    RATE_LIMITS.webhookReplay,
+    `webhook:${c.get("appId")}:${webhookId}`,
+    "At most 10 resends and recovers a minute per webhook; retry after `Retry-After` seconds.",
+  );
 }
 
 export const webhookDeliveriesRouter = createRouter()

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { serviceContext } from "../../core/context";
-import { ApiError } from "../../core/errors";
 import { envelopeOf, listQueryOf, listQuerySchema } from "../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent } from "../../core/openapi";
+import { enforceRateLimit, RATE_LIMITS } from "../../core/rate-limit";
 import { merchantRoute } from "../../core/routes";
 import type { AppEnv } from "../../env";
 import { targetPolicy } from "./attempt";
@@ -160,11 +160,12 @@ function secretFor(c: Context<AppEnv>): "reveal" | "mask" {
 }
 
 async function limitTests(c: Context<AppEnv>, id: number) {
-  const { success } = await c.env.TEST_WEBHOOK_LIMITER.limit({ key: `webhook:${c.get("appId")}:${id}` });
-  if (!success)
-    throw new ApiError(429, "rate_limited", "At most 10 tests a minute per webhook; retry in a minute.", {
-      headers: { "Retry-After": "60" },
-    });
+  await enforceRateLimit(
+    c,
+    RATE_LIMITS.testWebhook,
+    `webhook:${c.get("appId")}:${id}`,
+    "At most 10 tests a minute per webhook; retry after `Retry-After` seconds.",
+  );
 }
 
 export const webhooksMerchantRouter = createRouter()

@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../../core/context";
 import { ApiError } from "../../../core/errors";
 import { type ListQuery, type ListSpec, listPage, mapPage, type Page } from "../../../core/listing";
 import type { Db } from "../../../db/client";
+import { platformAuditEvents } from "../../../db/directory-schema";
 import type { AuditEvent } from "./schemas";
 
 const t = auditEvents;
@@ -22,29 +23,39 @@ export const auditEventView = (r: AuditEventRow): AuditEvent => ({
   created_at: r.createdAt,
 });
 
-const FIELDS = {
-  id: { column: t.id, kind: "integer" },
-  action: { column: t.action, kind: "string" },
-  resource_type: { column: t.resourceType, kind: "string" },
-  resource_id: { column: t.resourceId, kind: "string" },
-  actor_id: { column: t.actorId, kind: "integer", nullable: true },
-  request_id: { column: t.requestId, kind: "string", orderable: false },
-  created_at: { column: t.createdAt, kind: "datetime" },
-} satisfies ListSpec["fields"];
+/** The fields both trails filter on: the store's (`audit_events`) and the platform's directory copy. */
+const fieldsOf = (a: typeof auditEvents | typeof platformAuditEvents) =>
+  ({
+    id: { column: a.id, kind: "integer" },
+    action: { column: a.action, kind: "string" },
+    resource_type: { column: a.resourceType, kind: "string" },
+    resource_id: { column: a.resourceId, kind: "string" },
+    actor_id: { column: a.actorId, kind: "integer", nullable: true },
+    request_id: { column: a.requestId, kind: "string", orderable: false },
+    created_at: { column: a.createdAt, kind: "datetime" },
+  }) satisfies ListSpec["fields"];
 
 /** A store's trail, newest first. */
-export const AUDIT_EVENT_LIST: ListSpec = { fields: FIELDS, defaultOrder: "-created_at", idColumn: t.id };
+export const AUDIT_EVENT_LIST: ListSpec = { fields: fieldsOf(t), defaultOrder: "-created_at", idColumn: t.id };
 
-/** The platform's trail: every store's, and the changes of no store; filtered by `app_id` too. */
+const p = platformAuditEvents;
+
+/**
+ * The platform's trail, read from the directory's copy (db/platform-audit.ts): every store's, and the
+ * changes of no store; filtered by `app_id` too.
+ */
 export const PLATFORM_AUDIT_EVENT_LIST: ListSpec = {
   fields: {
-    ...FIELDS,
-    app_id: { column: t.appId, kind: "integer", nullable: true },
-    actor_type: { column: t.actorType, kind: "string", values: AUDIT_ACTOR_TYPES },
+    ...fieldsOf(p),
+    app_id: { column: p.appId, kind: "integer", nullable: true },
+    actor_type: { column: p.actorType, kind: "string", values: AUDIT_ACTOR_TYPES },
   },
   defaultOrder: "-created_at",
-  idColumn: t.id,
+  idColumn: p.id,
 };
+
+const platformView = (r: typeof p.$inferSelect): AuditEvent =>
+  auditEventView({ ...r, before: r.before as AuditEventRow["before"], after: r.after as AuditEventRow["after"] });
 
 /** The store's own audit rows: another store's are never in its list. */
 export async function listAuditEvents(ctx: ServiceContext, q: ListQuery): Promise<Page<AuditEvent>> {
@@ -63,21 +74,21 @@ export async function getAuditEvent(ctx: ServiceContext, id: number): Promise<Au
 }
 
 /**
- * For the platform's list (`PLATFORM_AUDIT_EVENT_LIST`): the changes the platform operator made,
- * to any store or to none (`app_id` null), newest first; `app_id` and `actor_type` filter them.
+ * For the platform's list (`PLATFORM_AUDIT_EVENT_LIST`), over the directory: the changes the platform
+ * operator made, to any store or to none (`app_id` null), newest first.
  */
-export async function listPlatformAuditEvents(db: Db, q: ListQuery): Promise<Page<AuditEvent>> {
-  const page = await listPage(db, q, { table: t, scope: () => eq(t.actorType, "platform") });
-  return mapPage(page, auditEventView);
+export async function listPlatformAuditEvents(directory: Db, q: ListQuery): Promise<Page<AuditEvent>> {
+  const page = await listPage(directory, q, { table: p, scope: () => eq(p.actorType, "platform") });
+  return mapPage(page, platformView);
 }
 
 /** One of the platform operator's audit rows (another principal's row is a 404, as in its list). */
-export async function getPlatformAuditEvent(db: Db, id: number): Promise<AuditEvent> {
-  const row = await db
+export async function getPlatformAuditEvent(directory: Db, id: number): Promise<AuditEvent> {
+  const row = await directory
     .select()
-    .from(t)
-    .where(and(eq(t.actorType, "platform"), eq(t.id, id)))
+    .from(p)
+    .where(and(eq(p.actorType, "platform"), eq(p.id, id)))
     .get();
   if (!row) throw ApiError.notFound("audit_event_not_found", `Audit event ${id}`);
-  return auditEventView(row);
+  return platformView(row);
 }

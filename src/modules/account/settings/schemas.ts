@@ -82,6 +82,31 @@ const httpsUrl = z
   .refine((u) => u.startsWith("https://"), "Must be an https URL.");
 const text = (max: number) => humanText(max).min(1, "Must not be empty; send null to clear it.");
 
+/**
+ * The seller's Saudi national address, as ZATCA e-invoices carry it (BR-KSA-09: street, building
+ * number, postal code, city, district; BR-KSA-37: a 4-digit building number; BR-KSA-66: a 5-digit
+ * postal code).
+ */
+const SellerAddressSchema = z
+  .object({
+    street: humanText(127).min(1, "Must not be empty."),
+    building_number: z.string().regex(/^\d{4}$/, "Must be the 4 digits of a Saudi national address's building number."),
+    district: humanText(127).min(1, "Must not be empty."),
+    city: humanText(127).min(1, "Must not be empty."),
+    postal_code: z.string().regex(/^\d{5}$/, "Must be the 5 digits of a Saudi postal code."),
+  })
+  .strict()
+  .openapi("SellerAddress", {
+    description: "The seller's national address on ZATCA e-invoices.",
+    example: {
+      street: "King Fahd Road",
+      building_number: "1234",
+      district: "Al Olaya",
+      city: "Riyadh",
+      postal_code: "12211",
+    },
+  });
+
 const languages = z
   .array(z.enum(STORE_LANGUAGES))
   .min(1)
@@ -105,6 +130,7 @@ export const MerchantSettingsSchema = z
     }),
     commercial_registration: z.string().nullable().openapi({ example: "1010010000" }),
     address: z.string().nullable(),
+    seller_address: SellerAddressSchema.nullable(),
     modified_at: z
       .string()
       .nullable()
@@ -128,6 +154,7 @@ export const SettingsFieldsSchema = z.object({
   seller_name: text(NAME_MAX).nullable(),
   commercial_registration: text(30).nullable(),
   address: text(500).nullable(),
+  seller_address: SellerAddressSchema.nullable(),
 });
 
 export const UpdateMerchantSettingsSchema = SettingsFieldsSchema.partial()

@@ -8,7 +8,7 @@ import { emit, newEvent } from "../../../core/events/outbox";
 import { apps } from "../../../core/tenancy";
 import { nowIso } from "../../../core/time";
 import type { Db } from "../../../db/client";
-import { type STORE_LANGUAGES, storeSettings } from "../tables";
+import { type SellerAddress, type STORE_LANGUAGES, storeSettings } from "../tables";
 import type { MerchantSettings, UpdateMerchantSettings } from "./schemas";
 
 type Lang = (typeof STORE_LANGUAGES)[number];
@@ -35,6 +35,8 @@ export type StoreSettings = {
   invoiceSellerName: string;
   commercialRegistration: string | null;
   address: string | null;
+  /** The national address ZATCA e-invoices name; null until set. */
+  sellerAddress: SellerAddress | null;
   /** Null while the store has never saved its settings. */
   modifiedAt: string | null;
 };
@@ -84,6 +86,7 @@ function toStoreSettings(appId: number, row: SettingsRow | undefined): StoreSett
     invoiceSellerName: s?.sellerName ?? (nameAr || nameEn),
     commercialRegistration: s?.commercialRegistration ?? null,
     address: s?.address ?? null,
+    sellerAddress: s?.sellerAddress ?? null,
     modifiedAt: s?.modifiedAt ?? null,
   };
 }
@@ -115,6 +118,7 @@ export function settingsView(s: StoreSettings): MerchantSettings {
     seller_name: s.sellerName,
     commercial_registration: s.commercialRegistration,
     address: s.address,
+    seller_address: s.sellerAddress,
     modified_at: s.modifiedAt,
   };
 }
@@ -137,6 +141,7 @@ const COLUMNS = {
   seller_name: "sellerName",
   commercial_registration: "commercialRegistration",
   address: "address",
+  seller_address: "sellerAddress",
 } as const satisfies Record<
   keyof UpdateMerchantSettings,
   keyof StoreSettings & keyof typeof storeSettings.$inferInsert

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { serviceContext } from "../../../core/context";
-import { ApiError } from "../../../core/errors";
 import { createRouter, jsonBody, jsonContent } from "../../../core/openapi";
+import { enforceRateLimit, RATE_LIMITS } from "../../../core/rate-limit";
 import { publicRoute } from "../../../core/routes";
 import type { AppEnv } from "../../../env";
 import { testNumbers } from "./otp";
@@ -137,18 +137,18 @@ const clientIp = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? nul
 
 /** The per-IP ceiling on codes requested and checked. */
 async function limitIp(c: Context<AppEnv>): Promise<void> {
-  const { success } = await c.env.OTP_IP_LIMITER.limit({ key: `otp:${clientIp(c) ?? "unknown"}` });
-  if (!success) {
-    throw new ApiError(429, "rate_limited", "Too many login requests from this address; retry in a minute.", {
-      headers: { "Retry-After": "60" },
-    });
-  }
+  await enforceRateLimit(
+    c,
+    RATE_LIMITS.otpIp,
+    `otp:${clientIp(c) ?? "unknown"}`,
+    "Too many login requests from this address; retry after `Retry-After` seconds.",
+  );
 }
 
 function deps(c: Context<AppEnv>): AuthDeps {
   const secret = c.env.CUSTOMER_JWT_SECRET;
   if (!secret) throw new Error("CUSTOMER_JWT_SECRET is not set (see README, Secrets)");
-  return { secret, tests: testNumbers(c.env), ip: clientIp(c) };
+  return { secret, tests: testNumbers(c.env), ip: clientIp(c), shard: c.get("shard") };
 }
 
 // RFC 6749 §5.1: an answer carrying tokens is never cached.

@@ -37,7 +37,8 @@ import {
 } from "./tokens";
 
 /** What the login needs beyond the store's db: the Worker's secret, the test numbers, the client's IP. */
-export type AuthDeps = { secret: string; tests: TestNumbers; ip: string | null };
+/** What the auth operations take of their request: the JWT secret, the test numbers, the IP, the store's shard. */
+export type AuthDeps = { secret: string; tests: TestNumbers; ip: string | null; shard: string };
 
 export type CodeSent = { expires_in: number; resend_after: number };
 export type Login = TokenPair & { customer: Customer };
@@ -214,7 +215,7 @@ export async function confirmRegistration(ctx: ServiceContext, deps: AuthDeps, i
     );
   }
   return {
-    ...(await tokenPair(deps.secret, { appId: ctx.appId, customerId: row.id }, token, Date.now())),
+    ...(await tokenPair(deps.secret, { appId: ctx.appId, customerId: row.id, shard: deps.shard }, token, Date.now())),
     customer: customerView(row),
   };
 }
@@ -269,7 +270,12 @@ export async function getAccessToken(ctx: ServiceContext, deps: AuthDeps, input:
   }
   const changed = applied && !customer.isMobileVerified ? { isMobileVerified: true, modifiedAt: at } : {};
   return {
-    ...(await tokenPair(deps.secret, { appId: ctx.appId, customerId: customer.id }, token, Date.now())),
+    ...(await tokenPair(
+      deps.secret,
+      { appId: ctx.appId, customerId: customer.id, shard: deps.shard },
+      token,
+      Date.now(),
+    )),
     customer: customerView({ ...customer, ...changed }),
   };
 }
@@ -291,7 +297,7 @@ export async function refreshAccessToken(
     await revokeFamily(ctx.db, ctx.appId, familyId, now);
     throw customer ? blocked() : invalidRefreshToken();
   }
-  return tokenPair(deps.secret, { appId: ctx.appId, customerId }, token, now);
+  return tokenPair(deps.secret, { appId: ctx.appId, customerId, shard: deps.shard }, token, now);
 }
 
 /** Logout: revokes the refresh token's family. Unknown or already revoked tokens are not an error (RFC 7009). */

@@ -63,7 +63,7 @@ export function refreshTokenInsert(
 /** The pair a login or a refresh answers with, around a refresh token already stored. */
 export async function tokenPair(
   secret: string,
-  who: { appId: number; customerId: number },
+  who: { appId: number; customerId: number; shard: string },
   refreshToken: string,
   now: number,
 ): Promise<TokenPair> {
@@ -74,6 +74,7 @@ export async function tokenPair(
     kind: "customer",
     iat,
     exp: iat + ACCESS_TOKEN_TTL_S,
+    shard: who.shard,
   });
   return {
     access_token: access,

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { serviceContext } from "../../../core/context";
-import { ApiError } from "../../../core/errors";
 import { envelopeOf, listQueryOf, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
+import { enforceRateLimit, RATE_LIMITS } from "../../../core/rate-limit";
 import { merchantRoute } from "../../../core/routes";
 import type { AppEnv } from "../../../env";
 import {
@@ -64,12 +64,12 @@ export const getNotificationRoute = merchantRoute({
 
 /** At most 10 Send Notification a minute per store: each may reach every customer. */
 async function limitSends(c: Context<AppEnv>) {
-  const { success } = await c.env.NOTIFY_LIMITER.limit({ key: `notify:${c.get("appId")}` });
-  if (!success) {
-    throw new ApiError(429, "rate_limited", "At most 10 notifications a minute per store; retry in a minute.", {
-      headers: { "Retry-After": "60" },
-    });
-  }
+  await enforceRateLimit(
+    c,
+    RATE_LIMITS.notify,
+    `notify:${c.get("appId")}`,
+    "At most 10 notifications a minute per store; retry after `Retry-After` seconds.",
+  );
 }
 
 export const notificationsMerchantRouter = createRouter()

@@ -37,7 +37,7 @@ import {
  */
 
 const BASE = "/logistics/";
-const tag = "Meals logistics";
+const tag = "Meals admin: logistics";
 const tags = [tag];
 const read = "can_read_order" as const;
 const write = "can_write_order" as const;

@@ -12,7 +12,7 @@ const hasPurchasedRoute = customerRoute({
   path: "/plans/has-purchased/",
   operationId: "hasPurchasedPlan",
   summary: "Has Purchased Plan",
-  tags: ["Meal plans"],
+  tags: ["Meals catalogue: plans"],
   specId: "MM4",
   errors: { 404: ["plan_not_found"] },
   description:

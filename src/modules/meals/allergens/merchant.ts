@@ -14,7 +14,7 @@ const allergen = writeOperations("Allergen Dislike", {
 });
 crudRoutes(allergensMerchantRouter, {
   names: allergen.names,
-  tag: "Meals: menus",
+  tag: "Meals admin: menus",
   collection: `${BASE}allergens-dislikes/`,
   member: `${BASE}allergens-dislikes/{allergen_id}/`,
   param: "allergen_id",

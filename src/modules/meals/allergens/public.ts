@@ -13,7 +13,7 @@ const allergensRoute = publicRoute({
   path: "/restaurants/allergens-dislikes/",
   operationId: "listAllergensDislikes",
   summary: "Allergen Dislikes List",
-  tags: ["Restaurants"],
+  tags: ["Meals catalogue: restaurants"],
   specId: "R10",
   cached: true,
   description:

@@ -10,7 +10,7 @@ import { ADD_ON_LIST, listMenuAddOns, listMenuOptions, listMenus, MENU_LIST, OPT
 
 /** Menus (MM6), mounted under /api/v1: public reads, cached at the edge. */
 
-const tags = ["Meal plans"];
+const tags = ["Meals catalogue: plans"];
 const menuId = idParam("menu_id");
 
 const listMenusRoute = publicRoute({

@@ -22,7 +22,7 @@ import { createMenu, deleteMenu, updateMenu } from "./service";
 
 /** The merchant writes of menus, their categories, meal products (with nutrition facts) and combos. */
 
-const tag = "Meals: menus";
+const tag = "Meals admin: menus";
 export const menusMerchantRouter = createRouter();
 
 const menu = writeOperations("Menu", {

@@ -17,7 +17,7 @@ import { menuDetails, restaurantMenu } from "./service";
 
 const productId = idParam("product_id");
 const R = "/restaurants/";
-const tags = ["Restaurants"];
+const tags = ["Meals catalogue: restaurants"];
 
 const walletCreditRoute = publicRoute({
   method: "get",
@@ -99,7 +99,7 @@ const menuDetailsRoute = publicRoute({
   path: "/menus/{menu_id}/",
   operationId: "getMenu",
   summary: "Menu Details",
-  tags: ["Meal plans"],
+  tags: ["Meals catalogue: plans"],
   specId: "P4",
   cached: true,
   errors: { 404: ["menu_not_found"] },

@@ -24,7 +24,7 @@ import {
  * /plans/ come before /plans/{plan_id}/…, which would take them.
  */
 
-const tags = ["Meal plans"];
+const tags = ["Meals catalogue: plans"];
 const P = "/plans/";
 const planId = idParam("plan_id");
 

@@ -14,7 +14,7 @@ import { createPlanTag, deletePlanTag, updatePlanTag } from "./tags";
 
 /** The merchant writes of plans and plan tags (their versions and menu cycle have their own folders). */
 
-const tag = "Meals: plans";
+const tag = "Meals admin: plans";
 export const plansMerchantRouter = createRouter();
 
 const plan = writeOperations("Plan", {

@@ -10,7 +10,7 @@ import { listPlanTags, PLAN_TAG_LIST } from "./tags";
 
 /** The public reads of plans (mounted under /public-api/v1); /plans/tags/ comes before /plans/{plan_id}/. */
 
-const tags = ["Meal plans"];
+const tags = ["Meals catalogue: plans"];
 
 const planTagsRoute = publicRoute({
   method: "get",

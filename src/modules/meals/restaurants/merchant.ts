@@ -22,7 +22,7 @@ import { createRestaurantVariant, deleteRestaurantVariant, updateRestaurantVaria
 
 /** The merchant writes of restaurants, their branches, variants, and restaurant categories. */
 
-const tag = "Meals: restaurants";
+const tag = "Meals admin: restaurants";
 export const restaurantsMerchantRouter = createRouter();
 
 const restaurant = writeOperations("Restaurant", {

@@ -25,7 +25,7 @@ import { listRestaurantVariants, RESTAURANT_VARIANT_LIST } from "./variants";
 
 const restaurantId = idParam("restaurant_id");
 const R = "/restaurants/";
-const tags = ["Restaurants"];
+const tags = ["Meals catalogue: restaurants"];
 
 const listRestaurantsRoute = publicRoute({
   method: "get",
@@ -115,7 +115,7 @@ const providersRoute = publicRoute({
   path: "/sales-channels/providers/",
   operationId: "listChannelProviders",
   summary: "List Channel Providers",
-  tags: ["Sales channels"],
+  tags: ["Sales channel providers"],
   specId: "S1",
   description:
     "The store's active restaurants as providers of a sales channel, each with " +

@@ -1,12 +1,12 @@
 import type { Context } from "hono";
 import { serviceContext } from "../../../core/context";
 import { envelopeOf, listQueryOf, listQuerySchema } from "../../../core/listing";
-import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
+import { createRouter, idParam, jsonBody, jsonContent, z } from "../../../core/openapi";
 import { merchantRoute } from "../../../core/routes";
 import type { AppEnv } from "../../../env";
 import { readInvoiceConfig, updateInvoiceConfig } from "./config";
 import { InvoiceConfigSchema, InvoiceDetailsSchema, InvoiceListSchema, UpdateInvoiceConfigSchema } from "./schemas";
-import { getInvoice, INVOICE_LIST, listInvoices } from "./service";
+import { getInvoice, INVOICE_LIST, listInvoices, signedEInvoice } from "./service";
 
 /**
  * Invoices (MO7) and Invoice Config (MO6). `/merchant/invoices/config/` is a fixed path: it is
@@ -75,6 +75,28 @@ const invoiceDetailsRoute = merchantRoute({
   responses: { 200: jsonContent(InvoiceDetailsSchema, "The invoice.") },
 });
 
+const downloadEInvoiceRoute = merchantRoute({
+  method: "get",
+  path: `${INVOICES}{invoice_id}/e-invoice/`,
+  operationId: "downloadEInvoice",
+  summary: "Download E-Invoice",
+  tags,
+  beyondSpec: "ZATCA Phase 2: the signed UBL e-invoice of an invoice, which Saudi merchants must be able to produce.",
+  permission: "can_read_order",
+  description:
+    "The invoice's signed ZATCA e-invoice (UBL 2.1 with the KSA extensions, its cryptographic stamp and QR), as " +
+    "sent to ZATCA. `signed_einvoice_not_found` for the moment between issuing and signing; `einvoice_not_found` when " +
+    "the invoice has none (`zatca_status` `not_required`, or no serial yet).",
+  request: { params: idParam("invoice_id") },
+  errors: { 404: ["invoice_not_found", "einvoice_not_found", "signed_einvoice_not_found"] },
+  responses: {
+    200: {
+      description: "The signed XML document.",
+      content: { "application/xml": { schema: z.string().openapi({ format: "binary" }) } },
+    },
+  },
+});
+
 export const invoicesMerchantRouter = createRouter()
   .openapi(getInvoiceConfigRoute, async (c) => c.json(await readInvoiceConfig(c.get("db"), c.get("appId")), 200))
   .openapi(updateInvoiceConfigRoute, async (c) =>
@@ -86,4 +108,11 @@ export const invoicesMerchantRouter = createRouter()
   })
   .openapi(invoiceDetailsRoute, async (c) =>
     c.json(await getInvoice(serviceContext(c), c.req.valid("param").invoice_id, linksOf(c)), 200),
-  );
+  )
+  .openapi(downloadEInvoiceRoute, async (c) => {
+    const { xml, filename } = await signedEInvoice(serviceContext(c), c.req.valid("param").invoice_id);
+    return c.body(xml, 200, {
+      "Content-Type": "application/xml; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+    });
+  });

@@ -88,14 +88,23 @@ export const InvoiceSchema = z
     invoice_provider: z
       .literal("internal")
       .openapi({ description: "Who issues the document: this API's own generator." }),
-    zatca_status: z.enum(ZATCA_STATUSES).nullable(),
+    zatca_status: z
+      .enum(ZATCA_STATUSES)
+      .nullable()
+      .openapi({
+        description:
+          "The e-invoice's standing with ZATCA: `pending` (to be signed or submitted), `reported`, `cleared`, " +
+          "`rejected` (see `einvoice.messages`), `not_required` (the store has no e-invoicing unit); null without a serial.",
+      }),
     zatca_qr: z
       .string()
       .nullable()
       .openapi({
         description:
-          "The simplified tax invoice's QR code content (ZATCA TLV, base64): seller, VAT number, time, total and VAT. " +
-          "Null until the invoice has a serial, when the store turned the QR off, or without a VAT number.",
+          "The tax invoice's QR code content (ZATCA TLV, base64). With an e-invoice (Phase 2): its QR (seller, VAT " +
+          "number, time, total, VAT, the document's hash, signature and public key), null until it is signed. " +
+          "Otherwise Phase 1's (seller, VAT number, time, total and VAT): null until the invoice has a serial, when " +
+          "the store turned the QR off, or without a VAT number.",
       }),
     invoice_error: z.string().nullable().openapi({ description: "Always null: the document is generated here." }),
   })
@@ -152,9 +161,43 @@ export const InvoiceTransactionSchema = z
   })
   .openapi("InvoiceTransaction");
 
+/** The invoice's ZATCA e-invoice (docs/zatca.md): its place in the store's chain and what ZATCA said of it. */
+export const InvoiceEInvoiceSchema = z
+  .object({
+    uuid: z.string().uuid().openapi({ description: "The document's UUID (KSA-1), fixed when the invoice is issued." }),
+    icv: z.number().int().openapi({ description: "Its counter (KSA-16) in the store's e-invoicing unit's chain." }),
+    invoice_hash: z
+      .string()
+      .nullable()
+      .openapi({ description: "The signed document's hash (base64 SHA-256); null until signed." }),
+    pih: z
+      .string()
+      .nullable()
+      .openapi({ description: "The previous document's hash (KSA-13) it carries; null until signed." }),
+    zatca_status: z.enum(ZATCA_STATUSES).openapi({ description: "As the invoice's `zatca_status`." }),
+    messages: z
+      .array(
+        z.object({
+          type: z.enum(["info", "warning", "error"]),
+          code: z.string(),
+          category: z.string().optional(),
+          message: z.string(),
+        }),
+      )
+      .openapi({ description: "ZATCA's info, warnings and errors about the document, as its API gave them." }),
+  })
+  .openapi("InvoiceEInvoice");
+
+export type InvoiceEInvoice = z.infer<typeof InvoiceEInvoiceSchema>;
+
 export const InvoiceDetailsSchema = InvoiceSchema.extend({
   items: z.array(InvoiceItemSchema),
   transactions: z.array(InvoiceTransactionSchema),
+  einvoice: InvoiceEInvoiceSchema.nullable().openapi({
+    description:
+      "The ZATCA e-invoice (Phase 2): null when `zatca_status` is `not_required` (the store has no e-invoicing unit) " +
+      "or the invoice has no serial yet. The signed XML is a download of its own.",
+  }),
 }).openapi("InvoiceDetails");
 
 export type InvoiceDetails = z.infer<typeof InvoiceDetailsSchema>;

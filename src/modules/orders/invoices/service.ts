@@ -85,3 +85,35 @@ export async function getInvoice(ctx: ServiceContext, id: number, links: Links):
   if (!found) throw ApiError.notFound("invoice_not_found", `Invoice ${id}`);
   return found;
 }
+
+/**
+ * The invoice's signed e-invoice (UBL 2.1 XML, as ZATCA receives it) and its file name. 404
+ * `invoice_not_found`, `einvoice_not_found` (none: no serial, or not required), `signed_einvoice_not_found`
+ * (issued, its signature a moment away). One statement.
+ */
+export async function signedEInvoice(ctx: ServiceContext, id: number): Promise<{ xml: string; filename: string }> {
+  // The e-invoice by its table's name: its drizzle definition stays out of the API's bundle (docs/zatca.md).
+  const einvoice = (column: "uuid" | "xml") =>
+    sql<
+      string | null
+    >`(SELECT ${sql.raw(column)} FROM einvoices e WHERE e.invoice_id = invoices.id AND e.app_id = ${ctx.appId})`;
+  const row = await ctx.db
+    .select({ serial: invoices.serial, uuid: einvoice("uuid"), xml: einvoice("xml") })
+    .from(invoices)
+    .where(and(live(invoices, ctx.appId), sql`${invoices.id} = ${id}`))
+    .get();
+  if (!row) throw ApiError.notFound("invoice_not_found", `Invoice ${id}`);
+  if (!row.uuid)
+    throw new ApiError(
+      404,
+      "einvoice_not_found",
+      `Invoice ${id} has no e-invoice: it has no serial yet, or the store had no e-invoicing unit when it was issued.`,
+    );
+  if (!row.xml)
+    throw new ApiError(
+      404,
+      "signed_einvoice_not_found",
+      `Invoice ${id}'s e-invoice is not signed yet (it is signed about a second after it is issued): retry shortly.`,
+    );
+  return { xml: row.xml, filename: `${row.serial ?? id}.xml` };
+}

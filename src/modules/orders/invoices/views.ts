@@ -10,7 +10,7 @@ import { customersFromJson, customersJson } from "../../customers";
 import { assembleItems, itemsJson } from "../../items";
 import { invoiceItems, invoices, transactions } from "../tables";
 import { invoicePdfLink } from "./links";
-import type { Invoice, InvoiceDetails, InvoiceItem, InvoiceTransaction } from "./schemas";
+import type { Invoice, InvoiceDetails, InvoiceEInvoice, InvoiceItem, InvoiceTransaction } from "./schemas";
 import { zatcaQr } from "./zatca";
 
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -45,6 +45,35 @@ export function qrOf(row: InvoiceRow, enabled: boolean): string | null {
 }
 
 const percent = (bp: number) => bp / 100;
+
+/** What a view shows of an invoice's e-invoice (einvoices/tables.ts): never its XML, which is a download. */
+type EInvoiceFields = {
+  invoice_id: number;
+  uuid: string;
+  icv: number;
+  invoice_hash: string | null;
+  pih: string | null;
+  qr: string | null;
+  messages: InvoiceEInvoice["messages"];
+};
+
+/** The e-invoice fields of the invoices `ids` selects, as a JSON array: one scalar subquery. */
+const einvoicesJson = (app: SQL, ids: SQL) =>
+  sql`(SELECT json_group_array(json_object('invoice_id', invoice_id, 'uuid', uuid, 'icv', icv,
+    'invoice_hash', invoice_hash, 'pih', pih, 'qr', qr, 'messages', json(zatca_messages)))
+    FROM einvoices WHERE app_id = ${app} AND invoice_id IN ${ids})`;
+
+function einvoiceView(r: InvoiceRow, e: EInvoiceFields): InvoiceEInvoice {
+  return {
+    uuid: e.uuid,
+    icv: e.icv,
+    invoice_hash: e.invoice_hash,
+    pih: e.pih,
+    // An e-invoice exists only for an invoice issued pending one; its status is the invoice's.
+    zatca_status: r.zatcaStatus ?? "pending",
+    messages: e.messages,
+  };
+}
 
 function itemView(r: InvoiceItemRow, item: InvoiceItem["item"]): InvoiceItem {
   return {
@@ -117,6 +146,7 @@ function invoiceView(
   refunded: { row: InvoiceRow; links: Links } | undefined,
   customer: Invoice["customer"],
   qrEnabled: boolean,
+  einvoice: EInvoiceFields | undefined,
 ): Invoice {
   const net = r.subTotalMinor + r.shippingMinor + r.setupMinor;
   return {
@@ -166,13 +196,14 @@ function invoiceView(
     is_auto_renewal: r.isAutoRenewal,
     invoice_provider: "internal",
     zatca_status: r.zatcaStatus,
-    zatca_qr: qrOf(r, qrEnabled),
+    // Phase 2's QR once the e-invoice is signed, none while it waits; Phase 1's without an e-invoice.
+    zatca_qr: einvoice ? einvoice.qr : qrOf(r, qrEnabled),
     invoice_error: null,
   };
 }
 
 /** The parts of an invoice view, as the columns of ONE statement (core/json-rows). */
-const PARTS = ["rows", "refunded", "qr", "lines", "transactions", "customers"] as const;
+const PARTS = ["rows", "refunded", "qr", "einvoices", "lines", "transactions", "customers"] as const;
 type ItemPart = keyof ReturnType<typeof itemsJson>;
 export type InvoiceParts = Record<(typeof PARTS)[number] | `item_${ItemPart}`, unknown>;
 
@@ -209,6 +240,7 @@ export function invoicePartsSql(appId: number, ids: SQL, withItems: boolean, now
       )!,
     ),
     qr: sql`(SELECT is_zatca_qr_enabled FROM invoice_config WHERE app_id = ${app})`,
+    einvoices: einvoicesJson(app, ids),
     lines: rowsJson(
       invoiceItems,
       and(eq(invoiceItems.appId, appId), sql`${invoiceItems.invoiceId} IN ${ids}`, detailed)!,
@@ -266,6 +298,7 @@ export async function assembleInvoices(
   };
   const rows = decodeRows(invoices, json("rows"));
   const refundedRows = decodeRows(invoices, json("refunded"));
+  const einvoiceOf = new Map((json("einvoices") as EInvoiceFields[]).map((e) => [e.invoice_id, e]));
   const qrEnabled = parts?.qr === null || parts?.qr === undefined ? true : Boolean(parts.qr);
   const lineRows = decodeRows(invoiceItems, json("lines"));
   const txRows = decodeRows(transactions, json("transactions"));
@@ -289,12 +322,14 @@ export async function assembleInvoices(
       ]);
       const refunded = refundedRow && refundedLinks ? { row: refundedRow, links: refundedLinks } : undefined;
       const customer = r.customerId === null ? null : (customers.get(r.customerId) ?? null);
-      const view = invoiceView(r, links, refunded, customer, qrEnabled);
+      const einvoice = einvoiceOf.get(r.id);
+      const view = invoiceView(r, links, refunded, customer, qrEnabled, einvoice);
       out.set(
         r.id,
         opts.withItems
           ? {
               ...view,
+              einvoice: einvoice ? einvoiceView(r, einvoice) : null,
               items: (linesOf.get(r.id) ?? []).map((l) =>
                 itemView(l, l.itemId === null ? null : (items.get(l.itemId) ?? null)),
               ),

@@ -5,6 +5,7 @@ import { rowEvent } from "../../../core/events/outbox";
 import { abortUnless } from "../../../core/guards";
 import { MINOR_PER_MAJOR } from "../../../core/money";
 import type { StoreSettings } from "../../account";
+import { einvoiceIssueStatements, zatcaStatusOnIssue } from "../einvoices/chain";
 import { invoiceEventSql, orderEventSql, transactionEventSql } from "../events-sql";
 import { fulfillmentsOnPaid } from "../fulfillments/create";
 import { recurringPurchases } from "../recurring/tables";
@@ -79,9 +80,20 @@ export function paidStatements(
         issuedAt: at,
         sellerName: seller,
         vatNumber: p.settings.vatNumber,
+        zatcaStatus: zatcaStatusOnIssue(ctx.appId),
         modifiedAt: at,
       })
       .where(sql`${invoices.orderId} = ${orderId} AND ${invoices.type} = 'invoice' AND ${invoices.status} = 'unpaid'`),
+  );
+  // Its e-invoice's counter and row (or not_required), in this batch (docs/zatca.md, "The chain").
+  const einvoice = einvoiceIssueStatements(
+    ctx.db,
+    ctx.appId,
+    sql`i.order_id = ${orderId} AND i.type = 'invoice' AND i.status = 'paid' AND i.issued_at = ${at}`,
+    at,
+  );
+  statements.push(
+    ...einvoice.statements,
     ctx.db
       .update(orders)
       .set({
@@ -124,6 +136,7 @@ export function paidStatements(
         'balance', CAST(${storeWalletBalanceSql(ctx.appId)} AS REAL) / ${MINOR_PER_MAJOR})`,
     ),
   ];
+  events.push(...einvoice.events);
   if (p.transactionId) events.push(transactionEventSql("transaction.captured", sql`id = ${p.transactionId}`));
   // The order's subscriptions start (pending → trialing or active).
   const subscribed = subscriptionPaidStatements(ctx, { orderId, at, timeZone: p.settings.timezone });

@@ -126,7 +126,6 @@ async function openPayLink(c: Context<AppEnv>, orderId: number) {
       },
       successUrl: signed.success_url,
       errorUrl: signed.error_url,
-      callbackUrl: `${url.origin}/order/v1/payments/${gateway.id}/`,
       origin: url.origin,
     });
     await emit(

@@ -15,6 +15,7 @@ export type CardPaymentRequest = {
   /** Our transaction id: the gateway echoes it back (`CustomerReference`, a hidden field). */
   transactionId: number;
   orderId: number;
+  /** The store: every URL the gateway is given carries it, signed, or the gateway echoes it (`UserDefinedField`). */
   appId: number;
   amountMinor: number;
   currency: string;
@@ -23,8 +24,6 @@ export type CardPaymentRequest = {
   /** Where the gateway sends the customer after paying, and after failing. */
   successUrl: string;
   errorUrl: string;
-  /** Where a gateway posts its server-to-server callback (when it has one). */
-  callbackUrl: string;
   /**
    * The base URL of this Worker (`https://api.example.com`, no trailing slash): the fake serves its
    * page there, and MyFatoorah returns the customer to this Worker's return route under it.

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { ApiError } from "../../../core/errors";
 import { requireJsonBody } from "../../../core/middleware";
@@ -13,6 +13,8 @@ import {
   type RouteConfig,
   z,
 } from "../../../core/openapi";
+import type { Db } from "../../../db/client";
+import { storeShard } from "../../../db/shards";
 import type { AppEnv } from "../../../env";
 import { transactions } from "../tables";
 import {
@@ -32,8 +34,10 @@ import { applyGatewayOutcome, type SettleDeps, type SettleResult } from "./settl
 /**
  * The card gateways' public routes: the development gateway's page and its callback, and
  * MyFatoorah's webhook and return. A browser or the provider calls them, so they take no token and
- * no `app-id`: what they act on is signed (by this Worker, or by MyFatoorah), and the outcome is
- * applied by `applyGatewayOutcome`, which finds the store from the transaction.
+ * no `app-id`: what they act on is signed (by this Worker, or by MyFatoorah). Each names its store,
+ * whose shard holds the transaction (docs/shards.md): the URLs this Worker makes carry a signed
+ * `app_id` (db/session.ts sends the request to its shard); MyFatoorah's webhook, which carries no
+ * query of ours, has it from the invoice's `UserDefinedField`. Every lookup is the store's.
  */
 
 const tags = ["Payments"];
@@ -117,15 +121,17 @@ async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const settleDeps = (c: Context<AppEnv>): SettleDeps => ({
-  db: c.get("db"),
+/** Settling for store `appId`, on `db` (its shard's: the request's, chosen from its signed `app_id`). */
+const settleDeps = (c: Context<AppEnv>, appId: number, db: Db = c.get("db")): SettleDeps => ({
+  db,
+  appId,
   env: c.env,
   waitUntil: (p) => c.executionCtx.waitUntil(p),
 });
 
-/** Applies a verified outcome; a reference no transaction has is a 404 (nothing changed). */
-async function settle(c: Context<AppEnv>, outcome: GatewayOutcome) {
-  const result = await applyGatewayOutcome(settleDeps(c), outcome);
+/** Applies a verified outcome; a reference no transaction of the store has is a 404 (nothing changed). */
+async function settle(c: Context<AppEnv>, appId: number, outcome: GatewayOutcome) {
+  const result = await applyGatewayOutcome(settleDeps(c, appId), outcome);
   if (!result) throw ApiError.notFound("transaction_not_found", `The transaction of payment ${outcome.reference}`);
   return result;
 }
@@ -137,7 +143,7 @@ async function isPaid(c: Context<AppEnv>, result: SettleResult) {
     .get("db")
     .select({ status: transactions.status })
     .from(transactions)
-    .where(eq(transactions.id, result.transactionId))
+    .where(and(eq(transactions.appId, result.appId), eq(transactions.id, result.transactionId)))
     .limit(1);
   return row?.status === "captured";
 }
@@ -174,6 +180,7 @@ export const fakePaymentPageRoute = gatewayRoute({
   request: {
     params: z.object({ reference: z.string().regex(FAKE_REFERENCE).openapi({ example: "fake_3Jc0aZQ9mWl1x8Rt" }) }),
     query: z.object({
+      app_id: bounded(16, "The store (its database is chosen from it)."),
       transaction_id: bounded(16, "The transaction being paid."),
       order_id: bounded(16, "Its order."),
       amount_minor: bounded(16, "The amount in minor units."),
@@ -200,6 +207,7 @@ export const fakePaymentCallbackRoute = gatewayRoute({
     "changes nothing. Then 303 to the checkout's success or error URL, or a small result page.",
   request: {
     query: z.object({
+      app_id: bounded(16, "The store (its database is chosen from it)."),
       reference: bounded(64, "The payment's reference."),
       outcome: z.enum(["paid", "failed"]).optional(),
       lang: bounded(2, "ar or en."),
@@ -233,8 +241,9 @@ export const myFatoorahWebhookRoute = gatewayRoute({
   description:
     "Receives MyFatoorah's Webhook V2 events, signed with `MyFatoorah-Signature` (HMAC-SHA256 of the " +
     "event's documented fields under the portal's webhook secret). `PAYMENT_STATUS_CHANGED` is confirmed " +
-    "with MyFatoorah's GetPaymentStatus and applied to the payment's transaction (paid → captured, " +
-    "otherwise failed); other events are acknowledged. Unsigned or wrongly signed: 400, nothing changes. " +
+    "with MyFatoorah's GetPaymentStatus and applied to the payment's transaction in the store the " +
+    "invoice's `UserDefinedField` names (paid → captured, otherwise failed); other events, and invoices " +
+    "of no store of ours, are acknowledged. Unsigned or wrongly signed: 400, nothing changes. " +
     "MyFatoorah unreachable: 503, and MyFatoorah retries.",
   errors: {
     400: ["invalid_payment_signature", "malformed_request"],
@@ -259,6 +268,7 @@ export const myFatoorahReturnRoute = gatewayRoute({
     query: z.object({
       paymentId: bounded(64, "Added by MyFatoorah."),
       Id: bounded(64, "Added by MyFatoorah (the same payment id)."),
+      app_id: bounded(16, "The store (its database is chosen from it)."),
       transaction_id: bounded(16, "The transaction being paid."),
       lang: bounded(2, "ar or en."),
       success_url: bounded(2048, "Where to send the customer when paid."),
@@ -280,7 +290,7 @@ export const paymentsPublicRouter = createRouter()
     const callback = await readFakeCallback(c.env, new URL(c.req.url).searchParams);
     const outcome = callback && (await fakeGateway(c.env).verifyCallback(c.req.raw));
     if (!callback || !outcome) throw invalidSignature();
-    const result = await settle(c, outcome);
+    const result = await settle(c, callback.appId, outcome);
     return finish(c, await isPaid(c, result), callback);
   })
   .openapi(fakePaymentPageRoute, async (c) => {
@@ -305,7 +315,11 @@ export const paymentsPublicRouter = createRouter()
       console.log(JSON.stringify({ msg: "myfatoorah webhook acknowledged", event }));
       return c.json({ received: true as const, result: "ignored" as const }, 200);
     }
-    const result = await applyGatewayOutcome(settleDeps(c), event.outcome);
+    // The request names no store (it ran on the first shard); the invoice does, and its shard holds the transaction.
+    const appId = event.appId;
+    const store = appId === null ? null : await storeShard(c.env, appId);
+    const result =
+      appId === null || !store ? null : await applyGatewayOutcome(settleDeps(c, appId, store.db), event.outcome);
     // An invoice no transaction of ours has (made in the portal, say): acknowledged, so it is not retried.
     return c.json({ received: true as const, result: result?.status ?? ("unknown_payment" as const) }, 200);
   })
@@ -315,6 +329,6 @@ export const paymentsPublicRouter = createRouter()
     const outcome = await orUnavailable(() => myFatoorahGateway(c.env as GatewayEnv).verifyCallback(c.req.raw));
     // The payment must be the one of the signed transaction (MyFatoorah echoes it as CustomerReference).
     if (!outcome || outcome.details.customer_reference !== String(back.transactionId)) throw invalidSignature();
-    const result = await settle(c, outcome);
+    const result = await settle(c, back.appId, outcome);
     return finish(c, await isPaid(c, result), back);
   });

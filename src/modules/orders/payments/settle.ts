@@ -13,7 +13,8 @@ import { cardGatewayById } from "./gateways/index";
 import { paidStatements } from "./paid";
 import { type GatewayOutcome, GatewayRefused, GatewayUnavailable } from "./provider";
 
-export type SettleDeps = { db: Db; env: Env; waitUntil: (p: Promise<unknown>) => void };
+/** The store the outcome is for and its shard's database (a callback names its store: docs/shards.md). */
+export type SettleDeps = { db: Db; appId: number; env: Env; waitUntil: (p: Promise<unknown>) => void };
 
 export type SettleResult = {
   appId: number;
@@ -27,19 +28,34 @@ export type SettleResult = {
  * the transaction, invoice and order paid in one batch; failed → the transaction failed (the order
  * stays pending and payable until it expires). Idempotent: a second callback for the same reference
  * changes nothing (the batch is guarded on the transaction still pending). null when no transaction
- * has the reference. The store comes from the transaction: callbacks carry no `app-id`.
+ * of the store has the reference. The store is the callback's (its signed `app_id`, or the field
+ * MyFatoorah echoes): ids are unique per shard only, so the lookup is always the store's.
  *
  * A capture for an order that is no longer pending (paid by another payment, expired, cancelled)
  * is a second capture: recorded and given back. Two payments landing at once both read the order
  * pending; the "paid" batch is guarded on it, so the later one rolls back and is settled as second.
  */
 export async function applyGatewayOutcome(deps: SettleDeps, outcome: GatewayOutcome): Promise<SettleResult | null> {
-  const tx = await deps.db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.gateway, outcome.gateway), eq(transactions.providerReference, outcome.reference)))
-    .get();
-  if (!tx) return null;
+  const captured = outcome.status === "captured";
+  // One round trip: the store is known before its transaction is, so a capture's settings come with it.
+  const [found, settings, invoiceConfig] = await Promise.all([
+    deps.db
+      .select({ tx: transactions, order: { status: orders.status, kind: orders.kind } })
+      .from(transactions)
+      .leftJoin(orders, and(eq(orders.id, transactions.orderId), eq(orders.appId, transactions.appId)))
+      .where(
+        and(
+          eq(transactions.appId, deps.appId),
+          eq(transactions.gateway, outcome.gateway),
+          eq(transactions.providerReference, outcome.reference),
+        ),
+      )
+      .get(),
+    captured ? readStoreSettings(deps.db, deps.appId) : undefined,
+    captured ? readInvoiceConfig(deps.db, deps.appId) : undefined,
+  ]);
+  if (!found) return null;
+  const { tx, order } = found;
   const result = (status: SettleResult["status"]): SettleResult => ({
     appId: tx.appId,
     orderId: tx.orderId,
@@ -81,12 +97,7 @@ export async function applyGatewayOutcome(deps: SettleDeps, outcome: GatewayOutc
       );
       return result("failed");
     }
-    const [settings, invoiceConfig, order] = await Promise.all([
-      readStoreSettings(ctx.db, ctx.appId),
-      readInvoiceConfig(ctx.db, ctx.appId),
-      ctx.db.select({ status: orders.status, kind: orders.kind }).from(orders).where(eq(orders.id, tx.orderId)).get(),
-    ]);
-    if (order?.status === "pending") {
+    if (order?.status === "pending" && settings && invoiceConfig) {
       const paid = paidStatements(ctx, {
         orderId: sql`${tx.orderId}`,
         kind: order.kind,

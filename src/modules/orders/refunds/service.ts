@@ -7,6 +7,7 @@ import { rowEvent } from "../../../core/events/outbox";
 import { toMajor } from "../../../core/money";
 import { nowIso } from "../../../core/time";
 import { addCashbackMovement } from "../../customers";
+import { addEInvoiceIssue, zatcaStatusOnIssue } from "../einvoices/chain";
 import { orderEventSql, transactionEventSql } from "../events-sql";
 import { invoiceConfigOf, invoiceConfigQuery } from "../invoices/config";
 import type { InvoiceDetails } from "../invoices/schemas";
@@ -114,6 +115,7 @@ export async function refundInvoice(
   reserveRefund(ctx, plan, invoice, order, refund, at);
   const refundInvoiceRow = plan.insert("refund_invoice", refundInvoiceInsert(ctx, invoice, refund, input, config, at));
   plan.add(refundItemsInsert(ctx, refundInvoiceRow, refund, input.refund_reason, at));
+  addEInvoiceIssue(plan, ctx.appId, sql`i.id = ${refundInvoiceRow.id}`, at); // the credit note's link in the chain
   plan.event(
     rowEvent(
       "invoice.refunded",
@@ -285,6 +287,7 @@ function refundInvoiceInsert(
     paymentMethod: invoice.paymentMethod,
     sellerName: invoice.sellerName,
     vatNumber: invoice.vatNumber,
+    zatcaStatus: zatcaStatusOnIssue(ctx.appId),
     createdAt: at,
     modifiedAt: at,
   });

@@ -1,6 +1,8 @@
 import { envelopeOf, listQueryOf, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonContent } from "../../../core/openapi";
 import { platformRoute } from "../../../core/routes";
+import { createDb } from "../../../db/client";
+import { directoryOf } from "../../../db/shards";
 import {
   AuditEventListSchema,
   AuditEventSchema,
@@ -46,8 +48,14 @@ const getRoute = platformRoute({
 /** The platform operator's audit trail: read-only. */
 export const auditEventsPlatformRouter = createRouter()
   .openapi(listRoute, async (c) =>
-    c.json(envelopeOf(c, await listPlatformAuditEvents(c.get("db"), listQueryOf(c, PLATFORM_AUDIT_EVENT_LIST))), 200),
+    c.json(
+      envelopeOf(
+        c,
+        await listPlatformAuditEvents(createDb(directoryOf(c.env)), listQueryOf(c, PLATFORM_AUDIT_EVENT_LIST)),
+      ),
+      200,
+    ),
   )
   .openapi(getRoute, async (c) =>
-    c.json(await getPlatformAuditEvent(c.get("db"), c.req.valid("param").audit_event_id), 200),
+    c.json(await getPlatformAuditEvent(createDb(directoryOf(c.env)), c.req.valid("param").audit_event_id), 200),
   );

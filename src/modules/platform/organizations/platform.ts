@@ -2,7 +2,8 @@ import { envelopeOf, envelopeSchema, listQueryOf, listQuerySchema } from "../../
 import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
 import { platformRoute } from "../../../core/routes";
 import { registerOrganization } from "../../../db/directory";
-import { eventSinkOf, PLATFORM_BEYOND_SPEC, PLATFORM_TAGS, platformAuditOf } from "../shared";
+import { homeShard } from "../../../db/shards";
+import { copyAuditAfter, eventSinkOf, PLATFORM_BEYOND_SPEC, PLATFORM_TAGS, platformAuditOf } from "../shared";
 import { CreateOrganizationSchema, OrganizationSchema } from "./schemas";
 import { createOrganization, getOrganization, listOrganizations, ORGANIZATION_LIST } from "./service";
 
@@ -52,6 +53,7 @@ export const organizationsPlatformRouter = createRouter()
     const org = await createOrganization(c.get("db"), eventSinkOf(c), c.req.valid("json"), platformAuditOf(c));
     // Step 1 of docs/shards.md: the directory's copy, under the same id, for its stores' rows.
     await registerOrganization(c.env, { id: org.id, name: org.name, createdAt: org.created_at });
+    copyAuditAfter(c, homeShard(c.env));
     return c.json(org, 201);
   })
   .openapi(listRoute, async (c) =>

@@ -1,7 +1,9 @@
 import type { Context } from "hono";
+import { ApiError } from "../../../core/errors";
 import { envelopeOf, envelopeSchema, listQueryOf, listQuerySchema } from "../../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
 import { platformRoute } from "../../../core/routes";
+import { createDb } from "../../../db/client";
 import {
   registerStore,
   storeProvisioned,
@@ -9,10 +11,10 @@ import {
   tokenDirectory,
   unregisterStore,
 } from "../../../db/directory";
-import { storeDbOr } from "../../../db/shards";
+import { directoryOf, shardOf, storeShard } from "../../../db/shards";
 import type { AppEnv } from "../../../env";
 import { ApiKeyWithSecretSchema, IssueApiKeySchema, issueApiKey } from "../../account";
-import { eventSinkOf, PLATFORM_BEYOND_SPEC, PLATFORM_TAGS, platformAuditOf } from "../shared";
+import { copyAuditAfter, eventSinkOf, PLATFORM_BEYOND_SPEC, PLATFORM_TAGS, platformAuditOf } from "../shared";
 import { CreateStoreSchema, StoreDetailsSchema, StoreSchema, SuspendStoreSchema } from "./schemas";
 import {
   createStore,
@@ -40,7 +42,7 @@ const createRoute = platformRoute({
   description:
     "A new store (an app) of an organization, with its first settings; its `id` is the `app-id` of its " +
     "requests. Issue its first key next (Issue Store API Key).",
-  errors: { 404: ["organization_not_found"] },
+  errors: { 404: ["organization_not_found", "shard_not_found"] },
   request: { body: jsonBody(CreateStoreSchema) },
   responses: { 201: jsonContent(StoreDetailsSchema, "The store and its settings.") },
 });
@@ -118,43 +120,56 @@ const issueKeyRoute = platformRoute({
 
 /** The directory's side of the platform's store operations (step 1 of docs/shards.md). */
 const directoryOfStores = (c: Context<AppEnv>): StoreDirectory => ({
-  register: async (input) => (await registerStore(c.env, input)).id,
+  register: (input) => registerStore(c.env, input),
   unregister: (id) => unregisterStore(c.env, id),
   provisioned: (id) => storeProvisioned(c.env, id),
   suspended: (id, to) => storeSuspended(c.env, id, to),
 });
 
-/** The named store's shard: its rows, its key and its audit rows are there. */
-const dbOf = (c: Context<AppEnv>, id: number) => storeDbOr(c.env, id, c.get("db"));
+/** The named store's shard: its rows, its key and its audit rows are there. 404 for no such store. */
+async function shardOfStore(c: Context<AppEnv>, id: number) {
+  const store = await storeShard(c.env, id);
+  if (!store) throw ApiError.notFound("store_not_found", `Store ${id}`);
+  return store;
+}
 
 /** The platform's stores: create, list, read, suspend, reactivate, and issue a key. */
 export const storesPlatformRouter = createRouter()
   .openapi(createRoute, async (c) => {
     const input = c.req.valid("json");
-    return c.json(await createStore(c.get("db"), eventSinkOf(c), input, platformAuditOf(c), directoryOfStores(c)), 201);
+    const dbOf = (shard: string) => createDb(shardOf(c.env, shard));
+    const store = await createStore(dbOf, eventSinkOf(c), input, platformAuditOf(c), directoryOfStores(c));
+    copyAuditAfter(c, store.shard);
+    return c.json(store, 201);
   })
   .openapi(listRoute, async (c) =>
-    c.json(envelopeOf(c, await listStores(c.get("db"), listQueryOf(c, STORE_LIST))), 200),
+    c.json(envelopeOf(c, await listStores(createDb(directoryOf(c.env)), listQueryOf(c, STORE_LIST))), 200),
   )
   .openapi(getRoute, async (c) => {
     const id = c.req.valid("param").store_id;
-    return c.json(await getStore(await dbOf(c, id), id), 200);
+    const { db, shard } = await shardOfStore(c, id);
+    return c.json(await getStore(db, id, shard), 200);
   })
   .openapi(suspendRoute, async (c) => {
     const id = c.req.valid("param").store_id;
     const reason = c.req.valid("json").reason;
-    const db = await dbOf(c, id);
-    return c.json(await suspendStore(db, eventSinkOf(c), id, reason, platformAuditOf(c), directoryOfStores(c)), 200);
+    const store = await shardOfStore(c, id);
+    const suspended = await suspendStore(store, eventSinkOf(c), id, reason, platformAuditOf(c), directoryOfStores(c));
+    copyAuditAfter(c, store.shard);
+    return c.json(suspended, 200);
   })
   .openapi(reactivateRoute, async (c) => {
     const id = c.req.valid("param").store_id;
-    const db = await dbOf(c, id);
-    return c.json(await reactivateStore(db, eventSinkOf(c), id, platformAuditOf(c), directoryOfStores(c)), 200);
+    const store = await shardOfStore(c, id);
+    const active = await reactivateStore(store, eventSinkOf(c), id, platformAuditOf(c), directoryOfStores(c));
+    copyAuditAfter(c, store.shard);
+    return c.json(active, 200);
   })
   .openapi(issueKeyRoute, async (c) => {
     const id = c.req.valid("param").store_id;
-    const db = await dbOf(c, id);
+    const { db, shard } = await shardOfStore(c, id);
     const input = c.req.valid("json");
     const key = await issueApiKey(db, eventSinkOf(c), id, null, input, platformAuditOf(c), tokenDirectory(c.env));
+    copyAuditAfter(c, shard);
     return c.json(key, 201);
   });

@@ -13,6 +13,10 @@ export const StoreSchema = z
     suspended_at: z.string().nullable().openapi({ format: "date-time" }),
     suspension_reason: z.string().nullable(),
     created_at: z.string().openapi({ format: "date-time" }),
+    shard: z.string().openapi({
+      description: "The database that holds the store's rows (a shard, as List Shards names it).",
+      example: "SHARD_1",
+    }),
   })
   .openapi("Store");
 
@@ -29,6 +33,16 @@ export const CreateStoreSchema = z
     organization_id: z.number().int().min(1).openapi({ description: "The organization that owns the store." }),
     name_en: nameText.openapi({ example: "Acme Coffee" }),
     name_ar: nameText.openapi({ example: "قهوة أكمي" }),
+    shard: z
+      .string()
+      .regex(/^SHARD_[1-9]\d{0,3}$/, "A shard's name, as List Shards gives it (SHARD_1).")
+      .optional()
+      .openapi({
+        description:
+          "Pins the store to this shard, even one closed to new stores. Without it the store goes to the open " +
+          "shard with the most room: the smallest measured size, then the fewest stores.",
+        example: "SHARD_2",
+      }),
     settings: SettingsFieldsSchema.omit({ name_en: true, name_ar: true })
       .partial()
       .strict()

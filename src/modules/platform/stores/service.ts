@@ -8,12 +8,14 @@ import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColu
 import { apps, forgetHeldApp, organizations, STORE_STATUSES } from "../../../core/tenancy";
 import { nowIso } from "../../../core/time";
 import type { Db } from "../../../db/client";
+import { directoryApps } from "../../../db/directory-schema";
 import { initialStoreSettings, settingsView, storeSettingsOf, storeSettingsQuery } from "../../account";
 import type { CreateStore, Store, StoreDetails } from "./schemas";
 
 type Row = typeof apps.$inferSelect;
 
-const view = (r: Row): Store => ({
+/** A store's row, on its shard or in the directory (which adds its shard), as the platform shows it. */
+const view = (r: Omit<Row, "status">, shard: string): Store => ({
   id: r.id,
   organization_id: r.orgId,
   name_en: r.nameEn,
@@ -22,6 +24,7 @@ const view = (r: Row): Store => ({
   suspended_at: r.suspendedAt,
   suspension_reason: r.suspensionReason,
   created_at: r.createdAt,
+  shard,
 });
 
 /** A store as the audit trail shows it: its row, as Store Details shows it (without its settings). */
@@ -32,82 +35,94 @@ const STORE_AUDIT: AuditSubject = {
     'status', status, 'suspended_at', suspended_at, 'suspension_reason', suspension_reason)`,
 };
 
+/** List Stores reads the directory: every store, whichever shard holds it, in one read. */
 export const STORE_LIST: ListSpec = {
   fields: {
-    id: { column: apps.id, kind: "integer" },
-    organization_id: { column: apps.orgId, kind: "integer" },
-    name_en: { column: apps.nameEn, kind: "string" },
-    name_ar: { column: apps.nameAr, kind: "string" },
-    status: { column: apps.status, kind: "string", values: STORE_STATUSES },
-    suspended_at: { column: apps.suspendedAt, kind: "datetime", nullable: true },
-    created_at: { column: apps.createdAt, kind: "datetime" },
+    id: { column: directoryApps.id, kind: "integer" },
+    organization_id: { column: directoryApps.orgId, kind: "integer" },
+    name_en: { column: directoryApps.nameEn, kind: "string" },
+    name_ar: { column: directoryApps.nameAr, kind: "string" },
+    status: { column: directoryApps.status, kind: "string", values: STORE_STATUSES },
+    shard: { column: directoryApps.shard, kind: "string" },
+    suspended_at: { column: directoryApps.suspendedAt, kind: "datetime", nullable: true },
+    created_at: { column: directoryApps.createdAt, kind: "datetime" },
   },
-  search: searchColumns(apps.nameEn, apps.nameAr),
+  search: searchColumns(directoryApps.nameEn, directoryApps.nameAr),
   searchDescription: "Matches the store's names.",
   defaultOrder: "id",
-  idColumn: apps.id,
+  idColumn: directoryApps.id,
 };
 
-export async function listStores(db: Db, q: ListQuery): Promise<Page<Store>> {
-  return mapPage(await listPage(db, q, { table: apps, scope: () => sql`1` }), view);
+export async function listStores(directory: Db, q: ListQuery): Promise<Page<Store>> {
+  const page = await listPage(directory, q, { table: directoryApps, scope: () => sql`1` });
+  return mapPage(page, (r: typeof directoryApps.$inferSelect) => view(r, r.shard));
 }
 
 /** A store with its settings (the defaults where it has saved none); one round trip. */
-export async function getStore(db: Db, id: number): Promise<StoreDetails> {
+export async function getStore(db: Db, id: number, shard: string): Promise<StoreDetails> {
   const [rows, settings] = await db.batch([db.select().from(apps).where(eq(apps.id, id)), storeSettingsQuery(db, id)]);
   const row = rows[0];
   if (!row) throw ApiError.notFound("store_not_found", `Store ${id}`);
-  return { ...view(row), settings: settingsView(storeSettingsOf(id, settings)) };
+  return { ...view(row, shard), settings: settingsView(storeSettingsOf(id, settings)) };
 }
 
 /**
- * A new store of an organization, with its settings row, in ONE batch: the organization must
- * exist (a guard: 404 `organization_not_found`); its audit row (`store.created`) in the same batch.
- * Answered as Store Details reads it.
+ * A new store of an organization, placed on a shard by the directory (or pinned there), then its rows
+ * in ONE batch on that shard: the copies of its organization and of its directory row, its settings,
+ * its audit row (`store.created`). Answered as Store Details reads it.
  */
 export async function createStore(
-  db: Db,
+  dbOf: (shard: string) => Db,
   sink: EventSink,
   input: CreateStore,
   audit: AuditContext,
   directory: StoreDirectory,
 ): Promise<StoreDetails> {
-  // The directory allocates the id (unique across shards) and records the shard: the platform's own
-  // shard until placement (docs/shards.md, step 3). Taken back if the shard refuses the store.
-  const id = await directory.register(input);
+  // The directory allocates the id (unique across shards) and places the store; taken back if its
+  // shard refuses the store.
+  const placed = await directory.register(input);
+  const db = dbOf(placed.shard);
   try {
-    await createStoreRows(db, sink, id, input, audit);
+    await createStoreRows(db, sink, placed, input, audit);
   } catch (error) {
-    await directory.unregister(id);
+    await directory.unregister(placed.id);
     throw error;
   }
-  const [store] = await Promise.all([getStore(db, id), directory.provisioned(id)]);
+  const [store] = await Promise.all([getStore(db, placed.id, placed.shard), directory.provisioned(placed.id)]);
   return store;
 }
 
+/** The directory's row of a new store: its id, its shard, its organization as the shard copies it. */
+export type PlacedStore = { id: number; shard: string; organization: { id: number; name: string; createdAt: string } };
+
 /**
  * Step 1's directory side of a store (docs/shards.md), written beside the shard's batch until the relay
- * of step 2 carries it: the platform router builds it over the directory (src/db/shards.ts).
+ * of step 2 carries it: the platform router builds it over the directory (src/db/directory.ts).
  */
 export type StoreDirectory = {
-  /** The new store's id: 404 `organization_not_found` for an organization the directory lacks. */
-  register(input: CreateStore): Promise<number>;
+  /** The new store, placed: 404 `organization_not_found`, or `shard_not_found` for a pin to no shard. */
+  register(input: CreateStore): Promise<PlacedStore>;
   unregister(id: number): Promise<void>;
   provisioned(id: number): Promise<void>;
   suspended(id: number, to: { suspendedAt: string; reason: string } | null): Promise<void>;
 };
 
-async function createStoreRows(db: Db, sink: EventSink, id: number, input: CreateStore, audit: AuditContext) {
-  const plan = new BatchPlan(db).guard(
-    sql`EXISTS (SELECT 1 FROM ${organizations} WHERE ${organizations.id} = ${input.organization_id})`,
-    "organization exists",
-    ApiError.notFound("organization_not_found", `Organization ${input.organization_id}`),
-  );
+async function createStoreRows(db: Db, sink: EventSink, placed: PlacedStore, input: CreateStore, audit: AuditContext) {
+  const plan = new BatchPlan(db);
+  // The shard's copy of the organization (its stores' rows refer to it): the first store of an
+  // organization on a shard brings it.
+  plan.add(db.insert(organizations).values(placed.organization).onConflictDoNothing());
   const store = plan.insert(
     "store",
     db
       .insert(apps)
-      .values({ id, orgId: input.organization_id, nameEn: input.name_en, nameAr: input.name_ar, createdAt: nowIso() })
+      .values({
+        id: placed.id,
+        orgId: input.organization_id,
+        nameEn: input.name_en,
+        nameAr: input.name_ar,
+        createdAt: nowIso(),
+      })
       .returning({ id: apps.id }),
   );
   plan.add(initialStoreSettings(db, store.id, input.settings ?? {}));
@@ -130,7 +145,7 @@ async function statusRefusal(db: Db, id: number, action: "suspended" | "reactiva
  * at once, within a second elsewhere (core/tenancy.ts).
  */
 async function setSuspension(
-  db: Db,
+  { db, shard }: StoreShard,
   sink: EventSink,
   id: number,
   to: { suspendedAt: string; reason: string } | null,
@@ -157,17 +172,25 @@ async function setSuspension(
   const [result] = await Promise.all([plan.run(sink), directory.suspended(id, to)]);
   forgetHeldApp(id);
   forgetHeldTokens();
-  return view(result.rows(after)[0]!);
+  return view(result.rows(after)[0]!, shard);
 }
 
 export const suspendStore = (
-  db: Db,
+  store: StoreShard,
   sink: EventSink,
   id: number,
   reason: string,
   audit: AuditContext,
   directory: StoreDirectory,
-) => setSuspension(db, sink, id, { suspendedAt: nowIso(), reason }, audit, directory);
+) => setSuspension(store, sink, id, { suspendedAt: nowIso(), reason }, audit, directory);
 
-export const reactivateStore = (db: Db, sink: EventSink, id: number, audit: AuditContext, directory: StoreDirectory) =>
-  setSuspension(db, sink, id, null, audit, directory);
+export const reactivateStore = (
+  store: StoreShard,
+  sink: EventSink,
+  id: number,
+  audit: AuditContext,
+  directory: StoreDirectory,
+) => setSuspension(store, sink, id, null, audit, directory);
+
+/** A store's shard: its database and its binding's name. */
+export type StoreShard = { db: Db; shard: string };

@@ -78,8 +78,11 @@ export type CarrierStatusUpdate = {
   note: string | null;
 };
 
-/** A webhook request as the route hands it over: raw body (the signature covers its bytes) and headers. */
-export type WebhookRequest = { body: string; headers: Headers };
+/**
+ * A webhook request as the route hands it over: raw body (the signature covers its bytes), headers,
+ * and the store its URL names (`app_id`: the request ran on that store's shard, docs/shards.md).
+ */
+export type WebhookRequest = { appId: number; body: string; headers: Headers };
 
 /**
  * What cancelling did to the label's charge: `refunded` when the carrier credits an unused label back
@@ -102,8 +105,8 @@ export interface CarrierAdapter {
   /** The status history the carrier knows, oldest first. */
   tracking(env: CarrierEnv, carrierReference: string): Promise<CarrierStatusUpdate[]>;
   /**
-   * Verifies the webhook's signature and parses it: null when the signature is missing or wrong
-   * (the route then changes nothing), else the updates it carries.
+   * Verifies the webhook's signature and parses it: null when the signature is missing or wrong, or
+   * does not cover the store the URL names (the route then changes nothing), else the updates it carries.
    */
   parseWebhook(env: CarrierEnv, request: WebhookRequest): Promise<CarrierStatusUpdate[] | null>;
   /** False when the environment lacks the carrier's credentials: it is then not offered. */

@@ -12,9 +12,10 @@ import {
 
 /**
  * The development carrier: it accepts every shipment, prices by a fixed formula, and its status
- * updates are callbacks posted to our webhook route, signed like every link of this Worker
- * (HMAC-SHA256 under LINK_SIGNING_SECRET of purpose, timestamp and body). Tests and the README's
- * curl session sign them the same way. Not offered in production.
+ * updates are callbacks posted to our webhook route with the store in its query (`?app_id=`), signed
+ * like every link of this Worker (HMAC-SHA256 under LINK_SIGNING_SECRET of purpose, store, timestamp
+ * and body: a callback for one store cannot be sent to another's shard). Tests sign them the same
+ * way. Not offered in production.
  */
 
 export const FAKE_CARRIER = "fake";
@@ -35,9 +36,9 @@ export const FAKE_STATUS_WORDS: Record<string, ShipmentStatus> = {
   RETURNED: "returned_to_sender",
 };
 
-/** The signature of a callback body sent at `timestamp` (Unix seconds): what the carrier puts in its header. */
-export const signFakeCallback = (secret: string, timestamp: number | string, body: string) =>
-  signLink(secret, PURPOSE, timestamp, body);
+/** The signature of store `appId`'s callback body sent at `timestamp` (Unix seconds): what the carrier puts in its header. */
+export const signFakeCallback = (secret: string, appId: number, timestamp: number | string, body: string) =>
+  signLink(secret, PURPOSE, appId, timestamp, body);
 
 /** Standard 15.00, and 2.00 per started kilogram past the first; express 10.00 more. */
 function fakeQuote(input: Pick<QuoteInput, "packages">): CarrierQuote[] {
@@ -57,7 +58,8 @@ async function parseWebhook(env: CarrierEnv, request: WebhookRequest): Promise<C
   const timestamp = request.headers.get(FAKE_TIMESTAMP_HEADER);
   if (!signature || !timestamp || !/^\d{1,12}$/.test(timestamp)) return null;
   if (Math.abs(Date.now() / 1000 - Number(timestamp)) > TOLERANCE_S) return null;
-  if (!(await verifyLink(env.LINK_SIGNING_SECRET, signature, PURPOSE, timestamp, request.body))) return null;
+  if (!(await verifyLink(env.LINK_SIGNING_SECRET, signature, PURPOSE, request.appId, timestamp, request.body)))
+    return null;
   let parsed: Callback;
   try {
     parsed = JSON.parse(request.body) as Callback;

@@ -33,7 +33,7 @@ export async function pollCarrierTracking(deps: Deps, adapters?: CarrierAdapter[
 
 async function pollCarrier(deps: Deps, adapter: CarrierAdapter): Promise<PollResult> {
   const open = await deps.db
-    .select({ id: shipments.id, ref: shipments.carrierReference })
+    .select({ id: shipments.id, appId: shipments.appId, ref: shipments.carrierReference })
     .from(shipments)
     .innerJoin(couriers, eq(couriers.id, shipments.courierId))
     .where(
@@ -77,7 +77,7 @@ async function pollCarrier(deps: Deps, adapter: CarrierAdapter): Promise<PollRes
       const since = lastAt.get(s.id) ?? "";
       for (const u of tracked.get(s.ref!) ?? []) {
         if (u.at <= since) continue;
-        if ((await applyUpdate(deps, adapter.code, u)) === null) result.applied++;
+        if ((await applyUpdate(deps, s.appId, adapter.code, u)) === null) result.applied++;
         else result.ignored++;
       }
     }

@@ -4,7 +4,7 @@ import { notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import type { Db } from "../../../db/client";
 import { carrierOf, type ShippingEnv } from "../carriers";
-import type { CarrierEnv, CarrierStatusUpdate } from "../carriers/adapter";
+import type { CarrierEnv, CarrierStatusUpdate, WebhookRequest } from "../carriers/adapter";
 import { couriers, shipments } from "../tables";
 import { applyStatus, shipmentLinks } from "./status";
 
@@ -20,14 +20,15 @@ export type WebhookResult = {
 };
 
 /**
- * A carrier's webhook: verified by its adapter (an unsigned or wrongly signed one is a 400 and
- * changes nothing), then each update applied to the shipment the carrier's reference names, in the
- * store that owns it. An update the machine refuses (a repeat, out of order) is reported as ignored.
+ * A carrier's webhook for store `request.appId` (its URL's; `deps.db` is that store's shard): verified
+ * by its adapter (an unsigned or wrongly signed one is a 400 and changes nothing), then each update
+ * applied to the store's shipment the carrier's reference names. An update the machine refuses (a
+ * repeat, out of order) is reported as ignored.
  */
 export async function receiveCarrierWebhook(
   deps: Deps,
   carrier: string,
-  request: { body: string; headers: Headers },
+  request: WebhookRequest,
 ): Promise<WebhookResult> {
   const adapter = carrierOf(deps.env, carrier);
   if (!adapter) throw ApiError.notFound("route_not_found", `Carrier ${carrier}`);
@@ -42,16 +43,25 @@ export async function receiveCarrierWebhook(
   // A fan-out: one update after another, each its read and its guarded batch (2 D1 waits), since a
   // later update may move the same shipment again and is judged from the state the earlier left.
   for (const u of updates) {
-    const reason = await applyUpdate(deps, carrier, u);
+    const reason = await applyUpdate(deps, request.appId, carrier, u);
     if (reason === null) result.applied++;
     else result.ignored.push({ reference: u.carrierReference, status: u.status, reason });
   }
   return result;
 }
 
-/** One update applied through the status path: null when applied, else why it was not. */
-export async function applyUpdate(deps: Deps, carrier: string, u: CarrierStatusUpdate): Promise<string | null> {
+/**
+ * One update to store `appId`'s shipment applied through the status path: null when applied, else why
+ * it was not. Ids and references are the store's only (ids are unique per shard), so the lookup is its.
+ */
+export async function applyUpdate(
+  deps: Deps,
+  appId: number,
+  carrier: string,
+  u: CarrierStatusUpdate,
+): Promise<string | null> {
   const named = and(
+    eq(shipments.appId, appId),
     eq(shipments.carrierReference, u.carrierReference),
     eq(couriers.code, carrier),
     notDeleted(shipments),

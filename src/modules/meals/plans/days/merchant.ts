@@ -26,7 +26,7 @@ import {
 
 /** The merchant writes of a plan's menu cycle: its days, their plan categories, and their options. */
 
-const tag = "Meals: plans";
+const tag = "Meals admin: plans";
 export const planDaysMerchantRouter = createRouter();
 
 const day = writeOperations("Plan Day", {

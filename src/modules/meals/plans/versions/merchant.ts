@@ -11,7 +11,7 @@ export const planVersionsMerchantRouter = createRouter();
 const version = writeOperations("Plan Version", { deleteNote: "Never refused." });
 crudRoutes(planVersionsMerchantRouter, {
   names: version.names,
-  tag: "Meals: plans",
+  tag: "Meals admin: plans",
   collection: `${BASE}plans/{plan_id}/versions/`,
   parent: { param: "plan_id", notFound: "plan_not_found" },
   member: `${BASE}plan-versions/{version_id}/`,

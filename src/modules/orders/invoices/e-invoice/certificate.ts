@@ -2,52 +2,10 @@
  * What the cryptographic stamp needs from the CSID's X.509 certificate and from the unit's key:
  * the issuer's name and the serial number (XAdES IssuerSerial), the public key (QR tag 8, the
  * certificate's SubjectPublicKeyInfo in DER), the CA's signature of the certificate (QR tag 9) and
- * the expiry (renewal). A DER reader for these few fixed positions of RFC 5280's structure; the
- * onboarding part (CSR) is where a full ASN.1 library would earn its size, if at all.
+ * the expiry (renewal): a few fixed positions of RFC 5280's structure, read with der.ts.
  */
+import { children, type Der, oidText, readDer } from "./der.js";
 import { fromBase64 } from "./encoding.js";
-
-type Der = { tag: number; start: number; end: number; body: Uint8Array; whole: Uint8Array };
-
-function readDer(bytes: Uint8Array, at: number): Der {
-  const tag = bytes[at]!;
-  let length = bytes[at + 1]!;
-  let start = at + 2;
-  if (length & 0x80) {
-    const n = length & 0x7f;
-    if (n === 0 || n > 4) throw new RangeError("DER: unsupported length");
-    length = 0;
-    for (let i = 0; i < n; i++) length = length * 256 + bytes[start + i]!;
-    start += n;
-  }
-  const end = start + length;
-  if (end > bytes.length) throw new RangeError("DER: truncated");
-  return { tag, start, end, body: bytes.subarray(start, end), whole: bytes.subarray(at, end) };
-}
-
-/** The elements of a SEQUENCE or SET. */
-function children(node: Der): Der[] {
-  const out: Der[] = [];
-  for (let at = 0; at < node.body.length; ) {
-    const child = readDer(node.body, at);
-    out.push(child);
-    at = child.end;
-  }
-  return out;
-}
-
-function oid(bytes: Uint8Array): string {
-  const parts = [Math.floor(bytes[0]! / 40), bytes[0]! % 40];
-  let v = 0;
-  for (const b of bytes.subarray(1)) {
-    v = v * 128 + (b & 0x7f);
-    if (!(b & 0x80)) {
-      parts.push(v);
-      v = 0;
-    }
-  }
-  return parts.join(".");
-}
 
 /** Attribute types by their short names (RFC 4514), the ones CAs put in an issuer. */
 const NAMES: Record<string, string> = {
@@ -70,7 +28,7 @@ function nameOf(name: Der): string {
   const parts = children(name).flatMap((set) =>
     children(set).map((atv) => {
       const [type, value] = children(atv);
-      const id = oid(type!.body);
+      const id = oidText(type!.body);
       return `${NAMES[id] ?? id}=${text.decode(value!.body)}`;
     }),
   );

@@ -15,7 +15,8 @@ export const newUnitKey = (): Uint8Array => secp256k1.utils.randomSecretKey();
 /** The uncompressed public key of a unit's secret key, for its CSR. */
 export const publicKeyOf = (secretKey: Uint8Array): Uint8Array => secp256k1.getPublicKey(secretKey, false);
 
-async function sealingKey(secret: string, context: string): Promise<CryptoKey> {
+// Its type from WebCrypto itself: the node project (scripts, test/node) type-checks this file without the DOM lib.
+async function sealingKey(secret: string, context: string): ReturnType<typeof crypto.subtle.deriveKey> {
   const base = await crypto.subtle.importKey("raw", utf8(secret), "HKDF", false, ["deriveKey"]);
   return crypto.subtle.deriveKey(
     { name: "HKDF", hash: "SHA-256", salt: utf8("einvoice-unit-key"), info: utf8(context) },

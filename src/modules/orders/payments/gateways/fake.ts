@@ -32,6 +32,7 @@ const isProduction = (env: FakeEnv) => env.ENVIRONMENT === "production";
 /** What the page shows and passes on, as the checkout signed it. */
 export type FakePage = {
   reference: string;
+  appId: number;
   transactionId: number;
   orderId: number;
   amountMinor: number;
@@ -41,7 +42,9 @@ export type FakePage = {
   errorUrl: string;
 };
 
+// `app_id` names the store, whose shard the request is sent to (db/session.ts); signed with the rest.
 const PAGE_FIELDS = [
+  "app_id",
   "transaction_id",
   "order_id",
   "amount_minor",
@@ -50,7 +53,7 @@ const PAGE_FIELDS = [
   "success_url",
   "error_url",
 ] as const;
-const CALLBACK_FIELDS = ["reference", "outcome", "lang", "success_url", "error_url"] as const;
+const CALLBACK_FIELDS = ["app_id", "reference", "outcome", "lang", "success_url", "error_url"] as const;
 
 // The page's signature names its reference: a page's query cannot be moved to another payment.
 const pagePurpose = (reference: string) => `fake-page:${reference}`;
@@ -63,9 +66,11 @@ const lang = (s: string): "ar" | "en" => (s === "ar" ? "ar" : "en");
 export async function readFakePage(env: FakeEnv, reference: string, query: URLSearchParams): Promise<FakePage | null> {
   if (isProduction(env) || !FAKE_REFERENCE.test(reference)) return null;
   const f = await verifiedQuery(env.LINK_SIGNING_SECRET, pagePurpose(reference), query, PAGE_FIELDS);
-  if (!f || !INTEGER.test(f.transaction_id) || !INTEGER.test(f.order_id) || !INTEGER.test(f.amount_minor)) return null;
+  const integers = [f?.app_id, f?.transaction_id, f?.order_id, f?.amount_minor];
+  if (!f || !integers.every((v) => INTEGER.test(v ?? ""))) return null;
   return {
     reference,
+    appId: Number(f.app_id),
     transactionId: Number(f.transaction_id),
     orderId: Number(f.order_id),
     amountMinor: Number(f.amount_minor),
@@ -82,6 +87,7 @@ export const fakePageAmount = (p: FakePage) => `${majorDecimal(p.amountMinor)} $
 /** A button's form action: the callback, with the outcome and where to go next, signed. */
 export async function fakeCallbackAction(env: FakeEnv, page: FakePage, outcome: FakeOutcome): Promise<string> {
   const query = await signedQuery(env.LINK_SIGNING_SECRET, CALLBACK_PURPOSE, {
+    app_id: String(page.appId),
     reference: page.reference,
     outcome,
     lang: page.lang,
@@ -92,6 +98,7 @@ export async function fakeCallbackAction(env: FakeEnv, page: FakePage, outcome: 
 }
 
 export type FakeCallback = {
+  appId: number;
   reference: string;
   outcome: FakeOutcome;
   lang: "ar" | "en";
@@ -103,8 +110,10 @@ export type FakeCallback = {
 export async function readFakeCallback(env: FakeEnv, query: URLSearchParams): Promise<FakeCallback | null> {
   if (isProduction(env)) return null;
   const f = await verifiedQuery(env.LINK_SIGNING_SECRET, CALLBACK_PURPOSE, query, CALLBACK_FIELDS);
-  if (!f || !FAKE_REFERENCE.test(f.reference) || !(FAKE_OUTCOMES as readonly string[]).includes(f.outcome)) return null;
+  if (!f || !INTEGER.test(f.app_id) || !FAKE_REFERENCE.test(f.reference)) return null;
+  if (!(FAKE_OUTCOMES as readonly string[]).includes(f.outcome)) return null;
   return {
+    appId: Number(f.app_id),
     reference: f.reference,
     outcome: f.outcome as FakeOutcome,
     lang: lang(f.lang),
@@ -123,6 +132,7 @@ export function fakeGateway(env: FakeEnv): CardGateway {
       }
       const reference = randomToken("fake_", 12);
       const query = await signedQuery(env.LINK_SIGNING_SECRET, pagePurpose(reference), {
+        app_id: String(request.appId),
         transaction_id: String(request.transactionId),
         order_id: String(request.orderId),
         amount_minor: String(request.amountMinor),

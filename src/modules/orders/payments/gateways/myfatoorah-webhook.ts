@@ -19,9 +19,12 @@ export type WebhookEvent =
   | { kind: "refund"; refundId: string; refundStatus: string; invoiceId: string; amount: string }
   | { kind: "ignored"; event: string };
 
-/** A webhook as the adapter hands it to the route: a payment's confirmed outcome, or an event that changes nothing now. */
+/**
+ * A webhook as the adapter hands it to the route: a payment's confirmed outcome with its store (null
+ * when the invoice names none of ours), or an event that changes nothing now.
+ */
 export type MyFatoorahWebhook =
-  | { kind: "payment"; outcome: GatewayOutcome }
+  | { kind: "payment"; outcome: GatewayOutcome; appId: number | null }
   | Exclude<WebhookEvent, { kind: "payment" }>;
 
 export const SIGNATURE_HEADER = "MyFatoorah-Signature";

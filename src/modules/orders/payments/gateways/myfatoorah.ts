@@ -17,9 +17,10 @@ import { type MyFatoorahWebhook, readWebhookEvent } from "./myfatoorah-webhook";
  * MyFatoorah's API v2 (docs.myfatoorah.com), as a hosted card gateway:
  *
  * - create: POST `/v2/SendPayment` with `NotificationOption: "LNK"` → `Data.InvoiceURL` (where the
- *   customer pays) and `Data.InvoiceId` (our reference). `CustomerReference` is our transaction id.
- *   `CallBackUrl` and `ErrorUrl` are this Worker's return route, which MyFatoorah calls with
- *   `paymentId` added; it carries the checkout's own URLs in a signed query.
+ *   customer pays) and `Data.InvoiceId` (our reference). `CustomerReference` is our transaction id,
+ *   `UserDefinedField` our store's id. `CallBackUrl` and `ErrorUrl` are this Worker's return route,
+ *   which MyFatoorah calls with `paymentId` added; it carries the store and the checkout's own URLs
+ *   in a signed query.
  * - verify: the Webhook V2 event (signed with `MyFatoorah-Signature`) or the return route's
  *   `paymentId`; in both cases the outcome is what POST `/v2/GetPaymentStatus` says, never what the
  *   callback claims: InvoiceStatus `Paid` → captured, anything else → failed.
@@ -75,6 +76,7 @@ export type PaymentStatusData = {
   InvoiceStatus: string;
   InvoiceReference?: string | null;
   CustomerReference?: string | null;
+  UserDefinedField?: string | null;
   InvoiceValue?: number | null;
   InvoiceTransactions?: InvoiceTransaction[] | null;
 };
@@ -148,11 +150,29 @@ export function outcomeOfStatus(data: PaymentStatusData, paymentId: string | nul
   };
 }
 
-/** The return route's signed query: which transaction, and the checkout's own URLs. */
-export type MyFatoorahReturn = { transactionId: number; lang: "ar" | "en"; successUrl: string; errorUrl: string };
+/**
+ * The store of an invoice, from the `UserDefinedField` SendPayment gave it. MyFatoorah echoes that
+ * field in GetPaymentStatus and in Webhook V2's `Data.Invoice.UserDefinedField` (docs.myfatoorah.com
+ * "Payment Status Data Model"); Webhook V2 is configured once per portal account, so it cannot carry
+ * a query of ours. Read from GetPaymentStatus's answer: the webhook's signature does not cover it.
+ */
+export function storeOfStatus(data: Pick<PaymentStatusData, "UserDefinedField">): number | null {
+  const field = data.UserDefinedField?.trim() ?? "";
+  return /^[1-9]\d{0,15}$/.test(field) ? Number(field) : null;
+}
+
+/** The return route's signed query: which store and transaction, and the checkout's own URLs. */
+export type MyFatoorahReturn = {
+  appId: number;
+  transactionId: number;
+  lang: "ar" | "en";
+  successUrl: string;
+  errorUrl: string;
+};
 
 const RETURN_PURPOSE = "myfatoorah-return";
-const RETURN_FIELDS = ["transaction_id", "lang", "success_url", "error_url"] as const;
+// `app_id` names the store, whose shard the request is sent to (db/session.ts); signed with the rest.
+const RETURN_FIELDS = ["app_id", "transaction_id", "lang", "success_url", "error_url"] as const;
 
 /** The return route's signed data (MyFatoorah adds `paymentId` beside it), or null when not this Worker's. */
 export async function readMyFatoorahReturn(
@@ -160,8 +180,10 @@ export async function readMyFatoorahReturn(
   query: URLSearchParams,
 ): Promise<MyFatoorahReturn | null> {
   const f = await verifiedQuery(env.LINK_SIGNING_SECRET, RETURN_PURPOSE, query, RETURN_FIELDS);
-  if (!f || !/^[1-9]\d{0,15}$/.test(f.transaction_id)) return null;
+  const id = /^[1-9]\d{0,15}$/;
+  if (!f || !id.test(f.app_id) || !id.test(f.transaction_id)) return null;
   return {
+    appId: Number(f.app_id),
     transactionId: Number(f.transaction_id),
     lang: f.lang === "ar" ? "ar" : "en",
     successUrl: f.success_url,
@@ -216,16 +238,19 @@ export function myFatoorahGateway(
     return answer.Data;
   }
 
+  const statusData = (key: string, keyType: "InvoiceId" | "PaymentId") =>
+    post<PaymentStatusData>("/v2/GetPaymentStatus", { Key: key, KeyType: keyType });
+
   async function paymentStatus(key: string, keyType: "InvoiceId" | "PaymentId"): Promise<GatewayOutcome> {
-    const data = await post<PaymentStatusData>("/v2/GetPaymentStatus", { Key: key, KeyType: keyType });
-    return outcomeOfStatus(data, keyType === "PaymentId" ? key : null);
+    return outcomeOfStatus(await statusData(key, keyType), keyType === "PaymentId" ? key : null);
   }
 
   async function readWebhook(request: Request): Promise<MyFatoorahWebhook | null> {
     const event = await readWebhookEvent(request, env.MYFATOORAH_WEBHOOK_SECRET);
     if (event?.kind !== "payment") return event;
     try {
-      return { kind: "payment", outcome: await paymentStatus(event.invoiceId, "InvoiceId") };
+      const data = await statusData(event.invoiceId, "InvoiceId");
+      return { kind: "payment", outcome: outcomeOfStatus(data), appId: storeOfStatus(data) };
     } catch (error) {
       // A signed event for an invoice the API does not know: nothing of ours to change.
       if (error instanceof GatewayRefused)
@@ -241,6 +266,7 @@ export function myFatoorahGateway(
 
     async createPayment(request: CardPaymentRequest): Promise<CardPaymentStarted> {
       const returnQuery = await signedQuery(env.LINK_SIGNING_SECRET, RETURN_PURPOSE, {
+        app_id: String(request.appId),
         transaction_id: String(request.transactionId),
         lang: request.lang,
         success_url: request.successUrl,
@@ -260,6 +286,8 @@ export function myFatoorahGateway(
         ErrorUrl: returnUrl,
         Language: request.lang,
         CustomerReference: String(request.transactionId),
+        // The store, for the webhook, which names no store of its own (storeOfStatus).
+        UserDefinedField: String(request.appId),
       });
       if (!data.InvoiceURL || data.InvoiceId === undefined || data.InvoiceId === null) {
         throw new GatewayUnavailable("MyFatoorah /v2/SendPayment answered without InvoiceURL or InvoiceId");

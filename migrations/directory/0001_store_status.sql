@@ -1,0 +1,1 @@
+ALTER TABLE `apps` ADD `status` text GENERATED ALWAYS AS (CASE WHEN suspended_at IS NULL THEN 'active' ELSE 'suspended' END) VIRTUAL;

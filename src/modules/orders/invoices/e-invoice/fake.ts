@@ -1,0 +1,287 @@
+/**
+ * A local fake of ZATCA's e-invoicing API, as a fetch handler: for the tests, and for `wrangler
+ * dev` where the e-invoicing consumer runs (never in the API Worker: it carries the e-invoice core).
+ * It answers with the API's shapes and statuses (api.ts names the sections):
+ *
+ * - every call needs `Accept-Version: V2` (else 406), the calls after onboarding HTTP Basic with a
+ *   CSID it issued, of the right kind (else 401 `{timestamp, status, error, message}`);
+ * - onboarding checks the OTP (six digits, once) and the CSR (parsed, its signature, the template
+ *   name of its environment, the subject and SN/UID/title), and issues the SDK's test certificate
+ *   as ZATCA's developer portal does; the production CSID needs every compliance check of the
+ *   unit's invoice types passed (an invoice and a credit note each);
+ * - documents get fake-checks.ts's checks; reporting and clearance also the chain (per unit, the
+ *   CSR's SN) and a repeated hash is 409 (reporting) or 208 (clearance).
+ *
+ * State lives in the instance (one per isolate under `wrangler dev`: a restart forgets its CSIDs).
+ */
+
+import { parseCsr } from "./csr.js";
+import { toBase64 } from "./encoding.js";
+import { CERTIFICATE_TEMPLATES, type EInvoicingEnvironment } from "./environments.js";
+import { checkDocument, validationResults, zatcaMessage } from "./fake-checks.js";
+import { FIRST_PIH } from "./hash.js";
+
+/** The SDK's test CSID certificate (ZATCA's pre-production CA), which the developer portal issues to every unit. */
+export const SDK_TEST_CERTIFICATE =
+  "MIID3jCCA4SgAwIBAgITEQAAOAPF90Ajs/xcXwABAAA4AzAKBggqhkjOPQQDAjBiMRUwEwYKCZImiZPyLGQBGRYFbG9jYWwxEzARBgoJkiaJk/IsZAEZFgNnb3YxFzAVBgoJkiaJk/IsZAEZFgdleHRnYXp0MRswGQYDVQQDExJQUlpFSU5WT0lDRVNDQTQtQ0EwHhcNMjQwMTExMDkxOTMwWhcNMjkwMTA5MDkxOTMwWjB1MQswCQYDVQQGEwJTQTEmMCQGA1UEChMdTWF4aW11bSBTcGVlZCBUZWNoIFN1cHBseSBMVEQxFjAUBgNVBAsTDVJpeWFkaCBCcmFuY2gxJjAkBgNVBAMTHVRTVC04ODY0MzExNDUtMzk5OTk5OTk5OTAwMDAzMFYwEAYHKoZIzj0CAQYFK4EEAAoDQgAEoWCKa0Sa9FIErTOv0uAkC1VIKXxU9nPpx2vlf4yhMejy8c02XJblDq7tPydo8mq0ahOMmNo8gwni7Xt1KT9UeKOCAgcwggIDMIGtBgNVHREEgaUwgaKkgZ8wgZwxOzA5BgNVBAQMMjEtVFNUfDItVFNUfDMtZWQyMmYxZDgtZTZhMi0xMTE4LTliNTgtZDlhOGYxMWU0NDVmMR8wHQYKCZImiZPyLGQBAQwPMzk5OTk5OTk5OTAwMDAzMQ0wCwYDVQQMDAQxMTAwMREwDwYDVQQaDAhSUlJEMjkyOTEaMBgGA1UEDwwRU3VwcGx5IGFjdGl2aXRpZXMwHQYDVR0OBBYEFEX+YvmmtnYoDf9BGbKo7ocTKYK1MB8GA1UdIwQYMBaAFJvKqqLtmqwskIFzVvpP2PxT+9NnMHsGCCsGAQUFBwEBBG8wbTBrBggrBgEFBQcwAoZfaHR0cDovL2FpYTQuemF0Y2EuZ292LnNhL0NlcnRFbnJvbGwvUFJaRUludm9pY2VTQ0E0LmV4dGdhenQuZ292LmxvY2FsX1BSWkVJTlZPSUNFU0NBNC1DQSgxKS5jcnQwDgYDVR0PAQH/BAQDAgeAMDwGCSsGAQQBgjcVBwQvMC0GJSsGAQQBgjcVCIGGqB2E0PsShu2dJIfO+xnTwFVmh/qlZYXZhD4CAWQCARIwHQYDVR0lBBYwFAYIKwYBBQUHAwMGCCsGAQUFBwMCMCcGCSsGAQQBgjcVCgQaMBgwCgYIKwYBBQUHAwMwCgYIKwYBBQUHAwIwCgYIKoZIzj0EAwIDSAAwRQIhALE/ichmnWXCUKUbca3yci8oqwaLvFdHVjQrveI9uqAbAiA9hC4M8jgMBADPSzmd2uiPJA6gKR3LE03U75eqbC/rXA==";
+
+/** The fake's base URL (any host works: it reads the path after /e-invoicing/<environment>). */
+export const FAKE_ZATCA_URL = "https://zatca.fake/e-invoicing/fake";
+
+type Issued = {
+  kind: "compliance" | "production";
+  requestId: string;
+  /** The unit, as its CSR's SN names it: its chain outlives its CSIDs. */
+  unit: string;
+  /** The CSR's title: standard (first digit) and simplified (second) allowed. */
+  invoiceTypes: string;
+  /** Compliance checks passed: `standard:388`, `simplified:381`... */
+  passed: Set<string>;
+};
+
+export type FakeZatcaOptions = {
+  /** Whose CSRs it takes (their template name); the developer portal's by default. */
+  environment?: EInvoicingEnvironment;
+  /** The fake's clock, for the 24-hour reporting window. */
+  now?: () => number;
+};
+
+export type SeenRequest = { method: string; path: string; headers: Record<string, string>; body: unknown };
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(body === null ? null : JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+
+export function fakeZatca(options: FakeZatcaOptions = {}) {
+  const environment = options.environment ?? "developer-portal";
+  const now = options.now ?? (() => Date.now());
+  const token = btoa(SDK_TEST_CERTIFICATE);
+  const csids = new Map<string, Issued>();
+  const usedOtps = new Set<string>();
+  /** Per unit: the hash its next document's PIH must be. */
+  const heads = new Map<string, string>();
+  /** Hashes accepted by reporting or clearance. */
+  const accepted = new Set<string>();
+  const interruptions: { status: number; retryAfter?: string }[] = [];
+  const requests: SeenRequest[] = [];
+  let nextRequestId = 1_234_567_890_123;
+  let clearanceOff = false;
+
+  const unauthorized = () => json(401, { timestamp: now(), status: 401, error: "Unauthorized", message: "" });
+  const refused = (code: string, message: string) => json(400, { errors: [{ code, message }] });
+  const invalidCsr = () =>
+    json(400, {
+      errorCode: "400",
+      errorCategory: "Invalid-CSR",
+      errorMessage: "The provided Certificate Signing Request (CSR) is invalid.",
+    });
+
+  /** The CSID the Basic header names, if it is one of ours of that kind. */
+  function authorised(request: Request, kind: Issued["kind"]): Issued | null {
+    const header = request.headers.get("Authorization") ?? "";
+    if (!header.startsWith("Basic ")) return null;
+    let decoded: string;
+    try {
+      decoded = atob(header.slice(6).trim());
+    } catch {
+      return null;
+    }
+    const at = decoded.indexOf(":");
+    const issued = csids.get(decoded.slice(at + 1));
+    return at > 0 && decoded.slice(0, at) === token && issued?.kind === kind ? issued : null;
+  }
+
+  /** A new CSID for the unit the CSR names, or the CSR's refusal. */
+  function issue(request: Request, body: Record<string, unknown>, kind: Issued["kind"]): Response {
+    const otp = request.headers.get("OTP") ?? "";
+    if (!/^\d{6}$/.test(otp) || usedOtps.has(otp)) return refused("Invalid-OTP", "The provided OTP is invalid");
+    let csr: ReturnType<typeof parseCsr>;
+    try {
+      csr = parseCsr(String(body.csr ?? ""));
+    } catch {
+      return invalidCsr();
+    }
+    const { subject: s, unit: u } = csr;
+    const valid =
+      csr.signatureValid &&
+      csr.templateName === CERTIFICATE_TEMPLATES[environment] &&
+      s.C === "SA" &&
+      !!s.CN &&
+      !!s.O &&
+      !!s.OU &&
+      /^1-[^|]+\|2-[^|]+\|3-[^|]+$/.test(u.SN ?? "") &&
+      /^3\d{13}3$/.test(u.UID ?? "") &&
+      /^[01]{4}$/.test(u.title ?? "") &&
+      !!u.registeredAddress &&
+      !!u.businessCategory;
+    if (!valid) return invalidCsr();
+    usedOtps.add(otp);
+    return grant(kind, u.SN!, u.title!);
+  }
+
+  /** A CSID of a new request id and a random secret, as the API answers it. */
+  function grant(kind: Issued["kind"], unit: string, invoiceTypes: string): Response {
+    const requestId = String(nextRequestId++);
+    const secret = toBase64(crypto.getRandomValues(new Uint8Array(32)));
+    csids.set(secret, { kind, requestId, unit, invoiceTypes, passed: new Set() });
+    return json(200, {
+      requestID: Number(requestId),
+      ...(kind === "production" && {
+        tokenType: "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3",
+      }),
+      dispositionMessage: "ISSUED",
+      binarySecurityToken: token,
+      secret,
+      errors: null,
+    });
+  }
+
+  /** The checks a unit's CSR asked for: an invoice and a credit note of each type it issues. */
+  const requiredChecks = (issued: Issued) =>
+    [
+      ...(issued.invoiceTypes[0] === "1" ? ["standard"] : []),
+      ...(issued.invoiceTypes[1] === "1" ? ["simplified"] : []),
+    ].flatMap((t) => [`${t}:388`, `${t}:381`]);
+
+  function production(request: Request, body: Record<string, unknown>): Response {
+    const compliance = authorised(request, "compliance");
+    if (!compliance) return unauthorized();
+    if (String(body.compliance_request_id ?? "") !== compliance.requestId)
+      return refused("Invalid-Request-ID", "The compliance request ID is not this compliance CSID's.");
+    const missing = requiredChecks(compliance).filter((c) => !compliance.passed.has(c));
+    if (missing.length)
+      return refused("Missing-Compliance-Steps", `The compliance checks have not passed for: ${missing.join(", ")}.`);
+    return grant("production", compliance.unit, compliance.invoiceTypes);
+  }
+
+  function renew(request: Request, body: Record<string, unknown>): Response {
+    if (!authorised(request, "production")) return unauthorized();
+    return issue(request, body, "production");
+  }
+
+  function complianceInvoice(request: Request, body: Record<string, unknown>): Response {
+    const issued = authorised(request, "compliance");
+    if (!issued) return unauthorized();
+    const checks = checkDocument(body, undefined, now());
+    const v = checks.verified;
+    const simplified = v?.transactionCode?.startsWith("02") ?? false;
+    const ok = !checks.errors.length;
+    if (ok && v) issued.passed.add(`${simplified ? "simplified" : "standard"}:${v.typeCode}`);
+    return json(ok ? (checks.warnings.length ? 202 : 200) : 400, {
+      validationResults: validationResults(checks.errors, checks.warnings, !!v),
+      reportingStatus: simplified ? (ok ? "REPORTED" : "NOT_REPORTED") : null,
+      clearanceStatus: simplified ? null : ok ? "CLEARED" : "NOT_CLEARED",
+      qrSellertStatus: null,
+      qrBuyertStatus: null,
+    });
+  }
+
+  function submit(request: Request, body: Record<string, unknown>, mode: "reporting" | "clearance"): Response {
+    const issued = authorised(request, "production");
+    if (!issued) return unauthorized();
+    const statusField = mode === "reporting" ? "reportingStatus" : "clearanceStatus";
+    const [yes, no] = mode === "reporting" ? ["REPORTED", "NOT_REPORTED"] : ["CLEARED", "NOT_CLEARED"];
+    const header = request.headers.get("Clearance-Status");
+    if (header !== (mode === "reporting" ? "0" : "1")) {
+      const errors = [
+        zatcaMessage(
+          "ERROR",
+          "Invalid-Clearance-Status",
+          `Clearance-Status must be ${mode === "reporting" ? 0 : 1} here.`,
+          "REQUEST",
+        ),
+      ];
+      return json(400, { validationResults: validationResults(errors, [], false), [statusField]: no });
+    }
+    if (mode === "clearance" && clearanceOff) return json(303, null);
+    const checks = checkDocument(body, heads.get(issued.unit) ?? FIRST_PIH, now());
+    const v = checks.verified;
+    if (v && accepted.has(v.invoiceHash)) {
+      const words = mode === "reporting" ? "Reported" : "Cleared";
+      const duplicate = zatcaMessage(
+        "ERROR",
+        "Invoice-Errors",
+        `Invoice was already ${words} successfully earlier.`,
+        "Duplicate-Invoice",
+      );
+      return json(mode === "reporting" ? 409 : 208, {
+        validationResults: validationResults([duplicate], [], true),
+        [statusField]: no,
+      });
+    }
+    const simplified = v?.transactionCode?.startsWith("02");
+    if (v && simplified !== (mode === "reporting"))
+      checks.errors.push(
+        zatcaMessage(
+          "ERROR",
+          "invoice-type-mismatch",
+          mode === "reporting"
+            ? "Only simplified documents are reported; standard ones are cleared."
+            : "Only standard documents are cleared; simplified ones are reported.",
+        ),
+      );
+    // The next document chains on this one, accepted or not (a rejected document keeps its ICV and hash).
+    if (v) heads.set(issued.unit, v.invoiceHash);
+    const ok = !checks.errors.length;
+    if (ok && v) accepted.add(v.invoiceHash);
+    return json(ok ? (checks.warnings.length ? 202 : 200) : 400, {
+      validationResults: validationResults(checks.errors, checks.warnings, !!v),
+      [statusField]: ok ? yes : no,
+      // ZATCA's cleared document carries its own stamp; the fake hands back the one it was sent.
+      ...(mode === "clearance" && { clearedInvoice: ok ? body.invoice : null }),
+    });
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const path = new URL(request.url).pathname.replace(/^.*?\/e-invoicing\/[^/]+/, "").replace(/\/+$/, "");
+    let body: Record<string, unknown> = {};
+    const text = await request.text();
+    try {
+      body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch {
+      return refused("Invalid-Request", "The body is not JSON.");
+    }
+    requests.push({ method: request.method, path, headers: Object.fromEntries(request.headers), body });
+    const interruption = interruptions.shift();
+    if (interruption)
+      return json(
+        interruption.status,
+        { message: interruption.status === 429 ? "Too Many Requests" : "Internal Server Error" },
+        interruption.retryAfter ? { "Retry-After": interruption.retryAfter } : {},
+      );
+    if (request.headers.get("Accept-Version") !== "V2")
+      return json(406, {
+        code: "Invalid-Version",
+        message: "This Version is not supported or not provided in the header.",
+      });
+    const route = `${request.method} ${path}`;
+    if (route === "POST /compliance") return issue(request, body, "compliance");
+    if (route === "POST /compliance/invoices") return complianceInvoice(request, body);
+    if (route === "POST /production/csids") return production(request, body);
+    if (route === "PATCH /production/csids") return renew(request, body);
+    if (route === "POST /invoices/reporting/single") return submit(request, body, "reporting");
+    if (route === "POST /invoices/clearance/single") return submit(request, body, "clearance");
+    return json(404, { timestamp: now(), status: 404, error: "Not Found", message: "", path });
+  }
+
+  return {
+    /** The fetch handler: pass it as the adapter's `fetcher`. */
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => handle(new Request(input, init)),
+    /** What was sent, in order (headers lower-cased). */
+    requests,
+    /** Answer the next `times` requests with `status` (429 or 5xx), with Retry-After if given. */
+    interrupt(status: number, retryAfter?: string, times = 1) {
+      for (let i = 0; i < times; i++) interruptions.push({ status, retryAfter });
+    },
+    /** Clearance switched off (303), as ZATCA may do. */
+    switchClearance(on: boolean) {
+      clearanceOff = !on;
+    },
+    /** The hash a unit's next document must carry as its PIH. */
+    headOf: (unit: string) => heads.get(unit) ?? FIRST_PIH,
+  };
+}
+
+export type FakeZatca = ReturnType<typeof fakeZatca>;
