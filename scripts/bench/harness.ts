@@ -13,10 +13,6 @@ import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { request as httpRequest } from "node:http";
 import { cpus, loadavg } from "node:os";
 import { sign } from "hono/jwt";
-import { randomToken, sha256Hex } from "../../src/core/crypto";
-import { TOKEN_PREFIX } from "../../src/core/permissions";
-import { executeLocal, lit, queryLocal } from "../d1";
-import { SHARD_OF_STORE } from "../seed-shards";
 import { benchWranglerToml } from "./bundle";
 import { writeBenchEntry } from "./entry";
 import {
@@ -29,6 +25,7 @@ import {
   REPEATS,
   type Result,
 } from "./load";
+import { benchShardOf } from "./stores";
 
 export const BENCH_DIR = ".bench";
 export const STATE = `${BENCH_DIR}/state`;
@@ -182,47 +179,8 @@ function freshDatabase() {
   execFileSync("npx", ["tsx", "scripts/seed.ts"], quiet);
 }
 
-/** The shard the bench's stores are written on (its SQL goes to `executeLocal`'s default database). */
-export const BENCH_SHARD = "SHARD_1";
-
-/** A store's shard in the bench's database: the seed's demo stores where the seed put them, the bench's on BENCH_SHARD. */
-export const benchShardOf = (app: number): string => SHARD_OF_STORE[app] ?? BENCH_SHARD;
-
-/**
- * A bench store's directory row (docs/shards.md), beside its rows that the bench writes on
- * BENCH_SHARD: requests find their store's shard there. Of organization 1, as the seed's store 1.
- */
-export function registerBenchStore(app: number, name: string): void {
-  const now = lit(new Date().toISOString());
-  executeLocal(
-    `INSERT OR IGNORE INTO apps (id, org_id, name_en, name_ar, shard, created_at, provisioned_at)
-      VALUES (${app}, 1, ${lit(name)}, ${lit(name)}, ${lit(BENCH_SHARD)}, ${now}, ${now});`,
-    "DIRECTORY",
-  );
-}
-
-/**
- * A merchant API token of store `app` with `permissions`, written to local D1 (the directory, where
- * the token check reads it, and the store's shard, whose key lists and audit rows name it); its headers.
- */
-export async function merchantHeaders(app: number, permissions: string[], extra: Record<string, string> = {}) {
-  const token = randomToken(TOKEN_PREFIX);
-  const id = Number(
-    queryLocal<{ id: number }>(
-      `INSERT INTO merchant_api_tokens (app_id, name, token_hash, token_prefix, permissions, created_at)
-        VALUES (${app}, 'bench', ${lit(await sha256Hex(token))}, ${lit(token.slice(0, 10))}, ${lit(permissions)},
-          ${lit(new Date().toISOString())}) RETURNING id;`,
-      "DIRECTORY",
-    )[0]!.id,
-  );
-  executeLocal(
-    `INSERT INTO merchant_api_tokens (id, app_id, name, token_hash, token_prefix, permissions, created_at)
-      VALUES (${id}, ${app}, 'bench', ${lit(await sha256Hex(token))}, ${lit(token.slice(0, 10))}, ${lit(permissions)},
-        ${lit(new Date().toISOString())});`,
-    benchShardOf(app),
-  );
-  return { authorization: `Bearer ${token}`, "app-id": String(app), ...extra };
-}
+// The bench's stores and merchant keys in the directory and their shards (bench/stores.ts).
+export { BENCH_SHARD, benchShardOf, merchantHeaders, registerBenchStore } from "./stores";
 
 /** Customer access tokens of store `app`, signed with this run's secret (valid 6 hours), by customer id. */
 export async function customerTokens(app: number, customerIds: Iterable<number>): Promise<Map<number, string>> {
