@@ -16,6 +16,7 @@ import {
   queueDueSubscriptions,
   renewSubscriptionsJob,
 } from "./modules/orders";
+import { redeliverConnectionEvents } from "./modules/sales-channels";
 import { pollCarrierTracking } from "./modules/shipping";
 import { type ScheduledTask, tasksOfRun } from "./scheduled-tasks";
 import { wireModules } from "./wiring";
@@ -42,8 +43,16 @@ function scheduledTasks(
   const db = () => createDb(shard);
   const contextOf = (appId: number) => makeServiceContext(createDb(shard), appId, env, (p) => ctx.waitUntil(p));
   return {
-    // The outbox rows stay un-enqueued on failure, so the next run retries; the log is the trace.
-    "resend-outbox": { label: "resend outbox", run: () => resendStale(db(), env.EVENTS, undefined, outboxRoutes(env)) },
+    // The outbox rows stay un-enqueued on failure, so the next run retries; the log is the trace. With
+    // them, the sales channel connection events the directory holds for this shard's stores and has not
+    // seen delivered (the isolate died after the directory's batch): a second copy inserts nothing.
+    "resend-outbox": {
+      label: "resend outbox",
+      run: async () => ({
+        outbox: await resendStale(db(), env.EVENTS, undefined, outboxRoutes(env)),
+        connection_events: await redeliverConnectionEvents(env, env.EVENTS, shardName),
+      }),
+    },
     "purge-idempotency-keys": { label: "purge idempotency keys", run: () => purgeExpiredIdempotencyKeys(db()) },
     // Wallet amounts past their expiry leave the balance through an `expiry` entry.
     "expire-wallet-balances": { label: "expire wallet balances", run: () => expireLapsedBalances(contextOf, db()) },

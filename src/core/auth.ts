@@ -274,7 +274,7 @@ export const authenticate =
       // A customer's standing, on a customer route only: elsewhere a customer's token is refused
       // anyway (`wrong_principal`). The store's refusal comes before the customer's.
       const own = opts.customers && principal.kind === "customer" ? (principal.channel ?? principal) : undefined;
-      const standing = own && requireGoodStanding(c, own.appId, own.customerId);
+      const standing = own && requireGoodStanding(c, own.appId, own.customerId, own !== principal);
       standing?.catch(() => undefined);
       admission = (async () => {
         await storeCheck;

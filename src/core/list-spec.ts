@@ -54,6 +54,11 @@ export type ListQuery = {
   pageSize: number;
   where: SQL | undefined;
   orderBy: SQL[];
+  /**
+   * `orderBy` by the list's field names (the id last unless ordered on), for a page merged from
+   * several shards (core/list-merge.ts). Absent from a query not parsed by `parseListQuery`.
+   */
+  order?: { field: string; desc: boolean }[];
   /** True when a search index drives the query (see `ListSpec.search`). */
   searchDriven: boolean;
   /**

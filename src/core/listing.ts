@@ -193,6 +193,7 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
   }
 
   const orderBy: SQL[] = [];
+  const order: { field: string; desc: boolean }[] = [];
   const orderable = Object.entries(spec.fields)
     .filter(([, f]) => f.orderable !== false)
     .map(([n]) => n);
@@ -213,8 +214,12 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
     }
     ordered.add(name);
     orderBy.push(desc_ ? desc(f.column) : asc(f.column));
+    order.push({ field: name, desc: desc_ });
   }
-  if (!orderRaw.split(",").some((p) => p.replace(/^-/, "") === "id")) orderBy.push(desc(spec.idColumn));
+  if (!orderRaw.split(",").some((p) => p.replace(/^-/, "") === "id")) {
+    orderBy.push(desc(spec.idColumn));
+    order.push({ field: "id", desc: true });
+  }
 
   if (Object.keys(errors).length > 0) throw ApiError.validation(errors, "Invalid query parameters; see `errors`.");
   return {
@@ -222,6 +227,7 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
     pageSize,
     where: allOf(conditions),
     orderBy,
+    order,
     searchDriven,
     given,
   };

@@ -65,6 +65,7 @@ export type DeliveryLine = {
 
 export type BackgroundTask =
   | "publish events"
+  | "deliver connection events"
   | "invalidate public cache"
   | "resend outbox"
   | "reconcile deliveries"

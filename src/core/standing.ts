@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { Db } from "../db/client";
+import { storeDb } from "../db/shards";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
 import { HeldFor } from "./held";
@@ -29,13 +30,20 @@ export function forgetCustomerStanding(appId: number, customerId: number): void 
   heldStandings.delete(`${appId}:${customerId}`);
 }
 
-export async function requireGoodStanding(c: Context<AppEnv>, appId: number, customerId: number): Promise<void> {
+export async function requireGoodStanding(
+  c: Context<AppEnv>,
+  appId: number,
+  customerId: number,
+  ofAnotherStore = false,
+): Promise<void> {
   if (!standingOf) throw new Error("No customer standing check: createApp() registers it");
   const key = `${appId}:${customerId}`;
   const now = Date.now();
   let standing = heldStandings.get(key, now);
   if (!standing) {
-    standing = await standingOf(c.get("db"), appId, customerId);
+    // A channel's customer (on a provider's request) stands in the channel store's shard.
+    const db = ofAnotherStore ? await storeDb(c.env, appId) : c.get("db");
+    standing = await standingOf(db, appId, customerId);
     heldStandings.set(key, standing, now);
   }
   if (standing === "blocked")

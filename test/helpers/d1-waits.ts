@@ -17,13 +17,14 @@ const QUIET_TURNS = 10;
 /**
  * The statements of the events' send, which runs after the response (core/events/outbox.ts
  * `publish`, ctx.waitUntil): the webhook deliveries recorded before the send, the outbox rows
- * marked sent. Deferred work starts while the handler still runs, so it is told apart by what it
+ * marked sent; and a sales channel connection's events copied into its stores' shard outboxes and
+ * marked delivered in the directory (modules/sales-channels/event-deliveries.ts). Deferred work starts while the handler still runs, so it is told apart by what it
  * runs: it never counts as a wait, whenever it comes back.
  */
 const SQL_OF = Symbol("sql");
 
 const DEFERRED =
-  /^(batch of 1: )?update "outbox_events" set "enqueued_at"|^(batch of 1: )?update "idempotency_keys" set "state" = \?, "response_status"|^update "merchant_api_tokens" set "last_used_at"|^batch of 1: INSERT INTO "webhook_deliveries" .* FROM json_each/is;
+  /^insert into "outbox_events" .* on conflict do nothing returning|^update "sales_channel_event_deliveries" set "delivered_at"|^(batch of 1: )?update "outbox_events" set "enqueued_at"|^(batch of 1: )?update "idempotency_keys" set "state" = \?, "response_status"|^update "merchant_api_tokens" set "last_used_at"|^batch of 1: INSERT INTO "webhook_deliveries" .* FROM json_each/is;
 
 /** The checks held per isolate: the merchant token, the customer's standing, the store's existence (core/tenancy). */
 export const HELD_CHECKS =

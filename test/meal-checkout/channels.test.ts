@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, countRows, createCustomerFor, customerTokenFor, shardFor, tokenFor } from "../helpers/factories";
+import { countRows, createCustomerFor, customerTokenFor, ensureTenant, tokenFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
-import { call, json, problem } from "../helpers/request";
+import { call, callWaits, json, problem } from "../helpers/request";
 import { eventsWhere, locationOf, rowOf, rowsOf, storeFor } from "../orders/helpers";
+import { insertConnection, setConnectionState } from "../sales-channels/helpers";
 import { type MealShop, mealCustomerOf, mealShopFor, ORDERS, orderBody, payByCard } from "./helpers";
 
 /**
@@ -12,7 +13,8 @@ import { type MealShop, mealCustomerOf, mealShopFor, ORDERS, orderBody, payByCar
  * once their connection is active. The channel's customer places the order with P's `app-id` and
  * C's own access token; P's customer for them is found or created by mobile number. Both stores
  * read the orders (MX3), the customer theirs (CA15); a deactivated or deleted connection shows the
- * channel nothing and takes no order. Connections are inserted directly here.
+ * channel nothing and takes no order. Connections are inserted directly here (in the directory), and
+ * C lives on another shard than P.
  */
 
 const P = 9961;
@@ -24,26 +26,16 @@ let channelCustomer: Awaited<ReturnType<typeof createCustomerFor>>;
 let channelToken: string;
 let channelLocationId: number;
 
-const setConnection = (status: string, deleted = 0) =>
-  shardFor(APP_1)
-    .prepare("UPDATE channel_connections SET status = ?, is_deleted = ? WHERE id = ?")
-    .bind(status, deleted, connectionId)
-    .run();
+const setConnection = (status: string, deleted = 0) => setConnectionState(connectionId, status, deleted);
 
 beforeAll(async () => {
   setClock("2026-03-02T09:00:00.000Z");
   shop = await mealShopFor(P, 9_180_000);
+  // The channel on another shard than the provider's: its customer and locations are read there.
+  await ensureTenant(C, "SHARD_2");
   await storeFor(C);
   await storeFor(X);
-  const row = await shardFor(C)
-    .prepare(
-      `INSERT INTO channel_connections (app_id, channel_app_id, provider_app_id, status, requested_at, created_at, modified_at)
-     VALUES (?1, ?1, ?2, 'pending', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')
-     RETURNING id`,
-    )
-    .bind(C, P)
-    .first<{ id: number }>();
-  connectionId = row!.id;
+  connectionId = await insertConnection(C, P);
   channelCustomer = await createCustomerFor(C, { name: "Marketplace buyer" });
   channelToken = await customerTokenFor(C, channelCustomer.id);
   channelLocationId = (await locationOf(C, channelCustomer.id)).id;
@@ -114,8 +106,19 @@ describe("placing through a channel", () => {
     expect((await eventsWhere(P, ["meal_subscription.created"], "id", sub.id)).map((e) => e.data)).toEqual([
       { id: sub.id, status: "active", channel_app_id: C },
     ]);
-    // A second order finds the same customer.
-    const again = await json(await asChannelCustomer(ORDERS, { method: "POST", body: await channelBody() }));
+    // A second order finds the same customer. The channel's customer, standing and location are read
+    // on C's shard, the order written on P's, in the rounds a channel order had on one database: the
+    // connection beside the channel's customer, the provider's customer by mobile, the checkout's
+    // reads, its one batch (two more than a store's own customer: test/meal-checkout/place-waits).
+    const { res: secondRes, waits } = await callWaits(ORDERS, {
+      method: "POST",
+      body: await channelBody(),
+      token: channelToken,
+      appId: P,
+    });
+    const again = await json(secondRes);
+    expect(secondRes.status, JSON.stringify(again)).toBe(201);
+    expect(waits.beyondAuth).toBeLessThanOrEqual(4);
     expect(again.order.customer_id).toBe(provider.id);
     expect(await countRows("customers", `app_id = ${P} AND mobile_number = '${channelCustomer.mobileNumber}'`)).toBe(1);
   });

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
-import { channelConnections } from "../../src/modules/sales-channels/tables";
 import { sharedAuthCases, sharedCustomerAuthCases } from "../helpers/auth-cases";
-import { APP_1, db, shardFor } from "../helpers/factories";
+import { ensureTenant, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
 import { problem } from "../helpers/request";
 import { type Store, shopperOf, storeFor } from "../orders/helpers";
+import { insertConnection, setConnectionState } from "../sales-channels/helpers";
 import { clockAt, customerOf, eventsOf, type MealStore, mealStoreOf, ok, subscriptionOf } from "./seed";
 
 // A provider store P (its restaurant, plan and subscriptions), a channel store CH connected to it,
-// and a store X connected to nothing. Connections are inserted directly (their API is tested apart).
+// and a store X connected to nothing. Connections are inserted directly in the directory (their API
+// is tested apart); CH lives on another shard than P.
 const P = 6241;
 const CH = 6242;
 const X = 6243;
@@ -23,22 +24,16 @@ let connectionId: number;
 
 beforeAll(async () => {
   p = await mealStoreOf(P);
+  // The channel on another shard than the provider's.
+  await ensureTenant(CH, "SHARD_2");
   ch = await storeFor(CH);
   x = await storeFor(X);
-  const [row] = await db(CH)
-    .insert(channelConnections)
-    .values({ appId: CH, channelAppId: CH, providerAppId: P, status: "active", requestedAt: "2026-01-01T00:00:00Z" })
-    .returning();
-  connectionId = row!.id;
+  connectionId = await insertConnection(CH, P, "active");
 });
 beforeEach(() => clockAt("2026-03-02T09:00:00Z"));
 afterAll(() => setClock(null));
 
-const setConnection = (status: string, deleted = 0) =>
-  shardFor(APP_1)
-    .prepare("UPDATE channel_connections SET status = ?, is_deleted = ? WHERE id = ?")
-    .bind(status, deleted, connectionId)
-    .run();
+const setConnection = (status: string, deleted = 0) => setConnectionState(connectionId, status, deleted);
 
 /** A subscription at P bought through CH by `buyer` (a customer of CH), and one bought at P directly. */
 async function sold() {
@@ -108,7 +103,7 @@ describe("Sales Channel Subscriptions (MX4)", () => {
     await setConnection("active");
     expect((await ok(await ch.as(`${M_SUBS}${viaChannel.id}/`))).id).toBe(viaChannel.id);
     expect(
-      (await shardFor(APP_1).prepare("SELECT status FROM meal_subscriptions WHERE id = ?").bind(viaChannel.id).first())!
+      (await shardFor(P).prepare("SELECT status FROM meal_subscriptions WHERE id = ?").bind(viaChannel.id).first())!
         .status,
     ).toBe("active");
   });

@@ -45,7 +45,7 @@ export type MealStoreOptions = {
 
 export async function mealStoreOf(appId: number, o: MealStoreOptions = {}) {
   const store = await storeFor(appId);
-  const d = db();
+  const d = db(appId);
   const [r, other] = await d
     .insert(restaurants)
     .values([
@@ -201,7 +201,7 @@ export async function subscriptionOf(
   },
 ) {
   const dates = deliveryDates(m, o.start, o.count ?? 6);
-  const d = db();
+  const d = db(m.appId);
   const location = { id: c.location.id, latitude: "24.7", longitude: "46.7", address1: "King Fahd Rd" };
   const [sub] = await d
     .insert(mealSubscriptions)

@@ -2,9 +2,10 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { mintMerchantToken, PERMISSIONS, type Permission } from "../../src/core/auth";
 import { tokenDirectory } from "../../src/db/directory";
+import { directoryOf } from "../../src/db/shards";
 import { db, ensureTenant } from "../helpers/factories";
 import { call, json } from "../helpers/request";
-import { eventsWhere, rowOf } from "../orders/helpers";
+import { eventsWhere } from "../orders/helpers";
 
 export const CONNECTIONS = "/api/v1/sales-channels/connection-requests/";
 export const PROFILE = "/api/v1/sales-channels/profile/";
@@ -56,8 +57,29 @@ export async function connect(channel: Shop, provider: Shop): Promise<number> {
   return req.id;
 }
 
-/** The stored row of a connection (deleted ones too). */
-export const connectionRow = (id: number) => rowOf("SELECT * FROM channel_connections WHERE id = ?", id);
+/** The stored row of a connection (deleted ones too): the directory's. */
+export const connectionRow = async (id: number) =>
+  (await directoryOf(env).prepare("SELECT * FROM sales_channel_connections WHERE id = ?").bind(id).first())!;
+
+/** A connection written directly in the directory (for tests of what it grants, not of its API); its id. */
+export async function insertConnection(channelAppId: number, providerAppId: number, status = "pending") {
+  const at = "2026-01-01T00:00:00.000Z";
+  const row = await directoryOf(env)
+    .prepare(
+      `INSERT INTO sales_channel_connections (app_id, channel_app_id, provider_app_id, status, requested_at, created_at, modified_at)
+       VALUES (?1, ?1, ?2, ?3, ?4, ?4, ?4) RETURNING id`,
+    )
+    .bind(channelAppId, providerAppId, status, at)
+    .first<{ id: number }>();
+  return row!.id;
+}
+
+/** Puts a connection in a status (and deleted or not) directly in the directory. */
+export const setConnectionState = (id: number, status: string, deleted = 0) =>
+  directoryOf(env)
+    .prepare("UPDATE sales_channel_connections SET status = ?, is_deleted = ? WHERE id = ?")
+    .bind(status, deleted, id)
+    .run();
 
 /** The event each action emits. */
 export const EVENT_OF: Record<Action, string> = {

@@ -1,7 +1,8 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectedProviderAppIds, isConnectionActive } from "../../src/modules/sales-channels";
 import { sharedAuthCases } from "../helpers/auth-cases";
-import { APP_1, db, shardFor } from "../helpers/factories";
+import { APP_1, shardFor } from "../helpers/factories";
 import { schemaErrors, seedMealsFor } from "../helpers/meals";
 import { callWaits, json, problem } from "../helpers/request";
 import { eventsWhere, rowOf } from "../orders/helpers";
@@ -210,7 +211,8 @@ describe("Meals Plan Listings (MX2)", () => {
   });
 
   it("the list: the channel's own, in ordering, filtered; a third store sees none of them", async () => {
-    // The page, its providers' faces and their plans: one round trip beyond the token check.
+    // The connections (the directory's), the page (the channel's shard), its providers' faces and plans
+    // (their shards, at once): three round trips beyond the token check (docs/shards.md).
     const { res: read, waits } = await callWaits(LISTINGS, { token: channel.token, appId: CHANNEL });
     const page = await json(read);
     expect(schemaErrors("listPlanListings", page)).toEqual([]);
@@ -220,7 +222,7 @@ describe("Meals Plan Listings (MX2)", () => {
       plan: { id: p.balanced, name_en: "Balanced 30" },
     });
     expect(page.results[0].plan.versions).toHaveLength(2);
-    expect(waits.beyondAuth).toBe(1);
+    expect(waits.beyondAuth).toBe(3);
     expect((await json(await channel.as(`${LISTINGS}?is_featured=false`))).count).toBe(0);
     expect((await json(await channel.as(`${LISTINGS}?provider_app_id=${P}`))).count).toBe(1);
     expect((await channel.as(`${LISTINGS}?colour=red`)).status).toBe(400);
@@ -262,8 +264,8 @@ describe("A deactivated or deleted connection shows nothing", () => {
     expect((await channel.as(`${LISTINGS}${listing.id}/`, { method: "DELETE" })).status).toBe(404);
     const create = await channel.as(LISTINGS, { method: "POST", body: { provider_app_id: P, plan_id: p.keto } });
     expect(create.status).toBe(403);
-    expect(await isConnectionActive(db(), CHANNEL, P)).toBe(false);
-    expect(await connectedProviderAppIds(db(), CHANNEL)).toEqual([]);
+    expect(await isConnectionActive(env, CHANNEL, P)).toBe(false);
+    expect(await connectedProviderAppIds(env, CHANNEL)).toEqual([]);
     // Hidden, not lost.
     expect((await rowOf("SELECT * FROM channel_plan_listings WHERE id = ?", listing.id)).is_deleted).toBe(0);
   };
@@ -271,7 +273,7 @@ describe("A deactivated or deleted connection shows nothing", () => {
     expect((await providerPlans(channel, `?provider_app_id=${P}`)).status).toBe(200);
     const page = await json(await channel.as(LISTINGS));
     expect(page.results.map((r: { plan_id: number }) => r.plan_id)).toEqual([p.balanced]);
-    expect(await connectedProviderAppIds(db(), CHANNEL)).toEqual([P]);
+    expect(await connectedProviderAppIds(env, CHANNEL)).toEqual([P]);
   };
 
   it("deactivated by either side: nothing, until activated again", async () => {

@@ -1,46 +1,37 @@
-import { type SQL, sql } from "drizzle-orm";
-import { notDeletedRow } from "../../core/crud/tenant-table";
-import type { Db } from "../../db/client";
-import { channelConnections } from "./tables";
+import { and, eq, type SQL } from "drizzle-orm";
+import { notDeleted } from "../../core/crud/tenant-table";
+import { channelDirectory } from "../../db/channel-directory";
+import { salesChannelConnections } from "../../db/channel-directory-schema";
 
 /**
- * Whether the channel store may sell the provider store's plans now: an active connection that is
- * not deleted. Every access across stores goes through this (or `connectedProviderAppIds`).
+ * Whether a channel store may sell a provider store's plans now, and which providers a channel is
+ * connected to: read in the directory, where the connection rows live (docs/shards.md, "Sales
+ * channels across shards"), whatever the shards of the two stores. Every access across stores goes
+ * through these.
  */
-export async function isConnectionActive(db: Db, channelAppId: number, providerAppId: number): Promise<boolean> {
-  const row = await db
-    .select({ id: channelConnections.id })
-    .from(channelConnections)
-    .where(activeConnection(channelAppId, providerAppId))
+
+const c = salesChannelConnections;
+
+/** An active connection that is not deleted, as the channel. */
+const activeAsChannel = (channelAppId: number): SQL =>
+  and(eq(c.channelAppId, channelAppId), eq(c.status, "active"), notDeleted(c))!;
+
+/** Whether the channel store has an active connection with the provider store. */
+export async function isConnectionActive(env: Env, channelAppId: number, providerAppId: number): Promise<boolean> {
+  const row = await channelDirectory(env)
+    .select({ id: c.id })
+    .from(c)
+    .where(and(activeAsChannel(channelAppId), eq(c.providerAppId, providerAppId)))
     .get();
   return row !== undefined;
 }
 
-const activeConnection = (channelAppId: number, providerAppId: number): SQL =>
-  sql`${channelConnections.channelAppId} = ${channelAppId} AND ${channelConnections.providerAppId} = ${providerAppId}
-    AND ${channelConnections.status} = 'active' AND ${notDeletedRow(channelConnections)}`;
-
-/** `isConnectionActive` as a condition of a statement that reads more (1 or 0). */
-export const connectionActiveSql = (channelAppId: number, providerAppId: number): SQL =>
-  sql`EXISTS (SELECT 1 FROM ${channelConnections} WHERE ${activeConnection(channelAppId, providerAppId)})`;
-
-const activeAsChannel = (channelAppId: number): SQL =>
-  sql`${channelConnections.channelAppId} = ${channelAppId} AND ${channelConnections.status} = 'active'
-    AND ${notDeletedRow(channelConnections)}`;
-
-/** The provider stores the channel is actively connected to. */
-export async function connectedProviderAppIds(db: Db, channelAppId: number): Promise<number[]> {
-  const rows = await db
-    .select({ providerAppId: channelConnections.providerAppId })
-    .from(channelConnections)
+/** The provider stores the channel is actively connected to, in id order. */
+export async function connectedProviderAppIds(env: Env, channelAppId: number): Promise<number[]> {
+  const rows = await channelDirectory(env)
+    .select({ providerAppId: c.providerAppId })
+    .from(c)
     .where(activeAsChannel(channelAppId))
     .all();
-  return [...new Set(rows.map((r) => r.providerAppId))];
+  return [...new Set(rows.map((r) => r.providerAppId))].sort((a, b) => a - b);
 }
-
-/**
- * `connectedProviderAppIds` as a subquery, for a read across stores that checks the connections in
- * its own statement (`app_id IN (...)`) rather than in a round trip before it.
- */
-export const connectedProviderAppIdsSql = (channelAppId: number): SQL =>
-  sql`SELECT ${channelConnections.providerAppId} FROM ${channelConnections} WHERE ${activeAsChannel(channelAppId)}`;

@@ -1,4 +1,6 @@
 /** What the app and other modules may use of sales channels. */
-export { connectedProviderAppIds, connectedProviderAppIdsSql, isConnectionActive } from "./connections";
+export { connectedProviderAppIds, isConnectionActive } from "./connections";
 export { salesChannelErrorCodes } from "./errors";
+export { redeliverConnectionEvents } from "./event-deliveries";
 export { salesChannelEvents } from "./events";
+export { type ChannelShard, channelShards } from "./store-shards";

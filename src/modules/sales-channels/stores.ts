@@ -10,6 +10,7 @@ import {
   storeIdentitiesOf,
   storeIdentitiesQuery,
 } from "../account";
+import type { StoreGroup } from "./store-shards";
 import { channelProfiles } from "./tables";
 
 /** A store as the other side of a connection sees it: its channel profile's names and logo, else its own. */
@@ -87,4 +88,21 @@ export function storeFacesFromJson(
       ),
     ]),
   );
+}
+
+/** The faces of one shard's stores (a group of `storesByShard`), in one batch there. */
+export async function storeFacesOn(group: StoreGroup): Promise<Map<number, StoreFace>> {
+  const reads = storeFacesQueries(group.db, group.appIds);
+  const [profiles, identities] = await group.db.batch(reads.statements);
+  return reads.of(profiles, identities);
+}
+
+/**
+ * The faces of stores that may live on several shards: each read on its own store's shard (`groups`,
+ * from `storesByShard`), the shards at once (one wait). A store the directory lacks gets the face of
+ * no profile and no names.
+ */
+export async function storeFacesAcross(groups: readonly StoreGroup[]): Promise<Map<number, StoreFace>> {
+  const maps = await Promise.all(groups.map(storeFacesOn));
+  return new Map(maps.flatMap((m) => [...m]));
 }

@@ -5,7 +5,10 @@ import { auditColumns } from "../../db/columns";
 /*
  * Sales channels (design-reference 10): a marketplace store (the channel) sells the meal plans of
  * provider stores once a connection between the two is active. A connection is one row seen by
- * both stores: `app_id` is the store that sent the request, the other side receives it.
+ * both stores: `app_id` is the store that sent the request, the other side receives it. The rows
+ * live in the directory now (src/db/channel-directory-schema.ts); the shards' `channel_connections`
+ * below is what a database of before the move holds, read by nothing, kept until its rows are copied
+ * to the directory (docs/shards.md, "Sales channels across shards").
  */
 
 export const CONNECTION_STATUSES = ["pending", "active", "inactive", "rejected"] as const;
@@ -74,6 +77,9 @@ export const channelPlanListings = sqliteTable(
   },
   (t) => [
     index("channel_plan_listings_app_idx").on(t.appId, t.isDeleted, t.providerAppId),
-    uniqueIndex("channel_plan_listings_plan_idx").on(t.appId, t.planId).where(sql`is_deleted = 0`),
+    // Once per provider's plan: plan ids are unique per shard only, so two providers may both have a plan 1.
+    uniqueIndex("channel_plan_listings_provider_plan_idx")
+      .on(t.appId, t.providerAppId, t.planId)
+      .where(sql`is_deleted = 0`),
   ],
 );

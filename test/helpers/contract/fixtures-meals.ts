@@ -1,4 +1,8 @@
+import { env } from "cloudflare:workers";
+import { salesChannelConnections } from "../../../src/db/channel-directory-schema";
 /** The contract suite's meals records: a catalogue per store, and B's meal commerce (see fixtures.ts). */
+import { createDb } from "../../../src/db/client";
+import { directoryOf } from "../../../src/db/shards";
 import { complaints } from "../../../src/modules/meal-orders/complaints/tables";
 import { captains } from "../../../src/modules/meal-orders/logistics/tables";
 import { mealOrders, mealSubscriptions, suborders } from "../../../src/modules/meal-orders/tables";
@@ -23,7 +27,7 @@ import {
   restaurants,
   restaurantVariants,
 } from "../../../src/modules/meals/tables";
-import { channelConnections, channelPlanListings, channelProfiles } from "../../../src/modules/sales-channels/tables";
+import { channelPlanListings, channelProfiles } from "../../../src/modules/sales-channels/tables";
 import { db, shardFor } from "../factories";
 import { A_OTHER_MARKER, type Fixtures, MARKER } from "./fixtures";
 
@@ -302,8 +306,9 @@ export async function mealCommerceOf(f: Omit<Fixtures, "mealCommerce">): Promise
     .values({ appId: B, nameEn: MARKER, nameAr: MARKER, descriptionEn: MARKER, contactName: MARKER });
   const xMeals = await mealsOf(X, "STORE-X");
   const at = new Date().toISOString();
-  const [connection] = await db(B)
-    .insert(channelConnections)
+  // Connections live in the directory (docs/shards.md).
+  const [connection] = await createDb(directoryOf(env))
+    .insert(salesChannelConnections)
     .values({ appId: B, channelAppId: B, providerAppId: X, status: "active", message: MARKER, requestedAt: at })
     .returning();
   const [listing] = await db(B)

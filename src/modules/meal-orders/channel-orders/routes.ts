@@ -12,8 +12,8 @@ import { type ContextOf, listMyChannelOrders, listSalesChannelOrders, salesChann
 
 const contextOf =
   (c: Context<AppEnv>): ContextOf =>
-  (appId) =>
-    makeServiceContext(c.get("db"), appId, c.env, (p) => c.executionCtx.waitUntil(p));
+  (appId, db) =>
+    makeServiceContext(db, appId, c.env, (p) => c.executionCtx.waitUntil(p));
 
 const SIDES =
   "As a channel (marketplace) store: the orders its customers placed through it at the provider stores it is " +
@@ -66,13 +66,16 @@ channelOrdersMerchantRouter.openapi(listSalesChannelOrdersRoute, async (c) =>
   c.json(
     envelopeOf(
       c,
-      await listSalesChannelOrders(serviceContext(c), contextOf(c), listQueryOf(c, MEAL_ORDER_LIST), linksOf(c)),
+      await listSalesChannelOrders(c.env, serviceContext(c), contextOf(c), listQueryOf(c, MEAL_ORDER_LIST), linksOf(c)),
     ),
     200,
   ),
 );
 channelOrdersMerchantRouter.openapi(getSalesChannelOrderRoute, async (c) =>
-  c.json(await salesChannelOrder(serviceContext(c), contextOf(c), c.req.valid("param").order_id, linksOf(c)), 200),
+  c.json(
+    await salesChannelOrder(c.env, serviceContext(c), contextOf(c), c.req.valid("param").order_id, linksOf(c)),
+    200,
+  ),
 );
 
 export const channelOrdersCustomerRouter = createRouter();
@@ -81,6 +84,7 @@ channelOrdersCustomerRouter.openapi(listMyChannelOrdersRoute, async (c) =>
     envelopeOf(
       c,
       await listMyChannelOrders(
+        c.env,
         serviceContext(c),
         contextOf(c),
         customerOf(c).customerId,

@@ -1,14 +1,17 @@
+import { sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { customerOf } from "../../../core/auth";
-import { serviceContext } from "../../../core/context";
-import { envelopeOf, listQueryOf, listQuerySchema } from "../../../core/listing";
+import { type ServiceContext, serviceContext } from "../../../core/context";
+import { mergePages, windowOf } from "../../../core/list-merge";
+import { envelopeOf, type ListQuery, listQueryOf, listQuerySchema, type Page } from "../../../core/listing";
 import { createRouter, idParam, jsonBody, jsonContent } from "../../../core/openapi";
 import { customerRoute, merchantRoute } from "../../../core/routes";
 import type { AppEnv } from "../../../env";
-import { connectedProviderAppIdsSql } from "../../sales-channels";
+import { channelShards } from "../../sales-channels";
 import { cancelMealSubscription } from "../subscriptions/actions";
 import {
   CancelMealSubscriptionSchema,
+  type MealSubscription,
   MealSubscriptionDetailsSchema,
   MealSubscriptionListSchema,
 } from "../subscriptions/schemas";
@@ -17,29 +20,83 @@ import {
   listSubscriptions,
   type SubscriptionScope,
   subscriptionDetails,
+  subscriptionInScope,
+  subscriptionNotFound,
 } from "../subscriptions/service";
 
 /**
  * Meal subscriptions sold through a sales channel: the stores' view (MX4) and the channel
  * customer's (CA15). Across stores, only through a connection that is active now: a deactivated
- * or deleted one hides what was sold through it from the channel and its customers.
+ * or deleted one hides what was sold through it from the channel and its customers. A provider's
+ * subscriptions live on its shard (docs/shards.md): a view reads the shards of the channel's active
+ * providers (and the store's own, for what it received as a provider) at once, never another.
  */
 
 const param = idParam("subscription_id");
 const notFound = { 404: ["meal_subscription_not_found" as const] };
 
-/** The channel store's view: what it sold at its active providers, and what it received as a provider. */
-function merchantScope(c: Context<AppEnv>): SubscriptionScope {
-  return { kind: "channel_merchant", providerAppIds: connectedProviderAppIdsSql(c.get("appId")) };
+/** A shard of the view: the request's context on that shard's database, and the view's scope there. */
+type Part = { ctx: ServiceContext; scope: SubscriptionScope };
+
+/** The providers on a shard, as the scope's list (none: NULL, which matches no store). */
+const providersSql = (ids: readonly number[]) =>
+  ids.length
+    ? sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )
+    : sql`NULL`;
+
+/** The channel store's view: what it sold at its active providers, and (on its shard) what it received as a provider. */
+async function merchantParts(c: Context<AppEnv>): Promise<Part[]> {
+  const ctx = serviceContext(c);
+  const shards = await channelShards(c.env, ctx, { own: true });
+  return shards.map((s) => ({
+    ctx: { ...ctx, db: s.db },
+    scope: { kind: "channel_merchant", providerAppIds: providersSql(s.providerAppIds) },
+  }));
 }
 
 /** The channel customer's: what they bought through the channel store of the request, at its active providers. */
-function customerScope(c: Context<AppEnv>): SubscriptionScope {
-  return {
-    kind: "channel_customer",
-    customerId: customerOf(c).customerId,
-    providerAppIds: connectedProviderAppIdsSql(c.get("appId")),
-  };
+async function customerParts(c: Context<AppEnv>): Promise<Part[]> {
+  const ctx = serviceContext(c);
+  const shards = await channelShards(c.env, ctx, { own: false });
+  return shards.map((s) => ({
+    ctx: { ...ctx, db: s.db },
+    scope: {
+      kind: "channel_customer",
+      customerId: customerOf(c).customerId,
+      providerAppIds: providersSql(s.providerAppIds),
+    },
+  }));
+}
+
+/** The list's fields as the views show them (a plan's and a restaurant's ids are nested). */
+function subscriptionField(v: MealSubscription, field: string) {
+  if (field === "plan_id") return v.plan.id;
+  if (field === "plan_version_id") return v.plan_version.id;
+  if (field === "restaurant_id") return v.restaurant.id;
+  return (v as unknown as Record<string, string | number | boolean | null>)[field];
+}
+
+/** A page of the view: each shard's first rows up to the page, at once, merged. */
+async function pageOf(parts: Part[], q: ListQuery): Promise<Page<MealSubscription>> {
+  const windows = await Promise.all(parts.map((p) => listSubscriptions(p.ctx, windowOf(q), p.scope)));
+  return mergePages(q, windows, subscriptionField);
+}
+
+/**
+ * The shard of the view that holds subscription `id`: ids are unique per shard only, so each is
+ * asked at once, and the first in the view's order of shards answers (the store's own, then its
+ * providers'). Its 404 when none does.
+ */
+async function partOf(parts: Part[], id: number): Promise<Part> {
+  // One shard: its own read answers the 404.
+  if (parts.length === 1) return parts[0]!;
+  const found = await Promise.all(parts.map((p) => subscriptionInScope(p.ctx, id, p.scope)));
+  const at = found.indexOf(true);
+  if (at < 0) throw subscriptionNotFound(id);
+  return parts[at]!;
 }
 
 export const listChannelMealSubscriptionsRoute = merchantRoute({
@@ -122,40 +179,27 @@ export const cancelMyChannelSubscriptionRoute = customerRoute({
 /** MX4: the stores' view of channel meal subscriptions. */
 export const channelSubscriptionsMerchantRouter = createRouter()
   .openapi(listChannelMealSubscriptionsRoute, async (c) =>
-    c.json(
-      envelopeOf(
-        c,
-        await listSubscriptions(serviceContext(c), listQueryOf(c, CHANNEL_SUBSCRIPTION_LIST), merchantScope(c)),
-      ),
-      200,
-    ),
+    c.json(envelopeOf(c, await pageOf(await merchantParts(c), listQueryOf(c, CHANNEL_SUBSCRIPTION_LIST))), 200),
   )
-  .openapi(getChannelMealSubscriptionRoute, async (c) =>
-    c.json(await subscriptionDetails(serviceContext(c), c.req.valid("param").subscription_id, merchantScope(c)), 200),
-  );
+  .openapi(getChannelMealSubscriptionRoute, async (c) => {
+    const id = c.req.valid("param").subscription_id;
+    const part = await partOf(await merchantParts(c), id);
+    return c.json(await subscriptionDetails(part.ctx, id, part.scope), 200);
+  });
 
 /** CA15 (subscriptions): the channel customer's. */
 export const channelSubscriptionsCustomerRouter = createRouter()
   .openapi(listMyChannelSubscriptionsRoute, async (c) =>
-    c.json(
-      envelopeOf(
-        c,
-        await listSubscriptions(serviceContext(c), listQueryOf(c, CHANNEL_SUBSCRIPTION_LIST), customerScope(c)),
-      ),
-      200,
-    ),
+    c.json(envelopeOf(c, await pageOf(await customerParts(c), listQueryOf(c, CHANNEL_SUBSCRIPTION_LIST))), 200),
   )
-  .openapi(getMyChannelSubscriptionRoute, async (c) =>
-    c.json(await subscriptionDetails(serviceContext(c), c.req.valid("param").subscription_id, customerScope(c)), 200),
-  )
-  .openapi(cancelMyChannelSubscriptionRoute, async (c) =>
-    c.json(
-      await cancelMealSubscription(
-        serviceContext(c),
-        c.req.valid("param").subscription_id,
-        c.req.valid("json"),
-        customerScope(c),
-      ),
-      200,
-    ),
-  );
+  .openapi(getMyChannelSubscriptionRoute, async (c) => {
+    const id = c.req.valid("param").subscription_id;
+    const part = await partOf(await customerParts(c), id);
+    return c.json(await subscriptionDetails(part.ctx, id, part.scope), 200);
+  })
+  .openapi(cancelMyChannelSubscriptionRoute, async (c) => {
+    const id = c.req.valid("param").subscription_id;
+    // The provider's subscription, cancelled on the provider's shard under its rules.
+    const part = await partOf(await customerParts(c), id);
+    return c.json(await cancelMealSubscription(part.ctx, id, c.req.valid("json"), part.scope), 200);
+  });

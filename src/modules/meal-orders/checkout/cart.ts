@@ -176,12 +176,14 @@ type Place = { location: Location | null; zonesAt: ((point: { lat: number; lng: 
 
 async function readPlace(ctx: ServiceContext, buyer: Buyer, id: number, delivery: boolean): Promise<Place> {
   const of = (column: string) => sql`(SELECT ${sql.raw(column)} FROM customer_locations WHERE id = ${id})`;
+  // A channel customer's location on another shard than the provider's cannot be read in the zones'
+  // statement: the zones of the city are read beside it, unbounded, and the point picks among them.
+  const sameDb = buyer.locations.ctx.db === ctx.db;
   const [location, zonesAt] = await Promise.all([
     readLocation(buyer.locations.ctx, buyer.locations.customerId, id),
     delivery
       ? zonesAround(ctx, {
-          lat: of("latitude"),
-          lng: of("longitude"),
+          ...(sameDb && { lat: of("latitude"), lng: of("longitude") }),
           ...(buyer.cityId !== null && { cityId: buyer.cityId }),
         })
       : null,

@@ -169,18 +169,18 @@ const calculate = (route: typeof voucheredCartRoute, d: Discounts | "voucher_req
     const body = c.req.valid("json");
     if (d === "voucher_required" && !body.voucher) throw ApiError.validation({ voucher: ["Required."] });
     const discounts: Discounts = d === "voucher_required" ? { voucher: true, wallet: "never" } : d;
-    return c.json(await mealCartPrice(serviceContext(c), buyerOf(c), body, discounts), 200);
+    return c.json(await mealCartPrice(serviceContext(c), await buyerOf(c), body, discounts), 200);
   });
 calculate(voucheredCartRoute, "voucher_required");
 calculate(redeemedCartRoute, { voucher: false, wallet: "always" });
 calculate(discountedCartRoute, { voucher: true, wallet: "asked" });
 
 checkoutCustomerRouter.openapi(placeMealOrderRoute, async (c) =>
-  c.json(await placeMealOrder(serviceContext(c), buyerOf(c), c.req.valid("json"), linksOf(c)), 201),
+  c.json(await placeMealOrder(serviceContext(c), await buyerOf(c), c.req.valid("json"), linksOf(c)), 201),
 );
 checkoutCustomerRouter.openapi(addOnCartRoute, async (c) =>
-  c.json(await addOnCartPrice(serviceContext(c), buyerOf(c).customerId, c.req.valid("json")), 200),
+  c.json(await addOnCartPrice(serviceContext(c), (await buyerOf(c)).customerId, c.req.valid("json")), 200),
 );
 checkoutCustomerRouter.openapi(addOnOrderRoute, async (c) =>
-  c.json(await placeAddOnOrder(serviceContext(c), buyerOf(c), c.req.valid("json"), linksOf(c)), 201),
+  c.json(await placeAddOnOrder(serviceContext(c), await buyerOf(c), c.req.valid("json"), linksOf(c)), 201),
 );

@@ -91,6 +91,16 @@ export async function findSubscription(ctx: ServiceContext, id: number, scope: S
   return row;
 }
 
+/** Whether subscription `id` is in the scope (a view across shards asks each, core/list-merge.ts). */
+export async function subscriptionInScope(ctx: ServiceContext, id: number, scope: SubscriptionScope): Promise<boolean> {
+  const row = await ctx.db
+    .select({ id: s.id })
+    .from(s)
+    .where(and(eq(s.id, id), scopeSql(ctx, scope)))
+    .get();
+  return row !== undefined;
+}
+
 /**
  * The customer's live subscription `id` as reads sent beside its row's take it: the row's select,
  * and one of its columns as a subquery key (the version or restaurant it names) for the meals side.

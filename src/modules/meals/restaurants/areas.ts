@@ -98,7 +98,7 @@ export type ZoneAtPoint = { id: number; restaurantId: number; cityId: number };
  */
 export async function zonesAround(
   ctx: ServiceContext,
-  at: { lat: number | SQL; lng: number | SQL; cityId?: number },
+  at: { lat?: number | SQL; lng?: number | SQL; cityId?: number },
 ): Promise<(point: { lat: number; lng: number }) => ZoneAtPoint[]> {
   const rows = await ctx.db
     .select({
@@ -112,8 +112,9 @@ export async function zonesAround(
       and(
         live(deliveryZones, ctx.appId),
         at.cityId === undefined ? undefined : eq(deliveryZones.cityId, at.cityId),
-        sql`${bound("min", 0)} <= ${at.lat} AND ${bound("max", 0)} >= ${at.lat}`,
-        sql`${bound("min", 1)} <= ${at.lng} AND ${bound("max", 1)} >= ${at.lng}`,
+        // Without a point (it is read elsewhere), every zone: the caller's point picks among them.
+        at.lat === undefined ? undefined : sql`${bound("min", 0)} <= ${at.lat} AND ${bound("max", 0)} >= ${at.lat}`,
+        at.lng === undefined ? undefined : sql`${bound("min", 1)} <= ${at.lng} AND ${bound("max", 1)} >= ${at.lng}`,
         // Zones of a deleted restaurant go with it; an inactive one's stay, and deliver nothing.
         sql`${deliveryZones.restaurantId} IN (SELECT id FROM ${restaurants} WHERE ${live(restaurants, ctx.appId)} AND ${restaurants.isActive} = 1)`,
       ),

@@ -126,18 +126,21 @@ export const channelPlansRouter = createRouter()
       parse: positiveId,
       expected: "a store id, a positive integer",
     });
-    return c.json(envelopeOf(c, await listProviderPlans(serviceContext(c), value!, q)), 200);
+    return c.json(envelopeOf(c, await listProviderPlans(c.env, serviceContext(c), value!, q)), 200);
   })
   .openapi(listPlanListingsRoute, async (c) =>
-    c.json(envelopeOf(c, await listPlanListings(serviceContext(c), listQueryOf(c, LISTING_LIST))), 200),
+    c.json(envelopeOf(c, await listPlanListings(c.env, serviceContext(c), listQueryOf(c, LISTING_LIST))), 200),
   )
   .openapi(createPlanListingRoute, async (c) =>
-    c.json(await createPlanListing(serviceContext(c), c.req.valid("json")), 201),
+    c.json(await createPlanListing(c.env, serviceContext(c), c.req.valid("json")), 201),
   )
   .openapi(updatePlanListingRoute, async (c) =>
-    c.json(await updatePlanListing(serviceContext(c), c.req.valid("param").plan_listing_id, c.req.valid("json")), 200),
+    c.json(
+      await updatePlanListing(c.env, serviceContext(c), c.req.valid("param").plan_listing_id, c.req.valid("json")),
+      200,
+    ),
   )
   .openapi(deletePlanListingRoute, async (c) => {
-    await deletePlanListing(serviceContext(c), c.req.valid("param").plan_listing_id);
+    await deletePlanListing(c.env, serviceContext(c), c.req.valid("param").plan_listing_id);
     return c.body(null, 204);
   });

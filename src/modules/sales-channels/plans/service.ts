@@ -1,21 +1,26 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
-import { live, notDeletedRow } from "../../../core/crud/tenant-table";
+import { live } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
-import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
+import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
+import { inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
-import { listOfferedPlans, offeredPlansByIds, offeredPlansFromJson, offeredPlansJson } from "../../meals";
-import { connectionActiveSql, isConnectionActive } from "../connections";
-import { storeFacesFromJson, storeFacesJson } from "../stores";
-import { channelConnections, channelPlanListings } from "../tables";
+import type { PlanSummary } from "../../meals";
+import { listOfferedPlans, offeredPlansByIds } from "../../meals";
+import { connectedProviderAppIds, isConnectionActive } from "../connections";
+import { type StoreGroup, storeShardDb, storesByShard } from "../store-shards";
+import { type StoreFace, storeFacesOn } from "../stores";
+import { channelPlanListings } from "../tables";
 import type { CreatePlanListing, PlanListing, ProviderPlan, UpdatePlanListing } from "./schemas";
 
 /**
  * What a channel sells of its providers (MX1, MX2). A provider's plans are read only through an
  * active connection with this store as the channel; listings of a provider whose connection is
  * inactive or deleted are kept but hidden from every read and write, until one is active again.
+ * The connection is the directory's, the listings the channel's shard's, a provider's plans and face
+ * its own shard's (docs/shards.md): each read where it lives, those of one request at once.
  */
 
 type ListingRow = typeof channelPlanListings.$inferSelect;
@@ -29,22 +34,25 @@ function notConnected(providerAppId: number): ApiError {
 
 /** MX1: the provider's plans offered to channels, each with this channel's listing of it (if any). */
 export async function listProviderPlans(
+  env: Env,
   ctx: ServiceContext,
   providerAppId: number,
   q: ListQuery,
 ): Promise<Page<ProviderPlan>> {
-  // One statement: the connection, the page, and this channel's listings of the page's plans.
-  const { page, beside } = await listOfferedPlans(ctx.db, providerAppId, q, {
-    parent: { exists: connectionActiveSql(ctx.appId, providerAppId), notFound: () => notConnected(providerAppId) },
-    of: (planIds) =>
-      sql`(SELECT json_group_array(json_array(${channelPlanListings.id}, ${channelPlanListings.planId}))
-        FROM ${channelPlanListings} WHERE ${and(
-          live(channelPlanListings, ctx.appId),
-          eq(channelPlanListings.providerAppId, providerAppId),
-          sql`${channelPlanListings.planId} IN (${planIds})`,
-        )})`,
-  });
-  const listed = ((beside ?? []) as [number, number][]).map(([id, planId]) => ({ id, planId }));
+  // The provider's shard (held by the isolate), then at once: the connection, the provider's page,
+  // and this channel's listings of it.
+  const providerDb = await storeShardDb(env, ctx, providerAppId);
+  const [connected, offered, listed] = await Promise.all([
+    isConnectionActive(env, ctx.appId, providerAppId),
+    providerDb && listOfferedPlans(providerDb, providerAppId, q),
+    ctx.db
+      .select({ id: channelPlanListings.id, planId: channelPlanListings.planId })
+      .from(channelPlanListings)
+      .where(and(live(channelPlanListings, ctx.appId), eq(channelPlanListings.providerAppId, providerAppId)))
+      .all(),
+  ]);
+  if (!connected || !offered) throw notConnected(providerAppId);
+  const { page } = offered;
   return {
     ...page,
     results: page.results.map((p) => ({
@@ -55,13 +63,11 @@ export async function listProviderPlans(
   };
 }
 
-/** The listings the channel may see: its own, live, of a provider it is actively connected to. */
-const visibleListings = (appId: number): SQL =>
+/** The listings the channel may see: its own, live, of a provider it is actively connected to (`providers`). */
+const visibleListings = (appId: number, providers: readonly number[]): SQL =>
   and(
     live(channelPlanListings, appId),
-    sql`${channelPlanListings.providerAppId} IN (SELECT ${channelConnections.providerAppId} FROM ${channelConnections}
-      WHERE ${channelConnections.channelAppId} = ${appId} AND ${channelConnections.status} = 'active'
-        AND ${notDeletedRow(channelConnections)})`,
+    providers.length ? inList(channelPlanListings.providerAppId, providers) : sql`0`,
   )!;
 
 export const LISTING_LIST: ListSpec = {
@@ -78,28 +84,43 @@ export const LISTING_LIST: ListSpec = {
   idColumn: channelPlanListings.id,
 };
 
-/** What the views of the listings `rows` (a table expression: a page, or one row) need, as JSON parts of the same statement. */
-function listingParts(rows: SQL) {
-  return {
-    ...storeFacesJson(sql`SELECT provider_app_id FROM ${rows}`),
-    ...offeredPlansJson(sql`SELECT provider_app_id, plan_id FROM ${rows}`),
-  };
+/** What a listing's view needs of its provider: its face, and its plans offered to channels (by plan id). */
+type ProviderSide = { faces: Map<number, StoreFace>; plans: Map<number, Map<number, PlanSummary>> };
+
+/**
+ * The providers' faces and offered plans of `rows`, each read on its provider's shard (`groups`, from
+ * `storesByShard`), the shards at once. Plans are told apart by provider: ids are unique per shard only.
+ */
+async function providerSide(groups: readonly StoreGroup[], rows: readonly ListingRow[]): Promise<ProviderSide> {
+  const faces = new Map<number, StoreFace>();
+  const plans = new Map<number, Map<number, PlanSummary>>();
+  // Each shard's faces and plans at once, the shards at once.
+  await Promise.all(
+    groups.map(async (g) => {
+      const refs = rows
+        .filter((r) => g.appIds.includes(r.providerAppId))
+        .map((r) => ({ providerAppId: r.providerAppId, planId: r.planId }));
+      const [shown, found] = await Promise.all([storeFacesOn(g), offeredPlansByIds(g.db, refs)]);
+      for (const [id, face] of shown) faces.set(id, face);
+      for (const id of g.appIds) plans.set(id, new Map());
+      // Within a shard a plan id is one provider's: the ref that named it says whose.
+      for (const r of refs) {
+        const plan = found.get(r.planId);
+        if (plan) plans.get(r.providerAppId)!.set(r.planId, plan);
+      }
+    }),
+  );
+  return { faces, plans };
 }
-type ListingParts = Record<keyof ReturnType<typeof listingParts>, unknown>;
 
 /** Listings → their shape, with the providers' faces and plans (null where no longer offered). */
-function listingViews(rows: readonly ListingRow[], parts: ListingParts): PlanListing[] {
-  const faces = storeFacesFromJson(
-    rows.map((r) => r.providerAppId),
-    parts,
-  );
-  const plans = offeredPlansFromJson(parts);
+function listingViews(rows: readonly ListingRow[], side: ProviderSide): PlanListing[] {
   return rows.map((r) => {
-    const plan = plans.get(r.planId) ?? null;
+    const plan = side.plans.get(r.providerAppId)?.get(r.planId) ?? null;
     return {
       id: r.id,
       provider_app_id: r.providerAppId,
-      provider: faces.get(r.providerAppId)!,
+      provider: side.faces.get(r.providerAppId)!,
       plan_id: r.planId,
       plan,
       is_available: plan !== null,
@@ -115,67 +136,58 @@ function listingViews(rows: readonly ListingRow[], parts: ListingParts): PlanLis
   });
 }
 
-export async function listPlanListings(ctx: ServiceContext, q: ListQuery): Promise<Page<PlanListing>> {
-  // One statement: the page, its providers' faces and their plans.
-  const { page, nested } = await listPageWith(
-    ctx.db,
-    q,
-    { table: channelPlanListings, scope: () => visibleListings(ctx.appId) },
-    listingParts,
+export async function listPlanListings(env: Env, ctx: ServiceContext, q: ListQuery): Promise<Page<PlanListing>> {
+  const providers = await connectedProviderAppIds(env, ctx.appId);
+  const page = await listPage(ctx.db, q, {
+    table: channelPlanListings,
+    scope: () => visibleListings(ctx.appId, providers),
+  });
+  const groups = await storesByShard(
+    env,
+    ctx,
+    page.results.map((r) => r.providerAppId),
   );
-  return { ...page, results: listingViews(page.results, nested) };
+  return { ...page, results: listingViews(page.results, await providerSide(groups, page.results)) };
 }
 
-async function findListing(ctx: ServiceContext, id: number): Promise<ListingRow> {
-  const row = await ctx.db
-    .select()
-    .from(channelPlanListings)
-    .where(and(visibleListings(ctx.appId), eq(channelPlanListings.id, id)))
-    .get();
-  if (!row) throw ApiError.notFound("plan_listing_not_found", `Plan listing ${id}`);
+/** The listing `id` the channel may see (its provider actively connected): read beside the connections. */
+async function findListing(env: Env, ctx: ServiceContext, id: number): Promise<ListingRow> {
+  const [providers, row] = await Promise.all([
+    connectedProviderAppIds(env, ctx.appId),
+    ctx.db
+      .select()
+      .from(channelPlanListings)
+      .where(and(live(channelPlanListings, ctx.appId), eq(channelPlanListings.id, id)))
+      .get(),
+  ]);
+  if (!row || !providers.includes(row.providerAppId))
+    throw ApiError.notFound("plan_listing_not_found", `Plan listing ${id}`);
   return row;
 }
 
-/**
- * The reads of one listing with its provider's face and plan, keyed by the id (a number, or a
- * handle's id in the batch that makes it): for a batch, `listingFrom` reads their rows.
- */
-function listingReads(ctx: ServiceContext, id: number | SQL) {
-  const where = and(visibleListings(ctx.appId), sql`${channelPlanListings.id} = ${id}`)!;
-  const parts = listingParts(sql`(SELECT * FROM ${channelPlanListings} WHERE ${where})`);
-  return [
-    ctx.db.select().from(channelPlanListings).where(where),
-    ctx.db
-      .select(
-        Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, (v as SQL).as(k)])) as {
-          [K in keyof typeof parts]: SQL.Aliased<unknown>;
-        },
-      )
-      .from(sql`(SELECT 1)`),
-  ] as const;
-}
-
-/** The listing of `listingReads`' rows; 404 `plan_listing_not_found` without one. */
-function listingFrom(id: number, rows: readonly ListingRow[], partRows: readonly ListingParts[]): PlanListing {
-  if (!rows[0]) throw ApiError.notFound("plan_listing_not_found", `Plan listing ${id}`);
-  return listingViews(rows, partRows[0]!)[0]!;
-}
-
 /** Lists a plan the provider offers, for a channel actively connected to it; once per plan. */
-export async function createPlanListing(ctx: ServiceContext, body: CreatePlanListing): Promise<PlanListing> {
+export async function createPlanListing(env: Env, ctx: ServiceContext, body: CreatePlanListing): Promise<PlanListing> {
   const { provider_app_id: providerAppId, plan_id: planId } = body;
-  // Every read at once; the connection is what is asked first.
-  const [connected, offered, existing] = await Promise.all([
-    isConnectionActive(ctx.db, ctx.appId, providerAppId),
-    offeredPlansByIds(ctx.db, [{ providerAppId, planId }]),
+  // The provider's shard (held by the isolate), then every read at once, each where it lives; the
+  // connection is what is asked first.
+  const groups = await storesByShard(env, ctx, [providerAppId]);
+  const [connected, side, existing] = await Promise.all([
+    isConnectionActive(env, ctx.appId, providerAppId),
+    providerSide(groups, [{ providerAppId, planId } as ListingRow]),
     ctx.db
       .select({ id: channelPlanListings.id })
       .from(channelPlanListings)
-      .where(and(live(channelPlanListings, ctx.appId), eq(channelPlanListings.planId, planId)))
+      .where(
+        and(
+          live(channelPlanListings, ctx.appId),
+          eq(channelPlanListings.providerAppId, providerAppId),
+          eq(channelPlanListings.planId, planId),
+        ),
+      )
       .get(),
   ]);
   if (!connected) throw notConnected(providerAppId);
-  if (!offered.has(planId)) {
+  if (!side.plans.get(providerAppId)?.has(planId)) {
     throw ApiError.validation({
       plan_id: [`Must be a plan that provider store ${providerAppId} offers to channels (active, marketplace-active).`],
     });
@@ -204,38 +216,47 @@ export async function createPlanListing(ctx: ServiceContext, body: CreatePlanLis
       .returning(),
   );
   plan.event(insertedRowEvent("sales_channel.plan_listing_created", channelPlanListings, listing));
-  // The listing as the batch made it, with its provider's face and plan: the answer.
-  const [rowRead, partsRead] = listingReads(ctx, listing.id);
-  const row = plan.read<ListingRow>(rowRead);
-  const parts = plan.read<ListingParts>(partsRead);
   const done = await plan.run(ctx.events);
-  return listingFrom(done.id(listing), done.rows(row), done.rows(parts));
+  // The provider's face and plan were read before the write; they answer with the row it made.
+  return listingViews([done.row<ListingRow>(listing)], side)[0]!;
 }
 
 export async function updatePlanListing(
+  env: Env,
   ctx: ServiceContext,
   id: number,
   body: UpdatePlanListing,
 ): Promise<PlanListing> {
-  await findListing(ctx, id);
-  const { results } = await emit(
-    ctx.db,
-    ctx.events,
-    [
-      ctx.db
-        .update(channelPlanListings)
-        .set({ isActive: body.is_active, isFeatured: body.is_featured, ordering: body.ordering, modifiedAt: nowIso() })
-        .where(and(live(channelPlanListings, ctx.appId), eq(channelPlanListings.id, id))),
-    ],
-    [newEvent(ctx.appId, "sales_channel.plan_listing_updated", { id, changes: Object.keys(body) })],
-    // The listing as the batch left it: the answer.
-    { after: listingReads(ctx, id) },
-  );
-  return listingFrom(id, results[1] as ListingRow[], results[2] as ListingParts[]);
+  const row = await findListing(env, ctx, id);
+  const groups = await storesByShard(env, ctx, [row.providerAppId]);
+  // The change (answering the row as it left it) and the provider's side, at once.
+  const [{ results }, side] = await Promise.all([
+    emit(
+      ctx.db,
+      ctx.events,
+      [
+        ctx.db
+          .update(channelPlanListings)
+          .set({
+            isActive: body.is_active,
+            isFeatured: body.is_featured,
+            ordering: body.ordering,
+            modifiedAt: nowIso(),
+          })
+          .where(and(live(channelPlanListings, ctx.appId), eq(channelPlanListings.id, id))),
+      ],
+      [newEvent(ctx.appId, "sales_channel.plan_listing_updated", { id, changes: Object.keys(body) })],
+      { after: [ctx.db.select().from(channelPlanListings).where(eq(channelPlanListings.id, id))] },
+    ),
+    providerSide(groups, [row]),
+  ]);
+  const after = results[1] as ListingRow[];
+  if (!after[0]) throw ApiError.notFound("plan_listing_not_found", `Plan listing ${id}`);
+  return listingViews(after, side)[0]!;
 }
 
-export async function deletePlanListing(ctx: ServiceContext, id: number): Promise<void> {
-  await findListing(ctx, id);
+export async function deletePlanListing(env: Env, ctx: ServiceContext, id: number): Promise<void> {
+  await findListing(env, ctx, id);
   const now = nowIso();
   await emit(
     ctx.db,

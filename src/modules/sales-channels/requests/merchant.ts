@@ -180,23 +180,23 @@ export const connectionRequestsRouter = createRouter()
       parse: (raw) => (isDirection(raw) ? (raw as (typeof DIRECTIONS)[number]) : undefined),
       expected: `one of: ${DIRECTIONS.join(", ")}`,
     });
-    return c.json(envelopeOf(c, await listConnectionRequests(serviceContext(c), q, value)), 200);
+    return c.json(envelopeOf(c, await listConnectionRequests(c.env, serviceContext(c), q, value)), 200);
   })
   .openapi(sendConnectionRequestRoute, async (c) =>
-    c.json(await sendConnectionRequest(serviceContext(c), c.req.valid("json")), 201),
+    c.json(await sendConnectionRequest(c.env, serviceContext(c), c.req.valid("json")), 201),
   )
   .openapi(getConnectionRequestRoute, async (c) =>
-    c.json(await getConnectionRequest(serviceContext(c), c.req.valid("param").connection_request_id), 200),
+    c.json(await getConnectionRequest(c.env, serviceContext(c), c.req.valid("param").connection_request_id), 200),
   )
   .openapi(deleteConnectionRequestRoute, async (c) => {
-    await actOnConnection(serviceContext(c), c.req.valid("param").connection_request_id, "delete", actorOf(c));
+    await actOnConnection(c.env, serviceContext(c), c.req.valid("param").connection_request_id, "delete", actorOf(c));
     return c.body(null, 204);
   });
 
 for (const action of Object.keys(ACTIONS) as PostAction[]) {
   connectionRequestsRouter.openapi(actionRoute(action), async (c) => {
     const id = c.req.valid("param").connection_request_id;
-    const out = await actOnConnection(serviceContext(c), id, action as ConnectionAction, actorOf(c));
+    const out = await actOnConnection(c.env, serviceContext(c), id, action as ConnectionAction, actorOf(c));
     return c.json(out!, 200);
   });
 }

@@ -1,22 +1,27 @@
 import { and, eq, ne, or, type SQL, sql } from "drizzle-orm";
-import { BatchPlan } from "../../../core/batch-plan";
 import type { ServiceContext } from "../../../core/context";
 import { notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
-import { emit, eventPayloadSql, newEvent } from "../../../core/events/outbox";
+import { type EventMessage, eventPayloadSql, newEvent } from "../../../core/events/outbox";
 import type { EventType } from "../../../core/events/registry";
-import { type ListQuery, type ListSpec, listPageWith, type Page } from "../../../core/listing";
-import { apps } from "../../../core/tenancy";
+import { type ListQuery, type ListSpec, listPage, type Page } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
-import { type StoreFace, storeFacesFromJson, storeFacesJson, storeFacesQueries } from "../stores";
-import { CONNECTION_STATUSES, channelConnections } from "../tables";
+import { channelDirectory } from "../../../db/channel-directory";
+import { salesChannelConnections as channelConnections } from "../../../db/channel-directory-schema";
+import { storeEntry } from "../../../db/shards";
+import { deferDelivery, deliveryRows } from "../event-deliveries";
+import { storesByShard } from "../store-shards";
+import { type StoreFace, storeFacesAcross } from "../stores";
+import { CONNECTION_STATUSES } from "../tables";
 import { type ConnectionAction, connectionMachine } from "./machine";
 import type { ConnectionRequest, DIRECTIONS, SendConnectionRequest } from "./schemas";
 
 /**
- * Connection requests (MX6). A connection is one row that both of its stores see: every read is
- * scoped to the rows where the calling store is the channel or the provider, and not deleted; a
- * third store gets the 404 of a request that does not exist.
+ * Connection requests (MX6). A connection is one row that both of its stores see, in the directory
+ * (docs/shards.md, "Sales channels across shards"): every read is scoped to the rows where the
+ * calling store is the channel or the provider, and not deleted; a third store gets the 404 of a
+ * request that does not exist. The stores' faces are read on each store's own shard, and the events
+ * reach each store's outbox on its shard after the directory's batch (event-deliveries.ts).
  */
 
 type Row = typeof channelConnections.$inferSelect;
@@ -70,6 +75,7 @@ function viewsOf(ctx: ServiceContext, rows: readonly Row[], faces: Map<number, S
 }
 
 export async function listConnectionRequests(
+  env: Env,
   ctx: ServiceContext,
   q: ListQuery,
   direction: Direction | undefined,
@@ -80,38 +86,30 @@ export async function listConnectionRequests(
     incoming: ne(channelConnections.appId, ctx.appId),
   };
   const scope = and(seenBy(ctx.appId), direction && byDirection[direction])!;
-  // The page and the faces of its stores: one statement.
-  const { page, nested } = await listPageWith(ctx.db, q, { table: channelConnections, scope: () => scope }, (rows) =>
-    storeFacesJson(sql`SELECT channel_app_id FROM ${rows} UNION SELECT provider_app_id FROM ${rows}`),
-  );
-  const faces = storeFacesFromJson(sidesOf(page.results), nested);
+  const page = await listPage(channelDirectory(env), q, { table: channelConnections, scope: () => scope });
+  // The faces of the page's stores, each on its own shard (the shards at once).
+  const faces = await storeFacesAcross(await storesByShard(env, ctx, sidesOf(page.results)));
   return { ...page, results: viewsOf(ctx, page.results, faces) };
 }
 
 /** The stores of the rows: each one's channel and provider. */
 const sidesOf = (rows: readonly Row[]) => [...new Set(rows.flatMap((r) => [r.channelAppId, r.providerAppId]))];
 
-/** A connection request the store is a side of and its stores' faces, in one batch keyed by the id; else 404. */
-async function findWithFaces(ctx: ServiceContext, id: number): Promise<{ row: Row; faces: Map<number, StoreFace> }> {
-  const where = and(seenBy(ctx.appId), eq(channelConnections.id, id))!;
-  const c = channelConnections;
-  const sides = sql`SELECT ${c.channelAppId} FROM ${c} WHERE ${where} UNION SELECT ${c.providerAppId} FROM ${c} WHERE ${where}`;
-  const faces = storeFacesJson(sides);
-  const [rows, parts] = await ctx.db.batch([
-    ctx.db.select().from(c).where(where),
-    ctx.db
-      .select({ profiles: faces.profiles.as("profiles"), identities: faces.identities.as("identities") })
-      .from(sql`(SELECT 1)`),
-  ]);
-  const row = rows[0];
+/** A connection request the store is a side of; else 404. */
+async function findConnection(env: Env, ctx: ServiceContext, id: number): Promise<Row> {
+  const row = await channelDirectory(env)
+    .select()
+    .from(channelConnections)
+    .where(and(seenBy(ctx.appId), eq(channelConnections.id, id)))
+    .get();
   if (!row) throw ApiError.notFound("connection_request_not_found", `Connection request ${id}`);
-  return { row, faces: storeFacesFromJson(sidesOf([row]), parts[0]!) };
+  return row;
 }
 
 /** A connection request the store is a side of, with its stores' faces. */
-export async function getConnectionRequest(ctx: ServiceContext, id: number): Promise<ConnectionRequest> {
-  const { row, faces } = await findWithFaces(ctx, id);
-  return viewsOf(ctx, [row], faces)[0]!;
+export async function getConnectionRequest(env: Env, ctx: ServiceContext, id: number): Promise<ConnectionRequest> {
+  const row = await findConnection(env, ctx, id);
+  return viewsOf(ctx, [row], await storeFacesAcross(await storesByShard(env, ctx, sidesOf([row]))))[0]!;
 }
 
 /**
@@ -131,6 +129,7 @@ function bothSidesEvents(type: EventType, where: SQL): SQL {
 
 /** Sends a request to another store, which must exist; one live connection per channel and provider. */
 export async function sendConnectionRequest(
+  env: Env,
   ctx: ServiceContext,
   body: SendConnectionRequest,
 ): Promise<ConnectionRequest> {
@@ -140,38 +139,37 @@ export async function sendConnectionRequest(
   if (other === ctx.appId) throw ApiError.conflict("connection_to_self", "A store cannot connect to itself.");
   const channelAppId = asChannel ? ctx.appId : other;
   const providerAppId = asChannel ? other : ctx.appId;
-  // Every read at once: the other store, a live connection of the pair, and both stores' faces for the answer.
-  const faces = storeFacesQueries(ctx.db, [channelAppId, providerAppId]);
-  const [store, live, profiles, identities] = await ctx.db.batch([
-    ctx.db.select({ id: apps.id }).from(apps).where(eq(apps.id, other)),
-    ctx.db
-      .select({ id: channelConnections.id, status: channelConnections.status })
-      .from(channelConnections)
-      .where(
-        and(
-          eq(channelConnections.channelAppId, channelAppId),
-          eq(channelConnections.providerAppId, providerAppId),
-          notDeleted(channelConnections),
-          ne(channelConnections.status, "rejected"),
-        ),
-      ),
-    ...faces.statements,
+  const directory = channelDirectory(env);
+  const c = channelConnections;
+  const livePair = and(
+    eq(c.channelAppId, channelAppId),
+    eq(c.providerAppId, providerAppId),
+    notDeleted(c),
+    ne(c.status, "rejected"),
+  )!;
+  // The other store and both stores' shards (held by the isolate), then every read at once.
+  const [store, shards] = await Promise.all([
+    storeEntry(env, other),
+    storesByShard(env, ctx, [channelAppId, providerAppId]),
   ]);
-  if (!store.length) throw ApiError.validation({ [field]: ["No store has this id."] });
-  if (live[0]) {
+  if (!store) throw ApiError.validation({ [field]: ["No store has this id."] });
+  const [live, faces] = await Promise.all([
+    directory.select({ id: c.id, status: c.status }).from(c).where(livePair).get(),
+    storeFacesAcross(shards),
+  ]);
+  if (live) {
     throw ApiError.conflict(
       "connection_already_exists",
-      `Store ${channelAppId} (channel) and store ${providerAppId} (provider) already have a connection, ${live[0].status}: ` +
-        `connection request ${live[0].id}.`,
-      { connection_request_id: live[0].id, current_status: live[0].status },
+      `Store ${channelAppId} (channel) and store ${providerAppId} (provider) already have a connection, ${live.status}: ` +
+        `connection request ${live.id}.`,
+      { connection_request_id: live.id, current_status: live.status },
     );
   }
   const now = nowIso();
-  const plan = new BatchPlan(ctx.db);
-  const connection = plan.insert(
-    "connection",
-    ctx.db
-      .insert(channelConnections)
+  // One directory batch: the row, then its events to both stores derived from it (its id is the batch's).
+  const [inserted, events] = await directory.batch([
+    directory
+      .insert(c)
       .values({
         appId: ctx.appId,
         channelAppId,
@@ -184,10 +182,14 @@ export async function sendConnectionRequest(
         modifiedAt: now,
       })
       .returning(),
+    deliveryRows(directory, bothSidesEvents("sales_channel.connection_requested", livePair)),
+  ]);
+  deferDelivery(
+    env,
+    ctx.events,
+    events.map((e) => JSON.parse(e.payload) as EventMessage),
   );
-  plan.event(bothSidesEvents("sales_channel.connection_requested", sql`${channelConnections.id} = ${connection.id}`));
-  const row = (await plan.run(ctx.events)).row<Row>(connection);
-  return viewsOf(ctx, [row], faces.of(profiles, identities))[0]!;
+  return viewsOf(ctx, inserted as Row[], faces)[0]!;
 }
 
 const EVENT_OF = {
@@ -223,27 +225,25 @@ function checkReactivator(row: Row, actor: Actor): void {
  * race between two actions is refused (409 `concurrent_update`) rather than applied twice.
  */
 export async function actOnConnection(
+  env: Env,
   ctx: ServiceContext,
   id: number,
   action: ConnectionAction,
   actor: Actor,
 ): Promise<ConnectionRequest | undefined> {
-  // The faces do not change with the action: read with the row, they answer after the write.
-  const { row, faces } = await findWithFaces(ctx, id);
+  const row = await findConnection(env, ctx, id);
   if (action === "accept" || action === "reject") checkReceiver(row, action, actor);
   const to = connectionMachine.next(row.status, action);
   if (action === "activate") checkReactivator(row, actor);
+  const shards = await storesByShard(env, ctx, sidesOf([row]));
   const now = nowIso();
   const set: Partial<typeof channelConnections.$inferInsert> = { status: to, modifiedAt: now };
   if (action === "accept" || action === "reject") Object.assign(set, { decidedAt: now, decidedBy: actor.tokenId });
   if (action === "deactivate") set.deactivatedByAppId = actor.appId;
   if (action === "activate") set.deactivatedByAppId = null;
   if (action === "delete") Object.assign(set, { isDeleted: true, deletedAt: now });
-  const guard = and(
-    eq(channelConnections.id, id),
-    eq(channelConnections.status, row.status),
-    notDeleted(channelConnections),
-  )!;
+  const c = channelConnections;
+  const guard = and(eq(c.id, id), eq(c.status, row.status), notDeleted(c))!;
   const data = {
     id,
     status: to,
@@ -251,23 +251,30 @@ export async function actOnConnection(
     provider_app_id: row.providerAppId,
     by_app_id: actor.appId,
   };
-  const { applied, results } = await emit(
-    ctx.db,
-    ctx.events,
-    [ctx.db.update(channelConnections).set(set).where(guard)],
-    [newEvent(row.channelAppId, EVENT_OF[action], data), newEvent(row.providerAppId, EVENT_OF[action], data)],
-    {
-      guard: sql`EXISTS (SELECT 1 FROM ${channelConnections} WHERE ${guard})`,
-      // The row as the batch left it: the answer.
-      after: [ctx.db.select().from(channelConnections).where(eq(channelConnections.id, id))],
-    },
-  );
-  if (!applied) {
+  const events = [
+    newEvent(row.channelAppId, EVENT_OF[action], data),
+    newEvent(row.providerAppId, EVENT_OF[action], data),
+  ];
+  const directory = channelDirectory(env);
+  // The directory's batch: the events' delivery rows where the guard holds (before the change, so that
+  // they land with it or not at all), the guarded change, the row as it left it (the answer); the faces
+  // do not change with the action, read on the stores' shards meanwhile.
+  const [written, faces] = await Promise.all([
+    directory.batch([
+      deliveryRows(directory, events, sql`EXISTS (SELECT 1 FROM ${c} WHERE ${guard})`),
+      directory.update(c).set(set).where(guard),
+      directory.select().from(c).where(eq(c.id, id)),
+    ]),
+    storeFacesAcross(shards),
+  ]);
+  const [delivery, , after] = written;
+  if (!(delivery as unknown[]).length) {
     throw ApiError.conflict(
       "concurrent_update",
       "The connection request changed while this request ran; nothing was changed. Read it and retry.",
     );
   }
+  deferDelivery(env, ctx.events, events);
   if (action === "delete") return undefined;
-  return viewsOf(ctx, results[1] as Row[], faces)[0]!;
+  return viewsOf(ctx, after as Row[], faces)[0]!;
 }

@@ -1,0 +1,2 @@
+DROP INDEX `channel_plan_listings_plan_idx`;--> statement-breakpoint
+CREATE UNIQUE INDEX `channel_plan_listings_provider_plan_idx` ON `channel_plan_listings` (`app_id`,`provider_app_id`,`plan_id`) WHERE is_deleted = 0;
