@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { OPENAPI_ORIGIN_PLACEHOLDER } from "../../src/core/docs";
+import { OUTBOX_ROUTE_TYPES } from "../../src/core/events/outbox";
 import type { EventType } from "../../src/core/events/registry";
 import { EVENT_CATALOGUE, eventEnvelopeSchema } from "../../src/modules/webhooks/catalogue";
 import { buildOpenApiDocument } from "../../src/openapi-document";
@@ -123,7 +124,10 @@ describe("event catalogue", () => {
     // share the database): every one of them must match its documented schema.
     const types = new Set(rows.results.map((r) => r.type));
     for (const t of ["ticket.created", "ticket.updated", "ticket.checked_in"]) expect(types).toContain(t);
-    for (const { type, payload } of rows.results) {
+    // Outbox messages that are not webhook events (the e-invoice signer's wake-up) have no schema here.
+    for (const { type, payload } of rows.results.filter(
+      (r) => !(OUTBOX_ROUTE_TYPES as readonly string[]).includes(r.type),
+    )) {
       const parsed = eventEnvelopeSchema(type as EventType).safeParse(JSON.parse(payload));
       expect(parsed.success, `${type}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
     }
