@@ -1,6 +1,6 @@
 import type { ServiceContext } from "../../core/context";
 import type { Db } from "../../db/client";
-import { groupByShard, storeEntry } from "../../db/shards";
+import { groupByShard, storeEntry, storeShard } from "../../db/shards";
 import { connectedProviderAppIds } from "./connections";
 
 /**
@@ -26,10 +26,9 @@ export async function storesByShard(env: Env, ctx: ServiceContext, appIds: reado
 /** The database of one store's shard (the request's own for its own store); null for a store the directory lacks. */
 export async function storeShardDb(env: Env, ctx: ServiceContext, appId: number): Promise<Db | null> {
   if (appId === ctx.appId) return ctx.db;
-  const [own, entry] = await Promise.all([storeEntry(env, ctx.appId), storeEntry(env, appId)]);
-  if (!entry) return null;
-  if (entry.shard === own?.shard) return ctx.db;
-  return (await storesByShard(env, ctx, [appId]))[0]!.db;
+  const [own, other] = await Promise.all([storeEntry(env, ctx.appId), storeShard(env, appId)]);
+  if (!other) return null;
+  return other.shard === own?.shard ? ctx.db : other.db;
 }
 
 /** A shard a channel's view reads: its database, and the channel's active providers there. */
