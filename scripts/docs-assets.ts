@@ -81,9 +81,23 @@ export function buildDocsAssets(): number {
   for (const [name, content] of files) if (writeIfChanged(path.join(to, name), content)) written++;
   for (const name of readdirSync(to)) if (!files.has(name)) rmSync(path.join(to, name), { recursive: true });
   if (buildOpenApiJson()) written++;
-  // The invoice PDFs' font lives in the same assets directory.
+  // The invoice PDFs' font lives in the same assets directory, and so do the phone numbering plans.
   if (buildInvoiceFont(ASSETS_DIR)) written++;
+  if (copyPhoneMetadata(require)) written++;
   return written;
+}
+
+/** The asset's path under `public/` (PHONE_METADATA_PATH in src/modules/customers/phone.ts). */
+const PHONE_METADATA_ASSET = "phone-metadata/mobile.json";
+
+/**
+ * libphonenumber-js's mobile numbering plans, which the Worker reads on its first phone number
+ * instead of carrying them in its bundle (src/modules/customers/phone.ts).
+ */
+function copyPhoneMetadata(require: NodeJS.Require): boolean {
+  const file = path.join(ASSETS_DIR, PHONE_METADATA_ASSET);
+  mkdirSync(path.dirname(file), { recursive: true });
+  return writeIfChanged(file, readFileSync(require.resolve("libphonenumber-js/metadata.mobile.json")));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseMobile, tryParseMobile } from "../../src/modules/customers/phone";
+import { parseMobile, phoneRules, tryParseMobile } from "../../src/modules/customers/phone";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { APP_1, ensureTenant, shardFor, tokenFor } from "../helpers/factories";
-import { call, json, problem } from "../helpers/request";
+import { call, json, problem, testAssets } from "../helpers/request";
 import { ensureGeography, outboxOf } from "./records-fixtures";
 
 // Stores of this file only, so that the outbox and the lists see no other file's writes.
@@ -158,26 +158,38 @@ describe("Create Customer (MC6)", () => {
 });
 
 describe("parseMobile (the module's one phone parser)", () => {
-  it("normalises every form of a mobile number, and names the field it refuses", () => {
+  // The numbering plans come from the static assets, as in the deployed Worker.
+  const ctx = { assets: testAssets() };
+
+  it("normalises every form of a mobile number, and names the field it refuses", async () => {
     for (const form of ["0534501056", "534501056", "966534501056", "+966 53 450 1056", "00966-53-450-1056"]) {
-      expect(parseMobile("966", form), form).toEqual({
+      expect(await parseMobile(ctx, "966", form), form).toEqual({
         countryCode: "966",
         e164: "966534501056",
         national: "0534501056",
       });
     }
-    expect(parseMobile("+971", "050 123 4567")).toEqual({
+    expect(await parseMobile(ctx, "+971", "050 123 4567")).toEqual({
       countryCode: "971",
       e164: "971501234567",
       national: "0501234567",
     });
-    expect(tryParseMobile("966", "0114567890")).toEqual({
+    const rules = await phoneRules(ctx);
+    expect(tryParseMobile(rules, "966", "0114567890")).toEqual({
       field: "mobile_number",
       message: "Is not a valid mobile number for calling code +966.",
     });
-    expect(() => parseMobile("966", "12", { mobile_number: "phone" })).toThrow(
+    expect(tryParseMobile(rules, "999", "0534501056")).toEqual({
+      field: "country_code",
+      message: 'Is not the calling code of any country (Saudi Arabia\'s is "966").',
+    });
+    await expect(parseMobile(ctx, "966", "12", { mobile_number: "phone" })).rejects.toThrow(
       expect.objectContaining({ status: 400, extra: { errors: { phone: [expect.any(String)] } } }),
     );
+  });
+
+  it("refuses to parse without the static assets, rather than guessing", async () => {
+    await expect(parseMobile({}, "966", "0534501056")).rejects.toThrow(/ASSETS binding/);
   });
 });
 

@@ -56,8 +56,11 @@ export async function call(path: string, opts: Call = {}): Promise<Response> {
  */
 function withAssets(bindings: Env): Env {
   if (bindings.ASSETS) return bindings;
-  return { ...bindings, ASSETS: (env as unknown as { TEST_ASSETS: Fetcher }).TEST_ASSETS };
+  return { ...bindings, ASSETS: testAssets() };
 }
+
+/** The static assets, as the Worker's ASSETS binding serves them (for tests that call a service directly). */
+export const testAssets = (): Fetcher => (env as unknown as { TEST_ASSETS: Fetcher }).TEST_ASSETS;
 
 /**
  * Hands a request to the Worker's fetch handler and waits for the work it deferred (events sent to

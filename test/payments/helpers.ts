@@ -11,7 +11,7 @@ export const paymentRequest = (over: Partial<CardPaymentRequest> = {}): CardPaym
   amountMinor: 12_550,
   currency: "SAR",
   lang: "en",
-  customer: { name: "Sara", mobile: "966534501056", email: "sara@example.com" },
+  customer: { name: "Sara", mobile: "966534501056", countryCode: "966", email: "sara@example.com" },
   successUrl: "https://shop.example.com/paid?order=7",
   errorUrl: "https://shop.example.com/failed?order=7",
   origin: ORIGIN,

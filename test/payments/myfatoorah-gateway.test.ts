@@ -92,7 +92,11 @@ describe("MyFatoorah: create a payment (SendPayment)", () => {
 
   it("writes amounts as exact decimals, and fills what the customer lacks", async () => {
     const s = setup();
-    await created(s, { amountMinor: 1005, lang: "ar", customer: { name: null, mobile: null, email: null } });
+    await created(s, {
+      amountMinor: 1005,
+      lang: "ar",
+      customer: { name: null, mobile: null, countryCode: null, email: null },
+    });
     const [sent] = s.api.requests;
     expect(sent!.text).toContain('"InvoiceValue":10.05,');
     expect(sent!.body).toMatchObject({ CustomerName: "عميل", Language: "ar" });

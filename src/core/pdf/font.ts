@@ -3,6 +3,7 @@
  * built by scripts/invoice-font.ts into the static assets and fetched through the ASSETS binding, so
  * that the Worker's bundle does not carry it. Parsed once per isolate.
  */
+import { assetLoader } from "../assets";
 
 /** The asset's path (INVOICE_FONT_ASSET in scripts/invoice-font.ts): a new font gets a new name. */
 export const PDF_FONT_PATH = "/invoice-font/invoice-sans-v1.json";
@@ -42,21 +43,5 @@ export function parsePdfFont(file: PdfFontFile): PdfFont {
   return { ...metrics, deflated, glyphs, widths };
 }
 
-let cached: Promise<PdfFont> | undefined;
-
-/** What the font is fetched from: the ASSETS binding. */
-export type AssetFetcher = { fetch(request: Request): Promise<Response> };
-
 /** The font, from the static assets; kept for the isolate's life. */
-export function loadPdfFont(assets: AssetFetcher): Promise<PdfFont> {
-  cached ??= (async () => {
-    const res = await assets.fetch(new Request(`https://assets.invalid${PDF_FONT_PATH}`));
-    if (!res.ok) throw new Error(`PDF font: the asset ${PDF_FONT_PATH} answered ${res.status}`);
-    return parsePdfFont((await res.json()) as PdfFontFile);
-  })();
-  // A failed load is not kept: the next PDF tries again.
-  cached.catch(() => {
-    cached = undefined;
-  });
-  return cached;
-}
+export const loadPdfFont = assetLoader(PDF_FONT_PATH, (json) => parsePdfFont(json as PdfFontFile));

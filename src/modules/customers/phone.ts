@@ -1,7 +1,33 @@
 // The `mobile` metadata: the full rules for mobile numbers only (about 95 KB against 145 KB for
 // `max`), so `isValid()` is true only for a number a mobile operator of the country could assign.
-import { getCountries, getCountryCallingCode, parsePhoneNumberFromString } from "libphonenumber-js/mobile";
+// It is read from the static assets on first use (scripts/docs-assets.ts copies it there), not
+// bundled: about 23 KiB of the gzipped bundle, for a file only phone-number writes need.
+import {
+  getCountries,
+  getCountryCallingCode,
+  type MetadataJson,
+  parsePhoneNumberFromString,
+} from "libphonenumber-js/core";
+import { assetLoader } from "../../core/assets";
+import type { ServiceContext } from "../../core/context";
 import { ApiError } from "../../core/errors";
+
+/** The asset's path (scripts/docs-assets.ts writes it from libphonenumber-js's `metadata.mobile.json`). */
+export const PHONE_METADATA_PATH = "/phone-metadata/mobile.json";
+
+/** The numbering plans, with the calling codes they know (the parser throws on any other). */
+export type PhoneRules = { metadata: MetadataJson; callingCodes: Set<string> };
+
+const loadPhoneRules = assetLoader(PHONE_METADATA_PATH, (json): PhoneRules => {
+  const metadata = json as MetadataJson;
+  return { metadata, callingCodes: new Set(getCountries(metadata).map((c) => getCountryCallingCode(c, metadata))) };
+});
+
+/** The numbering plans, through the request's ASSETS binding. */
+export function phoneRules(ctx: Pick<ServiceContext, "assets">): Promise<PhoneRules> {
+  if (!ctx.assets) throw new Error("Parsing a phone number needs the ASSETS binding in the service context.");
+  return loadPhoneRules(ctx.assets);
+}
 
 /** A mobile number in the forms the module stores and echoes. */
 export type ParsedMobile = {
@@ -18,32 +44,26 @@ export type MobileProblem = { field: "country_code" | "mobile_number"; message: 
 
 const CALLING_CODE = /^\+?(\d{1,4})$/;
 
-let knownCodes: Set<string> | undefined;
-/**
- * The calling codes of the countries the metadata knows: the parser throws ("Unknown calling
- * code") on any other, so a code is checked here first. Built on first use, not at startup.
- */
-function isKnownCallingCode(cc: string): boolean {
-  knownCodes ??= new Set(getCountries().map((country) => getCountryCallingCode(country)));
-  return knownCodes.has(cc);
-}
-
 /**
  * Parses a mobile number the way people type it ("0534501056", "534501056", "966534501056",
  * "+966 53 450 1056", "00966534501056") against the calling code of its country, and says why
  * when it is not a valid mobile number of that country. The non-throwing form of `parseMobile`.
  */
-export function tryParseMobile(country_code: string, mobile_number: string): ParsedMobile | MobileProblem {
+export function tryParseMobile(
+  rules: PhoneRules,
+  country_code: string,
+  mobile_number: string,
+): ParsedMobile | MobileProblem {
   const cc = CALLING_CODE.exec(country_code.trim())?.[1];
   if (!cc) return { field: "country_code", message: 'Must be a calling code, digits only ("966").' };
-  if (!isKnownCallingCode(cc)) {
+  if (!rules.callingCodes.has(cc)) {
     return { field: "country_code", message: 'Is not the calling code of any country (Saudi Arabia\'s is "966").' };
   }
   const text = mobile_number.trim().replace(/^00/, "+");
   if (!/^\+?[\d\s().-]{4,24}$/.test(text)) {
     return { field: "mobile_number", message: "Must be a phone number: digits, optionally with + and spaces." };
   }
-  const parsed = parsePhoneNumberFromString(text, { defaultCallingCode: cc });
+  const parsed = parsePhoneNumberFromString(text, { defaultCallingCode: cc }, rules.metadata);
   if (!parsed || parsed.countryCallingCode !== cc) {
     return { field: "mobile_number", message: `Must be a mobile number of calling code +${cc}.` };
   }
@@ -61,12 +81,13 @@ export function tryParseMobile(country_code: string, mobile_number: string): Par
  * `tryParseMobile` or a 400 `validation_error` naming the field. `fields` renames the fields of
  * the error when the body calls them otherwise (a secondary number, a login's `phone`).
  */
-export function parseMobile(
+export async function parseMobile(
+  ctx: Pick<ServiceContext, "assets">,
   country_code: string,
   mobile_number: string,
   fields: { country_code?: string; mobile_number?: string } = {},
-): ParsedMobile {
-  const result = tryParseMobile(country_code, mobile_number);
+): Promise<ParsedMobile> {
+  const result = tryParseMobile(await phoneRules(ctx), country_code, mobile_number);
   if ("e164" in result) return result;
   const field = fields[result.field] ?? result.field;
   throw ApiError.validation({ [field]: [result.message] }, `The mobile number is not valid: ${result.message}`);

@@ -144,7 +144,7 @@ async function sendCode(
 
 /** CA1: a code to confirm a registration; a number already registered is sent nothing, answered the same. */
 export async function register(ctx: ServiceContext, deps: AuthDeps, input: Register): Promise<CodeSent> {
-  const mobile = parseMobile(input.country_code, input.mobile_number);
+  const mobile = await parseMobile(ctx, input.country_code, input.mobile_number);
   const { customer, length, budget } = await lookup(ctx, mobile.e164);
   const lang = input.lang ?? "ar";
   const payload = { name: input.name, email: input.email ?? null, lang };
@@ -158,7 +158,7 @@ export async function requestOtp(
   deps: AuthDeps,
   input: { country_code: string; mobile_number: string },
 ): Promise<CodeSent> {
-  const mobile = parseMobile(input.country_code, input.mobile_number);
+  const mobile = await parseMobile(ctx, input.country_code, input.mobile_number);
   const { customer, length, budget } = await lookup(ctx, mobile.e164);
   const scope: CodeScope = { appId: ctx.appId, phone: mobile.e164, purpose: "login" };
   return sendCode(ctx, deps, scope, {
@@ -172,7 +172,7 @@ export async function requestOtp(
 
 /** CA2: creates the customer the code's registration named, verified, and logs them in. */
 export async function confirmRegistration(ctx: ServiceContext, deps: AuthDeps, input: VerifyOtp): Promise<Login> {
-  const mobile = parseMobile(input.country_code, input.mobile_number);
+  const mobile = await parseMobile(ctx, input.country_code, input.mobile_number);
   const scope: CodeScope = { appId: ctx.appId, phone: mobile.e164, purpose: "register" };
   const [codes, registered] = await ctx.db.batch([newestCodeQuery(ctx.db, scope), byPhone(ctx, mobile.e164)]);
   const code = await compareCode(deps, scope, codes[0], input.otp);
@@ -229,7 +229,7 @@ const blocked = () =>
  * live, unblocked customer also marks the number verified and stores the refresh token.
  */
 export async function getAccessToken(ctx: ServiceContext, deps: AuthDeps, input: VerifyOtp): Promise<Login> {
-  const mobile = parseMobile(input.country_code, input.mobile_number);
+  const mobile = await parseMobile(ctx, input.country_code, input.mobile_number);
   const scope: CodeScope = { appId: ctx.appId, phone: mobile.e164, purpose: "login" };
   const [codes, found] = await ctx.db.batch([newestCodeQuery(ctx.db, scope), byPhone(ctx, mobile.e164)]);
   const code = await compareCode(deps, scope, codes[0], input.otp);

@@ -215,17 +215,17 @@ async function takingMobile<T>(e164: string | undefined, write: () => Promise<T>
   }
 }
 
-const secondaryOf = (countryCode: string, value: string | null | undefined) =>
-  value == null
-    ? value
-    : parseMobile(countryCode, value, { country_code: "country_code", mobile_number: "secondary_mobile_number" }).e164;
+const SECONDARY_FIELDS = { country_code: "country_code", mobile_number: "secondary_mobile_number" };
+
+const secondaryOf = async (ctx: ServiceContext, countryCode: string, value: string | null | undefined) =>
+  value == null ? value : (await parseMobile(ctx, countryCode, value, SECONDARY_FIELDS)).e164;
 
 /** What a customer's place check calls the city (the district is never given). */
 const CITY_FIELD = { city: "current_city_id", district: "district_id" };
 
 export async function createCustomer(ctx: ServiceContext, input: CreateCustomer): Promise<Customer> {
-  const mobile = parseMobile(input.country_code, input.mobile_number);
-  const secondary = secondaryOf(mobile.countryCode, input.secondary_mobile_number);
+  const mobile = await parseMobile(ctx, input.country_code, input.mobile_number);
+  const secondary = await secondaryOf(ctx, mobile.countryCode, input.secondary_mobile_number);
   // The city and the number are checked in one round trip; the city's 400 still comes first.
   await readTogether(
     checkPlace(ctx, { cityId: input.current_city_id }, CITY_FIELD),
@@ -276,9 +276,9 @@ export async function changeCustomer(ctx: ServiceContext, id: number, input: Upd
   const mobile =
     input.mobile_number === undefined
       ? undefined
-      : parseMobile(input.country_code ?? current.countryCode, input.mobile_number);
+      : await parseMobile(ctx, input.country_code ?? current.countryCode, input.mobile_number);
   const countryCode = mobile?.countryCode ?? current.countryCode;
-  const secondary = secondaryOf(countryCode, input.secondary_mobile_number);
+  const secondary = await secondaryOf(ctx, countryCode, input.secondary_mobile_number);
   refuseUnknownPlace(places, { cityId: input.current_city_id }, CITY_FIELD);
   const newMobile = mobile && mobile.e164 !== current.mobileNumber ? mobile : undefined;
   const newEmail = input.email !== undefined && input.email !== current.email;

@@ -128,7 +128,7 @@ const captainLives = (ctx: ServiceContext, id: number) =>
 const captainNotFound = (id: number) => ApiError.notFound("captain_not_found", `${captainRows.label} ${id}`);
 
 export async function createCaptain(ctx: ServiceContext, body: CreateCaptain): Promise<Captain> {
-  const mobile = parseMobile(body.country_code ?? "966", body.mobile_number);
+  const mobile = await parseMobile(ctx, body.country_code ?? "966", body.mobile_number);
   // One round trip of reads: the references and the number's holder, refused in that order.
   const [refs, holder] = await Promise.allSettled([checkRefs(ctx, body), holderOf(ctx, mobile.e164)]);
   if (refs.status === "rejected") throw refs.reason;
@@ -165,7 +165,7 @@ export async function updateCaptain(ctx: ServiceContext, id: number, body: Updat
   const mobile =
     body.mobile_number === undefined
       ? undefined
-      : parseMobile(body.country_code ?? row.countryCode, body.mobile_number);
+      : await parseMobile(ctx, body.country_code ?? row.countryCode, body.mobile_number);
   if (refs.status === "rejected") throw refs.reason;
   const plan = new BatchPlan(ctx.db);
   plan.guard(captainLives(ctx, id), "captain", captainNotFound(id));

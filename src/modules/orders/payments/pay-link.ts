@@ -122,6 +122,7 @@ async function openPayLink(c: Context<AppEnv>, orderId: number) {
       customer: {
         name: customer?.name ?? null,
         mobile: customer?.mobile_number ?? null,
+        countryCode: customer?.country_code ?? null,
         email: customer?.email ?? null,
       },
       successUrl: signed.success_url,

@@ -20,7 +20,8 @@ export type CardPaymentRequest = {
   amountMinor: number;
   currency: string;
   lang: "ar" | "en";
-  customer: { name: string | null; mobile: string | null; email: string | null };
+  /** `mobile` in E.164 digits without "+", `countryCode` its calling code ("966"), as customers store them. */
+  customer: { name: string | null; mobile: string | null; countryCode: string | null; email: string | null };
   /** Where the gateway sends the customer after paying, and after failing. */
   successUrl: string;
   errorUrl: string;

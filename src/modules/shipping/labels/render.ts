@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
+import type { AssetFetcher } from "../../../core/assets";
 import type { ServiceContext } from "../../../core/context";
 import { toMajor } from "../../../core/money";
-import { type AssetFetcher, loadPdfFont } from "../../../core/pdf/font";
+import { loadPdfFont } from "../../../core/pdf/font";
 import { apps } from "../../../core/tenancy";
 import { placesOf } from "../../customers";
 import { couriers, type PlaceSnapshot, pickupLocations, shipments } from "../tables";

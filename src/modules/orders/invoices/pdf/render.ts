@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
+import type { AssetFetcher } from "../../../../core/assets";
 import type { ServiceContext } from "../../../../core/context";
 import { ApiError } from "../../../../core/errors";
-import { type AssetFetcher, loadPdfFont } from "../../../../core/pdf/font";
+import { loadPdfFont } from "../../../../core/pdf/font";
 import { apps } from "../../../../core/tenancy";
 import { invoiceConfig, invoices } from "../../tables";
 import type { PdfLang } from "../links";

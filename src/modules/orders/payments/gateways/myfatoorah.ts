@@ -1,4 +1,3 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js/mobile";
 import {
   type CardGateway,
   type CardPaymentRequest,
@@ -99,13 +98,20 @@ export function paymentMethodOf(gateway: string | null | undefined): string | nu
   return g.replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "") || null;
 }
 
-/** A mobile number as MyFatoorah takes it: `+966` and at most 11 national digits; null when unusable. */
-function mobileOf(mobile: string | null): { MobileCountryCode: string; CustomerMobile: string } | null {
+/**
+ * A mobile number as MyFatoorah takes it: `+966` and at most 11 national digits; null when unusable.
+ * The customer's record keeps the calling code beside the E.164 number, so no numbering plan is needed.
+ */
+function mobileOf(
+  mobile: string | null,
+  countryCode: string | null,
+): { MobileCountryCode: string; CustomerMobile: string } | null {
   const digits = mobile?.replace(/\D/g, "") ?? "";
-  if (!digits) return null;
-  const parsed = parsePhoneNumberFromString(`+${digits.replace(/^00/, "")}`);
-  if (!parsed || parsed.nationalNumber.length > 11) return null;
-  return { MobileCountryCode: `+${parsed.countryCallingCode}`, CustomerMobile: parsed.nationalNumber };
+  const cc = countryCode?.replace(/\D/g, "") ?? "";
+  if (!cc || !digits.startsWith(cc)) return null;
+  const national = digits.slice(cc.length);
+  if (!national || national.length > 11) return null;
+  return { MobileCountryCode: `+${cc}`, CustomerMobile: national };
 }
 
 /** The invoice's transaction the outcome is about: the one of `paymentId`, else a successful one, else the last. */
@@ -273,7 +279,7 @@ export function myFatoorahGateway(
         error_url: request.errorUrl,
       });
       const returnUrl = `${request.origin}${MYFATOORAH_RETURN_PATH}?${returnQuery}`;
-      const { name, email, mobile } = request.customer;
+      const { name, email, mobile, countryCode } = request.customer;
       const data = await post<SendPaymentData>("/v2/SendPayment", {
         NotificationOption: "LNK",
         // A JSON number of major units; from the exact decimal, so it prints without float noise.
@@ -281,7 +287,7 @@ export function myFatoorahGateway(
         DisplayCurrencyIso: request.currency,
         CustomerName: name?.trim().slice(0, 100) || (request.lang === "ar" ? "عميل" : "Customer"),
         ...(email && { CustomerEmail: email }),
-        ...mobileOf(mobile),
+        ...mobileOf(mobile, countryCode),
         CallBackUrl: returnUrl,
         ErrorUrl: returnUrl,
         Language: request.lang,
