@@ -3,7 +3,7 @@ import type { ServiceContext } from "../../../core/context";
 import { toMajor } from "../../../core/money";
 import { type AssetFetcher, loadPdfFont } from "../../../core/pdf/font";
 import { apps } from "../../../core/tenancy";
-import { placesOf } from "../../customers";
+import { formatPhoneInternational, placesOf } from "../../customers";
 import { couriers, type PlaceSnapshot, pickupLocations, shipments } from "../tables";
 import { type Bilingual, type LabelDocument, type LabelParty, renderLabelPdf } from "./pdf";
 import { findLabel } from "./service";
@@ -66,7 +66,7 @@ export async function labelPdf(ctx: ServiceContext, id: number, assets: AssetFet
     name,
     address: p.address1,
     area: area(p),
-    phone: p.phone,
+    phone: p.phone ? formatPhoneInternational(p.phone) : null,
   });
   const nameOf = (p: PlaceSnapshot, isStore: boolean) => (isStore ? storeSide : same(p.name ?? ""));
   const doc: LabelDocument = {
