@@ -74,8 +74,55 @@ describe("invoice PDF, read back with MuPDF", () => {
     expect(lineWith(open(samplePdf("en")).lines, "Invoice number").bbox.x).toBeLessThan(60);
   });
 
+  it("the bilingual document: English labels at the left, Arabic at the right, the seller's CRN and address", () => {
+    const { doc, text, lines } = open(samplePdf("bilingual"));
+    expect(doc.countPages()).toBe(1);
+    for (const words of [
+      "Simplified Tax Invoice",
+      "فاتورة ضريبية مبسطة",
+      "Specialty Coffee Co.",
+      "شركة القهوة المختصة",
+      "CR number",
+      "السجل التجاري",
+      "1010010000",
+      "King Fahd Road 1234, Al Olaya, Riyadh 12211",
+      "تاريخ الإصدار",
+      "Specialty coffee (large)",
+      "قهوة مختصة",
+      "Total incl. VAT",
+      "الإجمالي شامل الضريبة",
+      "115.00 SAR",
+      "Thank you for your order.",
+      "الأسعار شاملة",
+      "Page 1 of 1",
+    ]) {
+      expect(text).toContain(words);
+    }
+    expect(lineWith(lines, "Simplified Tax Invoice").bbox.x).toBeLessThan(60);
+    expect(lineWith(lines, "Seller").bbox.x).toBeLessThan(60);
+    // The Arabic labels end where the header ends, left of the QR code (595 − 40 − 110).
+    for (const arabic of ["فاتورة ضريبية مبسطة", "البائع", "السجل التجاري"]) {
+      const line = lineWith(lines, arabic);
+      expect(line.bbox.x + line.bbox.w, arabic).toBeGreaterThan(430);
+      expect(line.bbox.x + line.bbox.w, arabic).toBeLessThan(450);
+    }
+  });
+
+  it("a standard invoice is titled Tax Invoice in both languages, a credit note Credit Note", () => {
+    const standard = { ...sampleInput("bilingual"), transaction: "standard" as const };
+    const { text } = open(samplePdf("bilingual", standard));
+    expect(text).toContain("Tax Invoice");
+    expect(text).toContain("فاتورة ضريبية");
+    expect(text).not.toContain("Simplified");
+    expect(text).not.toContain("مبسطة");
+    const refund = { ...sampleInput("bilingual"), invoice: { ...sampleInvoice(), type: "refund" as const } };
+    const credit = open(samplePdf("bilingual", refund)).text;
+    expect(credit).toContain("Credit Note");
+    expect(credit).toContain("إشعار دائن");
+  });
+
   it("both render to PNG pictures of the page", () => {
-    for (const lang of ["en", "ar"] as const) {
+    for (const lang of ["en", "ar", "bilingual"] as const) {
       const png = pagePng(samplePdf(lang), 1);
       expect([...png.subarray(1, 4)].map((b) => String.fromCharCode(b)).join("")).toBe("PNG");
       expect(png.length).toBeGreaterThan(10_000);
