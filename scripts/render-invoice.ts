@@ -1,5 +1,5 @@
 /**
- * Renders a sample invoice as the Worker does, in English and Arabic, to PDF and PNG files (with
+ * Renders a sample invoice as the Worker does, in English, Arabic and both, to PDF and PNG files (with
  * the font the assets carry, and MuPDF for the pictures), to look at the layout and the Arabic
  * shaping. `npx tsx scripts/render-invoice.ts [out-dir]` (default: the system's temporary directory).
  * test/node/invoice-pdf.test.ts checks the same documents.
@@ -128,23 +128,34 @@ export function sampleInvoice(): InvoiceDocument {
   return invoice;
 }
 
-export function sampleInput(lang: "en" | "ar"): InvoicePdfInput {
+export function sampleInput(lang: "en" | "ar" | "bilingual"): InvoicePdfInput {
   return {
     lang,
     invoice: sampleInvoice(),
-    storeName: lang === "en" ? "Specialty Coffee Co." : "شركة القهوة المختصة",
-    sellerName: SAMPLE_SELLER,
-    vatNumber: "310122393500003",
-    footer:
-      lang === "en"
-        ? "Thank you for your order. Prices include VAT."
-        : "شكراً لطلبك. الأسعار شاملة ضريبة القيمة المضافة.",
+    storeName: { en: "Specialty Coffee Co.", ar: "شركة القهوة المختصة" },
+    seller: {
+      name: SAMPLE_SELLER,
+      vatNumber: "310122393500003",
+      crn: "1010010000",
+      address: {
+        street: "King Fahd Road",
+        building_number: "1234",
+        district: "Al Olaya",
+        city: "Riyadh",
+        postal_code: "12211",
+      },
+    },
+    transaction: "simplified",
+    footer: {
+      en: "Thank you for your order. Prices include VAT.",
+      ar: "شكراً لطلبك. الأسعار شاملة ضريبة القيمة المضافة.",
+    },
     timezone: "Asia/Riyadh",
   };
 }
 
 /** The sample's PDF in `lang`, with the font the build script makes. */
-export function samplePdf(lang: "en" | "ar", input = sampleInput(lang)): Uint8Array {
+export function samplePdf(lang: "en" | "ar" | "bilingual", input = sampleInput(lang)): Uint8Array {
   return renderInvoicePdf(parsePdfFont(JSON.parse(invoiceFontJson())), input);
 }
 
@@ -158,7 +169,7 @@ export function pagePng(pdf: Uint8Array, scale = 2): Uint8Array {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const out = process.argv[2] ?? tmpdir();
   mkdirSync(out, { recursive: true });
-  for (const lang of ["en", "ar"] as const) {
+  for (const lang of ["en", "ar", "bilingual"] as const) {
     const pdf = samplePdf(lang);
     writeFileSync(path.join(out, `invoice-${lang}.pdf`), pdf);
     writeFileSync(path.join(out, `invoice-${lang}.png`), pagePng(pdf));

@@ -1,5 +1,7 @@
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tokenFor } from "../helpers/factories";
+import { shipments } from "../../src/modules/shipping/tables";
+import { db, tokenFor } from "../helpers/factories";
 import { BASE, call, json, problem } from "../helpers/request";
 import { eventsWhere, rowOf, rowsOf, type Store } from "../orders/helpers";
 import { balanceOf, credit, drawnText, getPdf, LABELS, type LabelStores, labelStoresOf, labelsIn } from "./helpers";
@@ -236,10 +238,36 @@ describe("MH2 Shipping Labels and the label PDF", () => {
     ]) {
       expect(drawn).toContain(word);
     }
+    // The phones in international form (stored "+966534501056" and "+966112345678").
+    expect(drawn).toContain("+966 53 450 1056");
+    expect(drawn).toContain("+966 11 234 5678");
+    expect(drawn).not.toContain("+966534501056");
     // Arabic is drawn in visual order: the words read back reversed, letter by letter.
     for (const word of ["جدة", "فرع العليا", "سارة القحطاني"]) expect(drawn).toContain([...word].reverse().join(""));
     // The barcode: one path of bars.
     expect(pdf).toMatch(/\n0 g (?:[\d.]+ [\d.]+ [\d.]+ [\d.]+ re ){20,}/);
+  });
+
+  it("prints phone numbers as +966 5X XXX XXXX whatever form the addresses stored them in", async () => {
+    const stored: [string, string, string][] = [
+      ["0534501056", "966112345678", "national mobile, landline with the code but no +"],
+      ["00966 53 450 1056", "011 234 5678", "00 prefix with spaces, national landline"],
+      ["966534501056", "+966112345678", "code without +, E.164"],
+    ];
+    await credit(A, stored.length * 100);
+    for (const [recipient, sender, forms] of stored) {
+      const s = await shipmentOf(A, 100);
+      await db(A)
+        .update(shipments)
+        .set({ destination: { ...s.destination, phone: recipient }, origin: { ...s.origin, phone: sender } })
+        .where(eq(shipments.id, s.id));
+      const bought = (await json(await purchase({ shipment_ids: [s.id] }))).results[0];
+      const res = await getPdf(bought.label_url, store.token, A);
+      expect(res.status, forms).toBe(200);
+      const drawn = drawnText(new TextDecoder("latin1").decode(new Uint8Array(await res.arrayBuffer())));
+      expect(drawn, forms).toContain("+966 53 450 1056");
+      expect(drawn, forms).toContain("+966 11 234 5678");
+    }
   });
 
   it("404 for another store's label or none; needs can_read_shipment", async () => {

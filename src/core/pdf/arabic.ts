@@ -98,6 +98,19 @@ export function shapeArabic(text: string): Cluster[] {
 
 type BidiClass = "L" | "R" | "EN" | "N";
 
+/**
+ * The text a drawn character stands for, as the PDF's ToUnicode map gives it: a presentation form
+ * its base letters. A line is drawn in visual order, and readers (MuPDF, Poppler's pdftotext) give
+ * a right-to-left run back by reversing its characters, a glyph's text included: a ligature of
+ * right-to-left letters (lam-alef) is therefore written as its letters are seen, alef then lam, so
+ * that the reversal restores "لا". Checked by extracting text (test/node/invoice-pdf.test.ts).
+ */
+export function glyphText(ch: string): string {
+  const letters = [...ch.normalize("NFKC")];
+  const rtl = letters.length > 1 && letters.every((c) => bidiClass(c.codePointAt(0)!) === "R");
+  return rtl ? letters.reverse().join("") : letters.join("");
+}
+
 function bidiClass(cp: number): BidiClass {
   if (cp >= 0x30 && cp <= 0x39) return "EN";
   if ((cp >= 0x660 && cp <= 0x669) || (cp >= 0x6f0 && cp <= 0x6f9)) return "EN";

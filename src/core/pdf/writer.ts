@@ -1,3 +1,4 @@
+import { glyphText } from "./arabic";
 import type { PdfFont } from "./font";
 
 /**
@@ -36,7 +37,7 @@ export class PdfPage {
 
 export class PdfDocument {
   readonly pages: PdfPage[] = [];
-  /** Glyph id → the text it stands for (the base letters of a presentation form). */
+  /** Glyph id → the text it stands for (the base letters of a presentation form: `glyphText`). */
   private readonly used = new Map<number, string>();
   private readonly fallback: [number, number];
 
@@ -78,7 +79,7 @@ export class PdfDocument {
     for (const ch of text) {
       const cp = ch.codePointAt(0)!;
       const [gid] = this.glyph(cp);
-      if (!this.used.has(gid)) this.used.set(gid, this.font.glyphs.has(cp) ? ch.normalize("NFKC") : "?");
+      if (!this.used.has(gid)) this.used.set(gid, this.font.glyphs.has(cp) ? glyphText(ch) : "?");
       codes += hex4(gid);
     }
     const gray = num(style.gray ?? 0);

@@ -10,7 +10,7 @@ export { checkPlace, placesOf } from "./locations/places";
 export { type Location, LocationSchema } from "./locations/schemas";
 export { getLocation, readLocation } from "./locations/service";
 export { fanOutPush, sendPushes } from "./notifications/delivery";
-export { type ParsedMobile, parseMobile, tryParseMobile } from "./phone";
+export { formatPhoneInternational, type ParsedMobile, parseMobile, phoneRules, tryParseMobile } from "./phone";
 export { customerForMobileOf } from "./records/by-mobile";
 export { type Customer, CustomerSchema } from "./records/schemas";
 export {

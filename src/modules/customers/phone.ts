@@ -92,3 +92,21 @@ export async function parseMobile(
   const field = fields[result.field] ?? result.field;
   throw ApiError.validation({ [field]: [result.message] }, `The mobile number is not valid: ${result.message}`);
 }
+
+/**
+ * A phone number as a courier's label prints it, in international form ("+966 53 450 1056"),
+ * whatever form an address stored it in ("0534501056", "966534501056", "00966…", "+966 53…"); a
+ * number without a calling code is taken as `defaultCallingCode`'s. Text that is no possible number
+ * is printed as it was stored: a label never hides what the customer typed.
+ */
+export function formatPhoneInternational(rules: PhoneRules, phone: string, defaultCallingCode = "966"): string {
+  const text = phone.trim().replace(/^00/, "+");
+  const digits = text.replace(/\D/g, "");
+  const candidates = [
+    parsePhoneNumberFromString(text, { defaultCallingCode }, rules.metadata),
+    // "966534501056": the calling code written without its "+".
+    text.startsWith("+") || text.startsWith("0") ? undefined : parsePhoneNumberFromString(`+${digits}`, rules.metadata),
+  ];
+  const parsed = candidates.find((p) => p?.isValid()) ?? candidates.find((p) => p?.isPossible());
+  return parsed ? parsed.formatInternational() : phone.trim();
+}

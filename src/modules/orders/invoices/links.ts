@@ -5,7 +5,8 @@ import { signLink, verifyLink } from "../../../core/crypto";
  * store, the invoice, the language and the expiry are signed with LINK_SIGNING_SECRET.
  */
 
-export const PDF_LANGS = ["en", "ar"] as const;
+/** English, Arabic (right to left), or both on one page (`bilingual`, as Saudi tax invoices are printed). */
+export const PDF_LANGS = ["en", "ar", "bilingual"] as const;
 export type PdfLang = (typeof PDF_LANGS)[number];
 
 /** Where the orders module's public router is mounted (app.ts `PREFIXES.customerCommerce`). */

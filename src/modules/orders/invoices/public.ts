@@ -6,9 +6,9 @@ import { invoicePdf } from "./pdf/render";
 import { PdfQuerySchema } from "./schemas";
 
 /**
- * The invoice as a PDF, for the links in `invoice_pdf_en` / `invoice_pdf_ar`. Opened by a browser,
- * so it takes no header at all: the store, the invoice, the language and the expiry are in the
- * signed query string.
+ * The invoice as a PDF, for the links in `invoice_pdf_en`, `invoice_pdf_ar` and `invoice_pdf` (both
+ * languages on one page). Opened by a browser, so it takes no header at all: the store, the invoice,
+ * the language and the expiry are in the signed query string.
  */
 const invoicePdfRoute = createRoute({
   method: "get",
@@ -19,9 +19,12 @@ const invoicePdfRoute = createRoute({
   security: [],
   "x-audience": "public",
   "x-beyond-spec":
-    "The documents `invoice_pdf_en` and `invoice_pdf_ar` link to: the spec names the links, not where they lead.",
+    "The documents `invoice_pdf_en` and `invoice_pdf_ar` link to (the spec names the links, not where they lead), " +
+    "and the bilingual one of `invoice_pdf`, beyond the spec.",
   description:
-    "The invoice as an A4 PDF in English or Arabic (right to left), with the ZATCA QR code once it has a serial. " +
+    "The invoice as an A4 PDF in English, Arabic (right to left) or both side by side (`bilingual`), with the " +
+    "seller's VAT number, CRN and national address and the invoice's ZATCA QR code (Phase 2's once its e-invoice " +
+    "is signed). " +
     `Needs no token and no \`app-id\`: only a link from an invoice, which works for ${PDF_LINK_TTL_SECONDS / 86400} days.`,
   request: { params: idParam("invoice_id"), query: PdfQuerySchema },
   responses: {

@@ -11,6 +11,7 @@ import {
   TRANSACTION_TYPES,
   ZATCA_STATUSES,
 } from "../tables";
+import { PDF_LANGS } from "./links";
 
 /** Money in JSON: major units (design reference 1.1). */
 const amount = (description?: string) => z.number().openapi({ ...(description && { description }), example: 115 });
@@ -35,6 +36,7 @@ export const RefundedInvoiceSchema = z
     status: z.enum(INVOICE_STATUSES),
     invoice_pdf_en: pdfLink("English"),
     invoice_pdf_ar: pdfLink("Arabic"),
+    invoice_pdf: pdfLink("English and Arabic side by side (the bilingual tax invoice Saudi merchants print)"),
     custom_fields: customFields,
   })
   .openapi("RefundedInvoice");
@@ -50,6 +52,7 @@ export const InvoiceSchema = z
       .openapi({ description: "Null for a store wallet top-up (no customer)." }),
     invoice_pdf_en: pdfLink("English"),
     invoice_pdf_ar: pdfLink("Arabic"),
+    invoice_pdf: pdfLink("English and Arabic side by side (the bilingual tax invoice Saudi merchants print)"),
     serial: z.string().openapi({
       description: 'Assigned when the invoice is paid (or a refund issued); "-" before.',
       example: "INV-000042",
@@ -241,7 +244,9 @@ export const UpdateInvoiceConfigSchema = InvoiceConfigSchema.extend({
 export type UpdateInvoiceConfig = z.infer<typeof UpdateInvoiceConfigSchema>;
 
 export const PdfQuerySchema = z.object({
-  lang: z.enum(["en", "ar"]),
+  lang: z.enum(PDF_LANGS).openapi({
+    description: "`en`, `ar` (right to left), or `bilingual`: English and Arabic side by side on one page.",
+  }),
   app_id: z
     .string()
     .regex(/^[1-9]\d{0,15}$/, "Must be a positive integer.")

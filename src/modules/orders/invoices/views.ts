@@ -130,14 +130,15 @@ function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
   return out;
 }
 
-type Links = { invoice_pdf_en: string; invoice_pdf_ar: string };
+type Links = { invoice_pdf_en: string; invoice_pdf_ar: string; invoice_pdf: string };
 
 async function linksOf(opts: InvoiceViewOptions, appId: number, id: number): Promise<Links> {
-  const [en, ar] = await Promise.all([
+  const [en, ar, bilingual] = await Promise.all([
     invoicePdfLink(opts.secret, opts.origin, appId, id, "en"),
     invoicePdfLink(opts.secret, opts.origin, appId, id, "ar"),
+    invoicePdfLink(opts.secret, opts.origin, appId, id, "bilingual"),
   ]);
-  return { invoice_pdf_en: en, invoice_pdf_ar: ar };
+  return { invoice_pdf_en: en, invoice_pdf_ar: ar, invoice_pdf: bilingual };
 }
 
 function invoiceView(

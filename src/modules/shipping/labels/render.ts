@@ -4,7 +4,7 @@ import type { ServiceContext } from "../../../core/context";
 import { toMajor } from "../../../core/money";
 import { loadPdfFont } from "../../../core/pdf/font";
 import { apps } from "../../../core/tenancy";
-import { placesOf } from "../../customers";
+import { formatPhoneInternational, phoneRules, placesOf } from "../../customers";
 import { couriers, type PlaceSnapshot, pickupLocations, shipments } from "../tables";
 import { type Bilingual, type LabelDocument, type LabelParty, renderLabelPdf } from "./pdf";
 import { findLabel } from "./service";
@@ -18,8 +18,9 @@ export async function labelPdf(ctx: ServiceContext, id: number, assets: AssetFet
   const { db, appId } = ctx;
   // The label first: a 404 needs no font.
   const label = await findLabel(ctx, id);
-  const [font, [[shipment], [courier], [store]]] = await Promise.all([
+  const [font, phones, [[shipment], [courier], [store]]] = await Promise.all([
     loadPdfFont(assets),
+    phoneRules({ assets }),
     db.batch([
       db
         .select()
@@ -67,7 +68,7 @@ export async function labelPdf(ctx: ServiceContext, id: number, assets: AssetFet
     name,
     address: p.address1,
     area: area(p),
-    phone: p.phone,
+    phone: p.phone ? formatPhoneInternational(phones, p.phone) : null,
   });
   const nameOf = (p: PlaceSnapshot, isStore: boolean) => (isStore ? storeSide : same(p.name ?? ""));
   const doc: LabelDocument = {

@@ -1,12 +1,13 @@
-import type { PdfLang } from "../links";
-
 /** The words of the invoice PDF, in English and Arabic. */
 const WORDS = {
-  taxInvoice: ["Simplified Tax Invoice", "فاتورة ضريبية مبسطة"],
+  simplifiedTaxInvoice: ["Simplified Tax Invoice", "فاتورة ضريبية مبسطة"],
+  taxInvoice: ["Tax Invoice", "فاتورة ضريبية"],
   invoice: ["Invoice", "فاتورة"],
   creditNote: ["Credit Note", "إشعار دائن"],
   seller: ["Seller", "البائع"],
   vatNumber: ["VAT number", "الرقم الضريبي"],
+  crn: ["CR number", "السجل التجاري"],
+  address: ["Address", "العنوان"],
   serial: ["Invoice number", "رقم الفاتورة"],
   issued: ["Issue date", "تاريخ الإصدار"],
   due: ["Due date", "تاريخ الاستحقاق"],
@@ -45,6 +46,6 @@ const WORDS = {
 export type Word = keyof typeof WORDS;
 
 export const wordsFor =
-  (lang: PdfLang) =>
+  (lang: "en" | "ar") =>
   (w: Word): string =>
     WORDS[w][lang === "en" ? 0 : 1];

@@ -3,7 +3,7 @@ import type { AssetFetcher } from "../../../../core/assets";
 import type { ServiceContext } from "../../../../core/context";
 import { ApiError } from "../../../../core/errors";
 import { loadPdfFont } from "../../../../core/pdf/font";
-import { apps } from "../../../../core/tenancy";
+import { storeSettingsOf, storeSettingsQuery } from "../../../account";
 import { invoiceConfig, invoices } from "../../tables";
 import type { PdfLang } from "../links";
 import { loadInvoices } from "../views";
@@ -15,8 +15,11 @@ const STORE_TIMEZONE = "Asia/Riyadh";
 export type InvoicePdf = { bytes: Uint8Array<ArrayBuffer>; filename: string };
 
 /**
- * The invoice `id` of the store as a PDF in `lang`; 404 `invoice_not_found`. The font comes from
- * the static assets (`assets`, the ASSETS binding).
+ * The invoice `id` of the store as a PDF in `lang` (`bilingual`: English and Arabic on one page);
+ * 404 `invoice_not_found`. The seller's name and VAT number are the invoice's (fixed when it was
+ * issued), its CRN and national address the store's settings; the QR is the invoice's current
+ * `zatca_qr` (Phase 2's once its e-invoice is signed). The font comes from the static assets
+ * (`assets`, the ASSETS binding).
  */
 export async function invoicePdf(
   ctx: ServiceContext,
@@ -25,12 +28,12 @@ export async function invoicePdf(
   env: { origin: string; secret: string; assets: AssetFetcher },
 ): Promise<InvoicePdf> {
   const { db, appId } = ctx;
-  const [font, views, [seller, store, config]] = await Promise.all([
+  const [font, views, [seller, settingsRows, config]] = await Promise.all([
     loadPdfFont(env.assets),
     loadInvoices(ctx, [id], { origin: env.origin, secret: env.secret, withItems: true }),
     db.batch([
       db.select({ name: invoices.sellerName, vatNumber: invoices.vatNumber }).from(invoices).where(eq(invoices.id, id)),
-      db.select({ nameEn: apps.nameEn, nameAr: apps.nameAr }).from(apps).where(eq(apps.id, appId)),
+      storeSettingsQuery(db, appId),
       db
         .select({ en: invoiceConfig.footerEn, ar: invoiceConfig.footerAr })
         .from(invoiceConfig)
@@ -39,14 +42,21 @@ export async function invoicePdf(
   ]);
   const invoice = views.get(id);
   if (!invoice) throw ApiError.notFound("invoice_not_found", `Invoice ${id}`);
-  const storeName = (lang === "en" ? store[0]?.nameEn : store[0]?.nameAr) ?? "";
+  const settings = storeSettingsOf(appId, settingsRows);
   const bytes = renderInvoicePdf(font, {
     lang,
     invoice,
-    storeName,
-    sellerName: seller[0]?.name ?? null,
-    vatNumber: seller[0]?.vatNumber ?? null,
-    footer: (lang === "en" ? config[0]?.en : config[0]?.ar) ?? null,
+    storeName: { en: settings.nameEn, ar: settings.nameAr },
+    seller: {
+      name: seller[0]?.name ?? null,
+      vatNumber: seller[0]?.vatNumber ?? null,
+      crn: settings.commercialRegistration,
+      address: settings.sellerAddress,
+    },
+    // No order names a VAT-registered buyer yet: every invoice is simplified, as its e-invoice is
+    // (einvoices/input.ts).
+    transaction: "simplified",
+    footer: { en: config[0]?.en ?? null, ar: config[0]?.ar ?? null },
     timezone: STORE_TIMEZONE,
   });
   const name = invoice.serial === "-" ? `invoice-${invoice.id}` : invoice.serial;
