@@ -63,9 +63,12 @@ export function sampleOf(doc: Json, schema: Json | undefined, depth = 0): unknow
       const required: string[] = s.required ?? [];
       // The required fields; a body with none required shows them all, so that it says something.
       const names = required.length ? required : Object.keys(props);
-      return Object.fromEntries(
-        names.filter((n) => props[n]).map((n) => [n, BODY_VARIABLES[n] ?? sampleOf(doc, props[n], depth + 1)]),
-      );
+      // An optional field with no example to give (a patterned string) is left out rather than made up wrong.
+      const entries = names
+        .filter((n) => props[n])
+        .map((n) => [n, BODY_VARIABLES[n] ?? sampleOf(doc, props[n], depth + 1)] as const)
+        .filter(([n, v]) => v !== undefined || required.includes(n));
+      return Object.fromEntries(entries.map(([n, v]) => [n, v ?? "text"]));
     }
     case "array":
       return (s.minItems ?? 0) > 0 || depth === 0 ? [sampleOf(doc, s.items, depth + 1)] : [];
@@ -79,7 +82,8 @@ export function sampleOf(doc: Json, schema: Json | undefined, depth = 0): unknow
       if (s.format === "date-time") return "2026-12-01T09:00:00Z";
       if (s.format === "uri") return "https://example.com/";
       if (s.format === "email") return "customer@example.com";
-      return "text";
+      if (s.pattern) return undefined;
+      return "text".padEnd(s.minLength ?? 0, "x");
     default:
       return null;
   }

@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { Validator } from "@cfworker/json-schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientDocument, collectionOnDisk, generatedFiles } from "../../scripts/clients";
 
@@ -73,6 +74,46 @@ describe("generated from the document (else: npm run clients)", () => {
       otp: "123456",
     });
   });
+});
+
+/**
+ * Bodies the document itself makes impossible, each with why; the test fails when one of them
+ * validates again, so that the entry goes when the document is fixed.
+ */
+const UNSATISFIABLE: Record<string, string> = {
+  // IssueApiKey is allOf CreateApiKey and a closed object of `permissions` alone: `name` (required by
+  // the first) is refused by the second's additionalProperties false.
+  issueStoreApiKey: "IssueApiKey's allOf of two closed objects",
+};
+
+it("each request body of the collection, with the local environment's values, is valid for its operation", () => {
+  const env = JSON.parse(files["collection/http-client.env.json"]!).local as Record<string, unknown>;
+  const vars: Record<string, unknown> = { ...env, refreshToken: "crt_3q2-7wEXAMPLEc0K9mBq1sVx8rT4uYzA5nD6fG7hJ8k" };
+  const schemas = new Map<string, any>();
+  for (const item of Object.values(doc.paths as Record<string, Record<string, any>>)) {
+    for (const op of Object.values(item)) {
+      const schema = op?.requestBody?.content?.["application/json"]?.schema;
+      if (schema) schemas.set(op.operationId, schema);
+    }
+  }
+  const invalid: string[] = [];
+  let checked = 0;
+  for (const [file, text] of Object.entries(files).filter(([f]) => f.endsWith(".http"))) {
+    for (const block of text.split("\n### ").slice(1)) {
+      const id = /^# @name (\w+)$/m.exec(block)![1]!;
+      const body = block.split("\n\n")[1];
+      if (!schemas.has(id)) continue;
+      expect(body, `${file} ${id} has no body`).toBeTruthy();
+      const value = JSON.parse(body!.replace(/"\{\{(\w+)\}\}"/g, (_, name) => JSON.stringify(vars[name])));
+      const validator = new Validator({ ...schemas.get(id), components: doc.components }, "2020-12", false);
+      const result = validator.validate(value);
+      checked += 1;
+      if (!result.valid !== id in UNSATISFIABLE)
+        invalid.push(`${id}: ${result.valid ? "valid again" : result.errors.at(-1)?.error}`);
+    }
+  }
+  expect(checked).toBe(schemas.size);
+  expect(invalid).toEqual([]);
 });
 
 describe("the SDK package builds", () => {
