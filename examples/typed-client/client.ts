@@ -1,13 +1,13 @@
 /**
  * A typed client for the Commerce and Meals API: `openapi-fetch` over the types that
- * `openapi-typescript` generates from `/openapi.json` (schema.d.ts), with the `app-id` header
- * set once, on the client, for every call.
+ * `openapi-typescript` generates from `/openapi.json` (the SDK's, sdk/src/schema.ts), with the
+ * `app-id` header set once, on the client, for every call. The SDK (sdk/) does this and more.
  *
  * Run it against `npm start` (see README.md):
  *   TOKEN=$(npm run -s token -- --app-id 1 --permissions can_read_order) npx tsx examples/typed-client/client.ts
  */
 import createClient, { type Client, type ClientOptions } from "openapi-fetch";
-import type { paths } from "./schema";
+import type { paths } from "../../sdk/src/schema";
 
 /**
  * `paths` with the named header parameters optional on each call. openapi-fetch sends the headers

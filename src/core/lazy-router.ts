@@ -52,6 +52,10 @@ export function lazyRouter({ prefix, load, getPath, onError }: LazyRouterOptions
     handedOver.set(c.req.raw, c);
     const res = await app.fetch(c.req.raw, c.env, executionCtxOf(c));
     // Through the outer context, so that headers its middleware set before the handler stay on.
-    return c.newResponse(res.body, res);
+    const out = c.newResponse(res.body, res);
+    if (!res.headers.has("content-encoding")) return out;
+    // Bytes already encoded (a cached read's gzip, sent with encodeBody "manual"): a copied Response
+    // loses that, and the runtime would gzip the gzip again.
+    return new Response(out.body, { status: out.status, headers: out.headers, encodeBody: "manual" });
   };
 }

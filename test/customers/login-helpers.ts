@@ -70,7 +70,7 @@ export function worldWith(overrides: Partial<Env> = {}) {
     if (!job) throw new Error(`no SMS queued to ${e164}`);
     return /(\d{4,8})/.exec(job.payload.text)![1]!;
   };
-  return { post, sent, codeFor };
+  return { post, sent, codeFor, env: world };
 }
 
 /** A live customer inserted directly, for the login tests. */

@@ -263,6 +263,18 @@ function ledger(webhookId: number): { status: string }[] {
   return (JSON.parse(out.toString()) as { results: { status: string }[] }[])[0]!.results;
 }
 
+it("a cached public read is gzipped once by the runtime: a client that takes gzip reads its JSON", async () => {
+  // The catalogue is served from KV as gzip bytes with encodeBody "manual" (core/cache.ts); a copy of
+  // that response that lost it (core/lazy-router.ts) had the runtime gzip them a second time.
+  for (const expected of ["MISS", "HIT"]) {
+    const res = await fetch(`${api}/order/v1/items/?page_size=1&search=sdk-e2e`, { headers: { "app-id": "1" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-cache")).toBe(expected);
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    expect(await res.json()).toMatchObject({ count: 0, results: [] });
+  }
+});
+
 it("a crash with deliveries in flight delays them: after the restart the reconciler sends them again", async () => {
   // From here on only this test's webhook takes events.
   for (const id of webhookIds) expect((await request(`${HOOKS}${id}/`, { method: "DELETE" })).status).toBe(204);

@@ -1,31 +1,26 @@
 /**
- * The typed client of examples/typed-client: types generated from the app's OpenAPI document with
- * openapi-typescript (written to schema.d.ts when they changed), client.ts type-checked against
- * them, strict and with no diagnostics, then run against the app's own fetch handler on local D1
+ * The typed client of examples/typed-client: client.ts type-checked against the types generated from
+ * the app's OpenAPI document (the SDK's sdk/src/schema.ts, which test/node/clients-generated.test.ts
+ * keeps current), strict and with no diagnostics, then run against the app's own fetch handler on local D1
  * and KV (wrangler's getPlatformProxy, seeded like `npm start`), with `app-id` set once.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getPlatformProxy, type PlatformProxy } from "wrangler";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const EXAMPLE = join(ROOT, "examples/typed-client");
-const SCHEMA = join(EXAMPLE, "schema.d.ts");
+const SCHEMA = join(ROOT, "sdk/src/schema.ts");
 
 // Not literal paths, so that the Node type check pulls in neither the Worker's sources nor the example.
 const appModule = "../../src/app";
 const clientModule = "../../examples/typed-client/client";
-const documentModule = "../../src/openapi-document";
 const { createApp } = (await import(appModule)) as {
   createApp: () => { fetch: (req: Request, env: object, ctx: object) => Promise<Response> };
-};
-const { buildOpenApiDocument } = (await import(documentModule)) as {
-  buildOpenApiDocument: (serverUrl: string) => Promise<object>;
 };
 type Client = { GET: (path: string, init?: object) => Promise<{ data?: any; error?: any; response: Response }> };
 const { createStoreClient, pendingTicketsAndRestaurant } = (await import(clientModule)) as {
@@ -41,23 +36,11 @@ const { createStoreClient, pendingTicketsAndRestaurant } = (await import(clientM
   ) => Promise<{ count: number; tickets: string[]; restaurant: string }>;
 };
 
-const BANNER = `// Generated from /openapi.json by test/node/typed-client.test.ts (openapi-typescript): do not edit.\n\n`;
-
 const state = mkdtempSync(join(tmpdir(), "typed-client-"));
 let platform: PlatformProxy;
 let token = "";
 
 beforeAll(async () => {
-  const doc = await buildOpenApiDocument("https://api.test");
-  const types = BANNER + astToString(await openapiTS(structuredClone(doc) as never));
-  let current = "";
-  try {
-    current = readFileSync(SCHEMA, "utf8");
-  } catch {
-    // not generated yet
-  }
-  if (current !== types) writeFileSync(SCHEMA, types);
-
   // Local D1 and KV of their own, migrated and seeded as `npm start` does, and a token for app 1.
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", D1_PERSIST_TO: state };
   const run = (args: string[]) => execFileSync("npx", args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -104,7 +87,7 @@ it("client.ts type-checks against the generated types, strict, with no diagnosti
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
   });
   expect(diagnostics).toEqual([]);
-  // The types it was checked against are the ones just generated.
+  // The types it was checked against are the SDK's generated ones.
   expect(program.getSourceFile(SCHEMA)).toBeDefined();
 });
 
