@@ -70,10 +70,18 @@ export const CreateApiKeySchema = z
 
 export type CreateApiKey = z.output<typeof CreateApiKeySchema>;
 
-/** The platform issues a store's key with every permission unless told otherwise. */
-export const IssueApiKeySchema = CreateApiKeySchema.extend({
-  permissions: permissions.optional().openapi({ description: "Every permission when omitted." }),
-}).openapi("IssueApiKey");
+/**
+ * The platform issues a store's key with every permission unless told otherwise. A schema of its own
+ * (Create API Key's fields, spread), not `.extend()`: the document would write an extension as an
+ * `allOf` of two closed objects, which no body satisfies.
+ */
+export const IssueApiKeySchema = z
+  .object({
+    ...CreateApiKeySchema.shape,
+    permissions: permissions.optional().openapi({ description: "Every permission when omitted." }),
+  })
+  .strict()
+  .openapi("IssueApiKey");
 
 export type IssueApiKey = z.output<typeof IssueApiKeySchema>;
 
