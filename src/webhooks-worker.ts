@@ -1,8 +1,8 @@
 import { beforeEventsSent } from "./core/events/outbox";
 import { logTaskFailure } from "./core/logging";
 import { consumeEInvoiceMessages } from "./modules/orders/einvoices/onboarding";
-import { warnExpiringUnits } from "./modules/orders/einvoices/renewal-warning";
 import { type SignMessage, signWaitingEverywhere } from "./modules/orders/einvoices/signer";
+import { endInterruptedOnboardings, warnExpiringUnits } from "./modules/orders/einvoices/unit-sweeps";
 import type { OnboardMessage } from "./modules/orders/einvoices/units";
 import { consumeDeadLetters, consumeDeliveries } from "./modules/webhooks/consumer";
 import { recordDeliveries } from "./modules/webhooks/ledger";
@@ -45,5 +45,7 @@ export default {
     ctx.waitUntil(signWaitingEverywhere(env));
     // Units whose production CSID expires within 30 days: the store is told to renew.
     ctx.waitUntil(warnExpiringUnits(env, (p) => ctx.waitUntil(p)));
+    // Onboardings whose consumer died after sending the OTP: ended, so the store can try again.
+    ctx.waitUntil(endInterruptedOnboardings(env, (p) => ctx.waitUntil(p)));
   },
 } satisfies ExportedHandler<Env, QueueMessage>;

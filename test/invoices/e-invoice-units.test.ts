@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { consumeEInvoiceMessages, onboardUnit } from "../../src/modules/orders/einvoices/onboarding";
-import { warnExpiringUnits } from "../../src/modules/orders/einvoices/renewal-warning";
 import { signStores } from "../../src/modules/orders/einvoices/signer";
+import { endInterruptedOnboardings, warnExpiringUnits } from "../../src/modules/orders/einvoices/unit-sweeps";
 import { httpEInvoicingApi } from "../../src/modules/orders/invoices/e-invoice/api";
 import { parseCertificate } from "../../src/modules/orders/invoices/e-invoice/certificate";
 import { FAKE_ZATCA_URL, type FakeZatca, fakeZatca } from "../../src/modules/orders/invoices/e-invoice/fake";
@@ -24,6 +24,7 @@ const REFUSED = 8782;
 const PORTAL = 8783;
 const BARE = 8784;
 const OTHER = 8785;
+const INTERRUPTED = 8786;
 const UNITS = "/order/v1/merchant/einvoicing/units/";
 const tokens: Record<number, string> = {};
 const merchant = (appId: number, path: string, opts: { method?: string; body?: unknown } = {}) =>
@@ -80,8 +81,9 @@ beforeAll(async () => {
     sellerStore(PORTAL),
     ensureTenant(BARE),
     sellerStore(OTHER),
+    sellerStore(INTERRUPTED),
   ]);
-  for (const appId of [STORE, REFUSED, PORTAL, BARE, OTHER]) tokens[appId] = await tokenFor(appId);
+  for (const appId of [STORE, REFUSED, PORTAL, BARE, OTHER, INTERRUPTED]) tokens[appId] = await tokenFor(appId);
 });
 
 describe("registering and onboarding a unit", () => {
@@ -325,6 +327,28 @@ describe("renewal", () => {
     const warned = await eventsOf(STORE, "einvoice_unit.expiring");
     expect(warned).toHaveLength(1);
     expect(JSON.parse(warned[0]!.payload).data).toMatchObject({ id: unitId, production_not_after: soon });
+  });
+});
+
+describe("an onboarding whose consumer died after taking the OTP", () => {
+  it("is ended by the cron after 10 minutes, failed with a message, and the store can register again", async () => {
+    const unit = await json(await register(INTERRUPTED, "141421"));
+    const { sql } = await import("drizzle-orm");
+    const stale = new Date(Date.now() - 11 * 60_000).toISOString();
+    // As the consumer leaves it when its isolate dies: the OTP taken, no answer written.
+    await serviceCtx(INTERRUPTED).db.run(
+      sql`UPDATE einvoice_units SET otp_sealed = NULL, modified_at = ${stale} WHERE id = ${unit.id}`,
+    );
+    expect((await register(INTERRUPTED, "141422")).status).toBe(409);
+    const pending: Promise<unknown>[] = [];
+    await endInterruptedOnboardings(env, (p) => pending.push(p));
+    await Promise.all(pending);
+    expect(await json(await merchant(INTERRUPTED, `${UNITS}${unit.id}/`))).toMatchObject({
+      status: "failed",
+      messages: [{ code: "local-interrupted" }],
+    });
+    expect(await eventsOf(INTERRUPTED, "einvoice_unit.onboarding_failed")).toHaveLength(1);
+    expect((await register(INTERRUPTED, "141423")).status).toBe(202);
   });
 });
 
