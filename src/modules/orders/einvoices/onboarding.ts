@@ -11,7 +11,7 @@ import { groupByShard } from "../../../db/shards";
 import type { Csid, CsidResult, EInvoicingApi, ZatcaMessage } from "../invoices/e-invoice/api";
 import { parseCertificate } from "../invoices/e-invoice/certificate";
 import { eInvoicingApi, eInvoicingEnvironment } from "../invoices/e-invoice/choose-api";
-import { unitCsr } from "../invoices/e-invoice/csr";
+import { CsrFieldsError, unitCsr } from "../invoices/e-invoice/csr";
 import { signEInvoice } from "../invoices/e-invoice/document";
 import type { EInvoicingEnvironment } from "../invoices/e-invoice/environments";
 import { newUnitKey, publicKeyOf } from "../invoices/e-invoice/keys";
@@ -203,7 +203,16 @@ export async function onboardUnit(
     const seller = sellerOf(sellerRow);
     set = renewing ? await renew(unit, seller, otp, deps) : await onboard(unit, seller, otp, deps);
     type = renewing ? "einvoice_unit.renewed" : "einvoice_unit.activated";
-  } catch (error) {
+  } catch (thrown) {
+    // A field ZATCA would refuse (csr.ts names it), told as the unit's messages.
+    const error =
+      thrown instanceof CsrFieldsError
+        ? new Refused(
+            Object.entries(thrown.errors).flatMap(([field, list]) =>
+              list.map((message) => ({ code: "local-csr-field", category: field, message })),
+            ),
+          )
+        : thrown;
     if (!(error instanceof Refused)) logTaskFailure("onboard e-invoicing unit", error, { app_id: unit.appId });
     const messages =
       error instanceof Refused
@@ -225,7 +234,7 @@ export async function onboardUnit(
     sql`${einvoiceUnits.otpSealed} IS NULL`,
   );
   const changes: BatchItem<"sqlite">[] = [
-    // The unit as this call took it: a renewal asked meanwhile (a new OTP) is left for its own message.
+    // The unit as this call took it, not ended meanwhile by the cron's sweep (unit-sweeps.ts).
     abortUnless(db, sql`EXISTS (SELECT 1 FROM einvoice_units WHERE ${mine})`, "einvoice-unit-taken"),
     db
       .update(einvoiceUnits)
