@@ -1,6 +1,9 @@
 import { beforeEventsSent } from "./core/events/outbox";
 import { logTaskFailure } from "./core/logging";
-import { consumeSignMessages, type SignMessage, signWaitingEverywhere } from "./modules/orders/einvoices/signer";
+import { consumeEInvoiceMessages } from "./modules/orders/einvoices/onboarding";
+import { type SignMessage, signWaitingEverywhere } from "./modules/orders/einvoices/signer";
+import { endInterruptedOnboardings, warnExpiringUnits } from "./modules/orders/einvoices/unit-sweeps";
+import type { OnboardMessage } from "./modules/orders/einvoices/units";
 import { consumeDeadLetters, consumeDeliveries } from "./modules/webhooks/consumer";
 import { recordDeliveries } from "./modules/webhooks/ledger";
 import type { QueueMessage } from "./modules/webhooks/messages";
@@ -13,9 +16,9 @@ import { reconcileDeliveries } from "./modules/webhooks/reconcile";
  * delivery's isolate loads none of the API's routers. It imports the webhooks module's delivery files
  * directly, not its index.ts, whose event catalogue would bring every module's events into the bundle.
  *
- * It also signs the ZATCA e-invoices (docs/zatca.md, "Where the signing runs"): their code (the
- * secp256k1 stamp, about 19 KiB gzipped) has no room in the API's bundle, and this Worker shares
- * the API's D1 and code.
+ * It also signs the ZATCA e-invoices and onboards the stores' e-invoicing units (docs/zatca.md,
+ * "Where the signing runs"): their code (the secp256k1 stamp, about 19 KiB gzipped) has no room in
+ * the API's bundle, and this Worker shares the API's D1 and code.
  */
 
 // An event emitted here (`webhook.disabled`) has its deliveries on the ledger before it leaves, as the API's do.
@@ -25,8 +28,8 @@ export default {
   async queue(batch, env, ctx) {
     switch (batch.queue) {
       case "commerce-einvoices":
-        // Its own queue's messages: wake-ups, not events.
-        return consumeSignMessages(batch as unknown as MessageBatch<SignMessage>, env);
+        // Its own queue's messages: wake-ups (of the signer, of a unit's onboarding), not events.
+        return consumeEInvoiceMessages(batch as unknown as MessageBatch<SignMessage | OnboardMessage>, env, ctx);
       case "commerce-events-dlq":
         return consumeDeadLetters(batch, env, ctx);
       case "commerce-webhooks-slow":
@@ -40,5 +43,9 @@ export default {
     ctx.waitUntil(reconcileDeliveries(env).catch((error) => logTaskFailure("reconcile deliveries", error)));
     // E-invoices a lost (or failed) wake-up left unsigned.
     ctx.waitUntil(signWaitingEverywhere(env));
+    // Units whose production CSID expires within 30 days: the store is told to renew.
+    ctx.waitUntil(warnExpiringUnits(env, (p) => ctx.waitUntil(p)));
+    // Onboardings whose consumer died after sending the OTP: ended, so the store can try again.
+    ctx.waitUntil(endInterruptedOnboardings(env, (p) => ctx.waitUntil(p)));
   },
 } satisfies ExportedHandler<Env, QueueMessage>;

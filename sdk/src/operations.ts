@@ -160,6 +160,10 @@ export const OPERATION_CREDENTIALS: Readonly<Record<string, Credential>> = {
   "GET /order/v1/merchant/invoices/": "merchant",
   "GET /order/v1/merchant/invoices/{invoice_id}/": "merchant",
   "GET /order/v1/merchant/invoices/{invoice_id}/e-invoice/": "merchant",
+  "GET /order/v1/merchant/einvoicing/units/": "merchant",
+  "POST /order/v1/merchant/einvoicing/units/": "merchant",
+  "GET /order/v1/merchant/einvoicing/units/{unit_id}/": "merchant",
+  "POST /order/v1/merchant/einvoicing/units/{unit_id}/renew/": "merchant",
   "POST /order/v1/merchant/wallet/charge/": "merchant",
   "GET /order/v1/merchant/wallet/": "merchant",
   "GET /order/v1/merchant/wallet/transactions/": "merchant",
@@ -420,6 +424,9 @@ export type ErrorCode =
   | "discount_exists"
   | "discount_not_found"
   | "einvoice_not_found"
+  | "einvoice_seller_incomplete"
+  | "einvoice_unit_exists"
+  | "einvoice_unit_not_found"
   | "fcm_token_not_found"
   | "fulfillment_in_shipment"
   | "fulfillment_locked"

@@ -156,6 +156,12 @@ const TAG_DESCRIPTIONS = [
     description: "Tax invoices (VAT-inclusive, with the ZATCA QR and PDFs in Arabic and English) and refunds.",
   },
   {
+    name: "E-invoicing",
+    description:
+      "The store's ZATCA e-invoicing units: registered with an OTP from the Fatoora portal, onboarded and renewed; " +
+      "an active unit signs every invoice and credit note.",
+  },
+  {
     name: "Transactions",
     description: "Every payment, capture, decline and refund with its provider reference; bank transfer review.",
   },
@@ -243,6 +249,7 @@ export const TAG_GROUPS: { name: string; tags: TagName[] }[] = [
       "Subscriptions",
       "Recurring purchases",
       "Invoices",
+      "E-invoicing",
       "Transactions",
       "Fulfillments",
       "Store wallet",

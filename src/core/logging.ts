@@ -79,6 +79,8 @@ export type BackgroundTask =
   | "measure shard"
   | "copy platform audit"
   | "sign e-invoices"
+  | "onboard e-invoicing unit"
+  | "warn expiring e-invoicing units"
   | "queue message"
   | "fan out event"
   | "dead-letter message"

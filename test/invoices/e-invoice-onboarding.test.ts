@@ -1,7 +1,13 @@
+import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { describe, expect, it } from "vitest";
-import { basicAuthorization } from "../../src/modules/orders/invoices/e-invoice/api";
+import { basicAuthorization, httpEInvoicingApi } from "../../src/modules/orders/invoices/e-invoice/api";
+import { parseCertificate } from "../../src/modules/orders/invoices/e-invoice/certificate";
 import { unitCsr } from "../../src/modules/orders/invoices/e-invoice/csr";
-import { newUnitKey } from "../../src/modules/orders/invoices/e-invoice/keys";
+import { children, readDer } from "../../src/modules/orders/invoices/e-invoice/der";
+import { fromBase64 } from "../../src/modules/orders/invoices/e-invoice/encoding";
+import { FAKE_ZATCA_URL, fakeZatca } from "../../src/modules/orders/invoices/e-invoice/fake";
+import { FAKE_CA_PUBLIC_KEY } from "../../src/modules/orders/invoices/e-invoice/fake-ca";
+import { newUnitKey, publicKeyOf } from "../../src/modules/orders/invoices/e-invoice/keys";
 import { KINDS, nextOtp, onboarded, onFake, signed, UNIT_FIELDS } from "./e-invoice-api-helpers";
 import { SDK_CERTIFICATE } from "./e-invoice-fixtures";
 
@@ -15,18 +21,39 @@ describe("onboarding a unit", () => {
   it("gets the compliance CSID for its CSR and an OTP, as the API sends it", async () => {
     const { fake, api } = onFake();
     const otp = nextOtp();
-    const csr = unitCsr(UNIT_FIELDS, newUnitKey());
+    const key = newUnitKey();
+    const csr = unitCsr(UNIT_FIELDS, key);
     const result = await api.complianceCsid(otp, csr);
     if (result.kind !== "issued") throw new Error(JSON.stringify(result));
-    // binarySecurityToken is base64 of the certificate's base64: the SDK's test certificate here.
-    expect(result.csid.certificate).toBe(SDK_CERTIFICATE);
-    expect(result.csid.binarySecurityToken).toBe(btoa(SDK_CERTIFICATE));
+    // binarySecurityToken is base64 of the certificate's base64: a certificate of the CSR's own key.
+    expect(result.csid.binarySecurityToken).toBe(btoa(result.csid.certificate));
+    const certificate = parseCertificate(result.csid.certificate);
+    expect(certificate.publicKey).toEqual(publicKeyOf(key));
+    expect(certificate.issuerName).toBe("CN=PRZEINVOICESCA4-CA, DC=extgazt, DC=gov, DC=local");
+    expect(certificate.serialNumber).toMatch(/^\d{40,}$/);
     expect(result.csid.secret).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     expect(result.csid.requestId).toMatch(/^\d{13}$/);
     const [sent] = fake.requests;
     expect(sent).toMatchObject({ method: "POST", path: "/compliance", body: { csr } });
     expect(sent!.headers).toMatchObject({ otp, "accept-version": "V2", "accept-language": "en" });
     expect(sent!.headers.authorization).toBeUndefined();
+  });
+
+  it("issues under its own CA key, or the SDK's fixed certificate as the developer portal does", async () => {
+    const { api } = onFake();
+    const result = await api.complianceCsid(nextOtp(), unitCsr(UNIT_FIELDS, newUnitKey()));
+    if (result.kind !== "issued") throw new Error(JSON.stringify(result));
+    // The CA's signature over the TBSCertificate verifies with the fake CA's key.
+    const [tbs] = children(readDer(fromBase64(result.csid.certificate), 0));
+    const { caSignature } = parseCertificate(result.csid.certificate);
+    expect(secp256k1.verify(caSignature, tbs!.whole, FAKE_CA_PUBLIC_KEY, { format: "der", lowS: false })).toBe(true);
+
+    const portal = fakeZatca({ fixedCertificate: true });
+    const fixed = await httpEInvoicingApi({ baseUrl: FAKE_ZATCA_URL, fetcher: portal.fetch }).complianceCsid(
+      nextOtp(),
+      unitCsr(UNIT_FIELDS, newUnitKey()),
+    );
+    expect(fixed).toMatchObject({ kind: "issued", csid: { certificate: SDK_CERTIFICATE } });
   });
 
   it("passes the compliance checks, then gets the production CSID with the compliance CSID's Basic auth", async () => {

@@ -50,15 +50,16 @@ export type EventSink = {
 /**
  * Outbox messages that are not webhook events, each with the queue it wakes: written in the batch
  * of the change like an event (so a crash after the commit loses none), sent after the commit,
- * never offered to webhooks. `einvoice.sign` wakes the e-invoice signer (docs/zatca.md).
+ * never offered to webhooks. `einvoice.sign` wakes the e-invoice signer, `einvoice.onboard` the
+ * onboarding (or renewal) of an e-invoicing unit, on the same queue (docs/zatca.md).
  */
-export const OUTBOX_ROUTE_TYPES = ["einvoice.sign"] as const;
+export const OUTBOX_ROUTE_TYPES = ["einvoice.sign", "einvoice.onboard"] as const;
 export type OutboxRouteType = (typeof OUTBOX_ROUTE_TYPES)[number];
 export type OutboxRoutes = Partial<Record<OutboxRouteType, Queue>>;
 
 /** The routed messages' queues of a Worker that has them (the API's; the webhooks' Worker sends none). */
 export const outboxRoutes = (env: Partial<Pick<Env, "EINVOICES">>): OutboxRoutes =>
-  env.EINVOICES ? { "einvoice.sign": env.EINVOICES } : {};
+  env.EINVOICES ? { "einvoice.sign": env.EINVOICES, "einvoice.onboard": env.EINVOICES } : {};
 
 const isRouted = (type: string) => (OUTBOX_ROUTE_TYPES as readonly string[]).includes(type);
 

@@ -14,6 +14,11 @@ export const orderErrorCodes = defineErrorCodes({
     "The invoice has no ZATCA e-invoice: it has no serial yet, or its `zatca_status` is `not_required` (or it was issued before Phase 2).",
   signed_einvoice_not_found:
     "The invoice's e-invoice is not signed yet (about a second after it is issued): retry shortly.",
+  einvoice_unit_not_found: "No e-invoicing unit with this id in the store.",
+  einvoice_unit_exists:
+    "The store already has an e-invoicing unit onboarding or issuing (`unit_id`): renew that one, or wait for its onboarding to end.",
+  einvoice_seller_incomplete:
+    "The store's settings lack what ZATCA's CSR needs (`missing`): set `vat_number`, `seller_name` and `seller_address`, then register.",
   invalid_link_signature:
     "The invoice PDF link's signature is wrong, or the link was changed: use the invoice's own link.",
   link_expired: "The invoice PDF link expired (links last 7 days): read the invoice again for a fresh one.",

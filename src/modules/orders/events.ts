@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ById, defineEvents, type RegisteredEvents } from "../../core/events/registry";
+import { einvoiceUnitEvents } from "./einvoice-units/events";
 import { fulfillmentEvents } from "./fulfillments/events";
 import { subscriptionEvents } from "./subscriptions/events";
 import { ORDER_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, TRANSACTION_STATUSES } from "./tables";
@@ -24,6 +25,7 @@ const RecurringRef = ById.extend({ customer_id: z.number().int() });
 /** The events of carts, orders, invoices, transactions, recurring purchases and the store wallet. */
 export const orderEvents = defineEvents({
   ...fulfillmentEvents,
+  ...einvoiceUnitEvents,
   "cart.created": { description: "A customer created a cart.", data: ById.extend({ customer_id: z.number().int() }) },
   "cart.updated": { description: "A cart's lines, voucher or delivery changed.", data: ById },
   "order.created": {

@@ -1,6 +1,7 @@
 import { createRouter } from "../../core/openapi";
 import { cartsMerchantRouter } from "./carts/merchant";
 import { checkoutMerchantRouter } from "./checkout/routes";
+import { einvoiceUnitsMerchantRouter } from "./einvoice-units/merchant";
 import { fulfillmentsMerchantRouter } from "./fulfillments/merchant";
 import { invoicesMerchantRouter } from "./invoices/merchant";
 import { ordersRouter } from "./orders/merchant";
@@ -24,5 +25,6 @@ export const ordersMerchantRouter = createRouter()
   .route("/", transactionsRouter)
   .route("/", refundsRouter)
   .route("/", invoicesMerchantRouter)
+  .route("/", einvoiceUnitsMerchantRouter)
   .route("/", chargeWalletRouter)
   .route("/", storeWalletRouter);

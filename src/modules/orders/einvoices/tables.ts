@@ -9,7 +9,9 @@ import { invoices } from "../tables";
  * `last_hash`) one document at a time, compare-and-set.
  */
 
-export const EINVOICE_UNIT_STATUSES = ["onboarding", "active", "renewing", "revoked"] as const;
+/** `failed`: onboarding ended without a production CSID (ZATCA's messages kept); register again with a new OTP. */
+export const EINVOICE_UNIT_STATUSES = ["onboarding", "active", "renewing", "revoked", "failed"] as const;
+export type EInvoiceUnitStatus = (typeof EINVOICE_UNIT_STATUSES)[number];
 
 /** The statuses in which a unit issues documents: a renewing unit goes on with its chain. */
 export const ISSUING_UNIT_STATUSES = ["active", "renewing"] as const;
@@ -17,6 +19,9 @@ export const ISSUING_UNIT_STATUSES = ["active", "renewing"] as const;
 /** The chain's first PIH (hash.ts's FIRST_PIH, repeated so that the API's bundle holds no e-invoice code). */
 export const CHAIN_START_HASH =
   "NWZlY2ViNjZmZmM4NmYzOGQ5NTI3ODZjNmQ2OTZjNzljMmRiYzIzOWRkNGU5MWI0NjcyOWQ3M2EyN2ZiNTdlOQ==";
+
+/** A message of ZATCA's onboarding answers (or of ours, code `local-*`), as the unit shows it. */
+export type UnitMessage = { code: string; category: string; message: string };
 
 export const einvoiceUnits = sqliteTable(
   "einvoice_units",
@@ -26,6 +31,19 @@ export const einvoiceUnits = sqliteTable(
     /** The CSR's `3-<uuid>` (the unit's serial in its certificate's subjectAltName). */
     egsSerial: text("egs_serial").notNull(),
     status: text("status", { enum: EINVOICE_UNIT_STATUSES }).notNull().default("onboarding"),
+    /** The CSR's own fields (docs/zatca.md, "Keys"): CN, OU, registeredAddress, businessCategory, title. */
+    name: text("name").notNull().default(""),
+    branch: text("branch").notNull().default(""),
+    registeredAddress: text("registered_address").notNull().default(""),
+    industry: text("industry").notNull().default(""),
+    /** The CSR's title: standard (first digit) and simplified (second) documents, e.g. "0100". */
+    invoiceTypes: text("invoice_types").notNull().default("0100"),
+    /** The merchant's Fatoora OTP (one hour, one use), sealed, until the consumer takes it. */
+    otpSealed: text("otp_sealed"),
+    /** ZATCA's (or our) messages of the last onboarding or renewal that did not succeed. */
+    messages: text("messages", { mode: "json" }).$type<UnitMessage[]>().notNull().default([]),
+    /** When the merchant was told the production CSID expires within 30 days (once per certificate). */
+    renewalWarnedAt: text("renewal_warned_at"),
     /** The unit's secp256k1 secret, sealed (keys.ts: AES-GCM under the Worker secret, `<app_id>:<unit_id>`). */
     privateKeySealed: text("private_key_sealed"),
     /** The compliance CSID: its certificate (base64 DER), its secret (sealed), its expiry. */

@@ -38,3 +38,11 @@ export function eInvoicingApi(vars: EInvoicingVars, fetcher: typeof fetch = fetc
     return httpEInvoicingApi({ baseUrl: EINVOICING_BASE_URLS[name as EInvoicingEnvironment], fetcher });
   return misconfigured(`ZATCA_API ${name} is not one of ${ZATCA_APIS.join(", ")}`);
 }
+
+/** The environment whose certificate template a unit's CSR asks for: the fake takes the developer portal's. */
+export function eInvoicingEnvironment(vars: EInvoicingVars): EInvoicingEnvironment {
+  const name = vars.ZATCA_API?.trim() || "fake";
+  return (EINVOICING_ENVIRONMENTS as readonly string[]).includes(name)
+    ? (name as EInvoicingEnvironment)
+    : "developer-portal";
+}

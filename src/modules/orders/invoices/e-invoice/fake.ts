@@ -6,9 +6,10 @@
  * - every call needs `Accept-Version: V2` (else 406), the calls after onboarding HTTP Basic with a
  *   CSID it issued, of the right kind (else 401 `{timestamp, status, error, message}`);
  * - onboarding checks the OTP (six digits, once) and the CSR (parsed, its signature, the template
- *   name of its environment, the subject and SN/UID/title), and issues the SDK's test certificate
- *   as ZATCA's developer portal does; the production CSID needs every compliance check of the
- *   unit's invoice types passed (an invoice and a credit note each);
+ *   name of its environment, the subject and SN/UID/title), and issues a certificate of the CSR's
+ *   own key from its own CA (fake-ca.ts), as simulation and core do (or, with `fixedCertificate`,
+ *   the SDK's test certificate whatever the CSR, as the developer portal does); the production CSID
+ *   needs every compliance check of the unit's invoice types passed (an invoice and a credit note each);
  * - documents get fake-checks.ts's checks; reporting and clearance also the chain (per unit, the
  *   CSR's SN) and a repeated hash is 409 (reporting) or 208 (clearance).
  *
@@ -18,6 +19,7 @@
 import { parseCsr } from "./csr.js";
 import { toBase64 } from "./encoding.js";
 import { CERTIFICATE_TEMPLATES, type EInvoicingEnvironment } from "./environments.js";
+import { fakeCertificate } from "./fake-ca.js";
 import { checkDocument, validationResults, zatcaMessage } from "./fake-checks.js";
 import { FIRST_PIH } from "./hash.js";
 
@@ -30,6 +32,8 @@ export const FAKE_ZATCA_URL = "https://zatca.fake/e-invoicing/fake";
 
 type Issued = {
   kind: "compliance" | "production";
+  /** The certificate's `binarySecurityToken` (base64 of its base64), the user of its Basic auth. */
+  token: string;
   requestId: string;
   /** The unit, as its CSR's SN names it: its chain outlives its CSIDs. */
   unit: string;
@@ -42,8 +46,12 @@ type Issued = {
 export type FakeZatcaOptions = {
   /** Whose CSRs it takes (their template name); the developer portal's by default. */
   environment?: EInvoicingEnvironment;
-  /** The fake's clock, for the 24-hour reporting window. */
+  /** The fake's clock, for the 24-hour reporting window and the certificates' validity. */
   now?: () => number;
+  /** Issue the SDK's test certificate whatever the CSR's key, as the developer portal does. */
+  fixedCertificate?: boolean;
+  /** How long the certificates it issues are valid (5 years by default). */
+  validForDays?: number;
 };
 
 export type SeenRequest = { method: string; path: string; headers: Record<string, string>; body: unknown };
@@ -57,7 +65,6 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 export function fakeZatca(options: FakeZatcaOptions = {}) {
   const environment = options.environment ?? "developer-portal";
   const now = options.now ?? (() => Date.now());
-  const token = btoa(SDK_TEST_CERTIFICATE);
   const csids = new Map<string, Issued>();
   const usedOtps = new Set<string>();
   /** Per unit: the hash its next document's PIH must be. */
@@ -90,7 +97,7 @@ export function fakeZatca(options: FakeZatcaOptions = {}) {
     }
     const at = decoded.indexOf(":");
     const issued = csids.get(decoded.slice(at + 1));
-    return at > 0 && decoded.slice(0, at) === token && issued?.kind === kind ? issued : null;
+    return at > 0 && decoded.slice(0, at) === issued?.token && issued.kind === kind ? issued : null;
   }
 
   /** A new CSID for the unit the CSR names, or the CSR's refusal. */
@@ -118,14 +125,21 @@ export function fakeZatca(options: FakeZatcaOptions = {}) {
       !!u.businessCategory;
     if (!valid) return invalidCsr();
     usedOtps.add(otp);
-    return grant(kind, u.SN!, u.title!);
+    const certificate = options.fixedCertificate
+      ? SDK_TEST_CERTIFICATE
+      : fakeCertificate(csr, {
+          now: now(),
+          validForDays: options.validForDays ?? 1826,
+          serial: nextRequestId % 2 ** 32,
+        });
+    return grant(kind, u.SN!, u.title!, btoa(certificate));
   }
 
   /** A CSID of a new request id and a random secret, as the API answers it. */
-  function grant(kind: Issued["kind"], unit: string, invoiceTypes: string): Response {
+  function grant(kind: Issued["kind"], unit: string, invoiceTypes: string, token: string): Response {
     const requestId = String(nextRequestId++);
     const secret = toBase64(crypto.getRandomValues(new Uint8Array(32)));
-    csids.set(secret, { kind, requestId, unit, invoiceTypes, passed: new Set() });
+    csids.set(secret, { kind, token, requestId, unit, invoiceTypes, passed: new Set() });
     return json(200, {
       requestID: Number(requestId),
       ...(kind === "production" && {
@@ -153,7 +167,8 @@ export function fakeZatca(options: FakeZatcaOptions = {}) {
     const missing = requiredChecks(compliance).filter((c) => !compliance.passed.has(c));
     if (missing.length)
       return refused("Missing-Compliance-Steps", `The compliance checks have not passed for: ${missing.join(", ")}.`);
-    return grant("production", compliance.unit, compliance.invoiceTypes);
+    // The production CSID certifies the key the compliance CSID did.
+    return grant("production", compliance.unit, compliance.invoiceTypes, compliance.token);
   }
 
   function renew(request: Request, body: Record<string, unknown>): Response {
