@@ -1,6 +1,7 @@
 import { beforeEventsSent } from "./core/events/outbox";
 import { logTaskFailure } from "./core/logging";
-import { consumeSignMessages, type SignMessage, signWaitingEverywhere } from "./modules/orders/einvoices/signer";
+import { signWaitingEverywhere } from "./modules/orders/einvoices/signer";
+import { consumeEInvoiceMessages, type SignMessage, submitDueEverywhere } from "./modules/orders/einvoices/submitter";
 import { consumeDeadLetters, consumeDeliveries } from "./modules/webhooks/consumer";
 import { recordDeliveries } from "./modules/webhooks/ledger";
 import type { QueueMessage } from "./modules/webhooks/messages";
@@ -13,9 +14,9 @@ import { reconcileDeliveries } from "./modules/webhooks/reconcile";
  * delivery's isolate loads none of the API's routers. It imports the webhooks module's delivery files
  * directly, not its index.ts, whose event catalogue would bring every module's events into the bundle.
  *
- * It also signs the ZATCA e-invoices (docs/zatca.md, "Where the signing runs"): their code (the
- * secp256k1 stamp, about 19 KiB gzipped) has no room in the API's bundle, and this Worker shares
- * the API's D1 and code.
+ * It also signs the ZATCA e-invoices and reports or clears them (docs/zatca.md, "Where the signing
+ * runs"): their code (the secp256k1 stamp, about 19 KiB gzipped) has no room in the API's bundle,
+ * and this Worker shares the API's D1 and code.
  */
 
 // An event emitted here (`webhook.disabled`) has its deliveries on the ledger before it leaves, as the API's do.
@@ -25,8 +26,8 @@ export default {
   async queue(batch, env, ctx) {
     switch (batch.queue) {
       case "commerce-einvoices":
-        // Its own queue's messages: wake-ups, not events.
-        return consumeSignMessages(batch as unknown as MessageBatch<SignMessage>, env);
+        // Its own queue's messages: wake-ups, not events. Signed, then reported or cleared.
+        return consumeEInvoiceMessages(batch as unknown as MessageBatch<SignMessage>, env);
       case "commerce-events-dlq":
         return consumeDeadLetters(batch, env, ctx);
       case "commerce-webhooks-slow":
@@ -38,7 +39,7 @@ export default {
   async scheduled(_controller, env, ctx) {
     // Deliveries whose message was lost are sent again; the ledger's rows stay open until then.
     ctx.waitUntil(reconcileDeliveries(env).catch((error) => logTaskFailure("reconcile deliveries", error)));
-    // E-invoices a lost (or failed) wake-up left unsigned.
-    ctx.waitUntil(signWaitingEverywhere(env));
+    // E-invoices a lost (or failed) wake-up left unsigned, then those due for submission (retries).
+    ctx.waitUntil(signWaitingEverywhere(env).then(() => submitDueEverywhere(env)));
   },
 } satisfies ExportedHandler<Env, QueueMessage>;

@@ -79,6 +79,7 @@ export type BackgroundTask =
   | "measure shard"
   | "copy platform audit"
   | "sign e-invoices"
+  | "submit e-invoices"
   | "queue message"
   | "fan out event"
   | "dead-letter message"
