@@ -231,3 +231,68 @@ describe("the fake's refusals on the invoice", () => {
     expect(await outboxOf(A, "einvoice_unit.credentials_refused")).toHaveLength(1);
   });
 });
+
+describe("a refund's credit note waits for its original", () => {
+  /** A paid invoice, refunded whole through Refund Invoice, both documents signed. */
+  async function refunded(A: number, token: string) {
+    const invoice = await paidInvoice(A);
+    const res = await call(`${INVOICES}${invoice.id}/refund/`, {
+      method: "POST",
+      body: { refund_reason: "Damaged on delivery" },
+      token,
+      appId: A,
+    });
+    expect(res.status).toBe(201);
+    const refund = await json(res);
+    await signStores(db(A), [A], SECRET);
+    return { invoice, refund };
+  }
+
+  it("sent only once its original is reported", async () => {
+    const A = 8777;
+    const { fake, api, token } = await reportingStore(A);
+    const { invoice, refund } = await refunded(A, token);
+    const [original, credit] = [await einvoiceOf(A, invoice.id), await einvoiceOf(A, refund.id)];
+    fake.interrupt(503);
+    await consume(A, api);
+    expect((await einvoiceOf(A, invoice.id)).zatca_status).toBe("pending");
+    expect(await einvoiceOf(A, refund.id)).toMatchObject({ zatca_status: "pending", attempts: 0 });
+    expect(reportsOf(fake, credit.uuid)).toEqual([]);
+
+    const sweep = consumerSink({ EVENTS: { send: async () => {}, sendBatch: async () => {} } as unknown as Queue });
+    await submitStores(db(A), sweep.sink, api, SECRET, [A], () => Date.now() + 2 * 60_000);
+    await sweep.settle();
+    expect((await einvoiceOf(A, invoice.id)).zatca_status).toBe("reported");
+    expect(await einvoiceOf(A, refund.id)).toMatchObject({ zatca_status: "reported", attempts: 1 });
+    const order = fake.requests.map((r) => (r.body as { uuid?: string }).uuid);
+    expect(order.lastIndexOf(original.uuid)).toBeLessThan(order.indexOf(credit.uuid));
+  });
+
+  it("rejected with the public system's message, unsent, when its original is rejected", async () => {
+    const A = 8778;
+    const { fake, api, token } = await reportingStore(A);
+    const { invoice, refund } = await refunded(A, token);
+    const original = await einvoiceOf(A, invoice.id);
+    await shardFor(A)
+      .prepare("UPDATE einvoices SET xml = replace(xml, 'Supply LTD', 'Supply LTE') WHERE id = ?")
+      .bind(original.id)
+      .run();
+    const { emitted } = await consume(A, api);
+    expect((await einvoiceOf(A, invoice.id)).zatca_status).toBe("rejected");
+    const credit = await einvoiceOf(A, refund.id);
+    expect(credit.zatca_status).toBe("rejected");
+    const error = {
+      type: "error",
+      code: "parent-invoice-not-published",
+      message: "Parent invoice must be successfully published before creating a return invoice",
+    };
+    expect(JSON.parse(credit.zatca_messages)).toEqual([error]);
+    expect(reportsOf(fake, credit.uuid)).toEqual([]);
+    const details = await json(await call(`${INVOICES}${refund.id}/`, { token, appId: A }));
+    expect(details).toMatchObject({ zatca_status: "rejected", einvoice: { messages: [error] } });
+    const events = await outboxOf(A, "invoice.zatca_rejected");
+    expect(events.map((e) => (e.data as { id: number }).id)).toEqual([invoice.id, refund.id]);
+    expect(events[1]!.data).toMatchObject({ serial: refund.serial, errors: [error] });
+    expect(emitted.map((e) => e.type)).toEqual(["invoice.zatca_rejected", "invoice.zatca_rejected"]);
+  });
+});

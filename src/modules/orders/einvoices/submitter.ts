@@ -213,17 +213,23 @@ export async function submitUnit(
       return stop();
     const credentials = await credentialsOf(unit, secret);
     if (!credentials) return stop();
+    // The answers this round recorded: a credit note's original is often the document before it.
+    const answered = new Map<number, Final["status"]>();
     for (const doc of docs) {
       const now = clock();
       const at = iso(now);
       if (doc.nextAttemptAt && doc.nextAttemptAt > at)
         return stop(Math.ceil((Date.parse(doc.nextAttemptAt) - now) / 1000));
-      if (doc.refundedInvoiceId !== null && doc.originalStatus === "pending") return stop(); // waits for its original
-      if (doc.refundedInvoiceId !== null && doc.originalStatus === "rejected") {
+      const originalStatus =
+        doc.refundedInvoiceId === null ? null : (answered.get(doc.refundedInvoiceId) ?? doc.originalStatus);
+      if (originalStatus === "pending") return stop(); // waits for its original
+      if (originalStatus === "rejected") {
         const messages: ZatcaMessage[] = [
           { type: "error", code: "parent-invoice-not-published", message: PARENT_NOT_PUBLISHED },
         ];
-        if (await recordFinal(db, sink, doc, doc.attempts, { status: "rejected", messages }, at)) submitted++;
+        if (!(await recordFinal(db, sink, doc, doc.attempts, { status: "rejected", messages }, at))) return stop();
+        answered.set(doc.invoiceId, "rejected");
+        submitted++;
         continue;
       }
       if (!(await claim(db, doc, now))) return stop(); // another consumer is on this unit
@@ -269,7 +275,10 @@ export async function submitUnit(
           await refuseCredentials(db, sink, unit, doc, attempts, answer.message, at);
           return stop();
       }
-      if (await recordFinal(db, sink, doc, attempts, final, at)) submitted++;
+      // Not recorded: another consumer got there first, and goes on with the unit.
+      if (!(await recordFinal(db, sink, doc, attempts, final, at))) return stop();
+      answered.set(doc.invoiceId, final.status);
+      submitted++;
     }
     if (docs.length < CHUNK) return stop();
   }
