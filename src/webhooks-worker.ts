@@ -1,7 +1,7 @@
 import { beforeEventsSent } from "./core/events/outbox";
 import { logTaskFailure } from "./core/logging";
+import { consumeEInvoiceMessages, type SignMessage, submitDueEverywhere } from "./modules/orders/einvoices/consumer";
 import { signWaitingEverywhere } from "./modules/orders/einvoices/signer";
-import { consumeEInvoiceMessages, type SignMessage, submitDueEverywhere } from "./modules/orders/einvoices/submitter";
 import { consumeDeadLetters, consumeDeliveries } from "./modules/webhooks/consumer";
 import { recordDeliveries } from "./modules/webhooks/ledger";
 import type { QueueMessage } from "./modules/webhooks/messages";

@@ -7,7 +7,7 @@ import { createMessageBatch, env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { vi } from "vitest";
 import type { EventMessage } from "../../src/core/events/outbox";
-import { consumeEInvoiceMessages, type SignMessage } from "../../src/modules/orders/einvoices/submitter";
+import { consumeEInvoiceMessages, type SignMessage } from "../../src/modules/orders/einvoices/consumer";
 import { einvoiceUnits } from "../../src/modules/orders/einvoices/tables";
 import type { EInvoicingApi } from "../../src/modules/orders/invoices/e-invoice/api";
 import { sealKey } from "../../src/modules/orders/invoices/e-invoice/keys";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { EventType } from "../../src/core/events/registry";
+import { consumerSink } from "../../src/modules/orders/einvoices/consumer";
 import { signStores } from "../../src/modules/orders/einvoices/signer";
-import { consumerSink, retryDelaySeconds, submitStores } from "../../src/modules/orders/einvoices/submitter";
+import { retryDelaySeconds, submitStores } from "../../src/modules/orders/einvoices/submitter";
 import { EVENT_CATALOGUE, eventEnvelopeSchema } from "../../src/modules/webhooks/catalogue";
 import { db, shardFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";
