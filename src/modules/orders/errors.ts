@@ -14,6 +14,9 @@ export const orderErrorCodes = defineErrorCodes({
     "The invoice has no ZATCA e-invoice: it has no serial yet, or its `zatca_status` is `not_required` (or it was issued before Phase 2).",
   signed_einvoice_not_found:
     "The invoice's e-invoice is not signed yet (about a second after it is issued): retry shortly.",
+  einvoice_not_cleared:
+    "The invoice is a standard (B2B) tax invoice that ZATCA has not cleared (`zatca_status` `pending` or `rejected`): " +
+    "it is shared, as XML or PDF, only once cleared.",
   invalid_link_signature:
     "The invoice PDF link's signature is wrong, or the link was changed: use the invoice's own link.",
   link_expired: "The invoice PDF link expired (links last 7 days): read the invoice again for a fresh one.",

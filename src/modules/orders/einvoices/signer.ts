@@ -48,7 +48,7 @@ async function readRound(db: Db, appId: number, unitId: number) {
       .from(invoices)
       .where(sql`${invoices.id} IN (SELECT refunded_invoice_id FROM invoices WHERE id IN ${ids})`),
     db
-      .select({ id: orders.id, receiver: orders.receiver })
+      .select({ id: orders.id, receiver: orders.receiver, buyer: orders.buyer })
       .from(orders)
       .where(sql`${orders.id} IN (SELECT order_id FROM invoices WHERE id IN ${ids})`),
     sellerSettingsQuery(db, appId),

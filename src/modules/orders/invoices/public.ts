@@ -22,7 +22,8 @@ const invoicePdfRoute = createRoute({
     "The documents `invoice_pdf_en` and `invoice_pdf_ar` link to: the spec names the links, not where they lead.",
   description:
     "The invoice as an A4 PDF in English or Arabic (right to left), with the ZATCA QR code once it has a serial. " +
-    `Needs no token and no \`app-id\`: only a link from an invoice, which works for ${PDF_LINK_TTL_SECONDS / 86400} days.`,
+    `Needs no token and no \`app-id\`: only a link from an invoice, which works for ${PDF_LINK_TTL_SECONDS / 86400} days. ` +
+    "A standard (B2B) invoice is shared only once ZATCA cleared it: 409 `einvoice_not_cleared` before.",
   request: { params: idParam("invoice_id"), query: PdfQuerySchema },
   responses: {
     200: {
@@ -33,6 +34,7 @@ const invoicePdfRoute = createRoute({
       400: ["validation_error"],
       403: ["invalid_link_signature", "link_expired"],
       404: ["invoice_not_found"],
+      409: ["einvoice_not_cleared"],
       500: ["internal_error"],
     }),
   },

@@ -5,6 +5,7 @@ import { type AssetFetcher, loadPdfFont } from "../../../../core/pdf/font";
 import { apps } from "../../../../core/tenancy";
 import { invoiceConfig, invoices } from "../../tables";
 import type { PdfLang } from "../links";
+import { refuseUncleared, standardSql } from "../service";
 import { loadInvoices } from "../views";
 import { renderInvoicePdf } from "./layout";
 
@@ -28,7 +29,15 @@ export async function invoicePdf(
     loadPdfFont(env.assets),
     loadInvoices(ctx, [id], { origin: env.origin, secret: env.secret, withItems: true }),
     db.batch([
-      db.select({ name: invoices.sellerName, vatNumber: invoices.vatNumber }).from(invoices).where(eq(invoices.id, id)),
+      db
+        .select({
+          name: invoices.sellerName,
+          vatNumber: invoices.vatNumber,
+          zatcaStatus: invoices.zatcaStatus,
+          standard: standardSql,
+        })
+        .from(invoices)
+        .where(eq(invoices.id, id)),
       db.select({ nameEn: apps.nameEn, nameAr: apps.nameAr }).from(apps).where(eq(apps.id, appId)),
       db
         .select({ en: invoiceConfig.footerEn, ar: invoiceConfig.footerAr })
@@ -38,6 +47,7 @@ export async function invoicePdf(
   ]);
   const invoice = views.get(id);
   if (!invoice) throw ApiError.notFound("invoice_not_found", `Invoice ${id}`);
+  if (seller[0]) refuseUncleared(id, seller[0]);
   const storeName = (lang === "en" ? store[0]?.nameEn : store[0]?.nameAr) ?? "";
   const bytes = renderInvoicePdf(font, {
     lang,
