@@ -3,9 +3,9 @@ import { signStores } from "../../src/modules/orders/einvoices/signer";
 import { verifyEInvoice } from "../../src/modules/orders/invoices/e-invoice/verify";
 import { db } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
-import { cartOf, checkedOut, shopperOf, stocked } from "../orders/helpers";
-import { rowOf, SECRET } from "./e-invoice-chain-fixtures";
-import { consume, einvoiceOf, outboxOf, reportingStore } from "./e-invoice-reporting-fixtures";
+import { shopperOf, stocked } from "../orders/helpers";
+import { SECRET } from "./e-invoice-chain-fixtures";
+import { checkedOutInvoice, consume, einvoiceOf, outboxOf, reportingStore } from "./e-invoice-reporting-fixtures";
 
 /*
  * Standard (B2B) invoices (docs/zatca.md): a cart naming a VAT-registered buyer, checked out and
@@ -26,18 +26,12 @@ const BUYER = {
   },
 };
 
-/** A cart of the store's new customer naming the buyer, checked out cash on delivery, then captured: its invoice. */
+/** A cart naming the buyer, checked out and captured: its invoice. */
 async function b2bInvoice(appId: number, token: string) {
-  const shopper = await shopperOf(appId);
-  const item = await stocked(appId, 2300, 5);
-  const cart = await cartOf(shopper, { items: [{ item_id: item.id, qty: 1 }], buyer: BUYER });
+  const { invoice, placed, cart } = await checkedOutInvoice(appId, token, { buyer: BUYER });
   expect(cart.buyer).toEqual(BUYER);
-  const placed = await checkedOut(shopper, cart.id, { payment_provider: "cash_on_delivery" });
   expect(placed.order.buyer).toEqual(BUYER);
-  const tx = await rowOf(appId, "SELECT id FROM transactions WHERE order_id = ? AND type = 'payment'", placed.order.id);
-  const captured = await call(`/order/v1/merchant/transactions/${tx.id}/capture/`, { method: "POST", token, appId });
-  expect(captured.status, await captured.clone().text()).toBe(200);
-  return rowOf(appId, "SELECT * FROM invoices WHERE order_id = ? AND type = 'invoice'", placed.order.id);
+  return invoice;
 }
 
 describe("a standard (B2B) invoice", () => {

@@ -5,13 +5,15 @@
  */
 import { createMessageBatch, env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { vi } from "vitest";
+import { expect, vi } from "vitest";
 import type { EventMessage } from "../../src/core/events/outbox";
 import { consumeEInvoiceMessages, type SignMessage } from "../../src/modules/orders/einvoices/consumer";
 import { einvoiceUnits } from "../../src/modules/orders/einvoices/tables";
 import type { EInvoicingApi } from "../../src/modules/orders/invoices/e-invoice/api";
 import { sealKey } from "../../src/modules/orders/invoices/e-invoice/keys";
 import { db, shardFor, tokenFor } from "../helpers/factories";
+import { call } from "../helpers/request";
+import { cartOf, checkedOut, shopperOf, stocked } from "../orders/helpers";
 import { onboarded } from "./e-invoice-api-helpers";
 import { activeUnit, rowOf, SECRET, sellerStore } from "./e-invoice-chain-fixtures";
 
@@ -71,4 +73,20 @@ export async function outboxOf(appId: number, type: string): Promise<EventMessag
     .bind(appId, type)
     .all<{ payload: string }>();
   return results.map((r) => JSON.parse(r.payload));
+}
+
+/**
+ * A cart of a new customer of the store (with `cart`'s fields), checked out through Checkout cash on
+ * delivery, then captured by the merchant: the invoice that payment issued, and Checkout's result.
+ */
+export async function checkedOutInvoice(appId: number, token: string, cart: Record<string, unknown> = {}) {
+  const shopper = await shopperOf(appId);
+  const item = await stocked(appId, 2300, 5);
+  const made = await cartOf(shopper, { items: [{ item_id: item.id, qty: 1 }], ...cart });
+  const placed = await checkedOut(shopper, made.id, { payment_provider: "cash_on_delivery" });
+  const tx = await rowOf(appId, "SELECT id FROM transactions WHERE order_id = ? AND type = 'payment'", placed.order.id);
+  const captured = await call(`/order/v1/merchant/transactions/${tx.id}/capture/`, { method: "POST", token, appId });
+  expect(captured.status, await captured.clone().text()).toBe(200);
+  const invoice = await rowOf(appId, "SELECT * FROM invoices WHERE order_id = ? AND type = 'invoice'", placed.order.id);
+  return { invoice, placed, cart: made };
 }

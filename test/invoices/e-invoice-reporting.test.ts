@@ -8,7 +8,14 @@ import { db, shardFor } from "../helpers/factories";
 import { call, json } from "../helpers/request";
 import { chain, KINDS } from "./e-invoice-api-helpers";
 import { issue, pendingOrders, rowOf, SECRET } from "./e-invoice-chain-fixtures";
-import { consume, einvoiceOf, outboxOf, reportingStore, sealSecret } from "./e-invoice-reporting-fixtures";
+import {
+  checkedOutInvoice,
+  consume,
+  einvoiceOf,
+  outboxOf,
+  reportingStore,
+  sealSecret,
+} from "./e-invoice-reporting-fixtures";
 
 /*
  * Reporting after signing (docs/zatca.md, "Reporting and clearance"), as the webhooks Worker's
@@ -37,11 +44,11 @@ const reportsOf = (fake: { requests: { path: string; body: unknown }[] }, uuid: 
   fake.requests.filter((r) => r.path === "/invoices/reporting/single" && (r.body as { uuid: string }).uuid === uuid);
 
 describe("reporting a simplified invoice", () => {
-  it("signed, reported, the warnings kept on Invoice Details, and invoice.zatca_reported emitted once", async () => {
+  it("from Checkout: signed, reported, the warnings kept on Invoice Details, invoice.zatca_reported emitted once", async () => {
     const A = 8771;
     // The fake's clock a day and more after the invoice: reported, with BR-KSA-98's warning (202).
     const { fake, api, token } = await reportingStore(A, Date.now() + 25 * HOUR);
-    const invoice = await paidInvoice(A);
+    const { invoice } = await checkedOutInvoice(A, token);
 
     const first = await consume(A, api);
     expect(first).toMatchObject({ acked: 1, delays: [] });
