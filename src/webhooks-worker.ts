@@ -1,7 +1,7 @@
 import { beforeEventsSent } from "./core/events/outbox";
 import { logTaskFailure } from "./core/logging";
-import { consumeEInvoiceMessages } from "./modules/orders/einvoices/onboarding";
-import { type SignMessage, signWaitingEverywhere } from "./modules/orders/einvoices/signer";
+import { consumeEInvoiceMessages, type SignMessage, submitDueEverywhere } from "./modules/orders/einvoices/consumer";
+import { signWaitingEverywhere } from "./modules/orders/einvoices/signer";
 import { endInterruptedOnboardings, warnExpiringUnits } from "./modules/orders/einvoices/unit-sweeps";
 import type { OnboardMessage } from "./modules/orders/einvoices/units";
 import { consumeDeadLetters, consumeDeliveries } from "./modules/webhooks/consumer";
@@ -16,9 +16,9 @@ import { reconcileDeliveries } from "./modules/webhooks/reconcile";
  * delivery's isolate loads none of the API's routers. It imports the webhooks module's delivery files
  * directly, not its index.ts, whose event catalogue would bring every module's events into the bundle.
  *
- * It also signs the ZATCA e-invoices and onboards the stores' e-invoicing units (docs/zatca.md,
- * "Where the signing runs"): their code (the secp256k1 stamp, about 19 KiB gzipped) has no room in
- * the API's bundle, and this Worker shares the API's D1 and code.
+ * It also onboards the stores' e-invoicing units, signs the ZATCA e-invoices and reports or clears
+ * them (docs/zatca.md, "Where the signing runs"): their code (the secp256k1 stamp, about 19 KiB
+ * gzipped) has no room in the API's bundle, and this Worker shares the API's D1 and code.
  */
 
 // An event emitted here (`webhook.disabled`) has its deliveries on the ledger before it leaves, as the API's do.
@@ -28,8 +28,8 @@ export default {
   async queue(batch, env, ctx) {
     switch (batch.queue) {
       case "commerce-einvoices":
-        // Its own queue's messages: wake-ups (of the signer, of a unit's onboarding), not events.
-        return consumeEInvoiceMessages(batch as unknown as MessageBatch<SignMessage | OnboardMessage>, env, ctx);
+        // Its own queue's messages: wake-ups (of a unit's onboarding, of the signer), not events.
+        return consumeEInvoiceMessages(batch as unknown as MessageBatch<SignMessage | OnboardMessage>, env);
       case "commerce-events-dlq":
         return consumeDeadLetters(batch, env, ctx);
       case "commerce-webhooks-slow":
@@ -41,8 +41,8 @@ export default {
   async scheduled(_controller, env, ctx) {
     // Deliveries whose message was lost are sent again; the ledger's rows stay open until then.
     ctx.waitUntil(reconcileDeliveries(env).catch((error) => logTaskFailure("reconcile deliveries", error)));
-    // E-invoices a lost (or failed) wake-up left unsigned.
-    ctx.waitUntil(signWaitingEverywhere(env));
+    // E-invoices a lost (or failed) wake-up left unsigned, then those due for submission (retries).
+    ctx.waitUntil(signWaitingEverywhere(env).then(() => submitDueEverywhere(env)));
     // Units whose production CSID expires within 30 days: the store is told to renew.
     ctx.waitUntil(warnExpiringUnits(env, (p) => ctx.waitUntil(p)));
     // Onboardings whose consumer died after sending the OTP: ended, so the store can try again.

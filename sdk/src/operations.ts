@@ -423,6 +423,7 @@ export type ErrorCode =
   | "delivery_window_not_of_restaurant"
   | "discount_exists"
   | "discount_not_found"
+  | "einvoice_not_cleared"
   | "einvoice_not_found"
   | "einvoice_seller_incomplete"
   | "einvoice_unit_exists"

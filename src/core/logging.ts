@@ -81,6 +81,7 @@ export type BackgroundTask =
   | "sign e-invoices"
   | "onboard e-invoicing unit"
   | "warn expiring e-invoicing units"
+  | "submit e-invoices"
   | "queue message"
   | "fan out event"
   | "dead-letter message"

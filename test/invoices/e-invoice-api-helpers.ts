@@ -83,9 +83,12 @@ export function chain(...kinds: Partial<EInvoiceInput>[]): SubmittedDocument[] {
   });
 }
 
-/** The adapter on a fresh fake, its clock at `now`. */
-export function onFake(now = SOON_AFTER_ISSUE) {
-  const fake = fakeZatca({ now: () => now });
+/**
+ * The adapter on a fresh fake, its clock at `now`; `fixedCertificate`: the fake issues the SDK's
+ * certificate, as the developer portal does (for units whose fixture signs with the SDK's key).
+ */
+export function onFake(now = SOON_AFTER_ISSUE, options: { fixedCertificate?: boolean } = {}) {
+  const fake = fakeZatca({ now: () => now, ...options });
   const api = httpEInvoicingApi({ baseUrl: FAKE_ZATCA_URL, fetcher: fake.fetch });
   return { fake, api };
 }
@@ -95,8 +98,8 @@ let otp = 100_000;
 export const nextOtp = () => String(otp++);
 
 /** A unit taken through onboarding: compliance CSID, its four checks, production CSID. */
-export async function onboarded(now = SOON_AFTER_ISSUE) {
-  const { fake, api } = onFake(now);
+export async function onboarded(now = SOON_AFTER_ISSUE, options: { fixedCertificate?: boolean } = {}) {
+  const { fake, api } = onFake(now, options);
   const compliance = await api.complianceCsid(nextOtp(), unitCsr(UNIT_FIELDS, newUnitKey()));
   if (compliance.kind !== "issued") throw new Error(`compliance CSID: ${JSON.stringify(compliance)}`);
   for (const kind of Object.values(KINDS)) {

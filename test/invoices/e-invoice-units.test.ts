@@ -1,6 +1,7 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consumeEInvoiceMessages, onboardUnit } from "../../src/modules/orders/einvoices/onboarding";
+import { consumeEInvoiceMessages } from "../../src/modules/orders/einvoices/consumer";
+import { onboardUnit } from "../../src/modules/orders/einvoices/onboarding";
 import { signStores } from "../../src/modules/orders/einvoices/signer";
 import { endInterruptedOnboardings, warnExpiringUnits } from "../../src/modules/orders/einvoices/unit-sweeps";
 import { httpEInvoicingApi } from "../../src/modules/orders/invoices/e-invoice/api";
@@ -137,14 +138,7 @@ describe("registering and onboarding a unit", () => {
       ack: () => acked.push("m1"),
       retry: () => acked.push("retried"),
     };
-    const ctx = createExecutionContext();
-    await consumeEInvoiceMessages(
-      { queue: "commerce-einvoices", messages: [message] } as never,
-      env,
-      ctx,
-      onFake(fake).api,
-    );
-    await waitOnExecutionContext(ctx);
+    await consumeEInvoiceMessages({ queue: "commerce-einvoices", messages: [message] } as never, env, onFake(fake).api);
     expect(acked).toEqual(["m1"]);
 
     const active = await json(await merchant(STORE, `${UNITS}${unitId}/`));

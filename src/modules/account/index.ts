@@ -23,7 +23,7 @@ export {
   storeIdentitiesOf,
   storeIdentitiesQuery,
 } from "./settings/identities";
-export { MerchantSettingsSchema, SettingsFieldsSchema } from "./settings/schemas";
+export { MerchantSettingsSchema, nationalAddressFields, SettingsFieldsSchema, vatNumber } from "./settings/schemas";
 export {
   type InitialSettings,
   initialStoreSettings,

@@ -19,6 +19,9 @@ export const orderErrorCodes = defineErrorCodes({
     "The store already has an e-invoicing unit onboarding or issuing (`unit_id`): renew that one, or wait for its onboarding to end.",
   einvoice_seller_incomplete:
     "The store's settings lack what ZATCA's CSR needs (`missing`): set `vat_number`, `seller_name` and `seller_address`, then register.",
+  einvoice_not_cleared:
+    "The invoice is a standard (B2B) tax invoice that ZATCA has not cleared (`zatca_status` `pending` or `rejected`): " +
+    "it is shared, as XML or PDF, only once cleared.",
   invalid_link_signature:
     "The invoice PDF link's signature is wrong, or the link was changed: use the invoice's own link.",
   link_expired: "The invoice PDF link expired (links last 7 days): read the invoice again for a fresh one.",

@@ -21,6 +21,13 @@ const TransactionRef = ById.extend({
   payment_provider: z.enum(PAYMENT_PROVIDERS),
 });
 const RecurringRef = ById.extend({ customer_id: z.number().int() });
+/** A message of ZATCA's about a document, as the invoice's `einvoice.messages` keeps it. */
+const ZatcaMessageRef = z.object({
+  type: z.enum(["info", "warning", "error"]),
+  code: z.string(),
+  category: z.string().optional(),
+  message: z.string(),
+});
 
 /** The events of carts, orders, invoices, transactions, recurring purchases and the store wallet. */
 export const orderEvents = defineEvents({
@@ -46,6 +53,21 @@ export const orderEvents = defineEvents({
   "invoice.refunded": {
     description: "A refund invoice was issued against a paid invoice.",
     data: InvoiceRef.extend({ refunded_invoice_id: z.number().int() }),
+  },
+  "invoice.zatca_reported": {
+    description:
+      "ZATCA accepted the invoice's e-invoice: reported (simplified) or cleared (standard), with its warnings.",
+    data: InvoiceRef.extend({ zatca_status: z.enum(["reported", "cleared"]), warnings: z.array(ZatcaMessageRef) }),
+  },
+  "invoice.zatca_rejected": {
+    description:
+      "ZATCA rejected the invoice's e-invoice (or, for a refund invoice, its original was rejected); `errors` says why.",
+    data: InvoiceRef.extend({ zatca_status: z.literal("rejected"), errors: z.array(ZatcaMessageRef) }),
+  },
+  "einvoice_unit.credentials_refused": {
+    description:
+      "ZATCA refused the e-invoicing unit's production CSID (401): its documents wait, pending, until the CSID is renewed.",
+    data: ById.extend({ message: z.string() }),
   },
   "invoice.voided": { description: "An unpaid invoice was voided (its order cancelled or expired).", data: InvoiceRef },
   "transaction.created": { description: "A payment or refund transaction was started.", data: TransactionRef },

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { hundredths } from "../../core/fields";
+import { humanText, hundredths } from "../../core/fields";
 import { toMajor } from "../../core/money";
+import { nationalAddressFields, vatNumber } from "../account";
 
 /** Basis points as the percentage the API shows (1500 → 15). */
 export const percentOfBp = (bp: number) => bp / 100;
@@ -99,3 +100,24 @@ export const linesOf = (lines: LineRequest[]) =>
     modifierValueIds: l.modifier_values ?? [],
     bundleSelections: l.bundle_selections ?? [],
   }));
+
+/**
+ * A business that buys with its VAT number (B2B, docs/zatca.md): its invoices are standard tax
+ * invoices, which ZATCA clears before they are shared, naming it with its national address.
+ */
+export const BuyerSchema = z
+  .object({
+    name: humanText(200).min(1),
+    vat_number: vatNumber,
+    address: z.object(nationalAddressFields).strict().openapi("BuyerAddress", {
+      description: "The buyer's national address on its standard e-invoices.",
+    }),
+  })
+  .strict()
+  .openapi("Buyer", {
+    description:
+      "A VAT-registered business buying: its invoices are standard tax invoices, cleared by ZATCA before they " +
+      "are shared. Null for a consumer (simplified invoices, reported).",
+  });
+
+export type Buyer = z.infer<typeof BuyerSchema>;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { auditColumns } from "../../db/columns";
+import type { Buyer } from "./shared";
 
 /*
  * The orders module's tables: carts, orders and their lines, invoices and their lines, payment
@@ -33,6 +34,8 @@ export const carts = sqliteTable(
     walletRedeemMinor: integer("wallet_redeem_minor").notNull().default(0),
     notes: text("notes"),
     receiver: text("receiver", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** A VAT-registered buyer (B2B): its invoices are standard e-invoices, cleared. */
+    buyer: text("buyer", { mode: "json" }).$type<Buyer>(),
     isRecurring: integer("is_recurring", { mode: "boolean" }).notNull().default(false),
     duration: integer("duration"),
     durationUnit: text("duration_unit", { enum: DURATION_UNITS }),
@@ -123,6 +126,8 @@ export const orders = sqliteTable(
     voucherCode: text("voucher_code"),
     notes: text("notes"),
     receiver: text("receiver", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** A VAT-registered buyer (B2B): its invoices are standard e-invoices, cleared. */
+    buyer: text("buyer", { mode: "json" }).$type<Buyer>(),
     /** The delivery address as it was at checkout (a snapshot: the customer may edit the location later). */
     location: text("location", { mode: "json" }).$type<Record<string, unknown>>(),
     pickupLocationId: integer("pickup_location_id"),

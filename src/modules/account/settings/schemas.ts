@@ -43,7 +43,7 @@ const vatPercentage = z
   .openapi({ type: "number", minimum: 0, maximum: 100, description: "Percent, at most 2 decimals.", example: 15 });
 
 /** The Saudi VAT registration number (ZATCA): 15 digits, the first and the last a 3. */
-const vatNumber = z
+export const vatNumber = z
   .string()
   .trim()
   .regex(/^3\d{13}3$/, "Must be 15 digits that start and end with 3 (a Saudi VAT number).")
@@ -87,14 +87,22 @@ const text = (max: number) => humanText(max).min(1, "Must not be empty; send nul
  * number, postal code, city, district; BR-KSA-37: a 4-digit building number; BR-KSA-66: a 5-digit
  * postal code).
  */
+export const nationalAddressFields = {
+  street: humanText(127).min(1, "Must not be empty.").openapi({ example: "King Fahd Road" }),
+  building_number: z
+    .string()
+    .regex(/^\d{4}$/, "Must be the 4 digits of a Saudi national address's building number.")
+    .openapi({ example: "1234" }),
+  district: humanText(127).min(1, "Must not be empty.").openapi({ example: "Al Olaya" }),
+  city: humanText(127).min(1, "Must not be empty.").openapi({ example: "Riyadh" }),
+  postal_code: z
+    .string()
+    .regex(/^\d{5}$/, "Must be the 5 digits of a Saudi postal code.")
+    .openapi({ example: "12211" }),
+};
+
 const SellerAddressSchema = z
-  .object({
-    street: humanText(127).min(1, "Must not be empty."),
-    building_number: z.string().regex(/^\d{4}$/, "Must be the 4 digits of a Saudi national address's building number."),
-    district: humanText(127).min(1, "Must not be empty."),
-    city: humanText(127).min(1, "Must not be empty."),
-    postal_code: z.string().regex(/^\d{5}$/, "Must be the 5 digits of a Saudi postal code."),
-  })
+  .object(nationalAddressFields)
   .strict()
   .openapi("SellerAddress", {
     description: "The seller's national address on ZATCA e-invoices.",

@@ -82,6 +82,7 @@ export function cartView(cart: CartRow, lines: LineRow[], priced: Priced, extras
     courier_id: cart.courierId,
     notes: cart.notes,
     receiver: cart.receiver ?? null,
+    buyer: cart.buyer ?? null,
     is_recurring: cart.isRecurring,
     duration: cart.duration,
     duration_unit: cart.durationUnit,

@@ -3,7 +3,7 @@ import { customFields, humanText, nonEmpty } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { CustomerSchema } from "../../customers";
 import { ItemSchema } from "../../items";
-import { amountMinor, LineRequestSchema, TotalsFields } from "../shared";
+import { amountMinor, BuyerSchema, LineRequestSchema, TotalsFields } from "../shared";
 import { CART_PROVIDERS, CART_STATUSES, DURATION_UNITS } from "../tables";
 
 export const CartItemSchema = z
@@ -41,6 +41,7 @@ export const CartSchema = z
     courier_id: z.number().int().nullable(),
     notes: z.string().nullable(),
     receiver: z.record(z.string(), z.unknown()).nullable(),
+    buyer: BuyerSchema.nullable(),
     is_recurring: z.boolean(),
     duration: z.number().int().nullable(),
     duration_unit: z.enum(DURATION_UNITS).nullable(),
@@ -78,6 +79,7 @@ const cartFields = {
   }),
   notes: humanText(1000, "lines").nullable(),
   receiver,
+  buyer: BuyerSchema.nullable(),
   is_recurring: z.boolean(),
   duration: z.number().int().min(1).max(365).nullable(),
   duration_unit: z.enum(DURATION_UNITS).nullable(),

@@ -37,6 +37,7 @@ export function orderInsert(
     voucherCode: voucher?.code ?? null,
     notes: o.notes ?? null,
     receiver: o.receiver ?? null,
+    buyer: o.buyer ?? null,
     location: o.location ?? null,
     expiresAt: pay.expiresAt,
     paymentStatus: pay.provider === "bank_transfer" ? "pending_review" : "unpaid",

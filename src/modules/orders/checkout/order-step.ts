@@ -1,5 +1,6 @@
 import type { BatchPlan, Handle } from "../../../core/batch-plan";
 import type { StoreSettings } from "../../account";
+import type { Buyer } from "../shared";
 import type { CheckoutProvider } from "./config";
 
 // The types of an order's batch, apart from placeOrder, so that the modules adding steps to it
@@ -17,6 +18,8 @@ export type PlaceOrder = {
   reference?: string | null;
   notes?: string | null;
   receiver?: Record<string, unknown> | null;
+  /** A VAT-registered buyer: the order's invoices are standard e-invoices. */
+  buyer?: Buyer | null;
   location?: Record<string, unknown> | null;
   customFields?: Record<string, unknown> | null;
   recurringPurchaseId?: number | null;

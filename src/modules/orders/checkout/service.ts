@@ -120,6 +120,7 @@ export async function checkoutCart(
       cartProvider: cart.cartProvider,
       notes: cart.notes,
       receiver: cart.receiver ?? null,
+      buyer: cart.buyer ?? null,
       location: location as Record<string, unknown> | null,
       customFields: cart.customFields ?? null,
     },

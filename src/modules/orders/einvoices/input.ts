@@ -20,7 +20,7 @@ export type SellerSettings = Pick<StoreSettings, "commercialRegistration" | "sel
 export type InvoiceForEInvoice = {
   invoice: InvoiceRow;
   lines: LineRow[];
-  order: Pick<OrderRow, "receiver"> | undefined;
+  order: (Pick<OrderRow, "receiver"> & Partial<Pick<OrderRow, "buyer">>) | undefined;
   /** A refund invoice's original's serial. */
   creditedSerial: string | null;
   settings: SellerSettings;
@@ -117,6 +117,7 @@ export function einvoiceInputOf(d: InvoiceForEInvoice): EInvoiceInput {
   const charges = chargesLine(invoice, lines);
   if (charges) lines.push(charges);
   const receiverName = d.order?.receiver?.name;
+  const buyer = d.order?.buyer;
   const refund = invoice.type === "refund";
   if (refund && !d.creditedSerial)
     throw new EInvoiceNotBuildable(
@@ -125,8 +126,8 @@ export function einvoiceInputOf(d: InvoiceForEInvoice): EInvoiceInput {
     );
   return {
     kind: refund ? "credit_note" : "invoice",
-    // No order names a VAT-registered buyer yet: every document is simplified (B2C, reported).
-    transaction: "simplified",
+    // Standard (B2B, cleared) when the order names a VAT-registered buyer; a refund invoice shares its original's order.
+    transaction: buyer ? "standard" : "simplified",
     number: invoice.serial,
     uuid: d.chain.uuid,
     issuedAt: invoice.issuedAt,
@@ -148,7 +149,22 @@ export function einvoiceInputOf(d: InvoiceForEInvoice): EInvoiceInput {
         country: "SA",
       },
     },
-    ...(typeof receiverName === "string" && receiverName.trim() && { buyer: { name: receiverName.trim() } }),
+    ...(buyer
+      ? {
+          buyer: {
+            name: buyer.name,
+            vatNumber: buyer.vat_number,
+            address: {
+              street: buyer.address.street,
+              buildingNumber: buyer.address.building_number,
+              district: buyer.address.district,
+              city: buyer.address.city,
+              postalZone: buyer.address.postal_code,
+              country: "SA",
+            },
+          },
+        }
+      : typeof receiverName === "string" && receiverName.trim() && { buyer: { name: receiverName.trim() } }),
     lines,
     totals: {
       netMinor: invoice.totalExcludingTaxMinor,

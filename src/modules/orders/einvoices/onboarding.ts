@@ -1,6 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { makeServiceContext } from "../../../core/context";
 import { type EventSink, emit } from "../../../core/events/outbox";
 import type { EventType } from "../../../core/events/registry";
 import { abortUnless, isGuardAbort } from "../../../core/guards";
@@ -10,14 +9,13 @@ import type { Db } from "../../../db/client";
 import { groupByShard } from "../../../db/shards";
 import type { Csid, CsidResult, EInvoicingApi, ZatcaMessage } from "../invoices/e-invoice/api";
 import { parseCertificate } from "../invoices/e-invoice/certificate";
-import { eInvoicingApi, eInvoicingEnvironment } from "../invoices/e-invoice/choose-api";
+import { eInvoicingEnvironment } from "../invoices/e-invoice/choose-api";
 import { CsrFieldsError, unitCsr } from "../invoices/e-invoice/csr";
 import { signEInvoice } from "../invoices/e-invoice/document";
 import type { EInvoicingEnvironment } from "../invoices/e-invoice/environments";
 import { newUnitKey, publicKeyOf } from "../invoices/e-invoice/keys";
 import { complianceSamples, type Seller } from "./compliance-samples";
 import { openText, sealKey, sealText, unitContext } from "./sealing";
-import { consumeSignMessages, type SignMessage } from "./signer";
 import { einvoiceUnits, type UnitMessage } from "./tables";
 import { type OnboardMessage, unitEvent } from "./units";
 
@@ -123,6 +121,8 @@ async function issuedColumns(unit: Unit, secret: string, key: Uint8Array, produc
     productionSecretSealed: await sealText(secret, context, production.secret),
     productionNotAfter: parseCertificate(production.certificate).notAfter,
     renewalWarnedAt: null,
+    // New credentials: the submitter, stopped by a 401 on the old ones, goes on (submitter.ts).
+    credentialsRefusedAt: null,
     messages: [],
   };
 }
@@ -254,33 +254,28 @@ export async function onboardUnit(
 const RETRY_DELAY_S = 30;
 
 /**
- * The `commerce-einvoices` queue's batch: onboarding wake-ups here, one unit at a time; the rest
- * (`einvoice.sign`) to the signer.
+ * The `commerce-einvoices` queue's onboarding wake-ups (consumer.ts hands them here), one unit at a
+ * time; a message whose onboarding failed to run is retried.
  */
-export async function consumeEInvoiceMessages(
-  batch: MessageBatch<SignMessage | OnboardMessage>,
+export async function consumeOnboardMessages(
+  messages: readonly Message<OnboardMessage>[],
   env: Env,
-  ctx: ExecutionContext,
-  api: EInvoicingApi = eInvoicingApi(env),
+  sink: EventSink,
+  api: EInvoicingApi,
 ): Promise<void> {
-  const onboarding = batch.messages.filter((m) => (m.body as OnboardMessage).type === "einvoice.onboard");
-  const signing = batch.messages.filter((m) => (m.body as OnboardMessage).type !== "einvoice.onboard");
   const deps: OnboardingDeps = { api, environment: eInvoicingEnvironment(env), secret: env.EINVOICE_KEY_SECRET };
-  const groups = await groupByShard(env, onboarding, (m) => m.body.app_id);
-  await Promise.all([
-    consumeSignMessages({ ...batch, messages: signing } as MessageBatch<SignMessage>, env),
-    ...groups.map(async ({ db, items }) => {
+  const groups = await groupByShard(env, messages, (m) => m.body.app_id);
+  await Promise.all(
+    groups.map(async ({ db, items }) => {
       for (const m of items) {
-        const body = m.body as OnboardMessage;
         try {
-          const sink = makeServiceContext(db, body.app_id, env, (p) => ctx.waitUntil(p)).events;
-          await onboardUnit(db, sink, deps, body.app_id, body.data.unit_id);
+          await onboardUnit(db, sink, deps, m.body.app_id, m.body.data.unit_id);
           m.ack();
         } catch (error) {
-          logTaskFailure("onboard e-invoicing unit", error, { app_id: body.app_id });
+          logTaskFailure("onboard e-invoicing unit", error, { app_id: m.body.app_id });
           m.retry({ delaySeconds: RETRY_DELAY_S });
         }
       }
     }),
-  ]);
+  );
 }

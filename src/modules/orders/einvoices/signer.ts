@@ -4,7 +4,7 @@ import { abortUnless, isGuardAbort } from "../../../core/guards";
 import { logTaskFailure } from "../../../core/logging";
 import { nowIso } from "../../../core/time";
 import { createDb, type Db } from "../../../db/client";
-import { everyShardBinding, groupByShard } from "../../../db/shards";
+import { everyShardBinding } from "../../../db/shards";
 import { type CsidCertificate, parseCertificate } from "../invoices/e-invoice/certificate";
 import { signEInvoice } from "../invoices/e-invoice/document";
 import { openKey } from "../invoices/e-invoice/keys";
@@ -48,7 +48,7 @@ async function readRound(db: Db, appId: number, unitId: number) {
       .from(invoices)
       .where(sql`${invoices.id} IN (SELECT refunded_invoice_id FROM invoices WHERE id IN ${ids})`),
     db
-      .select({ id: orders.id, receiver: orders.receiver })
+      .select({ id: orders.id, receiver: orders.receiver, buyer: orders.buyer })
       .from(orders)
       .where(sql`${orders.id} IN (SELECT order_id FROM invoices WHERE id IN ${ids})`),
     sellerSettingsQuery(db, appId),
@@ -141,7 +141,16 @@ async function signRound(db: Db, appId: number, unitId: number, secret: string):
       writes.push(
         db
           .update(einvoices)
-          .set({ pih: head.hash, invoiceHash: signed.invoiceHash, xml: signed.xml, qr: signed.qr, signedAt: at })
+          // Its attempts and messages from here on are its submission's (a build's failures are behind it).
+          .set({
+            pih: head.hash,
+            invoiceHash: signed.invoiceHash,
+            xml: signed.xml,
+            qr: signed.qr,
+            signedAt: at,
+            attempts: 0,
+            zatcaMessages: [],
+          })
           .where(and(eq(einvoices.id, doc.id), sql`${einvoices.xml} IS NULL`)),
       );
       head = { icv: doc.icv, hash: signed.invoiceHash };
@@ -202,31 +211,6 @@ export async function signStores(db: Db, appIds: number[], secret: string): Prom
   let total = 0;
   for (const unit of await waitingUnits(db, appIds)) total += await signUnit(db, unit.appId, unit.id, secret);
   return total;
-}
-
-/** A wake-up (`einvoice.sign`, an outbox message): the store whose unit took a counter. */
-export type SignMessage = { app_id: number; data?: { unit_id?: number } };
-
-/** Seconds before a failed wake-up is tried again: the chain waits at its document meanwhile. */
-const RETRY_DELAY_S = 30;
-
-/** The `commerce-einvoices` queue's batch: each shard's stores signed, a failed store's messages retried. */
-export async function consumeSignMessages(batch: MessageBatch<SignMessage>, env: Env): Promise<void> {
-  const groups = await groupByShard(env, batch.messages, (m) => m.body.app_id);
-  await Promise.all(
-    groups.map(async ({ db, items }) => {
-      for (const appId of new Set(items.map((m) => m.body.app_id))) {
-        const mine = items.filter((m) => m.body.app_id === appId);
-        try {
-          await signStores(db, [appId], env.EINVOICE_KEY_SECRET);
-          for (const m of mine) m.ack();
-        } catch (error) {
-          logTaskFailure("sign e-invoices", error, { app_id: appId });
-          for (const m of mine) m.retry({ delaySeconds: RETRY_DELAY_S });
-        }
-      }
-    }),
-  );
 }
 
 /** The cron's sweep: what a lost wake-up (or a failed one) left unsigned, on every shard. */

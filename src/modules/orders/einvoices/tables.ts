@@ -59,6 +59,11 @@ export const einvoiceUnits = sqliteTable(
     /** The chain's head: the last signed ICV and its document's hash (the next PIH). */
     signedIcv: integer("signed_icv").notNull().default(0),
     lastHash: text("last_hash").notNull().default(CHAIN_START_HASH),
+    /**
+     * When ZATCA refused the production CSID (401): the unit's submissions stop until its CSID is
+     * replaced (renewal clears it); its documents are still signed and wait, pending.
+     */
+    credentialsRefusedAt: text("credentials_refused_at"),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
     modifiedAt: text("modified_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
   },
@@ -91,7 +96,9 @@ export const einvoices = sqliteTable(
     /** ZATCA's answers; the status is the invoice's `zatca_status` (one place, `not_required` included). */
     zatcaMessages: text("zatca_messages", { mode: "json" }).$type<ZatcaMessage[]>().notNull().default([]),
     attempts: integer("attempts").notNull().default(0),
+    /** Not before then: a retry's backoff, or the lease of a submission in flight. */
     nextAttemptAt: text("next_attempt_at"),
+    /** When its final answer was recorded (ZATCA's, or the rejection of a credit note whose original was rejected). */
     submittedAt: text("submitted_at"),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
   },
@@ -99,5 +106,7 @@ export const einvoices = sqliteTable(
     uniqueIndex("einvoices_invoice_idx").on(t.invoiceId),
     uniqueIndex("einvoices_unit_icv_idx").on(t.unitId, t.icv),
     index("einvoices_app_idx").on(t.appId, t.id),
+    // The submitter's queue: a unit's documents without a final answer, in counter order.
+    index("einvoices_unsubmitted_idx").on(t.unitId, t.icv).where(sql`submitted_at IS NULL`),
   ],
 );

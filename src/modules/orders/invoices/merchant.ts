@@ -86,9 +86,13 @@ const downloadEInvoiceRoute = merchantRoute({
   description:
     "The invoice's signed ZATCA e-invoice (UBL 2.1 with the KSA extensions, its cryptographic stamp and QR), as " +
     "sent to ZATCA. `signed_einvoice_not_found` for the moment between issuing and signing; `einvoice_not_found` when " +
-    "the invoice has none (`zatca_status` `not_required`, or no serial yet).",
+    "the invoice has none (`zatca_status` `not_required`, or no serial yet). A standard (B2B) invoice's is " +
+    "the document ZATCA cleared, shared only once cleared: 409 `einvoice_not_cleared` before.",
   request: { params: idParam("invoice_id") },
-  errors: { 404: ["invoice_not_found", "einvoice_not_found", "signed_einvoice_not_found"] },
+  errors: {
+    404: ["invoice_not_found", "einvoice_not_found", "signed_einvoice_not_found"],
+    409: ["einvoice_not_cleared"],
+  },
   responses: {
     200: {
       description: "The signed XML document.",

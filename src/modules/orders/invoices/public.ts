@@ -25,7 +25,8 @@ const invoicePdfRoute = createRoute({
     "The invoice as an A4 PDF in English, Arabic (right to left) or both side by side (`bilingual`), with the " +
     "seller's VAT number, CRN and national address and the invoice's ZATCA QR code (Phase 2's once its e-invoice " +
     "is signed). " +
-    `Needs no token and no \`app-id\`: only a link from an invoice, which works for ${PDF_LINK_TTL_SECONDS / 86400} days.`,
+    `Needs no token and no \`app-id\`: only a link from an invoice, which works for ${PDF_LINK_TTL_SECONDS / 86400} days. ` +
+    "A standard (B2B) invoice is shared only once ZATCA cleared it: 409 `einvoice_not_cleared` before.",
   request: { params: idParam("invoice_id"), query: PdfQuerySchema },
   responses: {
     200: {
@@ -36,6 +37,7 @@ const invoicePdfRoute = createRoute({
       400: ["validation_error"],
       403: ["invalid_link_signature", "link_expired"],
       404: ["invoice_not_found"],
+      409: ["einvoice_not_cleared"],
       500: ["internal_error"],
     }),
   },

@@ -98,7 +98,13 @@ export async function signedEInvoice(ctx: ServiceContext, id: number): Promise<{
       string | null
     >`(SELECT ${sql.raw(column)} FROM einvoices e WHERE e.invoice_id = invoices.id AND e.app_id = ${ctx.appId})`;
   const row = await ctx.db
-    .select({ serial: invoices.serial, uuid: einvoice("uuid"), xml: einvoice("xml") })
+    .select({
+      serial: invoices.serial,
+      zatcaStatus: invoices.zatcaStatus,
+      standard: standardSql,
+      uuid: einvoice("uuid"),
+      xml: einvoice("xml"),
+    })
     .from(invoices)
     .where(and(live(invoices, ctx.appId), sql`${invoices.id} = ${id}`))
     .get();
@@ -115,5 +121,22 @@ export async function signedEInvoice(ctx: ServiceContext, id: number): Promise<{
       "signed_einvoice_not_found",
       `Invoice ${id}'s e-invoice is not signed yet (it is signed about a second after it is issued): retry shortly.`,
     );
+  refuseUncleared(id, row);
   return { xml: row.xml, filename: `${row.serial ?? id}.xml` };
+}
+
+/** Whether the invoice (of `invoices`) is standard: its order names a VAT-registered buyer (B2B). */
+export const standardSql = sql<number>`(SELECT o.buyer IS NOT NULL FROM orders o WHERE o.id = ${invoices.orderId})`;
+
+/**
+ * A standard invoice is shared only once ZATCA cleared it (or reported it, clearance being off):
+ * its XML and PDF answer 409 until then (docs/zatca.md, "Where the signing runs").
+ */
+export function refuseUncleared(id: number, row: { zatcaStatus: string | null; standard: number | boolean | null }) {
+  if (row.standard && (row.zatcaStatus === "pending" || row.zatcaStatus === "rejected"))
+    throw ApiError.conflict(
+      "einvoice_not_cleared",
+      `Invoice ${id} is a standard tax invoice that ZATCA has ${row.zatcaStatus === "rejected" ? "rejected" : "not cleared yet"}: ` +
+        "it is shared once cleared (see its `einvoice.messages`).",
+    );
 }

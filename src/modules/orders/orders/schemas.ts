@@ -3,7 +3,7 @@ import { customFields, humanText, nonEmpty } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { CustomerSchema } from "../../customers";
 import { ItemSchema } from "../../items";
-import { LineRequestSchema, TotalsFields } from "../shared";
+import { BuyerSchema, LineRequestSchema, TotalsFields } from "../shared";
 import {
   CART_PROVIDERS,
   FULFILLMENT_STATUSES,
@@ -63,6 +63,7 @@ export const OrderSchema = z
     customer_id: z.number().int().nullable(),
     customer: z.union([CustomerSchema, z.null()]),
     receiver: z.record(z.string(), z.unknown()).nullable(),
+    buyer: BuyerSchema.nullable(),
     location: z.record(z.string(), z.unknown()).nullable(),
     cart_id: z.number().int().nullable(),
     recurring_purchase_id: z.number().int().nullable(),

@@ -175,6 +175,7 @@ export async function assembleOrders(
       customer_id: r.customerId,
       customer: r.customerId === null ? null : (customers.get(r.customerId) ?? null),
       receiver: r.receiver ?? null,
+      buyer: r.buyer ?? null,
       location: r.location ?? null,
       cart_id: r.cartId,
       recurring_purchase_id: r.recurringPurchaseId,

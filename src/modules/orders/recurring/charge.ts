@@ -133,6 +133,7 @@ async function chargeCycle(ctx: ServiceContext, p: PurchaseRow, today: string): 
         cartProvider: p.cartProvider,
         notes: cart.notes,
         receiver: cart.receiver ?? null,
+        buyer: cart.buyer ?? null,
         location: location as Record<string, unknown> | null,
         customFields: cart.customFields ?? null,
       },

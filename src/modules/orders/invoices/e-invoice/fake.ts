@@ -227,7 +227,9 @@ export function fakeZatca(options: FakeZatcaOptions = {}) {
       });
     }
     const simplified = v?.transactionCode?.startsWith("02");
-    if (v && simplified !== (mode === "reporting"))
+    // While clearance is off, standard documents are reported (ZATCA's 303 says so).
+    const standardReported = mode === "reporting" && clearanceOff && !simplified;
+    if (v && simplified !== (mode === "reporting") && !standardReported)
       checks.errors.push(
         zatcaMessage(
           "ERROR",

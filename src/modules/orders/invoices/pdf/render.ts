@@ -6,6 +6,7 @@ import { loadPdfFont } from "../../../../core/pdf/font";
 import { storeSettingsOf, storeSettingsQuery } from "../../../account";
 import { invoiceConfig, invoices } from "../../tables";
 import type { PdfLang } from "../links";
+import { refuseUncleared, standardSql } from "../service";
 import { loadInvoices } from "../views";
 import { renderInvoicePdf } from "./layout";
 
@@ -32,7 +33,15 @@ export async function invoicePdf(
     loadPdfFont(env.assets),
     loadInvoices(ctx, [id], { origin: env.origin, secret: env.secret, withItems: true }),
     db.batch([
-      db.select({ name: invoices.sellerName, vatNumber: invoices.vatNumber }).from(invoices).where(eq(invoices.id, id)),
+      db
+        .select({
+          name: invoices.sellerName,
+          vatNumber: invoices.vatNumber,
+          zatcaStatus: invoices.zatcaStatus,
+          standard: standardSql,
+        })
+        .from(invoices)
+        .where(eq(invoices.id, id)),
       storeSettingsQuery(db, appId),
       db
         .select({ en: invoiceConfig.footerEn, ar: invoiceConfig.footerAr })
@@ -42,6 +51,7 @@ export async function invoicePdf(
   ]);
   const invoice = views.get(id);
   if (!invoice) throw ApiError.notFound("invoice_not_found", `Invoice ${id}`);
+  if (seller[0]) refuseUncleared(id, seller[0]);
   const settings = storeSettingsOf(appId, settingsRows);
   const bytes = renderInvoicePdf(font, {
     lang,
@@ -53,9 +63,8 @@ export async function invoicePdf(
       crn: settings.commercialRegistration,
       address: settings.sellerAddress,
     },
-    // No order names a VAT-registered buyer yet: every invoice is simplified, as its e-invoice is
-    // (einvoices/input.ts).
-    transaction: "simplified",
+    // Standard when the order names a VAT-registered buyer, as its e-invoice is (einvoices/input.ts).
+    transaction: seller[0]?.standard ? "standard" : "simplified",
     footer: { en: config[0]?.en ?? null, ar: config[0]?.ar ?? null },
     timezone: STORE_TIMEZONE,
   });
