@@ -26,7 +26,7 @@ import { isIsoDate, isIsoDateTime, normaliseTime } from "./time";
 export { listQuerySchema } from "./list-document";
 export { type ListParent, listPage, listPageWith, PAGE_ROWS } from "./list-page";
 export type { FieldKind, ListField, ListQuery, ListSpec, Page } from "./list-spec";
-export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TERM_MAX } from "./list-spec";
+export { fieldsOf, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TERM_MAX } from "./list-spec";
 
 /**
  * The one list helper: `page`, `page_size`, repeated `search`, `order_by` (`-field` descending,

@@ -5,6 +5,7 @@ import { ITEM_LIST } from "../../src/modules/items/catalogue-items/service";
 import { ORDER_LIST } from "../../src/modules/orders/orders/service";
 import { APP_1, tokenFor } from "../helpers/factories";
 import { call, json, problem } from "../helpers/request";
+import { storeFor, VOUCHERS, voucherOf } from "../orders/helpers";
 
 /** The incremental-sync parameters of a list (docs/interface-decisions.md, "Lists: incremental sync"). */
 
@@ -105,5 +106,24 @@ describe("the sync parameters over HTTP", () => {
       expect(res.status, path).toBe(200);
       expect(await json(res)).toMatchObject({ count: expect.any(Number), results: expect.any(Array) });
     }
+  });
+
+  it("include_deleted brings a deleted record back, marked, on a list of soft-deleted rows (vouchers)", async () => {
+    const store = await storeFor(APP_1);
+    const kept = await voucherOf(store);
+    const gone = await voucherOf(store);
+    expect((await store.as(`${VOUCHERS}${gone.id}/`, { method: "DELETE" })).status).toBe(204);
+    const ids = async (query: string) => {
+      const res = await store.as(`${VOUCHERS}?page_size=100&order_by=-modified_at${query}`);
+      expect(res.status).toBe(200);
+      return new Map((await json(res)).results.map((v: { id: number; is_deleted: boolean }) => [v.id, v.is_deleted]));
+    };
+    const live = await ids("");
+    expect(live.get(kept.id)).toBe(false);
+    expect(live.has(gone.id)).toBe(false);
+    const all = await ids("&include_deleted=true");
+    expect(all.get(kept.id)).toBe(false);
+    expect(all.get(gone.id)).toBe(true);
+    expect(await ids("&include_deleted=false")).toEqual(live);
   });
 });
