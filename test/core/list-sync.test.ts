@@ -3,7 +3,8 @@ import { parseListQuery } from "../../src/core/listing";
 import { CUSTOMER_LIST } from "../../src/modules/customers/records/service";
 import { ITEM_LIST } from "../../src/modules/items/catalogue-items/service";
 import { ORDER_LIST } from "../../src/modules/orders/orders/service";
-import { APP_1, tokenFor } from "../helpers/factories";
+import { APP_1, APP_3, tokenFor } from "../helpers/factories";
+import { rowCallerLacks } from "../helpers/isolation";
 import { call, json, problem } from "../helpers/request";
 import { storeFor, VOUCHERS, voucherOf } from "../orders/helpers";
 
@@ -125,5 +126,20 @@ describe("the sync parameters over HTTP", () => {
     expect(all.get(kept.id)).toBe(false);
     expect(all.get(gone.id)).toBe(true);
     expect(await ids("&include_deleted=false")).toEqual(live);
+  });
+
+  it("include_deleted shows the store's own deleted rows, never another store's", async () => {
+    // APP_3 shares APP_1's shard: only the scope's app_id keeps its rows out.
+    const mine = await storeFor(APP_1);
+    const other = await storeFor(APP_3);
+    const theirs = await rowCallerLacks("vouchers", APP_1, () => voucherOf(other));
+    expect((await other.as(`${VOUCHERS}${theirs.id}/`, { method: "DELETE" })).status).toBe(204);
+    const listed = async (query: string) =>
+      (await json(await mine.as(`${VOUCHERS}?include_deleted=true&page_size=100${query}`))).results as {
+        id: number;
+        code: string;
+      }[];
+    expect(await listed(`&id=${theirs.id}`)).toEqual([]);
+    expect((await listed("")).map((v) => v.code)).not.toContain(theirs.code);
   });
 });
