@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { MONEY_MAX } from "./fields";
 import {
+  fieldsOf,
   IN_MAX,
+  INCLUDE_DELETED,
   INTEGER_FILTER_MAX,
   type ListField,
   type ListSpec,
@@ -57,7 +59,8 @@ export function listQuerySchema(spec: ListSpec) {
       .openapi({ ...schema, ...(style && { param: style }) });
   /** A comma-separated list: `?status__in=pending,confirmed`. */
   const commaSeparated = { style: "form", explode: false } as const;
-  const orderable = Object.entries(spec.fields)
+  const fields = fieldsOf(spec);
+  const orderable = Object.entries(fields)
     .filter(([, f]) => f.orderable !== false)
     .map(([n]) => n);
   const shape: Record<string, z.ZodType> = {
@@ -94,7 +97,14 @@ export function listQuerySchema(spec: ListSpec) {
       { style: "form", explode: true },
     );
   }
-  for (const [name, f] of Object.entries(spec.fields)) {
+  if (spec.sync?.softDeleted) {
+    shape[INCLUDE_DELETED] = param({
+      type: "boolean",
+      default: false,
+      description: "`true`: deleted records come back too, with `is_deleted` and `deleted_at`, for a mirror to drop.",
+    });
+  }
+  for (const [name, f] of Object.entries(fields)) {
     const value = valueSchema(f);
     const note =
       f.kind === "datetime"

@@ -29,7 +29,21 @@ export type ListSpec = {
   /** `order_by` used when the client sends none; `id` is always the last tie-breaker. */
   defaultOrder: string;
   idColumn: Column;
+  /**
+   * A list a client can mirror (incremental sync): `modified_at` as a field (its range filters and
+   * its order) and, when the rows are soft-deleted, `include_deleted=true` to see the deleted ones.
+   * The list's scope must then honour `ListQuery.includeDeleted` (crud's `listed`).
+   */
+  sync?: { modifiedAt: Column; softDeleted: boolean };
 };
+
+/** A list's fields, with `modified_at` where it syncs. */
+export function fieldsOf(spec: ListSpec): Record<string, ListField> {
+  if (!spec.sync || spec.fields.modified_at) return spec.fields;
+  return { ...spec.fields, modified_at: { column: spec.sync.modifiedAt, kind: "datetime" } };
+}
+
+export const INCLUDE_DELETED = "include_deleted";
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
@@ -68,6 +82,8 @@ export type ListQuery = {
    * from a query not parsed by `parseListQuery`: nothing is then known of its filters.
    */
   given?: Record<string, unknown>;
+  /** `include_deleted=true`, on a list whose rows are soft-deleted: the scope keeps the deleted rows. */
+  includeDeleted?: boolean;
 };
 
 /** One page of a list, as a service returns it; the route wraps it in the envelope (`envelopeOf`). */

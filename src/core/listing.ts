@@ -4,7 +4,9 @@ import type { Context } from "hono";
 import { ApiError, addFieldError, type FieldErrors } from "./errors";
 import { DATE_TIME_WORDS, DATE_WORDS, hundredthsOf, MONEY_MAX } from "./fields";
 import {
+  fieldsOf,
   IN_MAX,
+  INCLUDE_DELETED,
   type ListField,
   type ListQuery,
   type ListSpec,
@@ -24,7 +26,7 @@ import { isIsoDate, isIsoDateTime, normaliseTime } from "./time";
 export { listQuerySchema } from "./list-document";
 export { type ListParent, listPage, listPageWith, PAGE_ROWS } from "./list-page";
 export type { FieldKind, ListField, ListQuery, ListSpec, Page } from "./list-spec";
-export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TERM_MAX } from "./list-spec";
+export { fieldsOf, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TERM_MAX } from "./list-spec";
 
 /**
  * The one list helper: `page`, `page_size`, repeated `search`, `order_by` (`-field` descending,
@@ -37,7 +39,8 @@ export { offIndex } from "./sql";
 
 function allowedParams(spec: ListSpec): string[] {
   const names = ["page", "page_size", "order_by", ...(spec.search ? ["search"] : [])];
-  for (const [name, f] of Object.entries(spec.fields)) {
+  if (spec.sync?.softDeleted) names.push(INCLUDE_DELETED);
+  for (const [name, f] of Object.entries(fieldsOf(spec))) {
     names.push(name, `${name}__in`);
     if (RANGE_KINDS.has(f.kind)) names.push(`${name}__gte`, `${name}__lte`, `${name}__gt`, `${name}__lt`);
     if (f.nullable) names.push(`${name}__isnull`);
@@ -131,7 +134,13 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
   const conditions: SQL[] = searches.map((s) => s.where);
   const given: Record<string, unknown> = Object.create(null);
   if (searches.length) given.search = terms;
-  for (const [name, f] of Object.entries(spec.fields)) {
+  const includeDeletedRaw = allowedSet.has(INCLUDE_DELETED) ? params.get(INCLUDE_DELETED) : null;
+  if (includeDeletedRaw !== null && includeDeletedRaw !== "true" && includeDeletedRaw !== "false")
+    fail(INCLUDE_DELETED, "Must be true or false.");
+  const includeDeleted = includeDeletedRaw === "true";
+  if (includeDeleted) given[INCLUDE_DELETED] = true;
+  const fields = fieldsOf(spec);
+  for (const [name, f] of Object.entries(fields)) {
     // Values are parsed to their SQL types above, so the column's own mapping is not needed here.
     const col = (searchDriven ? offIndex(f.column) : f.column) as SQL;
     for (const op of ["", "__in", "__gte", "__lte", "__gt", "__lt", "__isnull"] as const) {
@@ -194,7 +203,7 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
 
   const orderBy: SQL[] = [];
   const order: { field: string; desc: boolean }[] = [];
-  const orderable = Object.entries(spec.fields)
+  const orderable = Object.entries(fields)
     .filter(([, f]) => f.orderable !== false)
     .map(([n]) => n);
   const orderRaw = params.get("order_by") ?? spec.defaultOrder;
@@ -202,7 +211,7 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
   for (const part of orderRaw.split(",")) {
     const desc_ = part.startsWith("-");
     const name = desc_ ? part.slice(1) : part;
-    const f = spec.fields[name];
+    const f = fields[name];
     if (!f || f.orderable === false) {
       fail("order_by", `Unknown field \`${name}\`. Allowed: ${orderable.join(", ")} (prefix with - for descending).`);
       continue;
@@ -230,6 +239,7 @@ export function parseListQuery(params: URLSearchParams, spec: ListSpec): ListQue
     order,
     searchDriven,
     given,
+    includeDeleted,
   };
 }
 

@@ -50,7 +50,9 @@ const SPEC_ITEM_COMMON = [
   "served_to_time",
   "weight",
 ];
-const SPEC_ITEM = [...SPEC_ITEM_COMMON, "variants", "categories"];
+// Plus the two fields a client mirroring the items needs (docs/interface-decisions.md, "Lists:
+// incremental sync"): an item's `modified_at`, and `is_deleted` for `include_deleted=true`.
+const SPEC_ITEM = [...SPEC_ITEM_COMMON, "variants", "categories", "modified_at", "is_deleted"];
 const SPEC_VARIANT = [...SPEC_ITEM_COMMON, "variant_title_en", "variant_title_ar", "modifier_values"];
 const SPEC_DISCOUNT = [
   "is_applied",

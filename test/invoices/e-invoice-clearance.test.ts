@@ -36,7 +36,7 @@ async function b2bInvoice(appId: number, token: string) {
 
 describe("a standard (B2B) invoice", () => {
   it("names its buyer, is withheld until ZATCA clears it, then serves the cleared document", async () => {
-    const A = 8781;
+    const A = 8791;
     const { fake, api, token } = await reportingStore(A);
     const invoice = await b2bInvoice(A, token);
     const merchant = (path: string) => call(path, { token, appId: A });
@@ -89,7 +89,7 @@ describe("a standard (B2B) invoice", () => {
   });
 
   it("is reported when ZATCA has switched clearance off (303)", async () => {
-    const A = 8782;
+    const A = 8792;
     const { fake, api, token } = await reportingStore(A);
     const invoice = await b2bInvoice(A, token);
     fake.switchClearance(false);
@@ -104,7 +104,7 @@ describe("a standard (B2B) invoice", () => {
   });
 
   it("a buyer without a Saudi VAT number is refused, saying what the number must be", async () => {
-    const A = 8783;
+    const A = 8793;
     await reportingStore(A);
     const shopper = await shopperOf(A);
     const item = await stocked(A, 2300, 5);

@@ -218,6 +218,8 @@ describe("Item categories", () => {
       name_ar: "مشروبات",
       ordering: 2,
       created_at: expect.stringMatching(/Z$/),
+      modified_at: expect.stringMatching(/Z$/),
+      is_deleted: false,
     });
     expect(await json(await as1(`${CATS}${cat.id}/`))).toEqual(cat);
     expect((await json(await as1(`${CATS}?search=${encodeURIComponent("مشروب")}&id=${cat.id}`))).count).toBe(1);

@@ -10,13 +10,25 @@ describe("Item tags and Item Config", () => {
     const res = await as1(`${ITEMS}tags/`, { method: "POST", body: { name_en: "Vegan", name_ar: "نباتي" } });
     expect(res.status).toBe(201);
     const tag = await json(res);
-    expect(tag).toEqual({ id: expect.any(Number), name_en: "Vegan", name_ar: "نباتي", ordering: 0 });
+    expect(tag).toEqual({
+      id: expect.any(Number),
+      name_en: "Vegan",
+      name_ar: "نباتي",
+      ordering: 0,
+      modified_at: expect.stringMatching(/Z$/),
+      is_deleted: false,
+    });
     expect((await json(await as1(`${ITEMS}tags/?search=Vegan&id=${tag.id}`))).results).toEqual([tag]);
     expect(
       await json(await as1(`${ITEMS}tags/${tag.id}/`, { method: "PATCH", body: { name_en: "Plant-based" } })),
     ).toMatchObject({ name_en: "Plant-based" });
     expect((await as1(`${ITEMS}tags/${tag.id}/`, { method: "DELETE" })).status).toBe(204);
     expect((await as1(`${ITEMS}tags/${tag.id}/`, { method: "DELETE" })).status).toBe(404);
+    // A mirror sees the deletion: the tag comes back marked, its modified_at moved on.
+    expect((await json(await as1(`${ITEMS}tags/?id=${tag.id}`))).results).toEqual([]);
+    const [gone] = (await json(await as1(`${ITEMS}tags/?include_deleted=true&id=${tag.id}`))).results;
+    expect(gone).toMatchObject({ id: tag.id, name_en: "Plant-based", is_deleted: true });
+    expect(gone.modified_at >= tag.modified_at).toBe(true);
     expect((await json(await as1(`${ITEMS}tags/?id=${tag.id}`))).count).toBe(0);
   });
 

@@ -35,6 +35,14 @@ export function liveOffIndex(table: TenantTable, appId: number): SQL {
 }
 
 /**
+ * The scope of a list of the store's rows: `live()`, or every row of the store, soft-deleted ones
+ * too, when the client asked `include_deleted=true` (a mirror drops the rows it sees deleted).
+ */
+export function listed(table: TenantTable, appId: number, q: { includeDeleted?: boolean }): SQL {
+  return q.includeDeleted ? eq(table.appId, appId) : live(table, appId);
+}
+
+/**
  * The soft-delete half of `live()`, for rows whose store is already fixed some other way: joined on
  * a parent row of the store, or read across the stores of a sales channel (`inList(t.appId, ...)`).
  */
@@ -106,6 +114,8 @@ export function tenantTable<T extends TenantTable>(
     /** What the 404 detail calls one record: "Item category 12". */
     label: opts.label,
     live: (ctx: ServiceContext) => live(table, ctx.appId),
+    /** A list's scope: `live`, or the deleted rows too on `include_deleted=true`. */
+    listed: (ctx: ServiceContext, q: { includeDeleted?: boolean }) => listed(table, ctx.appId, q),
 
     /** The live row `id` of the store, or undefined. */
     async get(ctx: ServiceContext, id: number): Promise<Row | undefined> {
@@ -163,7 +173,8 @@ export function tenantTable<T extends TenantTable>(
 
     /** UPDATE of the live row `id` of the store; `modified_at` is set by the caller's values or now. */
     update(ctx: ServiceContext, id: number, set: SQLiteUpdateSetSource<T>) {
-      return ctx.db.update(table).set(set).where(byId(ctx, id));
+      const stamped = { modifiedAt: new Date().toISOString(), ...set } as SQLiteUpdateSetSource<T>;
+      return ctx.db.update(table).set(stamped).where(byId(ctx, id));
     },
 
     /** Soft delete of the live row `id` of the store. */

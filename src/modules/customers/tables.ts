@@ -120,6 +120,8 @@ export const customers = sqliteTable(
     uniqueIndex("customers_app_mobile_live_uq").on(t.appId, t.mobileNumber).where(sql`${t.isDeleted} = 0`),
     index("customers_app_created_idx").on(t.appId, t.isDeleted, t.createdAt),
     index("customers_app_email_idx").on(t.appId, t.email),
+    // Incremental sync: `modified_at__gte` and `order_by=modified_at`, deleted rows too (`include_deleted`).
+    index("customers_app_modified_idx").on(t.appId, t.modifiedAt, t.id),
   ],
 );
 

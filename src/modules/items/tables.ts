@@ -40,6 +40,8 @@ export const items = sqliteTable(
   (t) => [
     index("items_app_idx").on(t.appId, t.isDeleted, t.parentId),
     index("items_parent_idx").on(t.parentId),
+    // Incremental sync: `modified_at__gte` and `order_by=modified_at`, deleted rows too (`include_deleted`).
+    index("items_app_modified_idx").on(t.appId, t.modifiedAt, t.id),
     // A type's live parent items by price (List Items' `type` filter ordered by `price` either way).
     index("items_app_type_price_idx").on(t.appId, t.isDeleted, t.parentId, t.type, t.priceMinor),
     uniqueIndex("items_app_sku_uq").on(t.appId, t.sku),

@@ -144,6 +144,8 @@ export const orders = sqliteTable(
     // Live orders of a status, newest first (a status filter of List Orders, and its count, read only the index).
     index("orders_app_status_idx").on(t.appId, t.isDeleted, t.status, t.id),
     index("orders_expiry_idx").on(t.status, t.expiresAt),
+    // Incremental sync: `modified_at__gte` and `order_by=modified_at`, deleted rows too (`include_deleted`).
+    index("orders_app_modified_idx").on(t.appId, t.modifiedAt, t.id),
     uniqueIndex("orders_app_reference_idx").on(t.appId, t.reference).where(sql`reference IS NOT NULL`),
   ],
 );

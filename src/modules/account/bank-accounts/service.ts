@@ -51,6 +51,7 @@ export const BANK_ACCOUNT_LIST: ListSpec = {
   // The default account first, then the newest.
   defaultOrder: "-is_default",
   idColumn: bankAccounts.id,
+  sync: { modifiedAt: bankAccounts.modifiedAt, softDeleted: false },
 };
 
 /** MA4 */

@@ -117,6 +117,7 @@ export const LOCATION_LIST: ListSpec = {
   searchDescription: "Matches the names, `address1` and `formatted_address` (substring).",
   defaultOrder: "ordering",
   idColumn: customerLocations.id,
+  sync: { modifiedAt: customerLocations.modifiedAt, softDeleted: false },
 };
 
 /**

@@ -39,6 +39,7 @@ export const MEMBERSHIP_LIST: ListSpec = {
   searchDescription: "Matches the membership's names (substring).",
   defaultOrder: "-start_date",
   idColumn: customerMemberships.id,
+  sync: { modifiedAt: customerMemberships.modifiedAt, softDeleted: false },
 };
 
 /** A page of a live customer's memberships (404 `customer_not_found` when the customer is not), in one statement. */

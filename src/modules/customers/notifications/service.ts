@@ -125,6 +125,7 @@ export const NOTIFICATION_LIST: ListSpec = {
   searchDescription: "Matches the titles and bodies (substring).",
   defaultOrder: "-created_at",
   idColumn: notifications.id,
+  sync: { modifiedAt: notifications.modifiedAt, softDeleted: false },
 };
 
 export async function listNotifications(ctx: ServiceContext, q: ListQuery): Promise<Page<Notification>> {

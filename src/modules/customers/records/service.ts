@@ -166,10 +166,14 @@ export const CUSTOMER_LIST: ListSpec = {
     "`+966 53…`); may repeat, all terms must match.",
   defaultOrder: "-created_at",
   idColumn: customers.id,
+  sync: { modifiedAt: customers.modifiedAt, softDeleted: true },
 };
 
 export async function listCustomers(ctx: ServiceContext, q: ListQuery): Promise<Page<Customer>> {
-  return mapPage(await listPage(ctx.db, q, { table: customers, scope: () => customerRecords.live(ctx) }), customerView);
+  return mapPage(
+    await listPage(ctx.db, q, { table: customers, scope: () => customerRecords.listed(ctx, q) }),
+    customerView,
+  );
 }
 
 export const getCustomer = (ctx: ServiceContext, id: number): Promise<Customer> => loadCustomer(ctx, id);

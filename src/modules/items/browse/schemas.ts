@@ -87,9 +87,12 @@ export function checkItemsParams(params: URLSearchParams): void {
   if (Object.keys(errors).length) throw ApiError.validation(errors, "Invalid query parameters; see `errors`.");
 }
 
-export const CatalogueCategorySchema = ItemCategorySchema.extend({
-  items_count: z.number().int().openapi({ description: "Active items in the category (variants not counted)." }),
-}).openapi("CatalogueCategory");
+// The merchant's sync fields stay off the public catalogue.
+export const CatalogueCategorySchema = ItemCategorySchema.omit({ modified_at: true, is_deleted: true })
+  .extend({
+    items_count: z.number().int().openapi({ description: "Active items in the category (variants not counted)." }),
+  })
+  .openapi("CatalogueCategory");
 
 export type CatalogueCategory = z.infer<typeof CatalogueCategorySchema>;
 

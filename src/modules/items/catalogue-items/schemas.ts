@@ -69,6 +69,10 @@ export const ItemSchema = z
     ...itemBase,
     variants: z.array(VariantSchema),
     categories: z.array(z.number().int()),
+    modified_at: z
+      .string()
+      .openapi({ format: "date-time", description: "Moves on every change of the item or its variants." }),
+    is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
   })
   .openapi("Item");
 

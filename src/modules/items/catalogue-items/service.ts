@@ -1,7 +1,7 @@
 import { and, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "../../../core/context";
-import { live, softDeleted } from "../../../core/crud/tenant-table";
+import { listed, live, softDeleted } from "../../../core/crud/tenant-table";
 import { ApiError, type FieldErrors } from "../../../core/errors";
 import { emit, eventPayloadSql, newEvent, newEventId } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPageWith, mapPage, type Page, searchColumns } from "../../../core/listing";
@@ -26,8 +26,8 @@ import { assembleItems, itemFamily, itemsJsonOfFamily, itemsReadInBatch, loadLiv
 
 type ItemRow = typeof items.$inferSelect;
 
-/** Items as lists show them: parents only, their variants embedded. */
-const liveParents = (appId: number) => and(live(items, appId), isNull(items.parentId))!;
+/** Items as lists show them: parents only, their variants embedded; deleted ones too on `include_deleted=true`. */
+const listedParents = (appId: number, q: ListQuery) => and(listed(items, appId, q), isNull(items.parentId))!;
 
 export const ITEM_LIST: ListSpec = {
   fields: {
@@ -51,6 +51,7 @@ export const ITEM_LIST: ListSpec = {
   searchDescription: "Matches item names, descriptions and SKU (substring); may repeat, all terms must match.",
   defaultOrder: "ordering",
   idColumn: items.id,
+  sync: { modifiedAt: items.modifiedAt, softDeleted: true },
 };
 
 /** List Items: the count, the page and every nested level in one statement (one round trip). */
@@ -61,7 +62,7 @@ export async function listItems(ctx: ServiceContext, q: ListQuery): Promise<Page
     q,
     {
       table: items,
-      scope: () => liveParents(ctx.appId),
+      scope: () => listedParents(ctx.appId, q),
       with: (rows) => itemFamily(ctx.appId, sql`(SELECT id FROM ${rows})`),
     },
     () => itemsJsonOfFamily(ctx.appId, now),

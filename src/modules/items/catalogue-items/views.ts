@@ -333,6 +333,8 @@ export function assembleItems(parts: ItemParts, wanted: readonly number[], now: 
       ...base(row, row.variesOnId),
       variants,
       categories: (categoryLinksByItem.get(row.id) ?? []).map((l) => l.categoryId).sort((a, b) => a - b),
+      modified_at: row.modifiedAt,
+      is_deleted: row.isDeleted,
     });
   }
   return out;

@@ -9,6 +9,8 @@ export const ItemCategorySchema = z
     name_ar: z.string(),
     ordering: z.number().int(),
     created_at: z.string().openapi({ format: "date-time" }),
+    modified_at: z.string().openapi({ format: "date-time" }),
+    is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
   })
   .openapi("ItemCategory");
 

@@ -19,12 +19,17 @@ const view = (c: typeof itemCategories.$inferSelect): ItemCategory => ({
   name_ar: c.nameAr,
   ordering: c.ordering,
   created_at: c.createdAt,
+  modified_at: c.modifiedAt,
+  is_deleted: c.isDeleted,
 });
 
-export const ITEM_CATEGORY_LIST: ListSpec = namedListSpec(itemCategories);
+export const ITEM_CATEGORY_LIST: ListSpec = {
+  ...namedListSpec(itemCategories),
+  sync: { modifiedAt: itemCategories.modifiedAt, softDeleted: true },
+};
 
 export async function listItemCategories(ctx: ServiceContext, q: ListQuery): Promise<Page<ItemCategory>> {
-  return mapPage(await listPage(ctx.db, q, { table: itemCategories, scope: () => records.live(ctx) }), view);
+  return mapPage(await listPage(ctx.db, q, { table: itemCategories, scope: () => records.listed(ctx, q) }), view);
 }
 
 export async function getItemCategory(ctx: ServiceContext, id: number): Promise<ItemCategory> {

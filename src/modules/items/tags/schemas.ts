@@ -3,7 +3,14 @@ import { nameText, ordering } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 
 export const ItemTagSchema = z
-  .object({ id: z.number().int(), name_en: z.string(), name_ar: z.string(), ordering: z.number().int() })
+  .object({
+    id: z.number().int(),
+    name_en: z.string(),
+    name_ar: z.string(),
+    ordering: z.number().int(),
+    modified_at: z.string().openapi({ format: "date-time" }),
+    is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
+  })
   .openapi("ItemTag");
 
 export type ItemTag = z.infer<typeof ItemTagSchema>;

@@ -16,12 +16,17 @@ const view = (t: typeof itemTags.$inferSelect): ItemTag => ({
   name_en: t.nameEn,
   name_ar: t.nameAr,
   ordering: t.ordering,
+  modified_at: t.modifiedAt,
+  is_deleted: t.isDeleted,
 });
 
-export const ITEM_TAG_LIST: ListSpec = namedListSpec(itemTags);
+export const ITEM_TAG_LIST: ListSpec = {
+  ...namedListSpec(itemTags),
+  sync: { modifiedAt: itemTags.modifiedAt, softDeleted: true },
+};
 
 export async function listItemTags(ctx: ServiceContext, q: ListQuery): Promise<Page<ItemTag>> {
-  return mapPage(await listPage(ctx.db, q, { table: itemTags, scope: () => records.live(ctx) }), view);
+  return mapPage(await listPage(ctx.db, q, { table: itemTags, scope: () => records.listed(ctx, q) }), view);
 }
 
 export async function createItemTag(ctx: ServiceContext, input: CreateItemTag): Promise<ItemTag> {

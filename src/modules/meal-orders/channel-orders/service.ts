@@ -3,7 +3,7 @@ import type { ServiceContext } from "../../../core/context";
 import { live, notDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { mergePages, rowFieldOf, windowOf } from "../../../core/list-merge";
-import { type ListQuery, listPage, type Page } from "../../../core/listing";
+import { fieldsOf, type ListQuery, listPage, type Page } from "../../../core/listing";
 import { inList } from "../../../core/sql";
 import type { Db } from "../../../db/client";
 import type { LinkContext } from "../../orders";
@@ -72,7 +72,7 @@ async function customerParts(env: Env, ctx: ServiceContext, customerId: number):
   return shards.map((s) => ({ db: s.db, scope: channelScope(ctx, s.providerAppIds, customerId) }));
 }
 
-const orderField = rowFieldOf(MEAL_ORDER_LIST.fields, getTableColumns(mealOrders));
+const orderField = rowFieldOf(fieldsOf(MEAL_ORDER_LIST), getTableColumns(mealOrders));
 
 async function pageOf(parts: Part[], contextOf: ContextOf, q: ListQuery, links: LinkContext): Promise<Page<MealOrder>> {
   // Each shard's first rows up to the page asked, at once; the page is cut from their merge.

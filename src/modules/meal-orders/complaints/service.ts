@@ -49,6 +49,7 @@ export const COMPLAINT_LIST: ListSpec = {
   },
   defaultOrder: "-created_at",
   idColumn: k.id,
+  sync: { modifiedAt: k.modifiedAt, softDeleted: false },
 };
 
 /** The store's live complaints (of `customerId` when given). */

@@ -68,10 +68,11 @@ export const CAPTAIN_LIST: ListSpec = {
   searchDescription: "A term found in the name, or digits of the mobile number in any form; may repeat.",
   defaultOrder: "ordering",
   idColumn: captains.id,
+  sync: { modifiedAt: captains.modifiedAt, softDeleted: true },
 };
 
 export async function listCaptains(ctx: ServiceContext, q: ListQuery): Promise<Page<Captain>> {
-  return mapPage(await listPage(ctx.db, q, { table: captains, scope: () => captainRows.live(ctx) }), captainView);
+  return mapPage(await listPage(ctx.db, q, { table: captains, scope: () => captainRows.listed(ctx, q) }), captainView);
 }
 
 export async function getCaptain(ctx: ServiceContext, id: number): Promise<Captain> {

@@ -28,6 +28,7 @@ export const MEAL_ORDER_LIST: ListSpec = {
   },
   defaultOrder: "-id",
   idColumn: mealOrders.orderId,
+  sync: { modifiedAt: mealOrders.modifiedAt, softDeleted: false },
 };
 
 /** Meal orders as the API shows them, all of `ctx`'s store: three statements whatever their number. */

@@ -40,6 +40,7 @@ export const SUBORDER_LIST: ListSpec = {
   },
   defaultOrder: "date",
   idColumn: o.id,
+  sync: { modifiedAt: o.modifiedAt, softDeleted: false },
 };
 
 /**

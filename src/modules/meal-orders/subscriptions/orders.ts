@@ -21,6 +21,7 @@ export const SUBSCRIPTION_ORDER_LIST: ListSpec = {
   },
   defaultOrder: "-created_at",
   idColumn: m.id,
+  sync: { modifiedAt: m.modifiedAt, softDeleted: false },
 };
 
 /**

@@ -65,6 +65,7 @@ export const SUBSCRIPTION_LIST: ListSpec = {
   },
   defaultOrder: "-created_at",
   idColumn: s.id,
+  sync: { modifiedAt: s.modifiedAt, softDeleted: false },
 };
 
 /** The channel lists also filter by the two stores. */

@@ -58,6 +58,7 @@ export const CORPORATE_LOCATION_LIST: ListSpec = {
     corporateLocations.district,
     corporateLocations.address,
   ),
+  sync: { modifiedAt: corporateLocations.modifiedAt, softDeleted: false },
 };
 
 const scopeOf = (ctx: ServiceContext, audience: Audience): SQL =>

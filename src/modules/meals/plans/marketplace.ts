@@ -38,6 +38,7 @@ export const OFFERED_PLAN_LIST: ListSpec = {
   searchDescription: "A term found in the plan's names or subtitles; may repeat (all terms must match).",
   defaultOrder: "ordering",
   idColumn: plans.id,
+  sync: { modifiedAt: plans.modifiedAt, softDeleted: false },
 };
 
 /**

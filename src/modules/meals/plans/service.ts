@@ -55,6 +55,7 @@ export const PLAN_LIST: ListSpec = {
   },
   defaultOrder: "ordering",
   idColumn: plans.id,
+  sync: { modifiedAt: plans.modifiedAt, softDeleted: false },
 };
 
 /** List Plans' filters, from its body. */

@@ -32,6 +32,7 @@ export const BRANCH_LIST: ListSpec = {
   search: searchColumns(restaurantBranches.nameEn, restaurantBranches.nameAr, restaurantBranches.address1),
   defaultOrder: "ordering",
   idColumn: restaurantBranches.id,
+  sync: { modifiedAt: restaurantBranches.modifiedAt, softDeleted: false },
 };
 
 /** List Restaurant Branch: the branches of an active restaurant. */

@@ -68,6 +68,7 @@ export const RESTAURANT_LIST: ListSpec = {
   search: searchColumns(restaurants.nameEn, restaurants.nameAr, restaurants.subtitleEn, restaurants.subtitleAr),
   defaultOrder: "ordering",
   idColumn: restaurants.id,
+  sync: { modifiedAt: restaurants.modifiedAt, softDeleted: false },
 };
 
 /** List Restaurant, and On-Demand Restaurants (those whose `rest_type` serves on-demand orders), with their

@@ -32,6 +32,7 @@ export const CART_LIST: ListSpec = {
   },
   defaultOrder: "-id",
   idColumn: carts.id,
+  sync: { modifiedAt: carts.modifiedAt, softDeleted: false },
 };
 
 const locationRefused = (locationId: number) =>

@@ -42,6 +42,7 @@ export const FULFILLMENT_LIST: ListSpec = {
     "May repeat: every term must match.",
   defaultOrder: "-created_at",
   idColumn: r.id,
+  sync: { modifiedAt: r.modifiedAt, softDeleted: false },
 };
 
 /**

@@ -93,6 +93,8 @@ export const orderListOf = (appId: number): ListSpec => ({
   searchDescription: "The order's reference, or its customer's name or mobile number.",
   defaultOrder: "-id",
   idColumn: orders.id,
+  // Orders are never deleted (a cancelled order is a status): no `include_deleted`.
+  sync: { modifiedAt: orders.modifiedAt, softDeleted: false },
 });
 
 /** The list's parameters, as the API document shows them (no store: a request uses `orderListOf`). */

@@ -38,6 +38,7 @@ export const RECURRING_LIST: ListSpec = {
   },
   defaultOrder: "-id",
   idColumn: recurringPurchases.id,
+  sync: { modifiedAt: recurringPurchases.modifiedAt, softDeleted: false },
 };
 
 const notFound = (id: number) => ApiError.notFound("recurring_purchase_not_found", `Recurring purchase ${id}`);

@@ -56,6 +56,7 @@ export const SUBSCRIPTION_LIST: ListSpec = {
   searchDescription: "The plan's name, or the customer's name or mobile number.",
   defaultOrder: "-id",
   idColumn: s.id,
+  sync: { modifiedAt: s.modifiedAt, softDeleted: false },
 };
 
 export const subscriptionNotFound = (id: number) => ApiError.notFound("subscription_not_found", `Subscription ${id}`);

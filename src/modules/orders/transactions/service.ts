@@ -51,6 +51,7 @@ export const TRANSACTION_LIST: ListSpec = {
   },
   defaultOrder: "-id",
   idColumn: transactions.id,
+  sync: { modifiedAt: transactions.modifiedAt, softDeleted: false },
 };
 
 export function transactionView(r: Row): Transaction {

@@ -82,6 +82,7 @@ export const LISTING_LIST: ListSpec = {
   },
   defaultOrder: "ordering",
   idColumn: channelPlanListings.id,
+  sync: { modifiedAt: channelPlanListings.modifiedAt, softDeleted: false },
 };
 
 /** What a listing's view needs of its provider: its face, and its plans offered to channels (by plan id). */

@@ -48,6 +48,7 @@ export const CONNECTION_LIST: ListSpec = {
   },
   defaultOrder: "-requested_at",
   idColumn: channelConnections.id,
+  sync: { modifiedAt: channelConnections.modifiedAt, softDeleted: false },
 };
 
 /** The views of `rows`, with the faces of their stores (read with them). */

@@ -66,6 +66,7 @@ export const COURIER_LIST: ListSpec = {
   searchDescription: "Names (English, Arabic) and the carrier's code.",
   defaultOrder: "id",
   idColumn: couriers.id,
+  sync: { modifiedAt: couriers.modifiedAt, softDeleted: false },
 };
 
 /**

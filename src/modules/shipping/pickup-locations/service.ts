@@ -41,12 +41,15 @@ export const pickupLocationView = (r: Row): PickupLocation => ({
   modified_at: r.modifiedAt,
 });
 
-export const PICKUP_LOCATION_LIST: ListSpec = namedListSpec(pickupLocations, {
-  city_id: { column: pickupLocations.cityId, kind: "integer" },
-  district_id: { column: pickupLocations.districtId, kind: "integer", nullable: true },
-  is_active: { column: pickupLocations.isActive, kind: "boolean" },
-  is_default: { column: pickupLocations.isDefault, kind: "boolean" },
-});
+export const PICKUP_LOCATION_LIST: ListSpec = {
+  ...namedListSpec(pickupLocations, {
+    city_id: { column: pickupLocations.cityId, kind: "integer" },
+    district_id: { column: pickupLocations.districtId, kind: "integer", nullable: true },
+    is_active: { column: pickupLocations.isActive, kind: "boolean" },
+    is_default: { column: pickupLocations.isDefault, kind: "boolean" },
+  }),
+  sync: { modifiedAt: pickupLocations.modifiedAt, softDeleted: false },
+};
 
 export async function listPickupLocations(ctx: ServiceContext, q: ListQuery): Promise<Page<PickupLocation>> {
   return mapPage(

@@ -36,6 +36,7 @@ export const SHIPMENT_LIST: ListSpec = {
   },
   defaultOrder: "-id",
   idColumn: shipments.id,
+  sync: { modifiedAt: shipments.modifiedAt, softDeleted: false },
 };
 
 export async function findShipment(ctx: ServiceContext, id: number): Promise<ShipmentRow> {

@@ -65,11 +65,12 @@ export const VOUCHER_LIST: ListSpec = {
   searchDescription: "Matches the code or either title (substring); may repeat, all terms must match.",
   defaultOrder: "-created_at",
   idColumn: vouchers.id,
+  sync: { modifiedAt: vouchers.modifiedAt, softDeleted: true },
 };
 
 export async function listVouchers(ctx: ServiceContext, q: ListQuery): Promise<Page<Voucher>> {
   const at = nowIso();
-  const page = await listPage(ctx.db, q, { table: vouchers, scope: () => voucherRecords.live(ctx) });
+  const page = await listPage(ctx.db, q, { table: vouchers, scope: () => voucherRecords.listed(ctx, q) });
   return mapPage(page, (v) => voucherView(v, at));
 }
 
