@@ -5,7 +5,7 @@
  * by Node from there, as a consumer would).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Validator } from "@cfworker/json-schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -113,7 +113,11 @@ it("each request body of the collection, with the local environment's values, is
 });
 
 describe("the SDK package builds", () => {
-  const out = mkdtempSync(join(ROOT, "node_modules/.cache/sdk-build-"));
+  // Under node_modules, so that the built package resolves openapi-fetch; the cache folder is not
+  // there in a fresh install.
+  const cache = join(ROOT, "node_modules/.cache");
+  mkdirSync(cache, { recursive: true });
+  const out = mkdtempSync(join(cache, "sdk-build-"));
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it("tsc emits its modules and declarations, and Node imports the built package", () => {

@@ -88,6 +88,13 @@ export const probes: ModuleProbes = {
     getInvoice: (f) => ({ path: { invoice_id: String(f.commerce.bInvoice) } }),
     downloadEInvoice: (f) => ({ path: { invoice_id: String(f.commerce.bInvoice) } }),
     refundInvoice: (f) => ({ path: { invoice_id: String(f.commerce.bInvoice) }, body: { refund_reason: "x" } }),
+    // E-invoicing units: B's unit (onboarding, named with the marker); A registers one of its own.
+    listEInvoicingUnits: (f) => ({ query: `?id=${f.commerce.bEInvoicingUnit}` }),
+    getEInvoicingUnit: (f) => ({ path: { unit_id: String(f.commerce.bEInvoicingUnit) } }),
+    renewEInvoicingUnit: (f) => ({ path: { unit_id: String(f.commerce.bEInvoicingUnit) }, body: { otp: "123456" } }),
+    // Registering names no record: A's store has no seller details in the fixtures, so a well-formed
+    // body is a 409; a malformed OTP gives the 400 the suite expects, and nothing of B's.
+    registerEInvoicingUnit: () => ({ body: { otp: "12", name: "Mine", branch: "Main", industry: "Retail" } }),
     listTransactions: (f) => ({ query: `?id=${f.commerce.bTransaction}` }),
     getTransaction: (f) => ({ path: { transaction_id: String(f.commerce.bTransaction) } }),
     captureBankTransfer: (f) => ({ path: { transaction_id: String(f.commerce.bTransaction) } }),

@@ -6,6 +6,7 @@ import { tokenDirectory } from "../../../src/db/directory";
 import { directoryOf } from "../../../src/db/shards";
 import { bankAccounts, storeSettings } from "../../../src/modules/account/tables";
 import { itemCategoryLinks } from "../../../src/modules/items/tables";
+import { einvoiceUnits } from "../../../src/modules/orders/einvoices/tables";
 import { fulfillments } from "../../../src/modules/orders/fulfillments/tables";
 import { savedPaymentMethods } from "../../../src/modules/orders/payment-methods/tables";
 import { recurringPurchases } from "../../../src/modules/orders/recurring/tables";
@@ -121,6 +122,8 @@ export type Commerce = {
   aItem: number;
   /** A fulfillment of B's paid order. */
   bFulfillment: number;
+  /** B's e-invoicing unit, onboarding (so it issues nothing), named with the marker. */
+  bEInvoicingUnit: number;
   /** B's custom courier, pickup location, and a shipment of its paid order. */
   bShipping: { courier: number; pickupLocation: number; shipment: number; label: number };
   /** B's active subscription (of its paid order) with a pending update. */
@@ -362,7 +365,19 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
       currency: "SAR",
     })
     .returning();
+  const [unit] = await db(B)
+    .insert(einvoiceUnits)
+    .values({
+      id: await idAStoreLacks("einvoice_units", f.stores),
+      appId: B,
+      egsSerial: `3-${crypto.randomUUID()}`,
+      name: MARKER,
+      branch: MARKER,
+      industry: MARKER,
+    })
+    .returning();
   return {
+    bEInvoicingUnit: unit!.id,
     bVoucher: { id: voucher!.id, code },
     bBankAccount: bank!.id,
     bAuditEvent: audit!.id,
