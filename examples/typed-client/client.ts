@@ -7,25 +7,8 @@
  *   TOKEN=$(npm run -s token -- --app-id 1 --permissions can_read_order) npx tsx examples/typed-client/client.ts
  */
 import createClient, { type Client, type ClientOptions } from "openapi-fetch";
+import type { WithClientHeaders } from "../../sdk/src/client";
 import type { paths } from "../../sdk/src/schema";
-
-/**
- * `paths` with the named header parameters optional on each call. openapi-fetch sends the headers
- * given to `createClient` on every request, but its types still ask each call for a header
- * parameter the document marks required (every operation requires `app-id`); this tells them the
- * client already sends it. Only the types change.
- */
-export type WithClientHeaders<P, Names extends string> = {
-  [Path in keyof P]: {
-    [Method in keyof P[Path]]: P[Path][Method] extends { parameters: { header: infer H } }
-      ? Omit<P[Path][Method], "parameters"> & {
-          parameters: Omit<P[Path][Method]["parameters"], "header"> & {
-            header?: Omit<H, Names> & Partial<Pick<H, Names & keyof H>>;
-          };
-        }
-      : P[Path][Method];
-  };
-};
 
 /** The API's operations, for a client that sends `app-id` on every call. */
 export type StorePaths = WithClientHeaders<paths, "app-id">;
