@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { auditColumns } from "../../db/columns";
-import type { Buyer } from "./shared";
+
+/** A B2B buyer as stored (shared.ts's BuyerSchema; not imported: it reaches the account module's services). */
+type Address = { street: string; building_number: string; district: string; city: string; postal_code: string };
+export type StoredBuyer = { name: string; vat_number: string; address: Address };
 
 /*
  * The orders module's tables: carts, orders and their lines, invoices and their lines, payment
@@ -35,7 +38,7 @@ export const carts = sqliteTable(
     notes: text("notes"),
     receiver: text("receiver", { mode: "json" }).$type<Record<string, unknown>>(),
     /** A VAT-registered buyer (B2B): its invoices are standard e-invoices, cleared. */
-    buyer: text("buyer", { mode: "json" }).$type<Buyer>(),
+    buyer: text("buyer", { mode: "json" }).$type<StoredBuyer>(),
     isRecurring: integer("is_recurring", { mode: "boolean" }).notNull().default(false),
     duration: integer("duration"),
     durationUnit: text("duration_unit", { enum: DURATION_UNITS }),
@@ -127,7 +130,7 @@ export const orders = sqliteTable(
     notes: text("notes"),
     receiver: text("receiver", { mode: "json" }).$type<Record<string, unknown>>(),
     /** A VAT-registered buyer (B2B): its invoices are standard e-invoices, cleared. */
-    buyer: text("buyer", { mode: "json" }).$type<Buyer>(),
+    buyer: text("buyer", { mode: "json" }).$type<StoredBuyer>(),
     /** The delivery address as it was at checkout (a snapshot: the customer may edit the location later). */
     location: text("location", { mode: "json" }).$type<Record<string, unknown>>(),
     pickupLocationId: integer("pickup_location_id"),

@@ -365,19 +365,12 @@ export async function commerceOf(f: Omit<Fixtures, "commerce" | "mealCommerce">)
       currency: "SAR",
     })
     .returning();
-  const [unit] = await db(B)
+  const unit = { id: await idAStoreLacks("einvoice_units", f.stores), appId: B, egsSerial: "3-contract-unit" };
+  await db(B)
     .insert(einvoiceUnits)
-    .values({
-      id: await idAStoreLacks("einvoice_units", f.stores),
-      appId: B,
-      egsSerial: `3-${crypto.randomUUID()}`,
-      name: MARKER,
-      branch: MARKER,
-      industry: MARKER,
-    })
-    .returning();
+    .values({ ...unit, name: MARKER, branch: MARKER, industry: MARKER });
   return {
-    bEInvoicingUnit: unit!.id,
+    bEInvoicingUnit: unit.id,
     bVoucher: { id: voucher!.id, code },
     bBankAccount: bank!.id,
     bAuditEvent: audit!.id,
