@@ -111,19 +111,5 @@ export async function issue(appId: number, orderId: number, known?: StoreSetting
   await ctx.settle();
 }
 
-/** A row of the store's shard. */
-export async function rowOf<T = Record<string, any>>(appId: number, query: string, ...binds: unknown[]) {
-  return (await shardFor(appId)
-    .prepare(query)
-    .bind(...binds)
-    .first<T>())!;
-}
-
-export async function rowsOf<T = Record<string, any>>(appId: number, query: string, ...binds: unknown[]) {
-  return (
-    await shardFor(appId)
-      .prepare(query)
-      .bind(...binds)
-      .all<T>()
-  ).results;
-}
+/** A row of the store's shard, and its rows (the orders tests' helpers, under this file's names). */
+export { storeRow as rowOf, storeRows as rowsOf } from "../orders/helpers";

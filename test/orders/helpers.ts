@@ -151,21 +151,28 @@ export const orderEventTypes = async (appId: number, orderId: number) =>
     )
   ).map((e) => e.type);
 
-export async function rowOf<T = Record<string, any>>(sql: string, ...binds: unknown[]) {
-  return (await shardFor(APP_1)
+/** A row of the store's shard, by raw SQL (ids are unique per shard only: the store picks it). */
+export async function storeRow<T = Record<string, any>>(appId: number, sql: string, ...binds: unknown[]) {
+  return (await shardFor(appId)
     .prepare(sql)
     .bind(...binds)
     .first<T>())!;
 }
 
-export async function rowsOf<T = Record<string, any>>(sql: string, ...binds: unknown[]) {
+/** The rows of the store's shard, by raw SQL. */
+export async function storeRows<T = Record<string, any>>(appId: number, sql: string, ...binds: unknown[]) {
   return (
-    await shardFor(APP_1)
+    await shardFor(appId)
       .prepare(sql)
       .bind(...binds)
       .all<T>()
   ).results;
 }
+
+/** `storeRow` of APP_1, the store most of the orders tests use. */
+export const rowOf = <T = Record<string, any>>(sql: string, ...binds: unknown[]) => storeRow<T>(APP_1, sql, ...binds);
+
+export const rowsOf = <T = Record<string, any>>(sql: string, ...binds: unknown[]) => storeRows<T>(APP_1, sql, ...binds);
 
 /** The order row as stored. */
 export const orderRow = (id: number) => rowOf("SELECT * FROM orders WHERE id = ?", id);
