@@ -4,6 +4,7 @@
  * certificate the fake issues (as ZATCA's developer portal does).
  */
 import { expect } from "vitest";
+import { SAMPLE_BUYER } from "../../src/modules/orders/einvoices/compliance-samples";
 import {
   type Credentials,
   httpEInvoicingApi,
@@ -35,19 +36,6 @@ export const UNIT_FIELDS: CsrFields = {
 
 const stamp = { privateKey: privateKeyFromSec1(SDK_PRIVATE_KEY), certificate: parseCertificate(SDK_CERTIFICATE) };
 
-const BUYER = {
-  name: "Fatoora Samples LTD",
-  vatNumber: "399999999800003",
-  address: {
-    street: "Salah Al-Din",
-    buildingNumber: "1111",
-    district: "Al-Murooj",
-    city: "Riyadh",
-    postalZone: "12222",
-    country: "SA",
-  },
-};
-
 /** One document of each kind a unit of type 1100 issues. */
 export const KINDS = {
   simplifiedInvoice: {},
@@ -56,10 +44,10 @@ export const KINDS = {
     number: "CRN-000001",
     creditNote: { invoiceNumber: "INV-000123", reason: "Returned: wrong item" },
   },
-  standardInvoice: { transaction: "standard", buyer: BUYER },
+  standardInvoice: { transaction: "standard", buyer: SAMPLE_BUYER },
   standardCreditNote: {
     transaction: "standard",
-    buyer: BUYER,
+    buyer: SAMPLE_BUYER,
     kind: "credit_note",
     number: "CRN-000002",
     creditNote: { invoiceNumber: "INV-000124", reason: "Price corrected" },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SAMPLE_BUYER } from "../../src/modules/orders/einvoices/compliance-samples";
 import { hashedForm } from "../../src/modules/orders/invoices/e-invoice/canonical";
 import { parseCertificate, privateKeyFromSec1 } from "../../src/modules/orders/invoices/e-invoice/certificate";
 import { signEInvoice } from "../../src/modules/orders/invoices/e-invoice/document";
@@ -136,18 +137,7 @@ describe("a standard (B2B) invoice", () => {
     const signed = sign(
       simplifiedInput({
         transaction: "standard",
-        buyer: {
-          name: "Fatoora Samples LTD",
-          vatNumber: "399999999800003",
-          address: {
-            street: "Salah Al-Din",
-            buildingNumber: "1111",
-            district: "Al-Murooj",
-            city: "Riyadh",
-            postalZone: "12222",
-            country: "SA",
-          },
-        },
+        buyer: SAMPLE_BUYER,
       }),
     );
     expect(verifyEInvoice(signed.xml)).toMatchObject({ problems: [], transactionCode: "0100000" });

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { humanText, hundredths } from "../../core/fields";
 import { toMajor } from "../../core/money";
 import { nationalAddressFields, vatNumber } from "../account";
-import type { StoredBuyer } from "./tables";
+import type { StoredBuyer } from "./buyer";
 
 /** Basis points as the percentage the API shows (1500 → 15). */
 export const percentOfBp = (bp: number) => bp / 100;
@@ -123,5 +123,5 @@ export const BuyerSchema = z
 
 export type Buyer = z.infer<typeof BuyerSchema>;
 
-// tables.ts spells the stored buyer out (it must not import this file): the two stay the same type.
+// buyer.ts spells the stored buyer out (tables.ts must not import this file): the two stay the same type.
 true satisfies Buyer extends StoredBuyer ? (StoredBuyer extends Buyer ? true : false) : false;

@@ -1,10 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { auditColumns } from "../../db/columns";
-
-/** A B2B buyer as stored (shared.ts's BuyerSchema; not imported: it reaches the account module's services). */
-type Address = { street: string; building_number: string; district: string; city: string; postal_code: string };
-export type StoredBuyer = { name: string; vat_number: string; address: Address };
+import type { StoredBuyer } from "./buyer";
 
 /*
  * The orders module's tables: carts, orders and their lines, invoices and their lines, payment

@@ -1,3 +1,4 @@
+import type { NationalAddress } from "../buyer";
 import { FIRST_PIH } from "../invoices/e-invoice/hash";
 import type { EInvoiceAddress, EInvoiceInput } from "../invoices/e-invoice/types";
 import { type InvoiceType, typesOf } from "./units";
@@ -13,11 +14,11 @@ export type Seller = {
   name: string;
   vatNumber: string;
   commercialRegistration: string | null;
-  address: { street: string; building_number: string; district: string; city: string; postal_code: string };
+  address: NationalAddress;
 };
 
 /** A B2B buyer for the standard samples: ZATCA's own sample buyer (its SDK's samples name it). */
-const SAMPLE_BUYER = {
+export const SAMPLE_BUYER = {
   name: "Fatoora Samples LTD",
   vatNumber: "399999999800003",
   address: {
