@@ -3,7 +3,7 @@ import { ApiError } from "../../../core/errors";
 import { createRouter, jsonBody, jsonContent } from "../../../core/openapi";
 import { platformRoute } from "../../../core/routes";
 import { setShardAcceptsStores, shardStates } from "../../../db/placement";
-import { PLATFORM_BEYOND_SPEC, PLATFORM_TAGS, platformAuditOf } from "../shared";
+import { PLATFORM_TAGS, platformAuditOf } from "../shared";
 
 const SHARDS = "/shards/";
 const tags = PLATFORM_TAGS;
