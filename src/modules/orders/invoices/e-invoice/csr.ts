@@ -219,3 +219,21 @@ export function parseCsr(text: string): ParsedCsr {
   }
   return { subject: attributesOf(subject), templateName, unit, publicKey, signatureValid };
 }
+
+/**
+ * The subjectAltName dirName of a CSID certificate (base64 DER), as `ParsedCsr.unit` reads a CSR's:
+ * the unit a certificate was issued to (its SN), and the invoice types it may issue (its title).
+ * Throws RangeError when it is not an X.509 v3 certificate.
+ */
+export function certificateUnit(base64Der: string): Record<string, string> {
+  const [tbs] = children(readDer(fromBase64(base64Der), 0));
+  const extensions = tbs && children(tbs).find((n) => n.tag === 0xa3);
+  if (!extensions) throw new RangeError("not an X.509 v3 certificate");
+  for (const ext of children(children(extensions)[0]!)) {
+    const parts = children(ext);
+    if (oidText(parts[0]!.body) !== OID.subjectAltName) continue;
+    const dirName = children(readDer(parts[parts.length - 1]!.body, 0)).find((n) => n.tag === 0xa4);
+    if (dirName) return attributesOf(children(dirName)[0]!);
+  }
+  return {};
+}

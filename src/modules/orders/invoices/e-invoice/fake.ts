@@ -13,11 +13,18 @@
  * - documents get fake-checks.ts's checks; reporting and clearance also the chain (per unit, the
  *   CSR's SN) and a repeated hash is 409 (reporting) or 208 (clearance).
  *
- * State lives in the instance (one per isolate under `wrangler dev`: a restart forgets its CSIDs).
+ * State lives in the instance (one per isolate under `wrangler dev`). A CSID's secret carries its kind
+ * and request id under the fake's MAC, and its certificate names the unit, so a restarted fake (a
+ * new isolate, `npm start` again) still takes the CSIDs an earlier one issued; it no longer knows
+ * such a unit's last hash, so it takes the PIH of the unit's first document after the restart as
+ * sent (ZATCA keeps it: the chain check of a fresh fake is what differs). Compliance checks passed
+ * before a restart are forgotten: an onboarding cut by it starts again with a new OTP.
  */
 
-import { parseCsr } from "./csr.js";
-import { toBase64 } from "./encoding.js";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { certificateUnit, parseCsr } from "./csr.js";
+import { fromBase64, toBase64, utf8 } from "./encoding.js";
 import { CERTIFICATE_TEMPLATES, type EInvoicingEnvironment } from "./environments.js";
 import { fakeCertificate } from "./fake-ca.js";
 import { checkDocument, validationResults, zatcaMessage } from "./fake-checks.js";
@@ -56,6 +63,44 @@ export type FakeZatcaOptions = {
 
 export type SeenRequest = { method: string; path: string; headers: Record<string, string>; body: unknown };
 
+/** The fake's MAC key over its secrets: fixed, so that every fake (and every restart) knows them. */
+const SECRET_KEY = sha256(utf8("commerce fake ZATCA CSID secrets"));
+const KIND_BYTE = { compliance: 1, production: 2 } as const;
+
+/** The 6 bytes of kind and request id, then 25 of the MAC over them and the token: 32 bytes, as ZATCA's secrets. */
+function secretFor(kind: Issued["kind"], requestId: string, token: string): string {
+  const head = new Uint8Array(7);
+  head[0] = KIND_BYTE[kind];
+  const id = BigInt(requestId);
+  for (let i = 0; i < 6; i++) head[6 - i] = Number((id >> BigInt(8 * i)) & 0xffn);
+  const mac = hmac(sha256, SECRET_KEY, new Uint8Array([...head, ...utf8(token)])).slice(0, 25);
+  return toBase64(new Uint8Array([...head, ...mac]));
+}
+
+/** What an earlier fake issued under this token and secret, read back from them; null when it did not. */
+function recovered(token: string, secret: string): Issued | null {
+  let bytes: Uint8Array;
+  try {
+    bytes = fromBase64(secret);
+  } catch {
+    return null;
+  }
+  const kind = bytes[0] === 1 ? "compliance" : bytes[0] === 2 ? "production" : null;
+  if (bytes.length !== 32 || !kind) return null;
+  let id = 0n;
+  for (let i = 1; i < 7; i++) id = (id << 8n) | BigInt(bytes[i]!);
+  const requestId = String(id);
+  if (secretFor(kind, requestId, token) !== secret) return null;
+  let unit: Record<string, string>;
+  try {
+    unit = certificateUnit(atob(token));
+  } catch {
+    return null;
+  }
+  if (!unit.SN || !unit.title) return null;
+  return { kind, token, requestId, unit: unit.SN, invoiceTypes: unit.title, passed: new Set() };
+}
+
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(body === null ? null : JSON.stringify(body), {
     status,
@@ -69,6 +114,8 @@ export function fakeZatca(options: FakeZatcaOptions = {}) {
   const usedOtps = new Set<string>();
   /** Per unit: the hash its next document's PIH must be. */
   const heads = new Map<string, string>();
+  /** Units whose CSIDs an earlier fake issued: their chain goes on from the PIH they send first. */
+  const unitsBeforeRestart = new Set<string>();
   /** Hashes accepted by reporting or clearance. */
   const accepted = new Set<string>();
   const interruptions: { status: number; retryAfter?: string }[] = [];
@@ -96,8 +143,17 @@ export function fakeZatca(options: FakeZatcaOptions = {}) {
       return null;
     }
     const at = decoded.indexOf(":");
-    const issued = csids.get(decoded.slice(at + 1));
-    return at > 0 && decoded.slice(0, at) === issued?.token && issued.kind === kind ? issued : null;
+    if (at <= 0) return null;
+    const [token, secret] = [decoded.slice(0, at), decoded.slice(at + 1)];
+    let issued = csids.get(secret);
+    if (!issued) {
+      const earlier = recovered(token, secret);
+      if (!earlier) return null;
+      csids.set(secret, earlier);
+      if (!heads.has(earlier.unit)) unitsBeforeRestart.add(earlier.unit);
+      issued = earlier;
+    }
+    return token === issued.token && issued.kind === kind ? issued : null;
   }
 
   /** A new CSID for the unit the CSR names, or the CSR's refusal. */
@@ -138,7 +194,7 @@ export function fakeZatca(options: FakeZatcaOptions = {}) {
   /** A CSID of a new request id and a random secret, as the API answers it. */
   function grant(kind: Issued["kind"], unit: string, invoiceTypes: string, token: string): Response {
     const requestId = String(nextRequestId++);
-    const secret = toBase64(crypto.getRandomValues(new Uint8Array(32)));
+    const secret = secretFor(kind, requestId, token);
     csids.set(secret, { kind, token, requestId, unit, invoiceTypes, passed: new Set() });
     return json(200, {
       requestID: Number(requestId),
@@ -211,7 +267,8 @@ export function fakeZatca(options: FakeZatcaOptions = {}) {
       return json(400, { validationResults: validationResults(errors, [], false), [statusField]: no });
     }
     if (mode === "clearance" && clearanceOff) return json(303, null);
-    const checks = checkDocument(body, heads.get(issued.unit) ?? FIRST_PIH, now());
+    const pih = heads.get(issued.unit) ?? (unitsBeforeRestart.has(issued.unit) ? undefined : FIRST_PIH);
+    const checks = checkDocument(body, pih, now());
     const v = checks.verified;
     if (v && accepted.has(v.invoiceHash)) {
       const words = mode === "reporting" ? "Reported" : "Cleared";
