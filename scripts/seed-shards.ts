@@ -23,8 +23,8 @@ export function seedStores(now: string): void {
     [1, "Demo organization", "Demo store", "المتجر التجريبي"],
     [2, "Other organization", "Other store", "متجر آخر"],
   ] as const) {
-    const org = { id, name, created_at: now };
-    const app = { id, org_id: id, name_en: nameEn, name_ar: nameAr, created_at: now };
+    const org = { id, name, created_at: now, modified_at: now };
+    const app = { id, org_id: id, name_en: nameEn, name_ar: nameAr, created_at: now, modified_at: now };
     push("organizations", org);
     push("apps", app);
     rowsOf.DIRECTORY!.push(

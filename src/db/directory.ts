@@ -14,7 +14,10 @@ import { directoryOf, forgetHeldStore, shardNames } from "./shards";
 const directory = (env: Env): Db => createDb(directoryOf(env));
 
 /** An organization the platform's shard created, under the same id. */
-export async function registerOrganization(env: Env, org: { id: number; name: string; createdAt: string }) {
+export async function registerOrganization(
+  env: Env,
+  org: { id: number; name: string; createdAt: string; modifiedAt: string },
+) {
   await directory(env).insert(directoryOrganizations).values(org).onConflictDoNothing();
 }
 
@@ -27,18 +30,23 @@ export async function registerOrganization(env: Env, org: { id: number; name: st
 export async function registerStore(
   env: Env,
   input: { organization_id: number; name_en: string; name_ar: string; shard?: string | undefined },
-): Promise<{ id: number; shard: string; organization: { id: number; name: string; createdAt: string } }> {
+): Promise<{
+  id: number;
+  shard: string;
+  organization: { id: number; name: string; createdAt: string; modifiedAt: string };
+}> {
   const bound = shardNames(env);
   if (input.shard !== undefined && !bound.includes(input.shard))
     throw new ApiError(404, "shard_not_found", `No shard is named ${input.shard}; the shards are ${bound.join(", ")}.`);
   const db = directory(env);
   const shard = input.shard === undefined ? placedShard(bound) : sql`SELECT ${input.shard}`;
+  const now = nowIso();
   // Raw SQL for the insert: Drizzle's insert-select wants the generated `status` column selected too.
   // The organization's read goes beside it (one round trip): the shard copies it with the store.
   const [created, organization] = await Promise.all([
     db.all<{ id: number; shard: string }>(sql`INSERT INTO ${directoryApps}
-        (org_id, name_en, name_ar, shard, created_at)
-      SELECT id, ${input.name_en}, ${input.name_ar}, (${shard}), ${nowIso()}
+        (org_id, name_en, name_ar, shard, created_at, modified_at)
+      SELECT id, ${input.name_en}, ${input.name_ar}, (${shard}), ${now}, ${now}
       FROM ${directoryOrganizations} WHERE id = ${input.organization_id}
       RETURNING id, shard`),
     db.select().from(directoryOrganizations).where(eq(directoryOrganizations.id, input.organization_id)),
@@ -60,21 +68,29 @@ export async function unregisterStore(env: Env, id: number): Promise<void> {
 
 /** The store's rows are in its shard: it serves requests. */
 export async function storeProvisioned(env: Env, id: number): Promise<void> {
-  await directory(env).update(directoryApps).set({ provisionedAt: nowIso() }).where(eq(directoryApps.id, id));
+  const now = nowIso();
+  await directory(env)
+    .update(directoryApps)
+    .set({ provisionedAt: now, modifiedAt: now })
+    .where(eq(directoryApps.id, id));
 }
 
-/** The store's status as its shard now has it: what every request checks (core/tenancy.ts). */
+/**
+ * The store's status as its shard now has it: what every request checks (core/tenancy.ts). `at` is
+ * the shard's `modified_at` for the change, so that both copies show one time.
+ */
 export async function storeSuspended(
   env: Env,
   id: number,
   to: { suspendedAt: string; reason: string } | null,
+  at: string,
 ): Promise<void> {
   // From the status the shard's guarded batch leaves, sent beside it: a refused batch finds it moot.
   const a = directoryApps;
   const from = to ? isNull(a.suspendedAt) : sql`${a.suspendedAt} IS NOT NULL`;
   await directory(env)
     .update(a)
-    .set({ suspendedAt: to?.suspendedAt ?? null, suspensionReason: to?.reason ?? null })
+    .set({ suspendedAt: to?.suspendedAt ?? null, suspensionReason: to?.reason ?? null, modifiedAt: at })
     .where(and(eq(a.id, id), from));
   forgetHeldStore(id);
 }

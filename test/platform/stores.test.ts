@@ -51,7 +51,7 @@ describe("organizations", () => {
     const created = await platformCall(ORGS, { method: "POST", body: { name } });
     expect(created.status).toBe(201);
     const org = await json(created);
-    expect(org).toEqual({ id: expect.any(Number), name, created_at: expect.any(String) });
+    expect(org).toEqual({ id: expect.any(Number), name, created_at: expect.any(String), modified_at: org.created_at });
     expect(await json(await platformCall(`${ORGS}${org.id}/`))).toEqual(org);
     const list = await json(await platformCall(`${ORGS}?search=${encodeURIComponent(name)}`));
     expect(list).toMatchObject({ count: 1, results: [org] });

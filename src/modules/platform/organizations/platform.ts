@@ -52,7 +52,12 @@ export const organizationsPlatformRouter = createRouter()
   .openapi(createRoute, async (c) => {
     const org = await createOrganization(c.get("db"), eventSinkOf(c), c.req.valid("json"), platformAuditOf(c));
     // Step 1 of docs/shards.md: the directory's copy, under the same id, for its stores' rows.
-    await registerOrganization(c.env, { id: org.id, name: org.name, createdAt: org.created_at });
+    await registerOrganization(c.env, {
+      id: org.id,
+      name: org.name,
+      createdAt: org.created_at,
+      modifiedAt: org.modified_at,
+    });
     copyAuditAfter(c, homeShard(c.env));
     return c.json(org, 201);
   })

@@ -6,6 +6,7 @@ export const OrganizationSchema = z
     id: z.number().int(),
     name: z.string(),
     created_at: z.string().openapi({ format: "date-time" }),
+    modified_at: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Organization");
 

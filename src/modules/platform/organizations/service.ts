@@ -10,7 +10,7 @@ import type { Db } from "../../../db/client";
 import type { CreateOrganization, Organization } from "./schemas";
 
 type Row = typeof organizations.$inferSelect;
-const view = (r: Row): Organization => ({ id: r.id, name: r.name, created_at: r.createdAt });
+const view = (r: Row): Organization => ({ id: r.id, name: r.name, created_at: r.createdAt, modified_at: r.modifiedAt });
 
 export const ORGANIZATION_LIST: ListSpec = {
   fields: {
@@ -18,6 +18,8 @@ export const ORGANIZATION_LIST: ListSpec = {
     name: { column: organizations.name, kind: "string" },
     created_at: { column: organizations.createdAt, kind: "datetime" },
   },
+  // Organizations are never deleted, so no `include_deleted`.
+  sync: { modifiedAt: organizations.modifiedAt, softDeleted: false },
   search: searchColumns(organizations.name),
   searchDescription: "Matches the organization's name.",
   defaultOrder: "id",
@@ -32,9 +34,10 @@ export async function createOrganization(
   audit: AuditContext,
 ): Promise<Organization> {
   const plan = new BatchPlan(db);
+  const now = nowIso();
   const org = plan.insert(
     "organization",
-    db.insert(organizations).values({ name: input.name, createdAt: nowIso() }).returning(),
+    db.insert(organizations).values({ name: input.name, createdAt: now, modifiedAt: now }).returning(),
   );
   const subject = {
     resourceType: "organization",

@@ -123,7 +123,7 @@ const directoryOfStores = (c: Context<AppEnv>): StoreDirectory => ({
   register: (input) => registerStore(c.env, input),
   unregister: (id) => unregisterStore(c.env, id),
   provisioned: (id) => storeProvisioned(c.env, id),
-  suspended: (id, to) => storeSuspended(c.env, id, to),
+  suspended: (id, to, at) => storeSuspended(c.env, id, to, at),
 });
 
 /** The named store's shard: its rows, its key and its audit rows are there. 404 for no such store. */

@@ -13,6 +13,7 @@ export const StoreSchema = z
     suspended_at: z.string().nullable().openapi({ format: "date-time" }),
     suspension_reason: z.string().nullable(),
     created_at: z.string().openapi({ format: "date-time" }),
+    modified_at: z.string().openapi({ format: "date-time" }),
     shard: z.string().openapi({
       description: "The database that holds the store's rows (a shard, as List Shards names it).",
       example: "SHARD_1",

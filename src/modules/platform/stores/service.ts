@@ -24,6 +24,7 @@ const view = (r: Omit<Row, "status">, shard: string): Store => ({
   suspended_at: r.suspendedAt,
   suspension_reason: r.suspensionReason,
   created_at: r.createdAt,
+  modified_at: r.modifiedAt,
   shard,
 });
 
@@ -47,6 +48,8 @@ export const STORE_LIST: ListSpec = {
     suspended_at: { column: directoryApps.suspendedAt, kind: "datetime", nullable: true },
     created_at: { column: directoryApps.createdAt, kind: "datetime" },
   },
+  // Stores are never deleted (a suspended one is a status), so no `include_deleted`.
+  sync: { modifiedAt: directoryApps.modifiedAt, softDeleted: false },
   search: searchColumns(directoryApps.nameEn, directoryApps.nameAr),
   searchDescription: "Matches the store's names.",
   defaultOrder: "id",
@@ -93,7 +96,11 @@ export async function createStore(
 }
 
 /** The directory's row of a new store: its id, its shard, its organization as the shard copies it. */
-export type PlacedStore = { id: number; shard: string; organization: { id: number; name: string; createdAt: string } };
+export type PlacedStore = {
+  id: number;
+  shard: string;
+  organization: { id: number; name: string; createdAt: string; modifiedAt: string };
+};
 
 /**
  * Step 1's directory side of a store (docs/shards.md), written beside the shard's batch until the relay
@@ -104,7 +111,8 @@ export type StoreDirectory = {
   register(input: CreateStore): Promise<PlacedStore>;
   unregister(id: number): Promise<void>;
   provisioned(id: number): Promise<void>;
-  suspended(id: number, to: { suspendedAt: string; reason: string } | null): Promise<void>;
+  /** `at`: the change's `modified_at`, the shard's row's too. */
+  suspended(id: number, to: { suspendedAt: string; reason: string } | null, at: string): Promise<void>;
 };
 
 async function createStoreRows(db: Db, sink: EventSink, placed: PlacedStore, input: CreateStore, audit: AuditContext) {
@@ -112,6 +120,7 @@ async function createStoreRows(db: Db, sink: EventSink, placed: PlacedStore, inp
   // The shard's copy of the organization (its stores' rows refer to it): the first store of an
   // organization on a shard brings it.
   plan.add(db.insert(organizations).values(placed.organization).onConflictDoNothing());
+  const now = nowIso();
   const store = plan.insert(
     "store",
     db
@@ -121,7 +130,8 @@ async function createStoreRows(db: Db, sink: EventSink, placed: PlacedStore, inp
         orgId: input.organization_id,
         nameEn: input.name_en,
         nameAr: input.name_ar,
-        createdAt: nowIso(),
+        createdAt: now,
+        modifiedAt: now,
       })
       .returning({ id: apps.id }),
   );
@@ -149,6 +159,7 @@ async function setSuspension(
   sink: EventSink,
   id: number,
   to: { suspendedAt: string; reason: string } | null,
+  at: string,
   audit: AuditContext,
   directory: StoreDirectory,
 ): Promise<Store> {
@@ -161,7 +172,7 @@ async function setSuspension(
   auditedChange(plan, audit, STORE_AUDIT, { appId: id, action, where, after: "audit" }, [
     db
       .update(apps)
-      .set({ suspendedAt: to?.suspendedAt ?? null, suspensionReason: to?.reason ?? null })
+      .set({ suspendedAt: to?.suspendedAt ?? null, suspensionReason: to?.reason ?? null, modifiedAt: at })
       .where(where),
   ]);
   const after = plan.read<Row>(db.select().from(apps).where(eq(apps.id, id)));
@@ -169,7 +180,7 @@ async function setSuspension(
     to ? literalEvent(id, "store.suspended", { id, reason: to.reason }) : literalEvent(id, "store.reactivated", { id }),
   );
   // The directory's status (what requests check: core/tenancy.ts) beside the shard's batch.
-  const [result] = await Promise.all([plan.run(sink), directory.suspended(id, to)]);
+  const [result] = await Promise.all([plan.run(sink), directory.suspended(id, to, at)]);
   forgetHeldApp(id);
   forgetHeldTokens();
   return view(result.rows(after)[0]!, shard);
@@ -182,7 +193,10 @@ export const suspendStore = (
   reason: string,
   audit: AuditContext,
   directory: StoreDirectory,
-) => setSuspension(store, sink, id, { suspendedAt: nowIso(), reason }, audit, directory);
+) => {
+  const at = nowIso();
+  return setSuspension(store, sink, id, { suspendedAt: at, reason }, at, audit, directory);
+};
 
 export const reactivateStore = (
   store: StoreShard,
@@ -190,7 +204,7 @@ export const reactivateStore = (
   id: number,
   audit: AuditContext,
   directory: StoreDirectory,
-) => setSuspension(store, sink, id, null, audit, directory);
+) => setSuspension(store, sink, id, null, nowIso(), audit, directory);
 
 /** A store's shard: its database and its binding's name. */
 export type StoreShard = { db: Db; shard: string };
