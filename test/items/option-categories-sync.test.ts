@@ -67,9 +67,9 @@ describe.each([
     ])
       await as(appId, `${path}${id}/`, { method: "DELETE" });
     const page = await as(APP_1, `${path}?include_deleted=true&id__in=${mine.id},${theirs.id}`);
-    expect(page.results.filter((r: { is_deleted: boolean }) => r.is_deleted).map((r: { id: number }) => r.id)).toEqual(
-      [mine.id],
-    );
+    expect(page.results.filter((r: { is_deleted: boolean }) => r.is_deleted).map((r: { id: number }) => r.id)).toEqual([
+      mine.id,
+    ]);
     expect(page.results.every((r: { name_en: string }) => r.name_en !== "Theirs")).toBe(true);
   });
 });
