@@ -46,10 +46,7 @@ export const merchantApiTokens = sqliteTable(
     lastUsedAt: text("last_used_at"),
     /** The key a rotation replaced this one with. */
     replacedBy: integer("replaced_by"),
-    /**
-     * The shard's copy only (List API Keys syncs on it); every writer sets it. A constant default: a
-     * column added to a table with rows cannot default to the time (its migration fills it).
-     */
+    /** The shard's copy only (List API Keys syncs on it), set by every writer; constant default (migration 0025). */
     modifiedAt: text("modified_at").notNull().default("1970-01-01T00:00:00.000Z"),
   },
   (t) => [uniqueIndex("merchant_api_tokens_hash_uq").on(t.tokenHash), index("merchant_api_tokens_app_idx").on(t.appId)],

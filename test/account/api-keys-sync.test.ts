@@ -9,7 +9,7 @@ const SETTINGS = "/api/v1/dashboard/admin/settings/";
 const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 
 /** The clock (Date only) a minute after `from`: each change below happens later than the one before. */
-const after = (from: string) => vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(from) + 60_000 });
+const later = (from: string) => vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(from) + 60_000 });
 
 afterEach(() => vi.useRealTimers());
 
@@ -32,7 +32,7 @@ describe("List API Keys: modified_at", () => {
     // The calling key's own use moves it too: each read below names the keys it is about.
     const both = `id__in=${a.id},${b.id}`;
 
-    after(b.modified_at);
+    later(b.modified_at);
     const revoked = await get(`${KEYS}${a.id}/revoke/`, "POST");
     expect(revoked.modified_at).toBe(revoked.revoked_at);
     expect(revoked.modified_at > b.modified_at).toBe(true);
@@ -40,14 +40,14 @@ describe("List API Keys: modified_at", () => {
     expect(ids(since)).toEqual([a.id]);
     expect(ids(await get(`${KEYS}?${both}&order_by=-modified_at`))).toEqual([a.id, b.id]);
 
-    after(revoked.modified_at);
+    later(revoked.modified_at);
     const successor = await get(`${KEYS}${b.id}/rotate/`, "POST");
     const rotated = await get(`${KEYS}${b.id}/`);
     expect(rotated).toMatchObject({ replaced_by: successor.id, modified_at: new Date().toISOString() });
     expect(successor.modified_at).toBe(rotated.modified_at);
 
     // A use is shown (last_used_at), so it moves the key as well.
-    after(rotated.modified_at);
+    later(rotated.modified_at);
     expect((await call(SETTINGS, { token: successor.secret, appId: APP_1 })).status).toBe(200);
     const used = await get(`${KEYS}?id__in=${a.id},${b.id},${successor.id}&modified_at__gt=${rotated.modified_at}`);
     expect(used.results).toEqual([

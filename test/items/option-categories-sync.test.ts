@@ -17,7 +17,7 @@ const as = async (appId: number, path: string, opts: { method?: string; body?: u
 const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 
 /** The clock (Date only) a minute after `from`: each change below happens later than the one before. */
-const after = (from: string) => vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(from) + 60_000 });
+const later = (from: string) => vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(from) + 60_000 });
 
 beforeAll(async () => {
   for (const appId of [APP_1, APP_2]) tokens[appId] = await tokenFor(appId, ["can_read_item", "can_write_item"]);
@@ -44,14 +44,14 @@ describe.each([
     expect(a).toMatchObject({ modified_at: expect.stringMatching(/Z$/), is_deleted: false });
     const both = `id__in=${a.id},${b.id}`;
 
-    after(b.modified_at > a.modified_at ? b.modified_at : a.modified_at);
+    later(b.modified_at > a.modified_at ? b.modified_at : a.modified_at);
     const updated = await as(APP_1, `${path}${a.id}/`, { method: "PATCH", body: change });
     expect(updated.modified_at > b.modified_at).toBe(true);
     const since = await as(APP_1, `${path}?${both}&modified_at__gte=${updated.modified_at}&order_by=modified_at`);
     expect(ids(since)).toEqual([a.id]);
     expect(ids(await as(APP_1, `${path}?${both}&order_by=-modified_at`))).toEqual([a.id, b.id]);
 
-    after(updated.modified_at);
+    later(updated.modified_at);
     await as(APP_1, `${path}${b.id}/`, { method: "DELETE" });
     expect(ids(await as(APP_1, `${path}?${both}`))).toEqual([a.id]);
     const changed = await as(APP_1, `${path}?${both}&include_deleted=true&modified_at__gt=${updated.modified_at}`);
@@ -77,7 +77,7 @@ describe.each([
 describe("modifier categories: a value's change moves its category", () => {
   it("renaming one value alone stamps the category", async () => {
     const c = await as(APP_1, MODS, { method: "POST", body: modifier("Size") });
-    after(c.modified_at);
+    later(c.modified_at);
     const values = c.values.map((v: { id: number; name_en: string; name_ar: string }, i: number) => ({
       id: v.id,
       name_en: i === 0 ? "Tiny" : v.name_en,
