@@ -46,6 +46,8 @@ export const merchantApiTokens = sqliteTable(
     lastUsedAt: text("last_used_at"),
     /** The key a rotation replaced this one with. */
     replacedBy: integer("replaced_by"),
+    /** The shard's copy only (List API Keys syncs on it), set by every writer; constant default (migration 0025). */
+    modifiedAt: text("modified_at").notNull().default("1970-01-01T00:00:00.000Z"),
   },
   (t) => [uniqueIndex("merchant_api_tokens_hash_uq").on(t.tokenHash), index("merchant_api_tokens_app_idx").on(t.appId)],
 );
@@ -77,7 +79,7 @@ export async function mintMerchantToken(
     replacedBy: null,
   };
   const id = await directory.register(row);
-  await db.insert(merchantApiTokens).values({ ...row, id });
+  await db.insert(merchantApiTokens).values({ ...row, id, modifiedAt: row.createdAt });
   return { id, token };
 }
 
@@ -90,7 +92,7 @@ export function forgetHeldTokens(): void {
 export const revokeMerchantTokenStatement = (db: Db, appId: number, id: number, at = nowIso()) =>
   db
     .update(merchantApiTokens)
-    .set({ revokedAt: at })
+    .set({ revokedAt: at, modifiedAt: at })
     .where(and(eq(merchantApiTokens.id, id), eq(merchantApiTokens.appId, appId), isNull(merchantApiTokens.revokedAt)));
 
 export async function revokeMerchantToken(db: Db, appId: number, id: number, directory: TokenDirectory): Promise<void> {
@@ -113,7 +115,12 @@ function noteTokenUsed(c: Context<AppEnv>, tokenId: number): void {
   if (!ctx) return;
   lastUsedWritten.set(tokenId, true, now);
   const at = new Date(now).toISOString();
-  const write = c.get("db").update(merchantApiTokens).set({ lastUsedAt: at }).where(eq(merchantApiTokens.id, tokenId));
+  // modified_at too: List API Keys shows last_used_at, so a mirror of it must see it move.
+  const write = c
+    .get("db")
+    .update(merchantApiTokens)
+    .set({ lastUsedAt: at, modifiedAt: at })
+    .where(eq(merchantApiTokens.id, tokenId));
   // The shard's copy (List API Keys reads it) and the directory's row.
   const both = Promise.all([write, tokenUsed(c.env, tokenId, at)]);
   ctx.waitUntil(both.catch(() => lastUsedWritten.delete(tokenId)));

@@ -191,6 +191,7 @@ describe("CA9 received notifications", () => {
         "data",
         "id",
         "is_read",
+        "modified_at",
         "notification_id",
         "read_at",
         "title_ar",
@@ -228,5 +229,43 @@ describe("CA9 received notifications", () => {
     const wrong = await call(`${INBOX}${ids[1]}/read/`, { method: "POST", appId: P1, token: merchantToken });
     expect(wrong.status).toBe(403);
     expect((await problem(wrong)).code).toBe("wrong_principal");
+  });
+});
+
+describe("CA9 received notifications: incremental sync", () => {
+  const INBOX = "/api/v1/customer/notifications/";
+  afterEach(() => vi.useRealTimers());
+
+  it("a read moves modified_at (a second read does not); modified_at__gte and order_by=modified_at see it", async () => {
+    const [sara] = await withTokens(P1, 1, "en", 0);
+    const w = jobWorld(P1);
+    for (const title of ["older", "newer"]) {
+      await w.send({ customer_ids: [sara!], ...texts, title_en: title });
+      await w.drain();
+    }
+    const get = async (path: string, method = "GET") =>
+      json(await call(path, { method, appId: P1, token: await customerTokenFor(P1, sara!) }));
+    const [newer, older] = (await get(INBOX)).results;
+    expect(older.title_en).toBe("older");
+    // An hour later (the clock only), the older one is read: it alone has changed since.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(newer.modified_at) + 3600_000 });
+    const read = await get(`${INBOX}${older.id}/read/`, "POST");
+    expect(read.modified_at > newer.modified_at).toBe(true);
+    expect(read.modified_at).toBe(read.read_at);
+    const since = await get(`${INBOX}?modified_at__gte=${read.modified_at}&order_by=modified_at`);
+    expect(since.results.map((r: { id: number }) => r.id)).toEqual([older.id]);
+    const ordered = await get(`${INBOX}?order_by=-modified_at`);
+    expect(ordered.results.map((r: { id: number }) => r.id)).toEqual([older.id, newer.id]);
+    // Read again later: nothing changed, so modified_at stays.
+    vi.setSystemTime(Date.parse(read.modified_at) + 60_000);
+    expect((await get(`${INBOX}${older.id}/read/`, "POST")).modified_at).toBe(read.modified_at);
+    // Read all: the other one moves to that time.
+    await get(`${INBOX}read-all/`, "POST");
+    const after = await get(`${INBOX}?modified_at__gt=${read.modified_at}`);
+    expect(after.results).toEqual([expect.objectContaining({ id: newer.id, is_read: true })]);
+    expect(after.results[0].modified_at).toBe(new Date(Date.parse(read.modified_at) + 60_000).toISOString());
+    // Nothing is deleted through the API: no include_deleted here.
+    const bad = await call(`${INBOX}?include_deleted=true`, { appId: P1, token: await customerTokenFor(P1, sara!) });
+    expect(bad.status).toBe(400);
   });
 });

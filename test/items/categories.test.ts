@@ -40,6 +40,8 @@ describe("Modifier categories", () => {
         { id: expect.any(Number), ordering: 1, name_en: "Small", name_ar: "صغير" },
         { id: expect.any(Number), ordering: 2, name_en: "Large", name_ar: "كبير" },
       ],
+      modified_at: expect.stringMatching(/Z$/),
+      is_deleted: false,
     });
     expect(await json(await as1(`${MODS}${body.id}/`))).toEqual(body);
     expect((await json(await as1(`${MODS}?id=${body.id}`))).results).toEqual([body]);
@@ -170,6 +172,8 @@ describe("Bundle categories", () => {
       min_selections: 0,
       max_selections: 3,
       ordering: 0,
+      modified_at: expect.stringMatching(/Z$/),
+      is_deleted: false,
     });
     expect(await json(await as1(`${BUNDLES}${created.id}/`))).toEqual(created);
     const updated = await json(

@@ -46,6 +46,8 @@ describe("Create, update, list and delete webhooks", () => {
       "headers",
       "id",
       "is_active",
+      "is_deleted",
+      "modified_at",
       "secret_key",
       "url",
     ]);

@@ -111,6 +111,8 @@ function healthChange(db: Db, webhook: WebhookRow, result: DeliveryResult, at: s
   const failing = !result.ok;
   if (failing === Boolean(webhook.failingSince) && slow === Boolean(webhook.slowSince)) return [];
   const scope = and(eq(webhooks.id, webhook.id), eq(webhooks.appId, webhook.appId));
+  // No modified_at: the failure and slow clocks are not in the Webhook a list shows, so a mirror has
+  // nothing to fetch (turning it off, which is shown, stamps it: disableWebhook).
   return [
     db
       .update(webhooks)

@@ -31,6 +31,8 @@ export const WebhookSchema = z
       .nullable()
       .openapi({ format: "date-time", description: "When it was turned off; null while it is on." }),
     created_at: z.string().openapi({ format: "date-time" }),
+    modified_at: z.string().openapi({ format: "date-time" }),
+    is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
   })
   .openapi("Webhook");
 

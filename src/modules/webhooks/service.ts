@@ -4,7 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { auditCreated, auditedChange } from "../../core/audit";
 import { BatchPlan } from "../../core/batch-plan";
 import type { ServiceContext } from "../../core/context";
-import { live } from "../../core/crud/tenant-table";
+import { listed, live } from "../../core/crud/tenant-table";
 import { ApiError } from "../../core/errors";
 import { insertedRowEvent, newEvent, rowEvent } from "../../core/events/outbox";
 import type { EventType } from "../../core/events/registry";
@@ -51,6 +51,8 @@ export function webhookView(row: WebhookRow, secret: "reveal" | "mask"): Webhook
     disabled_reason: row.isActive ? null : row.disabledReason,
     disabled_at: row.isActive ? null : row.disabledAt,
     created_at: row.createdAt,
+    modified_at: row.modifiedAt,
+    is_deleted: row.isDeleted,
   };
 }
 
@@ -97,6 +99,7 @@ export const WEBHOOK_LIST: ListSpec = {
   },
   defaultOrder: "-created_at",
   idColumn: webhooks.id,
+  sync: { modifiedAt: webhooks.modifiedAt, softDeleted: true },
 };
 
 export async function listWebhooks(
@@ -104,7 +107,7 @@ export async function listWebhooks(
   q: ListQuery,
   secret: "reveal" | "mask",
 ): Promise<Page<Webhook>> {
-  const page = await listPage(ctx.db, q, { table: webhooks, scope: () => live(webhooks, ctx.appId) });
+  const page = await listPage(ctx.db, q, { table: webhooks, scope: () => listed(webhooks, ctx.appId, q) });
   return mapPage(page, (row) => webhookView(row, secret));
 }
 

@@ -38,6 +38,12 @@ export const ApiKeySchema = z
       .openapi({ format: "date-time", description: "Within a minute: written at most once a minute." }),
     replaced_by: z.number().int().nullable().openapi({ description: "The key a rotation replaced this one with." }),
     status: z.enum(API_KEY_STATUSES),
+    modified_at: z.string().openapi({
+      format: "date-time",
+      description:
+        "Moves when the key is revoked, rotated or used (`last_used_at`); not when it expires (no write: " +
+        "`status` turns `expired` at `expires_at`).",
+    }),
   })
   .openapi("ApiKey");
 

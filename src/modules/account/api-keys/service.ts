@@ -40,6 +40,7 @@ const view = (r: Row, now = nowIso()): ApiKey => ({
   last_used_at: r.lastUsedAt,
   replaced_by: r.replacedBy,
   status: statusOf(r, now),
+  modified_at: r.modifiedAt,
 });
 
 /** The key as an event's data: never the secret, nor its hash. */
@@ -116,7 +117,7 @@ async function newKey(
   const id = await keys.register(row);
   const insert = db
     .insert(merchantApiTokens)
-    .values({ ...row, id })
+    .values({ ...row, id, modifiedAt: row.createdAt })
     .returning();
   return { secret, insert, id };
 }
@@ -179,6 +180,8 @@ export const API_KEY_LIST: ListSpec = {
   searchDescription: "Matches the key's name.",
   defaultOrder: "-id",
   idColumn: merchantApiTokens.id,
+  // Never deleted (a revoked key stays listed): no include_deleted.
+  sync: { modifiedAt: merchantApiTokens.modifiedAt, softDeleted: false },
 };
 
 /** The keys in `status` at `now`, as a condition. */
@@ -292,7 +295,7 @@ export async function rotateApiKey(
     [
       ctx.db
         .update(t)
-        .set({ expiresAt: oldEnd, replacedBy: sql`${key.id}` })
+        .set({ expiresAt: oldEnd, replacedBy: sql`${key.id}`, modifiedAt: now })
         .where(ofStore(ctx, id)),
     ],
   );

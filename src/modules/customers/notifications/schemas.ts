@@ -136,6 +136,7 @@ export const ReceivedNotificationSchema = z
     is_read: z.boolean(),
     read_at: z.string().nullable().openapi({ format: "date-time" }),
     created_at: z.string().openapi({ format: "date-time" }),
+    modified_at: z.string().openapi({ format: "date-time", description: "Moves when it is read." }),
   })
   .openapi("ReceivedNotification");
 

@@ -151,6 +151,7 @@ export function receivedView(r: ReceivedRow): ReceivedNotification {
     is_read: r.readAt !== null,
     read_at: r.readAt,
     created_at: r.createdAt,
+    modified_at: r.modifiedAt,
   };
 }
 
@@ -173,6 +174,8 @@ export const RECEIVED_LIST: ListSpec = {
   searchDescription: "Matches the titles and bodies (substring).",
   defaultOrder: "-created_at",
   idColumn: customerNotifications.id,
+  // Not deleted through the API: no include_deleted.
+  sync: { modifiedAt: customerNotifications.modifiedAt, softDeleted: false },
 };
 
 /** The customer's received notifications, newest first; `isRead` keeps the read (or unread) ones. */
@@ -197,7 +200,11 @@ export async function markRead(ctx: ServiceContext, customerId: number, id: numb
   const now = nowIso();
   const [row] = await ctx.db
     .update(customerNotifications)
-    .set({ readAt: sql`coalesce(${customerNotifications.readAt}, ${now})`, modifiedAt: now })
+    .set({
+      readAt: sql`coalesce(${customerNotifications.readAt}, ${now})`,
+      // Reading it again changes nothing, so its modified_at stays (no repeat for a mirror).
+      modifiedAt: sql`CASE WHEN ${customerNotifications.readAt} IS NULL THEN ${now} ELSE ${customerNotifications.modifiedAt} END`,
+    })
     .where(and(received(ctx, customerId), eq(customerNotifications.id, id)))
     .returning();
   if (!row) throw ApiError.notFound("notification_not_found", `Notification ${id}`);

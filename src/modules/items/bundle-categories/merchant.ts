@@ -3,7 +3,7 @@ import { createRouter } from "../../../core/openapi";
 import { IN_USE } from "../shared";
 import {
   BundleCategoryListSchema,
-  BundleCategorySchema,
+  BundleCategoryRecordSchema,
   CreateBundleCategorySchema,
   UpdateBundleCategorySchema,
 } from "./schemas";
@@ -27,7 +27,7 @@ crudRoutes(bundleCategoriesRouter, {
   member: `${BUNDLES}{category_id}/`,
   param: "category_id",
   notFound: "bundle_category_not_found",
-  view: BundleCategorySchema,
+  view: BundleCategoryRecordSchema,
   list: {
     operationId: "listBundleCategories",
     summary: "List Bundle Categories",

@@ -18,7 +18,18 @@ export const BundleCategorySchema = z
 
 export type BundleCategory = z.infer<typeof BundleCategorySchema>;
 
-export const BundleCategoryListSchema = envelopeSchema(BundleCategorySchema, "BundleCategoryList");
+/**
+ * A bundle category as its own resource: the one inside an Item's `bundle_categories` (the spec's
+ * shape, kept there) with what a mirror of the list needs.
+ */
+export const BundleCategoryRecordSchema = BundleCategorySchema.extend({
+  modified_at: z.string().openapi({ format: "date-time" }),
+  is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
+}).openapi("BundleCategoryRecord");
+
+export type BundleCategoryRecord = z.infer<typeof BundleCategoryRecordSchema>;
+
+export const BundleCategoryListSchema = envelopeSchema(BundleCategoryRecordSchema, "BundleCategoryList");
 
 const bundleFields = {
   name_en: nameText,

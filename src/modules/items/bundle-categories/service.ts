@@ -7,7 +7,7 @@ import { emit, insertedRowEvent, newEvent } from "../../../core/events/outbox";
 import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec, type Page } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import { bundleCategories, itemBundleCategories, items } from "../tables";
-import type { BundleCategory, CreateBundleCategory, UpdateBundleCategory } from "./schemas";
+import type { BundleCategory, BundleCategoryRecord, CreateBundleCategory, UpdateBundleCategory } from "./schemas";
 
 type Row = typeof bundleCategories.$inferSelect;
 
@@ -26,23 +26,36 @@ export function bundleCategoryView(b: Row): BundleCategory {
   };
 }
 
-export const BUNDLE_CATEGORY_LIST: ListSpec = namedListSpec(bundleCategories, {
-  is_selectable: { column: bundleCategories.isSelectable, kind: "boolean" },
-  is_optional: { column: bundleCategories.isOptional, kind: "boolean" },
-  min_selections: { column: bundleCategories.minSelections, kind: "integer" },
-  max_selections: { column: bundleCategories.maxSelections, kind: "integer" },
+/** The category as its own resource: as inside an Item, with its sync fields. */
+const recordView = (b: Row): BundleCategoryRecord => ({
+  ...bundleCategoryView(b),
+  modified_at: b.modifiedAt,
+  is_deleted: b.isDeleted,
 });
 
-export async function listBundleCategories(ctx: ServiceContext, q: ListQuery): Promise<Page<BundleCategory>> {
-  const page = await listPage(ctx.db, q, { table: bundleCategories, scope: () => records.live(ctx) });
-  return mapPage(page, bundleCategoryView);
+export const BUNDLE_CATEGORY_LIST: ListSpec = {
+  ...namedListSpec(bundleCategories, {
+    is_selectable: { column: bundleCategories.isSelectable, kind: "boolean" },
+    is_optional: { column: bundleCategories.isOptional, kind: "boolean" },
+    min_selections: { column: bundleCategories.minSelections, kind: "integer" },
+    max_selections: { column: bundleCategories.maxSelections, kind: "integer" },
+  }),
+  sync: { modifiedAt: bundleCategories.modifiedAt, softDeleted: true },
+};
+
+export async function listBundleCategories(ctx: ServiceContext, q: ListQuery): Promise<Page<BundleCategoryRecord>> {
+  const page = await listPage(ctx.db, q, { table: bundleCategories, scope: () => records.listed(ctx, q) });
+  return mapPage(page, recordView);
 }
 
-export async function getBundleCategory(ctx: ServiceContext, id: number): Promise<BundleCategory> {
-  return bundleCategoryView(await records.find(ctx, id));
+export async function getBundleCategory(ctx: ServiceContext, id: number): Promise<BundleCategoryRecord> {
+  return recordView(await records.find(ctx, id));
 }
 
-export async function createBundleCategory(ctx: ServiceContext, input: CreateBundleCategory): Promise<BundleCategory> {
+export async function createBundleCategory(
+  ctx: ServiceContext,
+  input: CreateBundleCategory,
+): Promise<BundleCategoryRecord> {
   const plan = new BatchPlan(ctx.db);
   const category = plan.insert(
     "category",
@@ -58,7 +71,7 @@ export async function createBundleCategory(ctx: ServiceContext, input: CreateBun
     }),
   );
   plan.event(insertedRowEvent("bundle_category.created", bundleCategories, category));
-  return bundleCategoryView((await plan.run(ctx.events)).row<Row>(category));
+  return recordView((await plan.run(ctx.events)).row<Row>(category));
 }
 
 /** Any fields; `min_selections` must stay at most `max_selections`, against the stored values too (400). */
@@ -66,7 +79,7 @@ export async function updateBundleCategory(
   ctx: ServiceContext,
   id: number,
   input: UpdateBundleCategory,
-): Promise<BundleCategory> {
+): Promise<BundleCategoryRecord> {
   const current = await records.find(ctx, id);
   const next = {
     nameEn: input.name_en ?? current.nameEn,
@@ -89,7 +102,7 @@ export async function updateBundleCategory(
   // The category as it is now comes back from the update itself (none: deleted meanwhile).
   const row = (results[0] as Row[])[0];
   if (!row) throw ApiError.notFound("bundle_category_not_found", `${records.label} ${id}`);
-  return bundleCategoryView(row);
+  return recordView(row);
 }
 
 /** Refused with 409 and the item ids while live items use the category (see modifier categories). */

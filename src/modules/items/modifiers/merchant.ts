@@ -4,7 +4,7 @@ import { IN_USE } from "../shared";
 import {
   CreateModifierCategorySchema,
   ModifierCategoryListSchema,
-  ModifierCategorySchema,
+  ModifierCategoryRecordSchema,
   UpdateModifierCategorySchema,
 } from "./schemas";
 import {
@@ -28,7 +28,7 @@ crudRoutes(modifierCategoriesRouter, {
   member: `${MODIFIERS}{category_id}/`,
   param: "category_id",
   notFound: "modifier_category_not_found",
-  view: ModifierCategorySchema,
+  view: ModifierCategoryRecordSchema,
   list: {
     operationId: "listModifierCategories",
     summary: "List Modifier Categories",

@@ -16,9 +16,20 @@ export const ModifierCategorySchema = z
   })
   .openapi("ModifierCategory");
 
-export type ModifierCategory = z.infer<typeof ModifierCategorySchema>;
+/**
+ * A modifier category as its own resource: the one inside an Item's `modifiers` (the spec's shape,
+ * kept there) with what a mirror of the list needs.
+ */
+export const ModifierCategoryRecordSchema = ModifierCategorySchema.extend({
+  modified_at: z
+    .string()
+    .openapi({ format: "date-time", description: "Moves when the category or one of its values changes." }),
+  is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
+}).openapi("ModifierCategoryRecord");
 
-export const ModifierCategoryListSchema = envelopeSchema(ModifierCategorySchema, "ModifierCategoryList");
+export type ModifierCategory = z.infer<typeof ModifierCategoryRecordSchema>;
+
+export const ModifierCategoryListSchema = envelopeSchema(ModifierCategoryRecordSchema, "ModifierCategoryList");
 
 const modifierValueInput = z.object({ name_en: nameText, name_ar: nameText, ordering: ordering.optional() }).strict();
 const VALUES_MAX = 100;

@@ -20,7 +20,10 @@ const categories = tenantTable(modifierCategories, {
   notFound: "modifier_category_not_found",
 });
 
-export const MODIFIER_CATEGORY_LIST: ListSpec = namedListSpec(modifierCategories);
+export const MODIFIER_CATEGORY_LIST: ListSpec = {
+  ...namedListSpec(modifierCategories),
+  sync: { modifiedAt: modifierCategories.modifiedAt, softDeleted: true },
+};
 
 export const modifierValueView = (v: ValueRow) => ({
   id: v.id,
@@ -45,6 +48,8 @@ function withValues(rows: CategoryRow[], valuesPart: unknown): ModifierCategory[
     name_en: c.nameEn,
     name_ar: c.nameAr,
     values: values.filter((v) => v.categoryId === c.id).map(modifierValueView),
+    modified_at: c.modifiedAt,
+    is_deleted: c.isDeleted,
   }));
 }
 
@@ -52,7 +57,7 @@ export async function listModifierCategories(ctx: ServiceContext, q: ListQuery):
   const { page, nested } = await listPageWith(
     ctx.db,
     q,
-    { table: modifierCategories, scope: () => categories.live(ctx) },
+    { table: modifierCategories, scope: () => categories.listed(ctx, q) },
     (rows) => ({ values: valuesJson(ctx, sql`(SELECT id FROM ${rows})`) }),
   );
   return { ...page, results: withValues(page.results, nested.values) };
