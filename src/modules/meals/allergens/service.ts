@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { ServiceContext } from "../../../core/context";
-import { live, tenantTable } from "../../../core/crud/tenant-table";
-import { type ListQuery, listPage, mapPage, namedListSpec } from "../../../core/listing";
+import { listed, tenantTable } from "../../../core/crud/tenant-table";
+import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import { changed, updatedRow, write, writeCreated } from "../shared";
 import { ALLERGEN_KINDS, allergens } from "../tables";
@@ -23,13 +23,16 @@ export const allergenView = (a: AllergenRow) => ({
   icon: a.icon,
 });
 
-export const ALLERGEN_LIST = namedListSpec(allergens, {
-  kind: { column: allergens.kind, kind: "string", values: ALLERGEN_KINDS },
-});
+export const ALLERGEN_LIST: ListSpec = {
+  ...namedListSpec(allergens, {
+    kind: { column: allergens.kind, kind: "string", values: ALLERGEN_KINDS },
+  }),
+  sync: { modifiedAt: allergens.modifiedAt, softDeleted: true },
+};
 
 /** Allergen Dislikes List. */
 export async function listAllergens(ctx: ServiceContext, q: ListQuery) {
-  const page = await listPage(ctx.db, q, { table: allergens, scope: () => live(allergens, ctx.appId) });
+  const page = await listPage(ctx.db, q, { table: allergens, scope: () => listed(allergens, ctx.appId, q) });
   return mapPage(page, allergenView);
 }
 

@@ -72,6 +72,12 @@ export const PRODUCT_LIST: ListSpec = namedListSpec(products, {
   original_price: { column: products.priceMinor, kind: "money" },
 });
 
+/** Wallet Credit Products: the public's visible rows, so `modified_at` only (as List Restaurant). */
+export const WALLET_CREDIT_PRODUCT_LIST: ListSpec = {
+  ...PRODUCT_LIST,
+  sync: { modifiedAt: products.modifiedAt, softDeleted: false },
+};
+
 export async function getProduct(
   ctx: ServiceContext,
   id: number,

@@ -4,9 +4,9 @@ import { envelopeOf, listQueryOf, listQuerySchema } from "../../../core/listing"
 import { createRouter, idParam, jsonContent } from "../../../core/openapi";
 import { publicRoute } from "../../../core/routes";
 import { RestaurantVariantListSchema } from "../restaurants/schemas";
-import { RESTAURANT_VARIANT_LIST } from "../restaurants/variants";
+import { PRODUCT_VARIANT_LIST } from "../restaurants/variants";
 import { getCombo } from "./combos";
-import { getProduct, listProductVariants, listWalletCreditProducts, PRODUCT_LIST } from "./products";
+import { getProduct, listProductVariants, listWalletCreditProducts, WALLET_CREDIT_PRODUCT_LIST } from "./products";
 import { ComboSchema, MenuQuerySchema, MenuSchema, ProductDetailsSchema, ProductListSchema } from "./schemas";
 import { menuDetails, restaurantMenu } from "./service";
 
@@ -28,7 +28,7 @@ const walletCreditRoute = publicRoute({
   specId: "R9",
   cached: true,
   description: "Products that sell store credit (`wallet_credit`).",
-  request: { query: listQuerySchema(PRODUCT_LIST) },
+  request: { query: listQuerySchema(WALLET_CREDIT_PRODUCT_LIST) },
   responses: { 200: jsonContent(ProductListSchema, "A page of wallet credit products.") },
 });
 
@@ -56,7 +56,7 @@ const productVariantsRoute = publicRoute({
   cached: true,
   errors: { 404: ["product_not_found"] },
   description: "The restaurant variants (diets) the product belongs to.",
-  request: { params: productId, query: listQuerySchema(RESTAURANT_VARIANT_LIST) },
+  request: { params: productId, query: listQuerySchema(PRODUCT_VARIANT_LIST) },
   responses: { 200: jsonContent(RestaurantVariantListSchema, "A page of variants.") },
 });
 
@@ -114,7 +114,10 @@ const menuDetailsRoute = publicRoute({
 export const menusPublicRouter = createRouter()
   .openapi(walletCreditRoute, (c) =>
     cachedJson(c, async () => ({
-      body: envelopeOf(c, await listWalletCreditProducts(serviceContext(c), listQueryOf(c, PRODUCT_LIST))),
+      body: envelopeOf(
+        c,
+        await listWalletCreditProducts(serviceContext(c), listQueryOf(c, WALLET_CREDIT_PRODUCT_LIST)),
+      ),
     })),
   )
   .openapi(productRoute, (c) =>
@@ -126,7 +129,7 @@ export const menusPublicRouter = createRouter()
         c,
         await listProductVariants(
           serviceContext(c),
-          listQueryOf(c, RESTAURANT_VARIANT_LIST),
+          listQueryOf(c, PRODUCT_VARIANT_LIST),
           c.req.valid("param").product_id,
         ),
       ),

@@ -11,6 +11,7 @@ import { listPlanTags } from "../plans/tags";
 import { planDate } from "./dates";
 import { PlanDateParams, PlanDateSchema, SuperPlanListSchema, SuperPlanSchema } from "./schemas";
 import {
+  FEATURED_PLAN_TAG_LIST,
   getSuperPlan,
   listFeaturedPlanTags,
   listPlanMenuCategories,
@@ -50,7 +51,7 @@ const featuredTagsRoute = publicRoute({
   specId: "MM4",
   cached: true,
   description: "The tags that the store's featured plans carry (`is_featured`, active, of an active restaurant).",
-  request: { query: listQuerySchema(PLAN_TAG_LIST) },
+  request: { query: listQuerySchema(FEATURED_PLAN_TAG_LIST) },
   responses: { 200: jsonContent(PlanTagListSchema, "A page of plan tags.") },
 });
 
@@ -145,7 +146,7 @@ export const plansV3PublicRouter = createRouter()
   )
   .openapi(featuredTagsRoute, (c) =>
     cachedJson(c, async () => ({
-      body: envelopeOf(c, await listFeaturedPlanTags(serviceContext(c), listQueryOf(c, PLAN_TAG_LIST))),
+      body: envelopeOf(c, await listFeaturedPlanTags(serviceContext(c), listQueryOf(c, FEATURED_PLAN_TAG_LIST))),
     })),
   )
   .openapi(featuredPlansRoute, (c) =>

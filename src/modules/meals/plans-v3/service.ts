@@ -36,6 +36,15 @@ export async function listFeaturedPlanTags(ctx: ServiceContext, q: ListQuery) {
 
 export { PLAN_TAG_LIST };
 
+/**
+ * List Feature Plan Tags: chosen by the featured plans, so a tag leaves it when a plan changes,
+ * not the tag: `modified_at` only (deleted tags are never on a live plan: deleting one is refused).
+ */
+export const FEATURED_PLAN_TAG_LIST: ListSpec = {
+  ...PLAN_TAG_LIST,
+  sync: { modifiedAt: planTags.modifiedAt, softDeleted: false },
+};
+
 export const SUPER_PLAN_LIST: ListSpec = {
   fields: {
     id: { column: plans.id, kind: "integer" },

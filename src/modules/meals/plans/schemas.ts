@@ -19,6 +19,8 @@ export const PlanTagSchema = z
     description_ar: z.string(),
     image: z.string(),
     color: text,
+    modified_at: z.string().openapi({ format: "date-time" }),
+    is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
   })
   .openapi("PlanTag");
 

@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { and, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
+import { listed, live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
 import { type ListQuery, type ListSpec, listPage, mapPage, searchColumns } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import { changed, findChecked, updatedRow, write, writeCreated } from "../shared";
@@ -23,11 +23,12 @@ export const PLAN_TAG_LIST: ListSpec = {
   search: searchColumns(planTags.tagEn, planTags.tagAr, planTags.typeEn, planTags.typeAr),
   defaultOrder: "ordering",
   idColumn: planTags.id,
+  sync: { modifiedAt: planTags.modifiedAt, softDeleted: true },
 };
 
 /** List Plan Tags. */
 export async function listPlanTags(ctx: ServiceContext, q: ListQuery) {
-  const page = await listPage(ctx.db, q, { table: planTags, scope: () => live(planTags, ctx.appId) });
+  const page = await listPage(ctx.db, q, { table: planTags, scope: () => listed(planTags, ctx.appId, q) });
   return mapPage(page, planTagView);
 }
 

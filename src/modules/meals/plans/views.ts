@@ -20,6 +20,8 @@ export const planTagView = (t: typeof planTags.$inferSelect) => ({
   description_ar: t.descriptionAr,
   image: t.image,
   color: t.color,
+  modified_at: t.modifiedAt,
+  is_deleted: t.isDeleted,
 });
 
 const planVersionView = (v: typeof planVersions.$inferSelect) => ({

@@ -1,8 +1,8 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
-import { type ListQuery, listPage, mapPage, namedListSpec } from "../../../core/listing";
+import { listed, live, refuseWhileUsed, tenantTable } from "../../../core/crud/tenant-table";
+import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import { changed, updatedRow, write, writeCreated } from "../shared";
 import { restaurantCategories, restaurants } from "../tables";
@@ -16,12 +16,15 @@ const restaurantCategoryRows = tenantTable(restaurantCategories, {
   notFound: "restaurant_category_not_found",
 });
 
-export const RESTAURANT_CATEGORY_LIST = namedListSpec(restaurantCategories);
+export const RESTAURANT_CATEGORY_LIST: ListSpec = {
+  ...namedListSpec(restaurantCategories),
+  sync: { modifiedAt: restaurantCategories.modifiedAt, softDeleted: true },
+};
 
 export async function listRestaurantCategories(ctx: ServiceContext, q: ListQuery) {
   const page = await listPage(ctx.db, q, {
     table: restaurantCategories,
-    scope: () => live(restaurantCategories, ctx.appId),
+    scope: () => listed(restaurantCategories, ctx.appId, q),
   });
   return mapPage(page, restaurantCategoryView);
 }

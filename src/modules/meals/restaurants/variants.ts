@@ -1,8 +1,8 @@
 import type { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live, tenantTable } from "../../../core/crud/tenant-table";
-import { type ListQuery, listPage, mapPage, namedListSpec } from "../../../core/listing";
+import { listed, tenantTable } from "../../../core/crud/tenant-table";
+import { type ListQuery, type ListSpec, listPage, mapPage, namedListSpec } from "../../../core/listing";
 import { nowIso } from "../../../core/time";
 import { changed, insertedRow, updatedRow, write } from "../shared";
 import { restaurantVariants } from "../tables";
@@ -20,14 +20,27 @@ const restaurantVariantRows = tenantTable(restaurantVariants, {
   notFound: "restaurant_variant_not_found",
 });
 
-export const RESTAURANT_VARIANT_LIST = namedListSpec(restaurantVariants);
+export const RESTAURANT_VARIANT_LIST: ListSpec = {
+  ...namedListSpec(restaurantVariants),
+  sync: { modifiedAt: restaurantVariants.modifiedAt, softDeleted: true },
+};
+
+/**
+ * Product Variants List: the same rows, chosen by the product's `variant` names, so a variant
+ * leaves it when the product changes, not the variant: `modified_at` only, as the public
+ * catalogue's other lists of visible rows.
+ */
+export const PRODUCT_VARIANT_LIST: ListSpec = {
+  ...namedListSpec(restaurantVariants),
+  sync: { modifiedAt: restaurantVariants.modifiedAt, softDeleted: false },
+};
 
 /** Restaurant Variants List: the variants of an active restaurant. */
 export async function listRestaurantVariants(ctx: ServiceContext, q: ListQuery, restaurantId: number) {
   const page = await listPage(ctx.db, q, {
     table: restaurantVariants,
     parent: activeRestaurantParent(ctx, restaurantId),
-    scope: () => and(live(restaurantVariants, ctx.appId), eq(restaurantVariants.restaurantId, restaurantId))!,
+    scope: () => and(listed(restaurantVariants, ctx.appId, q), eq(restaurantVariants.restaurantId, restaurantId))!,
   });
   return mapPage(page, restaurantVariantView);
 }
