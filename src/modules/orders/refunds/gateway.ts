@@ -93,6 +93,11 @@ export async function refundThroughGateway(
                   .set({ refundedQty: sql`${invoiceItems.refundedQty} - ${p.qty}` })
                   .where(eq(invoiceItems.id, p.parent.id)),
               ),
+            // The refunded invoice's lines changed back: its modified_at moves (as the refund's did).
+            ...r.parts
+              .filter((p) => p.qty > 0)
+              .slice(0, 1)
+              .map((p) => ctx.db.update(invoices).set({ modifiedAt: at }).where(eq(invoices.id, p.parent.invoiceId))),
             ctx.db.update(invoices).set({ status: "void", modifiedAt: at }).where(eq(invoices.id, r.refundInvoiceId)),
           ]
         : []),

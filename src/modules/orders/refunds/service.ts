@@ -233,6 +233,9 @@ function reserveRefund(
           .where(eq(invoiceItems.id, p.parent.id)),
       );
   }
+  // The refunded invoice shows its lines' refunded quantities (Invoice Details): it changed too.
+  if (parts.some((p) => p.qty > 0))
+    plan.add(ctx.db.update(invoices).set({ modifiedAt: at }).where(eq(invoices.id, invoice.id)));
   plan.add(
     ctx.db
       .update(orders)
