@@ -19,6 +19,8 @@ const SPEC_TICKET = [
   "customer_name",
   "customer_email",
   "customer_phone",
+  // Beyond the spec: what a client mirroring the tickets resumes from (see SPEC_ITEM below).
+  "modified_at",
 ];
 const SPEC_ITEM_COMMON = [
   "id",

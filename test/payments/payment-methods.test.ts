@@ -123,6 +123,8 @@ describe("List Payment Methods (CA13)", () => {
       expiry_year: 2029,
       is_default: true,
       created_at: "2025-06-01T00:00:00.000Z",
+      modified_at: expect.stringMatching(/Z$/),
+      is_deleted: false,
     });
   });
 
@@ -180,6 +182,38 @@ describe("Delete Payment Method (CA13)", () => {
     const [row] = await db().select().from(savedPaymentMethods).where(eq(savedPaymentMethods.id, card.id));
     expect(row!.isDeleted).toBe(false);
     expect(await deletedEvents(card.id)).toHaveLength(0);
+  });
+
+  it("a mirror of the customer's cards sees a removal: modified_at moves, include_deleted shows it marked", async () => {
+    const lina = await createCustomerFor(APP);
+    const token = await customerTokenFor(APP, lina.id);
+    const old = "2025-01-01T00:00:00.000Z";
+    const kept = await saveCard(APP, lina.id, { last4: "1111", createdAt: old, modifiedAt: old });
+    const gone = await saveCard(APP, lina.id, { last4: "2222", createdAt: old, modifiedAt: old });
+    // Another customer's removed card, changed in the same window: never shown to her.
+    const others = await saveCard(APP, omar.id, { last4: "3333", createdAt: old, modifiedAt: old });
+    const before = new Date().toISOString();
+    expect((await call(`${METHODS}${gone.id}/`, { method: "DELETE", appId: APP, token })).status).toBe(204);
+    expect((await call(`${METHODS}${others.id}/`, { method: "DELETE", appId: APP, token: omar.token })).status).toBe(
+      204,
+    );
+
+    const since = `${METHODS}?modified_at__gte=${before}&order_by=modified_at`;
+    // Without include_deleted the removed card is hidden, and the unchanged one is older than `since`.
+    expect((await json(await call(since, { appId: APP, token }))).results).toEqual([]);
+    const changed = await json(await call(`${since}&include_deleted=true`, { appId: APP, token }));
+    expect(changed.results).toEqual([
+      expect.objectContaining({ id: gone.id, last4: "2222", is_deleted: true, modified_at: expect.any(String) }),
+    ]);
+    expect(changed.results[0].modified_at >= before).toBe(true);
+    const all = await json(await call(`${METHODS}?include_deleted=true&order_by=-modified_at`, { appId: APP, token }));
+    expect(all.results.map((c: Card) => [c.id, c.is_deleted])).toEqual([
+      [gone.id, true],
+      [kept.id, false],
+    ]);
+    const bad = await call(`${METHODS}?include_deleted=maybe`, { appId: APP, token });
+    expect(bad.status).toBe(400);
+    expect((await problem(bad)).errors).toHaveProperty("include_deleted");
   });
 
   it("answers a malformed id with 400", async () => {

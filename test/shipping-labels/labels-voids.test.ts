@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { shardFor } from "../helpers/factories";
 import { json, problem } from "../helpers/request";
 import { eventsWhere, rowsOf, type Store } from "../orders/helpers";
 import { balanceOf, credit, drawnText, getPdf, LABELS, type LabelStores, labelStoresOf, labelsIn } from "./helpers";
@@ -103,5 +104,32 @@ describe("MH5 on a labelled shipment voids its label (issue 27)", () => {
       ),
     );
     expect(usable).not.toContain("VOID");
+  });
+});
+
+describe("a mirror of the labels (incremental sync)", () => {
+  it("voiding moves the label's modified_at: modified_at__gte brings it back, not an unchanged one", async () => {
+    await credit(A, 300);
+    const [voiding, kept] = [await shipmentOf(A, 100), await shipmentOf(A, 200)];
+    const bought = (await json(await purchase({ shipment_ids: [voiding.id, kept.id] }))).results;
+    const ids = bought.map((l: { id: number }) => l.id);
+    // Bought long ago: whatever moves past `before` below was moved by the cancellation.
+    await shardFor(A)
+      .prepare(`UPDATE shipping_labels SET modified_at = '2025-01-01T00:00:00.000Z' WHERE id IN (${ids.join(",")})`)
+      .run();
+    const before = new Date().toISOString();
+    expect((await store.as(`/order/v1/merchant/shipments/${voiding.id}/cancel/`, { method: "POST" })).status).toBe(200);
+    const changed = await json(
+      await store.as(`${LABELS}?id__in=${ids.join(",")}&modified_at__gte=${before}&order_by=modified_at`),
+    );
+    expect(changed.results).toEqual([
+      expect.objectContaining({ id: ids[0], shipment_id: voiding.id, voided_at: expect.any(String) }),
+    ]);
+    expect(changed.results[0].modified_at >= before).toBe(true);
+    const all = await json(await store.as(`${LABELS}?id__in=${ids.join(",")}&order_by=modified_at`));
+    expect(all.results.map((l: { id: number; modified_at: string }) => [l.id, l.modified_at])).toEqual([
+      [ids[1], "2025-01-01T00:00:00.000Z"],
+      [ids[0], changed.results[0].modified_at],
+    ]);
   });
 });

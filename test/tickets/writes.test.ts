@@ -188,3 +188,34 @@ describe("Validate Token and Check in Ticket", () => {
     expect((await problem(res)).errors).toHaveProperty([field]);
   });
 });
+
+describe("a mirror of the tickets (incremental sync)", () => {
+  it("bulk update and check-in move modified_at; modified_at__gte with order_by=modified_at brings back only those", async () => {
+    const token = await tokenFor(APP_1, ["can_write_order", "can_read_order"]);
+    const itemId = (await createPlainItem(APP_1)).id;
+    const [updated, checkedIn, untouched] = await createTicketsFor(APP_1, itemId, 3);
+    const ids = [updated!.id, checkedIn!.id, untouched!.id];
+    // Made long ago: whatever moves past `before` below was moved by the writes.
+    await shardFor(APP_1)
+      .prepare(`UPDATE tickets SET modified_at = '2025-01-01T00:00:00.000Z' WHERE id IN (${ids.join(",")})`)
+      .run();
+    const before = new Date().toISOString();
+    expect((await call(BULK, { method: "POST", token, body: { ids: [updated!.id], date: "2026-12-25" } })).status).toBe(
+      200,
+    );
+    expect((await call(CHECK_IN, { method: "POST", token, body: { token: checkedIn!.token } })).status).toBe(200);
+
+    const list = (q: string) =>
+      call(`/order/v1/merchant/fulfillments/tickets/?id__in=${ids.join(",")}&${q}`, { token }).then((r) => json(r));
+    const changed = await list(`modified_at__gte=${before}&order_by=modified_at`);
+    expect(changed.results.map((t: { id: number }) => t.id).sort()).toEqual([updated!.id, checkedIn!.id].sort());
+    for (const t of changed.results) expect(t.modified_at >= before).toBe(true);
+    // The untouched ticket last, newest first (the two changed ones may share a millisecond).
+    const all = await list("order_by=-modified_at");
+    expect(all.results.map((t: { id: number }) => t.id).at(-1)).toBe(untouched!.id);
+    expect(all.results.at(-1).modified_at).toBe("2025-01-01T00:00:00.000Z");
+    // Tickets are never deleted: the list takes no include_deleted.
+    const bad = await call("/order/v1/merchant/fulfillments/tickets/?include_deleted=true", { token });
+    expect(bad.status).toBe(400);
+  });
+});

@@ -20,6 +20,7 @@ export const TicketSchema = z
     customer_name: z.string().nullable(),
     customer_email: z.string().nullable(),
     customer_phone: z.string().nullable(),
+    modified_at: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Ticket");
 

@@ -73,6 +73,8 @@ export const TICKET_LIST: ListSpec = {
     "name, email and phone. May repeat: every term must match.",
   defaultOrder: "-created_at",
   idColumn: tickets.id,
+  // Tickets are never deleted: a cancelled one is a status the mirror keeps.
+  sync: { modifiedAt: tickets.modifiedAt, softDeleted: false },
 };
 
 /**
@@ -122,6 +124,7 @@ function shapeWith(rows: TicketRow[], itemsById: Map<number, Item>): Ticket[] {
       customer_name: r.customerName,
       customer_email: r.customerEmail,
       customer_phone: r.customerPhone,
+      modified_at: r.modifiedAt,
     };
   });
 }

@@ -49,6 +49,8 @@ export const UNIT_LIST: ListSpec = {
   },
   defaultOrder: "-created_at",
   idColumn: einvoiceUnits.id,
+  // Units are never deleted: a failed or revoked one is a status the mirror keeps.
+  sync: { modifiedAt: einvoiceUnits.modifiedAt, softDeleted: false },
 };
 
 /** The OTP's sealing context: its row's serial, since the row's id is not known before its insert. */

@@ -88,13 +88,34 @@ async function stampOf(unit: Unit, secret: string) {
   return { privateKey, certificate: parseCertificate(certificate) as CsidCertificate };
 }
 
-/** A document that cannot be built: its reason kept on it, the chain waiting there. */
-function stalled(db: Db, docId: number, error: EInvoiceNotBuildable): BatchItem<"sqlite"> {
-  const message: ZatcaMessage = { type: "error", code: error.code, message: error.message };
-  return db
-    .update(einvoices)
-    .set({ zatcaMessages: [message], attempts: sql`${einvoices.attempts} + 1` })
-    .where(and(eq(einvoices.id, docId), sql`${einvoices.xml} IS NULL`));
+/**
+ * A document that cannot be built: its reason kept on it, the chain waiting there. Its invoice's
+ * `modified_at` moves when the reason is new (Invoice Details shows it), not on each retry of the
+ * cron's sweep, which finds the same reason until the store's settings change.
+ */
+function stalled(
+  db: Db,
+  doc: { id: number; invoiceId: number },
+  error: EInvoiceNotBuildable,
+  at: string,
+): BatchItem<"sqlite">[] {
+  const messages: ZatcaMessage[] = [{ type: "error", code: error.code, message: error.message }];
+  return [
+    db
+      .update(invoices)
+      .set({ modifiedAt: at })
+      .where(
+        and(
+          eq(invoices.id, doc.invoiceId),
+          sql`EXISTS (SELECT 1 FROM einvoices WHERE id = ${doc.id} AND xml IS NULL
+            AND zatca_messages <> ${JSON.stringify(messages)})`,
+        ),
+      ),
+    db
+      .update(einvoices)
+      .set({ zatcaMessages: messages, attempts: sql`${einvoices.attempts} + 1` })
+      .where(and(eq(einvoices.id, doc.id), sql`${einvoices.xml} IS NULL`)),
+  ];
 }
 
 type Round = { signed: number; stalled: boolean };
@@ -152,11 +173,13 @@ async function signRound(db: Db, appId: number, unitId: number, secret: string):
             zatcaMessages: [],
           })
           .where(and(eq(einvoices.id, doc.id), sql`${einvoices.xml} IS NULL`)),
+        // Its invoice shows the signature (`zatca_qr`, the e-invoice's hash): a mirror of the invoices sees it.
+        db.update(invoices).set({ modifiedAt: at }).where(eq(invoices.id, invoice.id)),
       );
       head = { icv: doc.icv, hash: signed.invoiceHash };
     } catch (error) {
       if (!(error instanceof EInvoiceNotBuildable)) throw error;
-      writes.push(stalled(db, doc.id, error));
+      writes.push(...stalled(db, doc, error, at));
       isStalled = true;
       logTaskFailure("sign e-invoices", error, { app_id: appId });
       break;

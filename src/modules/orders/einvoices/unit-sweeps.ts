@@ -29,7 +29,9 @@ export async function warnExpiringUnits(env: Env, waitUntil: (p: Promise<unknown
       await emit(
         db,
         makeServiceContext(db, 0, env, waitUntil).events,
-        [db.update(einvoiceUnits).set({ renewalWarnedAt: at }).where(due)],
+        // Every write stamps modified_at (the list syncs on it); only active units, so the
+        // interrupted onboardings' clock below (modified_at of onboarding and renewing units) is untouched.
+        [db.update(einvoiceUnits).set({ renewalWarnedAt: at, modifiedAt: at }).where(due)],
         rowEvent(
           "einvoice_unit.expiring",
           einvoiceUnits,

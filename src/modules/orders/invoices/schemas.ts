@@ -110,6 +110,11 @@ export const InvoiceSchema = z
           "the store turned the QR off, or without a VAT number.",
       }),
     invoice_error: z.string().nullable().openapi({ description: "Always null: the document is generated here." }),
+    modified_at: dateTime.openapi({
+      description:
+        "When the invoice last changed, its e-invoice's signature, ZATCA's answer and its lines' refunded " +
+        "quantities included.",
+    }),
   })
   .openapi("Invoice");
 

@@ -54,6 +54,8 @@ export const INVOICE_LIST: ListSpec = {
     "(`0534…`, `966534…`, `+966 53…`); may repeat, all terms must match.",
   defaultOrder: "-created_at",
   idColumn: invoices.id,
+  // Invoices are never deleted: a voided one is a status the mirror keeps.
+  sync: { modifiedAt: invoices.modifiedAt, softDeleted: false },
 };
 
 /** A page of the store's invoices (MO7), each as the Invoice object. */

@@ -200,6 +200,7 @@ function invoiceView(
     // Phase 2's QR once the e-invoice is signed, none while it waits; Phase 1's without an e-invoice.
     zatca_qr: einvoice ? einvoice.qr : qrOf(r, qrEnabled),
     invoice_error: null,
+    modified_at: r.modifiedAt,
   };
 }
 

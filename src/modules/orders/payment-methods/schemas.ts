@@ -41,6 +41,8 @@ export const SavedPaymentMethodSchema = z
     expiry_year: z.number().int().openapi({ example: 2029 }),
     is_default: z.boolean(),
     created_at: z.string().openapi({ format: "date-time" }),
+    modified_at: z.string().openapi({ format: "date-time" }),
+    is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
   })
   .openapi("SavedPaymentMethod");
 

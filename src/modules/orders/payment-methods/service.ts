@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../../core/context";
-import { live, softDeleted } from "../../../core/crud/tenant-table";
+import { listed, live, softDeleted } from "../../../core/crud/tenant-table";
 import { ApiError } from "../../../core/errors";
 import { emit, newEvent } from "../../../core/events/outbox";
 import type { ListQuery, ListSpec, Page } from "../../../core/listing";
@@ -91,6 +91,8 @@ export const savedMethodView = (r: SavedRow): SavedPaymentMethod => ({
   expiry_year: r.expiryYear,
   is_default: r.isDefault,
   created_at: r.createdAt,
+  modified_at: r.modifiedAt,
+  is_deleted: r.isDeleted,
 });
 
 export const SAVED_METHOD_LIST: ListSpec = {
@@ -105,6 +107,8 @@ export const SAVED_METHOD_LIST: ListSpec = {
   // The default card first, then the newest.
   defaultOrder: "-is_default,-created_at",
   idColumn: savedPaymentMethods.id,
+  // A removed card is soft-deleted: a mirror asks `include_deleted=true` to see it go.
+  sync: { modifiedAt: savedPaymentMethods.modifiedAt, softDeleted: true },
 };
 
 /** The customer's live saved cards: every read and write is scoped to them. */
@@ -116,7 +120,10 @@ export async function listSavedMethods(
   customerId: number,
   q: ListQuery,
 ): Promise<Page<SavedPaymentMethod>> {
-  const page = await listPage(ctx.db, q, { table: savedPaymentMethods, scope: () => ofCustomer(ctx, customerId) });
+  const page = await listPage(ctx.db, q, {
+    table: savedPaymentMethods,
+    scope: () => and(listed(savedPaymentMethods, ctx.appId, q), eq(savedPaymentMethods.customerId, customerId))!,
+  });
   return mapPage(page, savedMethodView);
 }
 

@@ -8,8 +8,8 @@ import { transactionEventSql } from "../events-sql";
 import type { InvoiceParts } from "../invoices/views";
 import { cardGatewayById } from "../payments/gateways/index";
 import { GatewayRefused, GatewayUnavailable } from "../payments/provider";
-import { invoiceItems, invoices, orders, transactions } from "../tables";
-import type { RefundLine } from "./lines";
+import { invoices, orders, transactions } from "../tables";
+import { type RefundLine, refundedQtyStatements } from "./lines";
 
 /**
  * The card part, after the refund is reserved: the gateway refunds it (the transaction refunded),
@@ -83,16 +83,10 @@ export async function refundThroughGateway(
           modifiedAt: at,
         })
         .where(eq(orders.id, r.orderId)),
+      // The refunded invoice's lines given back (its modified_at moves), the credit note voided.
       ...(r.providerPart === r.amount
         ? [
-            ...r.parts
-              .filter((p) => p.qty > 0)
-              .map((p) =>
-                ctx.db
-                  .update(invoiceItems)
-                  .set({ refundedQty: sql`${invoiceItems.refundedQty} - ${p.qty}` })
-                  .where(eq(invoiceItems.id, p.parent.id)),
-              ),
+            ...refundedQtyStatements(ctx.db, r.parts, -1, at),
             ctx.db.update(invoices).set({ status: "void", modifiedAt: at }).where(eq(invoices.id, r.refundInvoiceId)),
           ]
         : []),

@@ -1,9 +1,30 @@
+import { eq, sql } from "drizzle-orm";
 import { ApiError } from "../../../core/errors";
-import type { invoiceItems } from "../tables";
+import type { Db } from "../../../db/client";
+import { invoiceItems, invoices } from "../tables";
 import type { RefundInvoice } from "./schemas";
 
 export type LineRow = typeof invoiceItems.$inferSelect;
 export type RefundLine = { parent: LineRow; qty: number; totalMinor: number };
+
+/**
+ * The refunded invoice's lines' `refunded_qty` moved by the parts' quantities (`sign` 1 for a
+ * refund, -1 for one given back), and that invoice's `modified_at`: Invoice Details shows them.
+ */
+export function refundedQtyStatements(db: Db, parts: RefundLine[], sign: 1 | -1, at: string) {
+  const moved = parts.filter((p) => p.qty > 0);
+  return [
+    ...moved.map((p) =>
+      db
+        .update(invoiceItems)
+        .set({ refundedQty: sql`${invoiceItems.refundedQty} + ${sign * p.qty}` })
+        .where(eq(invoiceItems.id, p.parent.id)),
+    ),
+    ...moved
+      .slice(0, 1)
+      .map((p) => db.update(invoices).set({ modifiedAt: at }).where(eq(invoices.id, p.parent.invoiceId))),
+  ];
+}
 
 /** Splits `amount` over `weights` in proportion, by largest remainder: the parts sum to `amount` exactly. */
 function allocate(amount: number, weights: number[]): number[] {

@@ -15,7 +15,7 @@ import { assembleInvoices, type InvoiceParts, type InvoiceViewOptions, invoicePa
 import { vatSplit } from "../pricing/vat";
 import { invoiceCounters, invoiceItems, invoices, orders, type PAYMENT_PROVIDERS, transactions } from "../tables";
 import { refundThroughGateway } from "./gateway";
-import { type RefundLine, refundLines } from "./lines";
+import { type RefundLine, refundedQtyStatements, refundLines } from "./lines";
 import type { RefundInvoice } from "./schemas";
 
 /**
@@ -225,14 +225,8 @@ function reserveRefund(
           AND status <> 'void')) <= total_minor)`,
       "line-qty",
     );
-    if (p.qty > 0)
-      plan.add(
-        ctx.db
-          .update(invoiceItems)
-          .set({ refundedQty: sql`${invoiceItems.refundedQty} + ${p.qty}` })
-          .where(eq(invoiceItems.id, p.parent.id)),
-      );
   }
+  plan.add(...refundedQtyStatements(ctx.db, parts, 1, at));
   plan.add(
     ctx.db
       .update(orders)

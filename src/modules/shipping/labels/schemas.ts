@@ -26,6 +26,7 @@ export const ShippingLabelSchema = z
       description:
         "What voiding gave back to the store wallet, major units: 0 unless voided, or where the carrier keeps the charge.",
     }),
+    modified_at: z.string().openapi({ format: "date-time" }),
   })
   .openapi("ShippingLabel");
 export type ShippingLabel = z.infer<typeof ShippingLabelSchema>;

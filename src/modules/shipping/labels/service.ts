@@ -38,6 +38,7 @@ export const labelView =
     created_at: r.createdAt,
     voided_at: r.voidedAt,
     refund: toMajor(r.refundMinor),
+    modified_at: r.modifiedAt,
   });
 
 export const LABEL_LIST: ListSpec = {
@@ -54,6 +55,8 @@ export const LABEL_LIST: ListSpec = {
   searchDescription: "The tracking number.",
   defaultOrder: "-id",
   idColumn: shippingLabels.id,
+  // Labels are never deleted: a voided one keeps its row (`voided_at`).
+  sync: { modifiedAt: shippingLabels.modifiedAt, softDeleted: false },
 };
 
 /** MH2: the store's purchased labels, newest first by default. */
