@@ -167,8 +167,10 @@ export async function makeAttempt(
   const id = deliveryIdOf(event.id, webhook.id);
   const result = await deliver(webhook, event, id, targetPolicy(env), ATTEMPT_TIMEOUT_MS[x.lane]);
   const v = verdict(result, attempt, d, webhook, env);
-  const at = new Date().toISOString();
-  const nextAttemptAt = v.outcome === "retrying" ? new Date(Date.now() + v.delayS * 1000).toISOString() : null;
+  // One clock read: the next attempt is the attempt's time plus the message's delay, exactly.
+  const now = Date.now();
+  const at = new Date(now).toISOString();
+  const nextAttemptAt = v.outcome === "retrying" ? new Date(now + v.delayS * 1000).toISOString() : null;
   logAttempt(webhook, event, attempt, v.outcome, result, nextAttemptAt);
   return {
     webhook,
