@@ -144,3 +144,8 @@ export const customFields = z
 /** A PATCH body must change something. */
 export const nonEmpty = <T extends z.ZodType<object>>(schema: T) =>
   schema.refine((b) => Object.keys(b).length > 0, { message: "Give at least one field to change.", path: ["body"] });
+
+/** `is_deleted` of a record whose list takes `include_deleted` (incremental sync): only such a list shows true. */
+export const isDeletedOnRequest = z
+  .boolean()
+  .openapi({ description: "True only on a list asked with `include_deleted=true`." });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { isoDateTime } from "../../core/fields";
+import { isDeletedOnRequest, isoDateTime } from "../../core/fields";
 import { envelopeSchema } from "../../core/listing";
 import { EVENT_TYPES } from "./catalogue";
 import { DELIVERY_OUTCOMES, DELIVERY_STATES, DELIVERY_TRIGGERS, ERROR_CLASSES, SKIP_REASONS } from "./tables";
@@ -32,7 +32,7 @@ export const WebhookSchema = z
       .openapi({ format: "date-time", description: "When it was turned off; null while it is on." }),
     created_at: z.string().openapi({ format: "date-time" }),
     modified_at: z.string().openapi({ format: "date-time" }),
-    is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
+    is_deleted: isDeletedOnRequest,
   })
   .openapi("Webhook");
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { nameText, ordering } from "../../../core/fields";
+import { isDeletedOnRequest, nameText, ordering } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 
 /** A bundle category, as its own resource and inside an Item's `bundle_categories`. */
@@ -24,7 +24,7 @@ export type BundleCategory = z.infer<typeof BundleCategorySchema>;
  */
 export const BundleCategoryRecordSchema = BundleCategorySchema.extend({
   modified_at: z.string().openapi({ format: "date-time" }),
-  is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
+  is_deleted: isDeletedOnRequest,
 }).openapi("BundleCategoryRecord");
 
 export type BundleCategoryRecord = z.infer<typeof BundleCategoryRecordSchema>;

@@ -1,5 +1,15 @@
 import { z } from "@hono/zod-openapi";
-import { customFields, humanText, isoDate, money, nameText, ordering, timeOfDay, weekdays } from "../../../core/fields";
+import {
+  customFields,
+  humanText,
+  isDeletedOnRequest,
+  isoDate,
+  money,
+  nameText,
+  ordering,
+  timeOfDay,
+  weekdays,
+} from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 import { BundleCategorySchema } from "../bundle-categories/schemas";
 import { ItemImageSchema } from "../images/schemas";
@@ -72,7 +82,7 @@ export const ItemSchema = z
     modified_at: z
       .string()
       .openapi({ format: "date-time", description: "Moves on every change of the item or its variants." }),
-    is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
+    is_deleted: isDeletedOnRequest,
   })
   .openapi("Item");
 

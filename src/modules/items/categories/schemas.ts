@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { nameText, ordering } from "../../../core/fields";
+import { isDeletedOnRequest, nameText, ordering } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 
 export const ItemCategorySchema = z
@@ -10,7 +10,7 @@ export const ItemCategorySchema = z
     ordering: z.number().int(),
     created_at: z.string().openapi({ format: "date-time" }),
     modified_at: z.string().openapi({ format: "date-time" }),
-    is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
+    is_deleted: isDeletedOnRequest,
   })
   .openapi("ItemCategory");
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { nameText, ordering } from "../../../core/fields";
+import { isDeletedOnRequest, nameText, ordering } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 
 export const ModifierValueSchema = z
@@ -24,7 +24,7 @@ export const ModifierCategoryRecordSchema = ModifierCategorySchema.extend({
   modified_at: z
     .string()
     .openapi({ format: "date-time", description: "Moves when the category or one of its values changes." }),
-  is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
+  is_deleted: isDeletedOnRequest,
 }).openapi("ModifierCategoryRecord");
 
 export type ModifierCategory = z.infer<typeof ModifierCategoryRecordSchema>;

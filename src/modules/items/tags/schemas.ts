@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { nameText, ordering } from "../../../core/fields";
+import { isDeletedOnRequest, nameText, ordering } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 
 export const ItemTagSchema = z
@@ -9,7 +9,7 @@ export const ItemTagSchema = z
     name_ar: z.string(),
     ordering: z.number().int(),
     modified_at: z.string().openapi({ format: "date-time" }),
-    is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
+    is_deleted: isDeletedOnRequest,
   })
   .openapi("ItemTag");
 

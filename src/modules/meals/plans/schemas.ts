@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { humanText, nameText, nonEmpty, ordering } from "../../../core/fields";
+import { humanText, isDeletedOnRequest, nameText, nonEmpty, ordering } from "../../../core/fields";
 import { envelopeSchema, TERM_MAX } from "../../../core/listing";
 import { NutritionsSchema } from "../menus/schemas";
 import { audit, date, daysAhead, hexColor, image, int, json, optionalText, queryDate, text } from "../schemas";
@@ -20,7 +20,7 @@ export const PlanTagSchema = z
     image: z.string(),
     color: text,
     modified_at: z.string().openapi({ format: "date-time" }),
-    is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
+    is_deleted: isDeletedOnRequest,
   })
   .openapi("PlanTag");
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { isDeletedOnRequest } from "../../../core/fields";
 import { envelopeSchema } from "../../../core/listing";
 
 /** One way to pay within a provider (a card scheme, the cashback wallet, cash). */
@@ -42,7 +43,7 @@ export const SavedPaymentMethodSchema = z
     is_default: z.boolean(),
     created_at: z.string().openapi({ format: "date-time" }),
     modified_at: z.string().openapi({ format: "date-time" }),
-    is_deleted: z.boolean().openapi({ description: "True only on a list asked with `include_deleted=true`." }),
+    is_deleted: isDeletedOnRequest,
   })
   .openapi("SavedPaymentMethod");
 
