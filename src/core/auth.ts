@@ -14,6 +14,7 @@ import { HeldFor } from "./held";
 import { PERMISSIONS, type Permission, TOKEN_PREFIX } from "./permissions";
 import type { CustomerPrincipal, MerchantPrincipal, Principal } from "./principal";
 import { enforceRateLimit, RATE_LIMITS } from "./rate-limit";
+import { addedModifiedAt } from "./sql";
 import { requireGoodStanding } from "./standing";
 import { appSuspended, apps, readTenant, TOKEN_HOLD_MS } from "./tenancy";
 import { nowIso } from "./time";
@@ -47,7 +48,7 @@ export const merchantApiTokens = sqliteTable(
     /** The key a rotation replaced this one with. */
     replacedBy: integer("replaced_by"),
     /** The shard's copy only (List API Keys syncs on it), set by every writer; constant default (migration 0025). */
-    modifiedAt: text("modified_at").notNull().default("1970-01-01T00:00:00.000Z"),
+    modifiedAt: addedModifiedAt(),
   },
   (t) => [uniqueIndex("merchant_api_tokens_hash_uq").on(t.tokenHash), index("merchant_api_tokens_app_idx").on(t.appId)],
 );

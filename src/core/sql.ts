@@ -1,4 +1,5 @@
 import { and, type Column, getTableColumns, type SQL, sql, type Table } from "drizzle-orm";
+import { text } from "drizzle-orm/sqlite-core";
 
 /**
  * `column IN (values)` bound as ONE JSON parameter, so that a statement never approaches D1's
@@ -75,3 +76,10 @@ export function chunkRows<T extends object>(table: Table, rows: T[]): T[][] {
   for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
   return chunks;
 }
+
+/**
+ * `modified_at` added to a table that had rows: SQLite adds a NOT NULL column only with a constant
+ * default, so a row no writer stamped shows the epoch (its migration backfilled the rows it found).
+ * Every writer sets its own time.
+ */
+export const addedModifiedAt = () => text("modified_at").notNull().default("1970-01-01T00:00:00.000Z");

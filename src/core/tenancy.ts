@@ -5,12 +5,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { forgetHeldStore, storeEntry } from "../db/shards";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
-
-/**
- * `modified_at` of a row whose writer did not stamp it: SQLite adds a NOT NULL column only with a
- * constant default (the migration backfilled the rows it found). Every writer sets its own time.
- */
-const MODIFIED_AT_UNSET = "1970-01-01T00:00:00.000Z";
+import { addedModifiedAt } from "./sql";
 
 /** An organization owns one or more apps (stores). */
 export const organizations = sqliteTable("organizations", {
@@ -18,7 +13,7 @@ export const organizations = sqliteTable("organizations", {
   name: text("name").notNull(),
   createdAt: text("created_at").notNull(),
   /** List Organizations syncs on it. */
-  modifiedAt: text("modified_at").notNull().default(MODIFIED_AT_UNSET),
+  modifiedAt: addedModifiedAt(),
 });
 
 export const STORE_STATUSES = ["active", "suspended"] as const;
@@ -38,7 +33,7 @@ export const apps = sqliteTable(
     nameAr: text("name_ar").notNull(),
     createdAt: text("created_at").notNull(),
     /** The directory's copy carries the same (db/directory-schema.ts): a store's view shows it. */
-    modifiedAt: text("modified_at").notNull().default(MODIFIED_AT_UNSET),
+    modifiedAt: addedModifiedAt(),
     suspendedAt: text("suspended_at"),
     suspensionReason: text("suspension_reason"),
     /** Derived from `suspended_at`, so that lists filter on it as on any column. */

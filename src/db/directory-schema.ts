@@ -4,18 +4,13 @@
 // exports carry `directory` so that no module mistakes them for the shard's tables.
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-
-/**
- * `modified_at` of a row whose writer did not stamp it: SQLite adds a NOT NULL column only with a
- * constant default (the migration backfilled the rows it found). Every writer sets its own time.
- */
-const MODIFIED_AT_UNSET = "1970-01-01T00:00:00.000Z";
+import { addedModifiedAt } from "../core/sql";
 
 export const directoryOrganizations = sqliteTable("organizations", {
   id: integer("id").primaryKey(),
   name: text("name").notNull(),
   createdAt: text("created_at").notNull(),
-  modifiedAt: text("modified_at").notNull().default(MODIFIED_AT_UNSET),
+  modifiedAt: addedModifiedAt(),
 });
 
 /** A store, and the shard that holds its rows. Ids are allocated here, so that they are unique across shards. */
@@ -32,7 +27,7 @@ export const directoryApps = sqliteTable(
     shard: text("shard").notNull(),
     createdAt: text("created_at").notNull(),
     /** Stamped by every writer (src/db/directory.ts): List Stores syncs on it. */
-    modifiedAt: text("modified_at").notNull().default(MODIFIED_AT_UNSET),
+    modifiedAt: addedModifiedAt(),
     suspendedAt: text("suspended_at"),
     suspensionReason: text("suspension_reason"),
     /** Set once the store's rows are in its shard; until then its requests answer 503. */
