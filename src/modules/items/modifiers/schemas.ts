@@ -27,7 +27,7 @@ export const ModifierCategoryRecordSchema = ModifierCategorySchema.extend({
   is_deleted: isDeletedOnRequest,
 }).openapi("ModifierCategoryRecord");
 
-export type ModifierCategory = z.infer<typeof ModifierCategoryRecordSchema>;
+export type ModifierCategoryRecord = z.infer<typeof ModifierCategoryRecordSchema>;
 
 export const ModifierCategoryListSchema = envelopeSchema(ModifierCategoryRecordSchema, "ModifierCategoryList");
 

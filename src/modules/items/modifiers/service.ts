@@ -10,7 +10,7 @@ import { type ListQuery, type ListSpec, listPageWith, namedListSpec, type Page }
 import { chunkRows, inList } from "../../../core/sql";
 import { nowIso } from "../../../core/time";
 import { items, modifierCategories, modifierValues, variantModifierValues } from "../tables";
-import type { CreateModifierCategory, ModifierCategory, UpdateModifierCategory } from "./schemas";
+import type { CreateModifierCategory, ModifierCategoryRecord, UpdateModifierCategory } from "./schemas";
 
 type CategoryRow = typeof modifierCategories.$inferSelect;
 type ValueRow = typeof modifierValues.$inferSelect;
@@ -40,7 +40,7 @@ const valuesJson = (ctx: ServiceContext, ids: SQL) =>
   ]);
 
 /** Categories with their live values (`valuesJson`'s part, parsed). */
-function withValues(rows: CategoryRow[], valuesPart: unknown): ModifierCategory[] {
+function withValues(rows: CategoryRow[], valuesPart: unknown): ModifierCategoryRecord[] {
   const values = decodeRows(modifierValues, valuesPart);
   return rows.map((c) => ({
     id: c.id,
@@ -53,7 +53,7 @@ function withValues(rows: CategoryRow[], valuesPart: unknown): ModifierCategory[
   }));
 }
 
-export async function listModifierCategories(ctx: ServiceContext, q: ListQuery): Promise<Page<ModifierCategory>> {
+export async function listModifierCategories(ctx: ServiceContext, q: ListQuery): Promise<Page<ModifierCategoryRecord>> {
   const { page, nested } = await listPageWith(
     ctx.db,
     q,
@@ -70,14 +70,14 @@ function categoryQuery(ctx: ServiceContext, id: number): SQL {
 }
 
 /** The category `categoryQuery` answered, with its live values; else 404 `modifier_category_not_found`. */
-function categoryOfRow(id: number, row: { rows: unknown; values: unknown } | undefined): ModifierCategory {
+function categoryOfRow(id: number, row: { rows: unknown; values: unknown } | undefined): ModifierCategoryRecord {
   const found = decodeRows(modifierCategories, row?.rows ?? "[]");
   if (!found.length) throw ApiError.notFound("modifier_category_not_found", `Modifier category ${id}`);
   return withValues(found, row?.values ?? "[]")[0]!;
 }
 
 /** A category with its live values, in one statement; else 404 `modifier_category_not_found`. */
-export async function getModifierCategory(ctx: ServiceContext, id: number): Promise<ModifierCategory> {
+export async function getModifierCategory(ctx: ServiceContext, id: number): Promise<ModifierCategoryRecord> {
   return categoryOfRow(id, await ctx.db.get<{ rows: string | null; values: string | null }>(categoryQuery(ctx, id)));
 }
 
@@ -85,7 +85,7 @@ export async function getModifierCategory(ctx: ServiceContext, id: number): Prom
 export async function createModifierCategory(
   ctx: ServiceContext,
   input: CreateModifierCategory,
-): Promise<ModifierCategory> {
+): Promise<ModifierCategoryRecord> {
   const plan = new BatchPlan(ctx.db);
   const category = plan.insert(
     "category",
@@ -137,7 +137,7 @@ export async function updateModifierCategory(
   ctx: ServiceContext,
   id: number,
   input: UpdateModifierCategory,
-): Promise<ModifierCategory> {
+): Promise<ModifierCategoryRecord> {
   // The category, its values and the variants that use them in one round trip; the answer is read
   // at the end of the write's batch: two in all.
   const [row, users] = await ctx.db.batch([
