@@ -13,11 +13,11 @@ import { directoryOf, forgetHeldStore, shardNames } from "./shards";
  */
 const directory = (env: Env): Db => createDb(directoryOf(env));
 
+/** An organization as both databases hold it (the shard copies the directory's row). */
+export type DirectoryOrganization = typeof directoryOrganizations.$inferSelect;
+
 /** An organization the platform's shard created, under the same id. */
-export async function registerOrganization(
-  env: Env,
-  org: { id: number; name: string; createdAt: string; modifiedAt: string },
-) {
+export async function registerOrganization(env: Env, org: DirectoryOrganization) {
   await directory(env).insert(directoryOrganizations).values(org).onConflictDoNothing();
 }
 
@@ -30,11 +30,7 @@ export async function registerOrganization(
 export async function registerStore(
   env: Env,
   input: { organization_id: number; name_en: string; name_ar: string; shard?: string | undefined },
-): Promise<{
-  id: number;
-  shard: string;
-  organization: { id: number; name: string; createdAt: string; modifiedAt: string };
-}> {
+): Promise<{ id: number; shard: string; organization: DirectoryOrganization }> {
   const bound = shardNames(env);
   if (input.shard !== undefined && !bound.includes(input.shard))
     throw new ApiError(404, "shard_not_found", `No shard is named ${input.shard}; the shards are ${bound.join(", ")}.`);

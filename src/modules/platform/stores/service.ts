@@ -8,6 +8,7 @@ import { type ListQuery, type ListSpec, listPage, mapPage, type Page, searchColu
 import { apps, forgetHeldApp, organizations, STORE_STATUSES } from "../../../core/tenancy";
 import { nowIso } from "../../../core/time";
 import type { Db } from "../../../db/client";
+import type { DirectoryOrganization } from "../../../db/directory";
 import { directoryApps } from "../../../db/directory-schema";
 import { initialStoreSettings, settingsView, storeSettingsOf, storeSettingsQuery } from "../../account";
 import type { CreateStore, Store, StoreDetails } from "./schemas";
@@ -96,11 +97,7 @@ export async function createStore(
 }
 
 /** The directory's row of a new store: its id, its shard, its organization as the shard copies it. */
-export type PlacedStore = {
-  id: number;
-  shard: string;
-  organization: { id: number; name: string; createdAt: string; modifiedAt: string };
-};
+export type PlacedStore = { id: number; shard: string; organization: DirectoryOrganization };
 
 /**
  * Step 1's directory side of a store (docs/shards.md), written beside the shard's batch until the relay
