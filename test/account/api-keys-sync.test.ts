@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { APP_1, tokenFor } from "../helpers/factories";
-import { call, json } from "../helpers/request";
+import { call, pageIds as ids, json } from "../helpers/request";
 
 /** List API Keys as a mirror reads it (docs/interface-decisions.md, "Lists: incremental sync"). */
 
 const KEYS = "/api/v1/dashboard/admin/api-keys/";
 const SETTINGS = "/api/v1/dashboard/admin/settings/";
-const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 
 /** The clock (Date only) a minute after `from`: each change below happens later than the one before. */
 const later = (from: string) => vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(from) + 60_000 });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { ensureTenant, shardFor, tokenFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
-import { call, json, problem } from "../helpers/request";
+import { call, pageIds as ids, json, problem } from "../helpers/request";
 
 // This file's own stores: A serves Riyadh and Jeddah, B only Riyadh.
 const A = 137;
@@ -25,7 +25,6 @@ const events = async (appId: number) =>
       .bind(appId)
       .all<{ type: string; payload: string }>()
   ).results.map((r) => ({ type: r.type, data: JSON.parse(r.payload).data }));
-const ids = (body: { results: { id: number }[] }) => body.results.map((r) => r.id);
 
 beforeAll(async () => {
   await ensureTenant(A);

@@ -119,3 +119,6 @@ export async function problem(res: Response) {
     [k: string]: unknown;
   };
 }
+
+/** The ids of a list page's rows, in the page's order. */
+export const pageIds = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);

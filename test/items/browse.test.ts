@@ -4,7 +4,7 @@ import { itemReservations } from "../../src/modules/items/tables";
 import { HELD_CHECKS } from "../helpers/d1-waits";
 import { createFullItem, customerTokenFor, db } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
-import { call, json, problem } from "../helpers/request";
+import { call, pageIds as ids, json, problem } from "../helpers/request";
 import { ALWAYS, type Catalogue, catalogueOf } from "./helpers";
 
 /** The customer app's catalogue (CA10): public, cached reads that catalogue writes make fresh. */
@@ -21,7 +21,6 @@ let bFull: Catalogue["bFull"];
 let hidden: Catalogue["hidden"];
 
 const get = (path: string, headers: Record<string, string> = {}, appId: number = A) => call(path, { appId, headers });
-const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 
 beforeAll(async () => {
   ({ full, plain, bItem, bFull, hidden } = await catalogueOf(A, B));

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { APP_1, APP_2, tokenFor } from "../helpers/factories";
-import { call, json } from "../helpers/request";
+import { call, pageIds as ids, json } from "../helpers/request";
 
 /**
  * Modifier and bundle categories as a mirror reads their lists (docs/interface-decisions.md, "Lists:
@@ -14,7 +14,6 @@ const as = async (appId: number, path: string, opts: { method?: string; body?: u
   const res = await call(path, { ...opts, token: tokens[appId]!, appId });
   return res.status === 204 ? undefined : json(res);
 };
-const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 
 /** The clock (Date only) a minute after `from`: each change below happens later than the one before. */
 const later = (from: string) => vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(from) + 60_000 });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { countRows, createCustomerFor, customerTokenFor, shardFor, tokenFor } from "../helpers/factories";
 import { schemaErrors, seedMealsFor } from "../helpers/meals";
-import { call, json, problem } from "../helpers/request";
+import { call, pageIds as ids, json, problem } from "../helpers/request";
 
 /** Corporate Location (MM9): the customer's reads, and the merchant's management under /merchant/meals/. */
 
@@ -22,7 +22,6 @@ const PUBLIC = "/api/v1/corporate-locations/";
 const manage = (path: string, method: string, body?: unknown, appId = A, token = merchant) =>
   call(MINE + path, { method, appId, token, body });
 const customerGet = (path: string, appId = A, token = customer) => call(PUBLIC + path, { appId, token });
-const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 
 async function eventsOf(type: string) {
   const { results } = await shardFor(A)

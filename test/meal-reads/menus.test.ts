@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { tokenFor } from "../helpers/factories";
 import { missingKeys, schemaErrors, seedMealsFor } from "../helpers/meals";
-import { call, callWaits, json, problem } from "../helpers/request";
+import { call, callWaits, pageIds as ids, json, problem } from "../helpers/request";
 
 /** Menus (MM6): public reads under /api/v1/menus/, cached in KV. */
 
@@ -20,7 +20,6 @@ beforeAll(async () => {
 
 const get = (path: string, headers: Record<string, string> = {}, appId = A) =>
   call(`/api/v1/menus/${path}`, { appId, headers });
-const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 const write = (path: string, body: unknown) =>
   call(`/order/v1/merchant/meals/${path}`, { method: "PATCH", token: tokenA, appId: A, body });
 

@@ -3,7 +3,7 @@ import { setClock } from "../../src/core/clock";
 import { openDates } from "../../src/modules/meals/dates";
 import { APP_1, shardFor, tokenFor } from "../helpers/factories";
 import { missingKeys, schemaErrors, seedMealsFor } from "../helpers/meals";
-import { call, callWaits, json, problem } from "../helpers/request";
+import { call, callWaits, pageIds as ids, json, problem } from "../helpers/request";
 
 /** Plans v3 (MM4): public reads under /api/v3/plans/, cached in KV. */
 
@@ -27,7 +27,6 @@ afterAll(() => setClock(null));
 
 const V3 = "/api/v3/plans/";
 const get = (path: string, headers: Record<string, string> = {}, appId = A) => call(V3 + path, { appId, headers });
-const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 
 describe("Plan Tag", () => {
   it("lists the store's plan tags, paginated, never another store's", async () => {

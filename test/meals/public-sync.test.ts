@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { tokenFor } from "../helpers/factories";
-import { call, json } from "../helpers/request";
+import { call, pageIds as ids, json } from "../helpers/request";
 import { MERCHANT_MEALS, mealsMerchantOf } from "./helpers";
 
 /**
@@ -31,7 +31,6 @@ const get = async (path: string, appId = A) => {
   expect(res.status, JSON.stringify(body)).toBe(200);
   return { body, cache: res.headers.get("x-cache") };
 };
-const ids = (body: { results: { id: number }[] }) => body.results.map((r) => r.id);
 const since = (path: string, at = AT) =>
   `${path}${path.includes("?") ? "&" : "?"}modified_at__gte=${encodeURIComponent(at)}&order_by=modified_at`;
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { observeRoundTrips, observeStatements } from "../../src/db/client";
 import { APP_1, shardFor } from "../helpers/factories";
 import { schemaErrors } from "../helpers/meals";
-import { problem, json as read } from "../helpers/request";
+import { pageIds as ids, problem, json as read } from "../helpers/request";
 import {
   depositCashback,
   M_ORDERS,
@@ -29,7 +29,6 @@ beforeAll(async () => {
   other = await storeFor(B);
 });
 
-const ids = (page: { results: { id: number }[] }) => page.results.map((o) => o.id);
 const cancel = (id: number, as = store) =>
   as.as(`${M_ORDERS}${id}/`, { method: "PATCH", body: { status: "cancelled" } });
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/core/clock";
 import { StoreDetailsSchema, StoreSchema } from "../../src/modules/platform/stores/schemas";
 import { platformCall } from "../helpers/platform";
-import { json, problem } from "../helpers/request";
+import { pageIds as ids, json, problem } from "../helpers/request";
 
 // Incremental sync of the platform's lists (docs/interface-decisions.md, "Lists: incremental sync"),
 // under a fixed clock: each change's time is the one set, whatever the machine's pace.
@@ -14,7 +14,6 @@ const T3 = "2026-05-01T10:00:00.000Z";
 
 afterEach(() => setClock(null));
 
-const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 const since = (at: string) => `modified_at__gte=${encodeURIComponent(at)}&order_by=modified_at`;
 
 async function organization(name: string) {

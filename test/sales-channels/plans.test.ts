@@ -4,7 +4,7 @@ import { connectedProviderAppIds, isConnectionActive } from "../../src/modules/s
 import { sharedAuthCases } from "../helpers/auth-cases";
 import { APP_1, shardFor } from "../helpers/factories";
 import { schemaErrors, seedMealsFor } from "../helpers/meals";
-import { callWaits, json, problem } from "../helpers/request";
+import { callWaits, pageIds as ids, json, problem } from "../helpers/request";
 import { eventsWhere, rowOf } from "../orders/helpers";
 import { acted, connect, LISTINGS, PROVIDER_PLANS, type Shop, sent, storeOf } from "./helpers";
 
@@ -31,7 +31,6 @@ beforeAll(async () => {
 });
 
 const providerPlans = (as: Shop, query: string) => as.as(`${PROVIDER_PLANS}${query}`);
-const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 const setPlan = (id: number, column: string, value: number) =>
   shardFor(APP_1).prepare(`UPDATE plans SET ${column} = ? WHERE id = ?`).bind(value, id).run();
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { APP_1, APP_2, createWebhookFor, tokenFor } from "../helpers/factories";
 import { fakeReceiver } from "../helpers/receiver";
-import { call, json } from "../helpers/request";
+import { call, pageIds as ids, json } from "../helpers/request";
 import { consume, deliveryOf, ticketEvent } from "./helpers";
 
 /** List Webhooks as a mirror reads it (docs/interface-decisions.md, "Lists: incremental sync"). */
@@ -10,7 +10,6 @@ const BASE = "/api/v1/dashboard/admin/integrations/webhooks/";
 let token: string;
 const as1 = async (path: string, opts: { method?: string; body?: unknown } = {}) =>
   json(await call(path, { ...opts, token, appId: APP_1, orgId: APP_1 }));
-const ids = (page: { results: { id: number }[] }) => page.results.map((r) => r.id);
 
 /** The clock (Date only) `ms` after `from`: each change below happens later than the one before. */
 const at = (from: string, ms: number) => vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(from) + ms });
