@@ -66,15 +66,13 @@ export const nutritionsOf = (ctx: ServiceContext, productIds: SQL) =>
     .where(and(live(nutritions, ctx.appId), sql`${nutritions.productId} IN (${productIds})`))
     .orderBy(asc(nutritions.ordering), asc(nutritions.id));
 
-export const PRODUCT_LIST: ListSpec = namedListSpec(products, {
-  restaurant_id: { column: products.restaurantId, kind: "integer" },
-  category_id: { column: products.categoryId, kind: "integer", nullable: true },
-  original_price: { column: products.priceMinor, kind: "money" },
-});
-
 /** Wallet Credit Products: the public's visible rows, so `modified_at` only (as List Restaurant). */
 export const WALLET_CREDIT_PRODUCT_LIST: ListSpec = {
-  ...PRODUCT_LIST,
+  ...namedListSpec(products, {
+    restaurant_id: { column: products.restaurantId, kind: "integer" },
+    category_id: { column: products.categoryId, kind: "integer", nullable: true },
+    original_price: { column: products.priceMinor, kind: "money" },
+  }),
   sync: { modifiedAt: products.modifiedAt, softDeleted: false },
 };
 

@@ -31,7 +31,7 @@ export const RESTAURANT_VARIANT_LIST: ListSpec = {
  * catalogue's other lists of visible rows.
  */
 export const PRODUCT_VARIANT_LIST: ListSpec = {
-  ...namedListSpec(restaurantVariants),
+  ...RESTAURANT_VARIANT_LIST,
   sync: { modifiedAt: restaurantVariants.modifiedAt, softDeleted: false },
 };
 
